@@ -1,0 +1,67 @@
+"""Rule sets as data, and what a throw is worth."""
+
+from zloutch.rules.dice import Dice, Face, format_dice, parse_dice
+from zloutch.rules.errors import IllegalKeepError, InvalidDiceError, InvalidRulesError, ZloutchError
+from zloutch.rules.loader import PRESETS, load_rules, parse_rules_text, to_toml, with_options
+from zloutch.rules.ruleset import (
+    OPTIONS,
+    GameRules,
+    KindRule,
+    Pattern,
+    RuleSet,
+    Scoring,
+    TurnRules,
+    Variants,
+)
+from zloutch.rules.scoring import (
+    NO_CONTEXT,
+    Combination,
+    HandContext,
+    Keep,
+    ScoreTable,
+    ThrowScore,
+    is_farkle,
+    legal_keeps,
+    score_table,
+    score_throw,
+    selection_points,
+    throw_points,
+    validate_keep,
+)
+
+__all__ = [
+    "NO_CONTEXT",
+    "OPTIONS",
+    "PRESETS",
+    "Combination",
+    "Dice",
+    "Face",
+    "GameRules",
+    "HandContext",
+    "IllegalKeepError",
+    "InvalidDiceError",
+    "InvalidRulesError",
+    "Keep",
+    "KindRule",
+    "Pattern",
+    "RuleSet",
+    "ScoreTable",
+    "Scoring",
+    "ThrowScore",
+    "TurnRules",
+    "Variants",
+    "ZloutchError",
+    "format_dice",
+    "is_farkle",
+    "legal_keeps",
+    "load_rules",
+    "parse_dice",
+    "parse_rules_text",
+    "score_table",
+    "score_throw",
+    "selection_points",
+    "throw_points",
+    "to_toml",
+    "validate_keep",
+    "with_options",
+]

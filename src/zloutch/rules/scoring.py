@@ -1,0 +1,428 @@
+"""What a throw is worth: every legal keep, built once per rule set into tables.
+
+A *keep* is the multiset of dice a player sets aside from one throw, read as the best split
+of exactly those dice into combinations (S-12): every kept die belongs to one combination.
+Two keeps of the same dice are the same keep, worth its best split; a player never wants the
+smaller reading of the same dice.
+
+For each rule set a ``ScoreTable`` holds, for every multiset of 1 to ``dice`` dice (923 for
+six dice), the scoring keeps and the legal keeps. Lookups are dictionary reads. Keeps that
+depend on dice set aside earlier in the hand (V-6, V-7) are computed on first use and kept.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import lru_cache
+
+from zloutch.rules.dice import (
+    Dice,
+    Face,
+    all_throws,
+    contains,
+    counts,
+    difference,
+    format_dice,
+    sort_dice,
+    sub_multisets,
+)
+from zloutch.rules.errors import IllegalKeepError, InvalidDiceError
+from zloutch.rules.ruleset import KIND_WORDS, RuleSet
+
+STRAIGHT_OVER_THROWS = {1: 500, 2: 300}
+"""V-6: points of a straight completed with one or two dice set aside."""
+FOUR_TWO_ONE = 2000
+"""S-15: points of 4-2-1 on exactly three thrown dice."""
+
+
+@dataclass(frozen=True)
+class Combination:
+    """A group of dice of one throw that scores."""
+
+    name: str
+    dice: Dice
+    points: int
+    wins: bool = False
+    """This combination wins the game at once (G-5)."""
+    figure: bool = False
+    """A figure (three of a kind or more, straight, full house...) that V-1 must confirm."""
+
+
+@dataclass(frozen=True)
+class Keep:
+    """Dice set aside from one throw, with the combinations they are read as."""
+
+    dice: Dice
+    combinations: tuple[Combination, ...]
+    points: int
+    full_hand: bool
+    """Every die thrown is kept, so every die in hand is set aside (S-16)."""
+    wins: bool = False
+
+    @property
+    def figure(self) -> bool:
+        """Whether the keep holds a figure (V-1)."""
+        return any(c.figure for c in self.combinations)
+
+    def __str__(self) -> str:
+        return f"keep {format_dice(self.dice)}"
+
+
+@dataclass(frozen=True)
+class HandContext:
+    """What the current hand already holds, for the variants that score across throws.
+
+    ``set_aside`` are the dice set aside since the hand started (since the last full hand);
+    ``multiples`` the faces of three-of-a-kinds among them, kept as figures (V-7).
+    """
+
+    set_aside: Dice = ()
+    multiples: tuple[Face, ...] = ()
+
+    @classmethod
+    def from_set_aside(cls, dice: Iterable[Face]) -> HandContext:
+        """A context read from set-aside faces alone: any face set aside three or more
+        times is taken to be a multiple (as it is when it was kept as three of a kind)."""
+        sorted_dice = sort_dice(dice)
+        c = counts(sorted_dice)
+        return cls(sorted_dice, tuple(f for f in range(1, 7) if c[f - 1] >= 3))
+
+
+NO_CONTEXT = HandContext()
+
+
+@dataclass(frozen=True)
+class ThrowScore:
+    """Everything about one throw: its keeps, best first."""
+
+    throw: Dice
+    keeps: tuple[Keep, ...]
+    """The legal keeps under the rule set's keep rules, best first."""
+    scoring: tuple[Keep, ...]
+    """Every selection that scores whole (free choice, T-2), best first."""
+
+    @property
+    def farkle(self) -> bool:
+        """No combination: the turn is lost (T-4)."""
+        return not self.keeps
+
+    @property
+    def best(self) -> Keep | None:
+        """The keep worth most (a winning keep first); None on a farkle."""
+        return self.keeps[0] if self.keeps else None
+
+    @property
+    def points(self) -> int:
+        """The score of the whole throw: its best reading, non-scoring dice ignored."""
+        return self.scoring[0].points if self.scoring else 0
+
+    def keep_for(self, dice: Iterable[Face]) -> Keep | None:
+        """The legal keep of exactly these dice, or None."""
+        wanted = sort_dice(dice)
+        return next((k for k in self.keeps if k.dice == wanted), None)
+
+
+def _keep_order(keep: Keep) -> tuple[bool, int, int, Dice]:
+    return (not keep.wins, -keep.points, len(keep.dice), keep.dice)
+
+
+def _value_order(keep: Keep) -> tuple[bool, int]:
+    return (keep.wins, keep.points)
+
+
+class ScoreTable:
+    """The keeps of every throw under one rule set, built once."""
+
+    def __init__(self, rules: RuleSet) -> None:
+        self.rules = rules
+        self._kinds = rules.kinds_values()
+        self._context_matters = (
+            rules.variants.straights_over_throws or rules.variants.multiples_over_throws
+        )
+        self._table: dict[tuple[HandContext, Dice], ThrowScore] = {}
+        for throw in all_throws(rules.dice):
+            self._table[(NO_CONTEXT, throw)] = self._build(throw, NO_CONTEXT)
+
+    def __len__(self) -> int:
+        return len(self._table)
+
+    def lookup(self, throw: Iterable[Face], context: HandContext = NO_CONTEXT) -> ThrowScore:
+        """The score of a throw (faces in any order) in a hand context."""
+        dice = throw if isinstance(throw, tuple) else tuple(throw)
+        if not self._context_matters:
+            context = NO_CONTEXT
+        found = self._table.get((context, dice))
+        if found is not None:
+            return found
+        dice = sort_dice(dice)
+        self._check(dice, context)
+        key = (context, dice)
+        if key not in self._table:
+            self._table[key] = self._build(dice, context)
+        return self._table[key]
+
+    def _check(self, dice: Dice, context: HandContext) -> None:
+        n = self.rules.dice
+        if not dice:
+            raise InvalidDiceError("the throw is empty: throw at least one die")
+        if any(not 1 <= f <= 6 for f in dice):
+            raise InvalidDiceError(f"faces are 1 to 6, got {format_dice(dice)}")
+        if len(dice) + len(context.set_aside) > n:
+            aside = f" with {len(context.set_aside)} set aside" if context.set_aside else ""
+            raise InvalidDiceError(
+                f"{len(dice)} dice thrown{aside}, but {self.rules.name} has {n} dice"
+            )
+
+    # ------------------------------------------------------------------ building
+
+    def combinations(self, throw: Dice, context: HandContext = NO_CONTEXT) -> list[Combination]:
+        """Every combination that can be read in this throw (each dice group once)."""
+        s, v = self.rules.scoring, self.rules.variants
+        c = counts(throw)
+        found: list[Combination] = []
+        for face, points in s.singles:
+            if c[face - 1]:
+                found.append(Combination(f"single {face}", (face,), points))
+        for (n, face), value in sorted(self._kinds.items()):
+            if c[face - 1] >= n:
+                wins = value == "win"
+                found.append(
+                    Combination(
+                        f"{KIND_WORDS[n]} {face}s",
+                        (face,) * n,
+                        0 if wins else int(value),
+                        wins,
+                        True,
+                    )
+                )
+        for pattern in s.patterns:
+            if contains(throw, pattern.faces) and pattern.thrown in (0, len(throw)):
+                found.append(Combination(pattern.name, pattern.faces, pattern.points, figure=True))
+        if v.four_two_one and throw == (1, 2, 4):
+            found.append(Combination("421", throw, FOUR_TWO_ONE, figure=True))
+        shape = sorted((k for k in c if k), reverse=True)
+        if len(throw) == 6:
+            pairs = shape == [2, 2, 2]
+            pairs |= s.four_and_pair_as_three_pairs and shape == [4, 2]
+            pairs |= s.six_of_a_kind_as_three_pairs and shape == [6]
+            if s.three_pairs and pairs:
+                found.append(Combination("three pairs", throw, s.three_pairs, figure=True))
+            if s.four_and_pair and shape == [4, 2]:
+                found.append(
+                    Combination("four of a kind and a pair", throw, s.four_and_pair, figure=True)
+                )
+            if s.two_triplets and shape == [3, 3]:
+                found.append(Combination("two triplets", throw, s.two_triplets, figure=True))
+        if s.full_house != "off":
+            for three in range(1, 7):
+                base = self._kinds.get((3, three))
+                if c[three - 1] < 3 or not isinstance(base, int):
+                    continue
+                for pair in range(1, 7):
+                    if pair != three and c[pair - 1] >= 2:
+                        points = (
+                            base * pair
+                            if s.full_house == "times"
+                            else base + s.full_house_pair * pair
+                        )
+                        dice = sort_dice((three, three, three, pair, pair))
+                        found.append(Combination("full house", dice, points, figure=True))
+        found += self._cross_throw(throw, context)
+        return found
+
+    def _cross_throw(self, throw: Dice, context: HandContext) -> list[Combination]:
+        rules, v = self.rules, self.rules.variants
+        found: list[Combination] = []
+        aside = context.set_aside
+        whole_hand = len(aside) + len(throw) == rules.dice
+        if v.straights_over_throws and len(aside) in STRAIGHT_OVER_THROWS and whole_hand:
+            hand = sort_dice(aside + throw)
+            if any(p.faces == hand for p in rules.scoring.patterns):
+                points = STRAIGHT_OVER_THROWS[len(aside)]
+                found.append(Combination("straight over throws", throw, points, figure=True))
+        if v.multiples_over_throws:
+            c = counts(throw)
+            for face in context.multiples:
+                three = self._kinds.get((3, face))
+                if not isinstance(three, int):
+                    continue
+                value = three * 2 ** (counts(aside)[face - 1] - 3)
+                for j in range(1, c[face - 1] + 1):
+                    found.append(
+                        Combination(
+                            f"{face}s on the multiple", (face,) * j, value * (2**j - 1), figure=True
+                        )
+                    )
+            pair = len(throw) == 2 and throw[0] == throw[1]
+            if context.multiples and whole_hand and pair and throw[0] not in context.multiples:
+                points = rules.scoring.full_house_pair * throw[0]
+                found.append(Combination("full house over throws", throw, points, figure=True))
+        return found
+
+    def _build(self, throw: Dice, context: HandContext) -> ThrowScore:
+        combos = self.combinations(throw, context)
+        best: dict[Dice, tuple[Combination, ...] | None] = {(): ()}
+
+        def solve(part: Dice) -> tuple[Combination, ...] | None:
+            if part in best:
+                return best[part]
+            first = part[0]
+            choice: tuple[Combination, ...] | None = None
+            score = (False, -1)
+            for combo in combos:
+                if combo.dice[0] != first or not contains(part, combo.dice):
+                    continue
+                rest = solve(difference(part, combo.dice))
+                if rest is None:
+                    continue
+                total = (
+                    combo.wins or any(r.wins for r in rest),
+                    combo.points + sum(r.points for r in rest),
+                )
+                if total > score:
+                    score, choice = total, (combo, *rest)
+            best[part] = choice
+            return choice
+
+        keeps: list[Keep] = []
+        for part in sub_multisets(throw):
+            if not part:
+                continue
+            split = solve(part)
+            if split is not None:
+                wins = any(c.wins for c in split)
+                points = sum(c.points for c in split)
+                keeps.append(Keep(part, split, points, len(part) == len(throw), wins))
+        if not keeps and self.rules.scoring.no_score_bonus and len(throw) == self.rules.dice:
+            bonus = Combination("no-score bonus", throw, self.rules.scoring.no_score_bonus)
+            keeps.append(Keep(throw, (bonus,), bonus.points, True))
+        keeps.sort(key=_keep_order)
+        scoring = tuple(keeps)
+        return ThrowScore(throw, self._legal(throw, scoring), scoring)
+
+    def _legal(self, throw: Dice, scoring: tuple[Keep, ...]) -> tuple[Keep, ...]:
+        s = self.rules.scoring
+        legal = list(scoring)
+        if s.keep_whole_multiples:
+            legal = [k for k in legal if not self._breaks_multiple(throw, k.dice)]
+        if s.keep_all_scoring and legal:
+            top = max(_value_order(k) for k in legal)
+            legal = [k for k in legal if _value_order(k) == top]
+            most = max(len(k.dice) for k in legal)
+            legal = [k for k in legal if len(k.dice) == most]
+        return tuple(legal)
+
+    def whole_multiple(self, throw: Dice, face: Face) -> int:
+        """The size of the largest multiple of ``face`` in the throw that scores (0: none)."""
+        have = counts(throw)[face - 1]
+        sizes = [n for (n, f) in self._kinds if f == face and n <= have]
+        return max(sizes, default=0)
+
+    def _breaks_multiple(self, throw: Dice, kept: Dice) -> bool:
+        kept_counts = counts(kept)
+        for face in range(1, 7):
+            need = self.whole_multiple(throw, face)
+            if need and 0 < kept_counts[face - 1] < need:
+                return True
+        return False
+
+    # ------------------------------------------------------------------ checking
+
+    def validate_keep(
+        self, throw: Iterable[Face], kept: Iterable[Face], context: HandContext = NO_CONTEXT
+    ) -> Keep:
+        """The keep of ``kept`` from ``throw``, or IllegalKeepError saying why not."""
+        entry = self.lookup(throw, context)
+        dice = sort_dice(kept)
+        if not dice:
+            raise IllegalKeepError("keep at least one scoring die (T-2)")
+        if not contains(entry.throw, dice):
+            have, want = counts(entry.throw), counts(dice)
+            face = next(f for f in range(1, 7) if want[f - 1] > have[f - 1])
+            n = have[face - 1]
+            detail = (
+                f"there is no {face}"
+                if n == 0
+                else f"there {'is' if n == 1 else 'are'} only {n} {face}{'s' if n > 1 else ''}"
+            )
+            raise IllegalKeepError(f"{detail} in the throw {format_dice(entry.throw)}")
+        keep = entry.keep_for(dice)
+        if keep is not None:
+            return keep
+        scored = next((k for k in entry.scoring if k.dice == dice), None)
+        if scored is None:
+            covering = [k for k in entry.scoring if contains(dice, k.dice)]
+            widest = max(covering, key=lambda k: (len(k.dice), k.points), default=None)
+            left = difference(dice, widest.dice) if widest else dice
+            verb = "does" if len(left) == 1 else "do"
+            raise IllegalKeepError(f"the {format_dice(left)} {verb} not score")
+        if self.rules.scoring.keep_whole_multiples:
+            kept_counts = counts(dice)
+            for face in range(1, 7):
+                need = self.whole_multiple(entry.throw, face)
+                if need and 0 < kept_counts[face - 1] < need:
+                    raise IllegalKeepError(
+                        f"{KIND_WORDS[need]} {face}s must be taken whole: keep all {need} of them "
+                        "(keep_whole_multiples)"
+                    )
+        best = entry.keeps[0] if entry.keeps else None
+        if self.rules.scoring.keep_all_scoring and best is not None:
+            raise IllegalKeepError(
+                f"every scoring die must be kept at its best value: keep {format_dice(best.dice)} "
+                "(keep_all_scoring, T-2)"
+            )
+        raise IllegalKeepError(f"{format_dice(dice)} is not a legal keep here")  # pragma: no cover
+
+
+@lru_cache(maxsize=64)
+def score_table(rules: RuleSet) -> ScoreTable:
+    """The table of a rule set, built on first use and kept (keyed by the rule set)."""
+    return ScoreTable(rules)
+
+
+def score_throw(
+    rules: RuleSet, throw: Iterable[Face], context: HandContext = NO_CONTEXT
+) -> ThrowScore:
+    """Every keep of a throw under a rule set."""
+    return score_table(rules).lookup(throw, context)
+
+
+def legal_keeps(
+    rules: RuleSet, throw: Iterable[Face], context: HandContext = NO_CONTEXT
+) -> tuple[Keep, ...]:
+    """The legal keeps of a throw, best first (empty on a farkle)."""
+    return score_throw(rules, throw, context).keeps
+
+
+def is_farkle(rules: RuleSet, throw: Iterable[Face], context: HandContext = NO_CONTEXT) -> bool:
+    """Whether a throw has no combination (T-4)."""
+    return score_throw(rules, throw, context).farkle
+
+
+def throw_points(rules: RuleSet, throw: Iterable[Face], context: HandContext = NO_CONTEXT) -> int:
+    """Whole-throw semantics: the best total of the throw, non-scoring dice ignored."""
+    return score_throw(rules, throw, context).points
+
+
+def selection_points(
+    rules: RuleSet,
+    selection: Iterable[Face],
+    throw: Iterable[Face] | None = None,
+    context: HandContext = NO_CONTEXT,
+) -> int:
+    """Selection semantics: the points of dice that must all score.
+
+    The selection is read inside ``throw`` (it matters for combinations tied to the number
+    of dice thrown, such as 421); without a throw, the selection is the whole throw.
+    Raises IllegalKeepError when a die does not score or the keep rules refuse it.
+    """
+    chosen = sort_dice(selection)
+    return validate_keep(rules, chosen if throw is None else throw, chosen, context).points
+
+
+def validate_keep(
+    rules: RuleSet, throw: Iterable[Face], kept: Iterable[Face], context: HandContext = NO_CONTEXT
+) -> Keep:
+    """The keep a player names, or IllegalKeepError with a reason a player understands."""
+    return score_table(rules).validate_keep(throw, kept, context)
