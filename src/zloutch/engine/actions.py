@@ -1,0 +1,153 @@
+"""Actions: what a player (or chance) does, with a short text notation that round-trips.
+
+``keep 1 1 5``, ``throw``, ``bank``, ``take``, ``fresh``, ``joker 5 5``, ``off``; chance
+outcomes are written ``roll 1 1 4 4 3``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from zloutch.rules.dice import Dice, format_dice, parse_dice
+from zloutch.rules.errors import InvalidDiceError, ZloutchError
+
+
+class InvalidActionError(ZloutchError):
+    """Text that is not an action of the notation."""
+
+
+class IllegalActionError(ZloutchError):
+    """An action that the rules do not allow now; the message says why, with the rule id."""
+
+
+@dataclass(frozen=True)
+class Action:
+    """Base of every action; ``str(action)`` is its notation."""
+
+    word: ClassVar[str] = ""
+    order: ClassVar[int] = 0
+
+    def __str__(self) -> str:
+        return self.word
+
+    def sort_key(self) -> tuple[int, Dice]:
+        return (self.order, ())
+
+
+@dataclass(frozen=True)
+class Throw(Action):
+    """Throw the dice in hand (all of them at the start of a turn or after a full hand)."""
+
+    word: ClassVar[str] = "throw"
+    order: ClassVar[int] = 3
+
+
+@dataclass(frozen=True)
+class Fresh(Action):
+    """Start a fresh turn with every die, declining the take-back offer (G-8)."""
+
+    word: ClassVar[str] = "fresh"
+    order: ClassVar[int] = 4
+
+
+@dataclass(frozen=True)
+class Take(Action):
+    """Take back the previous player's turn: their total and their dice left (G-8)."""
+
+    word: ClassVar[str] = "take"
+    order: ClassVar[int] = 5
+
+
+@dataclass(frozen=True)
+class Bank(Action):
+    """Stop and write the turn total on the sheet."""
+
+    word: ClassVar[str] = "bank"
+    order: ClassVar[int] = 2
+
+
+@dataclass(frozen=True)
+class Off(Action):
+    """Table mode: a die went off the table, the turn is lost (V-1)."""
+
+    word: ClassVar[str] = "off"
+    order: ClassVar[int] = 6
+
+
+@dataclass(frozen=True)
+class Keep(Action):
+    """Set these dice of the throw aside as combinations."""
+
+    dice: Dice
+    word: ClassVar[str] = "keep"
+    order: ClassVar[int] = 0
+
+    def __str__(self) -> str:
+        return f"keep {format_dice(self.dice)}"
+
+    def sort_key(self) -> tuple[int, Dice]:
+        return (self.order, self.dice)
+
+
+@dataclass(frozen=True)
+class Joker(Action):
+    """Set scoring dice of the throw aside as jokers (V-2)."""
+
+    dice: Dice
+    word: ClassVar[str] = "joker"
+    order: ClassVar[int] = 1
+
+    def __str__(self) -> str:
+        return f"joker {format_dice(self.dice)}"
+
+    def sort_key(self) -> tuple[int, Dice]:
+        return (self.order, self.dice)
+
+
+@dataclass(frozen=True)
+class Roll(Action):
+    """Chance: the faces a throw showed."""
+
+    dice: Dice
+    word: ClassVar[str] = "roll"
+    order: ClassVar[int] = 7
+
+    def __str__(self) -> str:
+        return f"roll {format_dice(self.dice)}"
+
+    def sort_key(self) -> tuple[int, Dice]:
+        return (self.order, self.dice)
+
+
+_SIMPLE: dict[str, Action] = {a.word: a for a in (Throw(), Fresh(), Take(), Bank(), Off())}
+_WITH_DICE: dict[str, type[Keep] | type[Joker] | type[Roll]] = {
+    "keep": Keep,
+    "joker": Joker,
+    "roll": Roll,
+}
+WORDS: tuple[str, ...] = ("keep", "throw", "bank", "take", "fresh", "joker", "off", "roll")
+
+
+def parse_action(text: str) -> Action:
+    """Read an action from its notation; raises InvalidActionError with a helpful message."""
+    words = text.strip().split(maxsplit=1)
+    if not words:
+        raise InvalidActionError("no action given: try keep 1 5, throw or bank")
+    head = words[0].lower()
+    rest = words[1] if len(words) > 1 else ""
+    if head in _SIMPLE:
+        if rest:
+            raise InvalidActionError(f"'{head}' takes no dice")
+        return _SIMPLE[head]
+    if head in _WITH_DICE:
+        try:
+            dice = parse_dice(rest)
+        except InvalidDiceError as exc:
+            raise InvalidActionError(f"{head}: {exc}") from None
+        if not dice:
+            raise InvalidActionError(f"'{head}' needs dice, as in '{head} 1 5'")
+        return _WITH_DICE[head](dice)
+    raise InvalidActionError(
+        f"unknown action {words[0]!r}: the actions are {', '.join(WORDS[:-1])}"
+    )

@@ -1,0 +1,165 @@
+"""Immutable game state: the sheet, the turn in progress, and where the game stands."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from enum import Enum
+
+from zloutch.rules.dice import Dice, Face
+from zloutch.rules.ruleset import RuleSet
+
+CHANCE = -1
+"""``current_player`` while dice are rolling: chance decides."""
+TERMINAL = -2
+"""``current_player`` once the game is over."""
+
+
+class Phase(Enum):
+    """Where the turn stands."""
+
+    START = "start"
+    """The turn begins: throw, or take back / start fresh when offered."""
+    ROLL = "roll"
+    """Dice are in the air: a chance node."""
+    KEEP = "keep"
+    """A throw that scores is on the table: choose what to keep."""
+    DECIDE = "decide"
+    """After a keep: bank, throw again, or set jokers aside."""
+    OVER = "over"
+
+
+@dataclass(frozen=True)
+class Level:
+    """One line of a player's column on the sheet."""
+
+    value: int
+    crossed: bool = False
+    pp: bool = False
+    """A petit palier: a bank of exactly 100 (T-8)."""
+    ticks: int = 0
+    """Ticks written beside this level."""
+
+
+@dataclass(frozen=True)
+class PlayerSheet:
+    """A player's column: the levels written, and the counts the rules keep."""
+
+    name: str
+    levels: tuple[Level, ...] = ()
+    ticks: int = 0
+    """Ticks since the current level became current (G-3: crossing at ticks_to_cross)."""
+    loose_ticks: int = 0
+    """Ticks of a player with no level: they cross nothing (G-3 Reading)."""
+    farkles_in_row: int = 0
+    """Consecutive farkles since the last bank or penalty (F-1)."""
+
+    @property
+    def current_index(self) -> int | None:
+        """Index of the current level: the last one not crossed."""
+        for i in range(len(self.levels) - 1, -1, -1):
+            if not self.levels[i].crossed:
+                return i
+        return None
+
+    @property
+    def score(self) -> int:
+        """The current level's value (0 with no level)."""
+        i = self.current_index
+        return self.levels[i].value if i is not None else 0
+
+    @property
+    def entered(self) -> bool:
+        """Whether the player has a level (T-7: otherwise the entry minimum applies)."""
+        return self.current_index is not None
+
+    def write(self, level: Level) -> PlayerSheet:
+        """A new current level: ticks restart (G-3 Reading)."""
+        return replace(self, levels=(*self.levels, level), ticks=0)
+
+
+@dataclass(frozen=True)
+class TakeBackOffer:
+    """A bank with dice left on the table, which the next player may continue (G-8)."""
+
+    total: int
+    dice: int
+    set_aside: Dice
+    multiples: tuple[Face, ...] = ()
+
+
+@dataclass(frozen=True)
+class TurnState:
+    """The turn in progress."""
+
+    player: int
+    total: int = 0
+    """Points kept this turn, inherited points included."""
+    set_aside: Dice = ()
+    """Dice kept since the hand began (since the last full hand)."""
+    multiples: tuple[Face, ...] = ()
+    """Faces of multiples set aside in this hand (V-7)."""
+    jokers: Dice = ()
+    joker_points: int = 0
+    rolling: int = 0
+    """How many dice the pending roll throws."""
+    joker_roll: bool = False
+    """The pending roll (or the throw on the table) is a throw of the jokers (V-2)."""
+    throw: Dice = ()
+    """The last throw."""
+    left: Dice = ()
+    """Dice of the last throw not kept."""
+    full_hand: bool = False
+    pending: bool = False
+    """A figure waits for confirmation (V-1)."""
+    best_throw: int = 0
+    """Points of the best single throw this turn (T-7 entry by throw)."""
+    inherited: int = 0
+    """Points taken back from the previous player (G-8)."""
+
+
+@dataclass(frozen=True)
+class FinalRoundState:
+    """The end of the game is near: who reached the target, and where the game stops."""
+
+    holder: int
+    stop_before: int
+    """The game ends when the turn would pass to this seat."""
+
+
+@dataclass(frozen=True)
+class GameState:
+    """A whole game at one moment. Build with ``new_game``; change with ``apply``."""
+
+    rules: RuleSet
+    sheets: tuple[PlayerSheet, ...]
+    turn: TurnState
+    phase: Phase = Phase.START
+    offer: TakeBackOffer | None = None
+    final: FinalRoundState | None = None
+    winners: tuple[int, ...] = ()
+    table_mode: bool = False
+    """Dice are real (``zloutch table``): the ``off`` action exists."""
+    turns: int = 0
+    """Turns started so far."""
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(s.name for s in self.sheets)
+
+    @property
+    def in_hand(self) -> int:
+        """Dice a throw would roll now (all of them after a full hand)."""
+        if self.turn.full_hand:
+            return self.rules.dice
+        return self.rules.dice - len(self.turn.set_aside) - len(self.turn.jokers)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The result of a finished game (G-9)."""
+
+    winners: tuple[int, ...]
+    ranking: tuple[tuple[int, int], ...]
+    """(seat, rank) pairs, best first; tied scores share a rank."""
+    kicks: tuple[tuple[int, int, int], ...]
+    """(seat, kicks given, kicks taken): the n-th of N gives N - n and takes n - 1."""
