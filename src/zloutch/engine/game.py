@@ -209,7 +209,7 @@ def bank_refusal(state: GameState) -> str | None:
 def throw_refusal(state: GameState) -> str | None:
     """Why the player to move cannot throw now (None: they can)."""
     if state.phase is Phase.START:
-        return "start fresh or take it back" if state.offer else None
+        return None  # with a take-back offer, throwing is starting fresh (G-8)
     if state.phase is not Phase.DECIDE:
         return "you cannot throw now: keep dice from the throw first"
     if state.in_hand <= 0:  # pragma: no cover - a full hand rethrows every die
