@@ -174,6 +174,7 @@ def test_T9_overshoot_of_10000() -> None:
     s = replace(s, sheets=sheets)
     over, events = play_events(s, "throw; roll 1 5 2 3 4; keep 1 5")
     assert Farkled(0, 150, "overshoot") in events and Ticked(0, 9900, 1) in events
+    assert over.sheets[0].score == 9900 and over.turn.player == 1
     won = play(s, "throw; roll 1 5 2 3 4; keep 1; bank")
     assert is_terminal(won) and won.winners == (0,) and won.sheets[0].score == 10000
 
