@@ -33,10 +33,7 @@ def play_games(spec: str, games: int, seed: int) -> tuple[int, int, float]:
                 action = roll(state, rng)
             else:
                 options = legal_actions(state)
-                if Bank() in options and rng.random() < 0.6:
-                    action = Bank()
-                else:
-                    action = rng.choice(options)
+                action = Bank() if Bank() in options and rng.random() < 0.6 else rng.choice(options)
             state = apply(state, action)
             actions += 1
         turns += state.turns
@@ -48,7 +45,9 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=40, help="games per preset (default 40)")
     parser.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
     args = parser.parse_args()
-    print(f"{'preset':16} {'games':>6} {'actions':>9} {'turns':>7} {'actions/s':>10} {'games/s':>8}")
+    print(
+        f"{'preset':16} {'games':>6} {'actions':>9} {'turns':>7} {'actions/s':>10} {'games/s':>8}"
+    )
     for preset in PRESETS:
         games = args.games
         actions, turns, seconds = play_games(preset, games, args.seed)

@@ -148,12 +148,17 @@ def _joker_choices(state: GameState) -> list[Dice]:
     t = state.turn
     if not state.rules.variants.joker or t.jokers or t.full_hand or not t.left:
         return []
-    entry = throw_score(state)
+    entry = joker_reading(state)
     return [
         k.dice
         for k in entry.scoring
         if contains(t.left, k.dice) and len(t.left) > len(k.dice) and not k.wins
     ]
+
+
+def joker_reading(state: GameState) -> ThrowScore:
+    """The last throw read on its own (V-2): jokers are plain combinations of that throw."""
+    return score_table(state.rules).lookup(state.turn.throw)
 
 
 def _must_rethrow(state: GameState) -> bool:
@@ -336,7 +341,7 @@ def step(state: GameState, action: Action) -> tuple[GameState, tuple[Event, ...]
     elif isinstance(action, Keep):
         new = _keep(state, action.dice, events)
     elif isinstance(action, Joker):
-        points = next(k.points for k in throw_score(state).scoring if k.dice == action.dice)
+        points = next(k.points for k in joker_reading(state).scoring if k.dice == action.dice)
         events.append(Jokered(t.player, action.dice, points))
         left = difference(t.left, action.dice)
         new = replace(state, turn=replace(t, jokers=action.dice, joker_points=points, left=left))
