@@ -1,0 +1,518 @@
+"""The rule-file reference (docs/rules-format.md) and its example files.
+
+Every example file in docs/examples/rules/ loads, and the worked scores written in its opening
+comment are what the scorer says. Expected values are worked out by hand from each file's
+rules (F-5, S-2..S-16, T-2), never copied from the program's output.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from pathlib import Path
+
+import pytest
+
+from zloutch.rules import (
+    IllegalKeepError,
+    InvalidRulesError,
+    RuleSet,
+    load_rules,
+    parse_rules_text,
+    score_throw,
+    validate_keep,
+)
+from zloutch.rules.ruleset import OPTIONS, SECTIONS
+
+ROOT = Path(__file__).resolve().parents[2]
+DOC = ROOT / "docs" / "rules-format.md"
+EXAMPLES = ROOT / "docs" / "examples" / "rules"
+
+
+def example(name: str, options: str = "") -> RuleSet:
+    """The example file ``name`` (without .toml), loaded by path, with spec options."""
+    path = EXAMPLES / f"{name}.toml"
+    return load_rules(f"{path}({options})" if options else str(path))
+
+
+def doc_text() -> str:
+    return DOC.read_text(encoding="utf-8")
+
+
+# ---------------------------------------------------------------------------- whole throws
+
+# (example file, throw, points of the whole throw), as worked in each file's comment.
+WHOLE_THROWS = [
+    # three 1s = 1000, other threes 100 x face; no other multiple (S-3, S-11)
+    ("three-ones-1000", (1, 1, 1, 3, 4), 1000),
+    ("three-ones-1000", (1, 1, 1, 1, 5), 1000 + 100 + 50),
+    ("three-ones-1000", (2, 2, 2, 5, 1), 200 + 50 + 100),
+    ("three-ones-1000", (6, 6, 6, 6, 3), 600),
+    # every three 100 x face, three 1s = 300
+    ("three-ones-300", (1, 1, 1, 3, 4), 300),
+    ("three-ones-300", (1, 1, 1, 5, 5), 300 + 50 + 50),
+    ("three-ones-300", (5, 5, 5, 1, 2), 500 + 100),
+    ("three-ones-300", (1, 1, 1, 1, 2), 300 + 100),
+    # doubling
+    ("kinds-double", (4, 4, 4, 4, 2, 3), 2 * 400),
+    ("kinds-double", (3, 3, 3, 3, 3, 2), 2 * 2 * 300),
+    ("kinds-double", (2, 2, 2, 2, 2, 2), 2 * 2 * 2 * 200),
+    ("kinds-double", (1, 1, 1, 1, 5, 6), 2 * 1000 + 50),
+    # (n - 2) x three
+    ("kinds-n-minus-2", (4, 4, 4, 4, 2, 3), 2 * 400),
+    ("kinds-n-minus-2", (3, 3, 3, 3, 3, 2), 3 * 300),
+    ("kinds-n-minus-2", (6, 6, 6, 6, 6, 6), 4 * 600),
+    ("kinds-n-minus-2", (1, 1, 1, 1, 1, 5), 3 * 1000 + 50),
+    # flat 1000 / 2000 / 3000
+    ("kinds-flat", (2, 2, 2, 2, 3, 4), 1000),
+    ("kinds-flat", (1, 1, 1, 1, 5, 5), 1000 + 50 + 50),
+    ("kinds-flat", (6, 6, 6, 6, 6, 1), 2000 + 100),
+    ("kinds-flat", (3, 3, 3, 3, 3, 3), 3000),
+    # 1000 x face; five 1s read better as three 1s and two singles
+    ("kinds-1000-x-face", (3, 3, 3, 3, 3), 3 * 1000),
+    ("kinds-1000-x-face", (6, 6, 6, 6, 6), 6 * 1000),
+    ("kinds-1000-x-face", (1, 1, 1, 1, 1), 1000 + 100 + 100),
+    ("kinds-1000-x-face", (4, 4, 4, 4, 5), 400 + 50),
+    # explicit value per face and count
+    ("kinds-per-face", (6, 6, 6, 6, 2), 1500),
+    ("kinds-per-face", (3, 3, 3, 3, 2), 300),
+    ("kinds-per-face", (5, 5, 5, 5, 2), 1000),
+    ("kinds-per-face", (1, 1, 1, 1, 1), 3000),
+    # five 5s = 5000, no four of a kind (five 1s: see test_five_ones_win)
+    ("kinds-win", (5, 5, 5, 5, 5), 5000),
+    ("kinds-win", (1, 1, 1, 1, 2), 1000 + 100),
+    ("kinds-win", (2, 2, 2, 2, 2), 200),
+    # not a combination: decomposition (S-11)
+    ("kinds-none", (2, 2, 2, 2, 5), 200 + 50),
+    ("kinds-none", (1, 1, 1, 1, 3), 1000 + 100),
+    ("kinds-none", (5, 5, 5, 5, 5), 500 + 50 + 50),
+    # runs and straights
+    ("straights", (1, 2, 3, 4, 5, 6), 1500),
+    ("straights", (1, 2, 3, 4, 5, 5), 500 + 50),
+    ("straights", (2, 2, 3, 3, 4, 4), 200 + 200),
+    ("straights", (4, 5, 6, 1, 1, 2), 200 + 100 + 100),
+    # three pairs 750, four + pair and six of a kind counting
+    ("three-pairs", (2, 3, 3, 6, 6, 2), 750),
+    ("three-pairs", (1, 1, 5, 5, 4, 4), 750),
+    ("three-pairs", (2, 2, 2, 2, 6, 6), 750),
+    ("three-pairs", (3, 3, 3, 3, 3, 3), 750),
+    # four of a kind + a pair 1500
+    ("four-and-pair", (3, 3, 3, 3, 6, 6), 1500),
+    ("four-and-pair", (1, 1, 1, 1, 5, 5), 1500),
+    ("four-and-pair", (4, 4, 4, 4, 5, 6), 1000 + 50),
+    ("four-and-pair", (2, 2, 2, 2, 2, 2), 3000),
+    # two triplets 2500
+    ("two-triplets", (2, 2, 2, 3, 3, 3), 2500),
+    ("two-triplets", (1, 1, 1, 5, 5, 5), 2500),
+    ("two-triplets", (4, 4, 4, 4, 4, 4), 400 + 400),
+    # full house, S-13
+    ("full-house-sum", (2, 2, 2, 6, 6), 200 + 50 * 6),
+    ("full-house-sum", (1, 1, 1, 4, 4), 1000 + 50 * 4),
+    ("full-house-sum", (5, 5, 5, 1, 1), 500 + 100 + 100),
+    # full house, S-14
+    ("full-house-times", (6, 6, 6, 3, 3), 600 * 3),
+    ("full-house-times", (1, 1, 1, 2, 2), 1000 * 2),
+    ("full-house-times", (4, 4, 4, 5, 5), 400 * 5),
+    ("full-house-times", (3, 3, 3, 1, 1), 300 + 100 + 100),
+    # 421 on exactly three dice (S-15)
+    ("four-two-one-pattern", (4, 2, 1), 2000),
+    ("four-two-one-pattern", (4, 2, 1, 3, 6), 100),
+    ("four-two-one-variant", (1, 2, 4), 2000),
+    ("four-two-one-variant", (1, 2, 4, 6, 6), 100),
+    ("four-two-one-variant", (1, 1, 1, 2, 4), 1000),
+    # no-score bonus on six dice (F-2)
+    ("no-score-bonus", (2, 3, 4, 4, 6, 6), 500),
+    ("no-score-bonus", (2, 3, 4, 4, 6, 1), 100),
+    # keep rules do not change what the whole throw is worth
+    ("keep-free-choice", (1, 1, 5, 5, 4), 100 + 100 + 50 + 50),
+    ("keep-all-scoring", (1, 1, 5, 5, 4), 100 + 100 + 50 + 50),
+    ("keep-all-scoring", (5, 5, 5, 1, 2), 500 + 100),
+    ("keep-all-scoring", (2, 2, 2, 2, 5), 2 * 200 + 50),
+    ("keep-whole-multiples", (2, 2, 2, 2, 3), 2 * 200),
+    # a preset with overrides
+    ("extends-preset", (2, 2, 2, 6, 6), 200 + 50 * 6),
+    ("extends-preset", (6, 6, 6, 6, 6), 2 * 2 * 600),
+    ("extends-preset", (1, 2, 3, 4, 5), 1500),
+]
+
+
+@pytest.mark.parametrize(("name", "throw", "points"), WHOLE_THROWS)
+def test_worked_whole_throw_scores(name: str, throw: tuple[int, ...], points: int) -> None:
+    result = score_throw(example(name), throw)
+    assert not result.farkle
+    assert result.points == points
+
+
+def example_names() -> list[str]:
+    return sorted(p.stem for p in EXAMPLES.glob("*.toml"))
+
+
+@pytest.mark.parametrize("name", example_names())
+def test_example_file_loads_and_explains_itself(name: str) -> None:
+    text = (EXAMPLES / f"{name}.toml").read_text(encoding="utf-8")
+    assert text.startswith("# "), "an example opens with a comment that says what it shows"
+    rules = example(name)
+    assert rules.source.endswith(f"{name}.toml")
+    assert load_rules(rules.spec) == rules
+    assert f"`{name}.toml`" in doc_text(), "every example is listed in the reference"
+
+
+def test_every_example_file_has_worked_scores_checked() -> None:
+    checked = {name for name, _, _ in WHOLE_THROWS} | {"keep-whole-multiples"}
+    assert set(example_names()) == checked
+
+
+def test_there_is_an_example_for_every_shape_of_f5() -> None:
+    shapes = {
+        "three-ones-1000",
+        "three-ones-300",
+        "kinds-double",
+        "kinds-n-minus-2",
+        "kinds-flat",
+        "kinds-1000-x-face",
+        "kinds-per-face",
+        "kinds-win",
+        "kinds-none",
+        "straights",
+        "three-pairs",
+        "four-and-pair",
+        "two-triplets",
+        "full-house-sum",
+        "full-house-times",
+        "four-two-one-pattern",
+        "four-two-one-variant",
+        "no-score-bonus",
+        "keep-free-choice",
+        "keep-all-scoring",
+        "keep-whole-multiples",
+        "extends-preset",
+    }
+    assert shapes <= set(example_names())
+
+
+# ---------------------------------------------------------------------------- shapes in detail
+
+
+def test_five_ones_win() -> None:
+    result = score_throw(example("kinds-win"), (1, 1, 1, 1, 1))
+    assert result.best is not None
+    assert result.best.wins
+    assert result.best.dice == (1, 1, 1, 1, 1)
+    assert result.best.points == 0  # a win carries no points
+
+
+def test_five_ones_win_in_a_file_that_extends_a_preset() -> None:
+    result = score_throw(example("extends-preset"), (1, 1, 1, 1, 1))
+    assert result.best is not None
+    assert result.best.wins
+
+
+def test_a_count_that_is_none_leaves_its_extra_die_unkept() -> None:
+    rules = example("kinds-none")
+    with pytest.raises(IllegalKeepError) as exc:
+        validate_keep(rules, (2, 2, 2, 2, 5), (2, 2, 2, 2))
+    assert "the 2 does not score" in str(exc.value)
+    assert validate_keep(rules, (2, 2, 2, 2, 5), (2, 2, 2, 5)).points == 250
+
+
+def test_three_pairs_flags_can_be_switched_off_on_the_file() -> None:
+    no_four = example("three-pairs", "four_and_pair_as_three_pairs=false")
+    assert score_throw(no_four, (2, 2, 2, 2, 6, 6)).points == 200
+    no_six = example("three-pairs", "six_of_a_kind_as_three_pairs=false")
+    assert score_throw(no_six, (3, 3, 3, 3, 3, 3)).points == 300 + 300
+
+
+def test_six_ones_are_two_threes_rather_than_three_pairs() -> None:
+    assert score_throw(example("three-pairs"), (1, 1, 1, 1, 1, 1)).points == 1000 + 1000
+
+
+def test_four_two_one_counts_only_on_three_thrown_dice_and_is_a_full_hand() -> None:
+    for name in ("four-two-one-pattern", "four-two-one-variant"):
+        result = score_throw(example(name), (4, 2, 1))
+        assert result.best is not None
+        assert result.best.dice == (1, 2, 4)
+        assert result.best.full_hand
+    assert score_throw(example("four-two-one-pattern"), (4, 2, 2)).farkle
+
+
+def test_four_two_one_variant_is_dix_mille_with_the_switch() -> None:
+    assert example("four-two-one-variant").variants.four_two_one
+    assert load_rules("dix-mille(four_two_one)").variants.four_two_one
+    assert score_throw(load_rules("dix-mille(four_two_one)"), (1, 2, 4)).points == 2000
+
+
+def test_no_score_bonus_only_on_all_six_dice() -> None:
+    rules = example("no-score-bonus")
+    six = score_throw(rules, (2, 3, 4, 4, 6, 6))
+    assert not six.farkle
+    assert six.best is not None
+    assert six.best.full_hand
+    assert six.best.dice == (2, 3, 4, 4, 6, 6)
+    five = score_throw(rules, (2, 3, 4, 6, 6))
+    assert five.farkle
+    assert five.points == 0
+
+
+# ---------------------------------------------------------------------------- keep rules
+
+
+def test_free_choice_keeps() -> None:
+    rules = example("keep-free-choice")
+    assert validate_keep(rules, (1, 1, 5, 5, 4), (1,)).points == 100
+    with pytest.raises(IllegalKeepError) as exc:
+        validate_keep(rules, (1, 1, 5, 5, 4), (1, 4))
+    assert "the 4 does not score" in str(exc.value)
+    keeps = score_throw(rules, (5, 5, 5, 1, 2)).keeps
+    assert len(keeps) == 7  # the 5s 0 to 3 times, the 1 or not, not nothing
+    assert validate_keep(rules, (5, 5, 5, 1, 2), (5,)).points == 50
+    assert validate_keep(rules, (5, 5, 5, 1, 2), (5, 5, 5, 1)).points == 600
+
+
+def test_keep_all_scoring_keeps() -> None:
+    rules = example("keep-all-scoring")
+    only = {
+        (1, 1, 5, 5, 4): ((1, 1, 5, 5), 300),
+        (5, 5, 5, 1, 2): ((1, 5, 5, 5), 600),
+        (2, 2, 2, 2, 5): ((2, 2, 2, 2, 5), 450),
+    }
+    for throw, (dice, points) in only.items():
+        keeps = score_throw(rules, throw).keeps
+        assert [(k.dice, k.points) for k in keeps] == [(dice, points)]
+    with pytest.raises(IllegalKeepError) as exc:
+        validate_keep(rules, (1, 1, 5, 5, 4), (1,))
+    assert (
+        "every scoring die must be kept at its best value: keep 1 1 5 5 (keep_all_scoring, T-2)"
+        in str(exc.value)
+    )
+
+
+def test_keep_whole_multiples_keeps() -> None:
+    rules = example("keep-whole-multiples")
+    keeps = score_throw(rules, (5, 5, 5, 1, 2)).keeps
+    assert sorted((k.dice, k.points) for k in keeps) == [
+        ((1,), 100),
+        ((1, 5, 5, 5), 600),
+        ((5, 5, 5), 500),
+    ]
+    with pytest.raises(IllegalKeepError) as exc:
+        validate_keep(rules, (5, 5, 5, 1, 2), (5,))
+    assert "three 5s must be taken whole: keep all 3 of them (keep_whole_multiples)" in str(
+        exc.value
+    )
+    keeps = score_throw(rules, (2, 2, 2, 2, 3)).keeps
+    assert [(k.dice, k.points) for k in keeps] == [((2, 2, 2, 2), 400)]
+    with pytest.raises(IllegalKeepError) as exc:
+        validate_keep(rules, (2, 2, 2, 2, 3), (2, 2, 2))
+    assert "four 2s must be taken whole: keep all 4 of them" in str(exc.value)
+    assert len(score_throw(rules, (1, 1, 5, 5, 4)).keeps) == 8
+
+
+# ---------------------------------------------------------------------------- extends
+
+
+def test_extends_overrides_only_what_it_writes() -> None:
+    rules = example("extends-preset")
+    base = load_rules("dix-mille")
+    assert rules.name == "dix-mille-chez-nous"
+    assert rules.dice == 5
+    assert rules.turn.entry == 800
+    assert rules.game.bump == "any"
+    assert rules.scoring.full_house == "sum"
+    # inherited
+    assert rules.game.target == 10000
+    assert rules.game.exact_target
+    assert rules.turn.full_hand == "forced"
+    assert rules.scoring.patterns == base.scoring.patterns
+    assert score_throw(rules, (1, 1, 1, 2, 3)).points == 1000
+    assert score_throw(rules, (6, 6, 6, 6, 2)).points == 1200
+    assert score_throw(base, (2, 2, 2, 6, 6)).points == 200
+
+
+def test_extends_replaces_patterns_and_singles_whole(tmp_path: Path) -> None:
+    path = tmp_path / "runs.toml"
+    path.write_text(
+        '[rules]\nextends = "dix-mille"\nname = "runs"\n'
+        "[scoring]\nsingles = { 1 = 100 }\n"
+        "[[scoring.patterns]]\nfaces = [2, 3, 4]\npoints = 200\n",
+        encoding="utf-8",
+    )
+    rules = load_rules(str(path))
+    assert [p.name for p in rules.scoring.patterns] == ["straight 2-3-4"]
+    # dix-mille's straight is gone, and a 5 no longer scores alone: run 2-3-4 + single 1
+    assert score_throw(rules, (1, 2, 3, 4, 5)).points == 200 + 100
+
+
+def test_extends_reads_a_relative_file_from_the_files_folder(tmp_path: Path) -> None:
+    (tmp_path / "base.toml").write_text(
+        (EXAMPLES / "full-house-times.toml").read_text(encoding="utf-8"), encoding="utf-8"
+    )
+    (tmp_path / "house.toml").write_text(
+        '[rules]\nextends = "base.toml"\nname = "house"\n[turn]\nentry = 300\n',
+        encoding="utf-8",
+    )
+    rules = load_rules(str(tmp_path / "house.toml"))
+    assert rules.turn.entry == 300
+    assert score_throw(rules, (6, 6, 6, 3, 3)).points == 1800
+
+
+# ---------------------------------------------------------------------------- the reference
+
+
+def test_every_option_is_documented() -> None:
+    text = doc_text()
+    missing = [name for name in OPTIONS if f"`{name}`" not in text]
+    assert not missing
+
+
+def test_every_section_and_key_is_documented() -> None:
+    text = doc_text()
+    for header in (
+        "`[rules]`",
+        "`[scoring]`",
+        "`[scoring.kinds]`",
+        "`[[scoring.patterns]]`",
+        "`[turn]`",
+        "`[game]`",
+        "`[variants]`",
+    ):
+        assert header in text
+    keys = ["name", "summary", "dice", "extends", "default", "faces", "points", "thrown"]
+    for cls in SECTIONS.values():
+        keys += [f.name for f in dataclasses.fields(cls)]
+    missing = [key for key in keys if f"`{key}`" not in text]
+    assert not missing
+
+
+def test_every_kind_rule_word_is_documented() -> None:
+    text = doc_text()
+    for word in ('"none"', '"win"', '"double"', '"(n-2) x three"', '"K x face"', "`default`"):
+        assert word in text
+
+
+# (the text of a rule file, a message the doc quotes)
+FILE_ERRORS = [
+    (
+        '[rules]\nname = "x"\ndice = 5\n',
+        "game.target: missing key (a rule file must give it, or start from a preset with "
+        "rules.extends)",
+    ),
+    (
+        '[rules]\nname = "x"\ndice = 5\n[game]\ntarget = 1000\nentry = 500\n',
+        "game.entry: unknown key (it belongs in [turn])",
+    ),
+    (
+        '[rules]\nname = "x"\ndice = 5\n[game]\ntarget = 1000\ntargte = 5000\n',
+        "game.targte: unknown key (did you mean 'target'?)",
+    ),
+    (
+        '[rules]\nname = "x"\ndice = 5\n[game]\ntarget = 1000\nbump = "curent"\n',
+        "game.bump: 'curent' is not one of off, current, any (did you mean 'current'?)",
+    ),
+    (
+        '[rules]\nname = "x"\ndice = 5\n[game]\ntarget = 1000\ntake_back = "yes"\n',
+        "game.take_back: expected true or false, got 'yes'",
+    ),
+    (
+        '[rules]\nname = "x"\ndice = 7\n[game]\ntarget = 1000\n',
+        "rules.dice: at most 6 dice, got 7",
+    ),
+    (
+        '[rules]\nname = "x"\ndice = 5\n[game]\ntarget = 1000\n[scoring.kinds]\n4 = "1000"\n',
+        "scoring.kinds.4: '1000' is not a kind rule: write points (1000), \"K x face\", "
+        '"double", "(n-2) x three", "win" or "none"',
+    ),
+    (
+        '[rules]\nextends = "dix-mille"\nname = "x"\n[scoring.kinds]\n4 = "none"\n',
+        "scoring.kinds: five 1s: 'double' needs four 1s to be worth points",
+    ),
+    (
+        '[rules]\nname = "x"\ndice = 5\n[game]\ntarget = 1000\n'
+        "[[scoring.patterns]]\nfaces = [1]\npoints = 100\n",
+        "scoring.patterns[0].faces: a pattern needs at least two dice (use singles for one)",
+    ),
+    (
+        '[rules]\nname = "x"\ndice = 5\n[game]\ntarget = 1000\n[scoring]\nthree_pairs = 500\n',
+        "scoring.three_pairs: needs six dice, this rule set has 5",
+    ),
+    (
+        '[rules]\nname = "x"\ndice = 5\n[game]\ntarget = 1000\n'
+        "final_round = true\nfinal_turns = true\n",
+        "game.final_turns: final_round (G-6) and final_turns (F-4) are two different endings: "
+        "choose one",
+    ),
+    (
+        '[rules]\nname = "x"\ndice = 5\n[game]\ntarget = 1025\nexact_target = true\n',
+        "game.target: 1025 cannot be reached exactly with points in steps of 50",
+    ),
+    ('[rules\nname = "x"\n', "not valid TOML:"),
+]
+
+SPEC_ERRORS = [
+    ("dix-mille(jokr)", "jokr: unknown option (did you mean 'joker'?)"),
+    ("dix-mille(entry)", "entry: needs a value: entry=..."),
+    (
+        "charentaise(joker)",
+        "with these options: variants.joker: jokers (V-2) set scoring dice aside without "
+        "keeping them, which keep_all_scoring forbids (V-5: charentaise is played without "
+        "jokers)",
+    ),
+    ("dix-mile", "dix-mile: unknown preset (did you mean 'dix-mille'?)"),
+]
+
+
+def quoted(message: str) -> bool:
+    """Whether the doc quotes the message (markdown may wrap it across lines)."""
+    return " ".join(message.split()) in " ".join(doc_text().split())
+
+
+@pytest.mark.parametrize(("body", "message"), FILE_ERRORS)
+def test_documented_file_errors_are_real(tmp_path: Path, body: str, message: str) -> None:
+    assert quoted(message)
+    path = tmp_path / "table.toml"
+    path.write_text(body, encoding="utf-8")
+    with pytest.raises(InvalidRulesError) as exc:
+        load_rules(str(path))
+    assert message in str(exc.value)
+
+
+@pytest.mark.parametrize(("spec", "message"), SPEC_ERRORS)
+def test_documented_spec_errors_are_real(spec: str, message: str) -> None:
+    assert quoted(message)
+    with pytest.raises(InvalidRulesError) as exc:
+        load_rules(spec)
+    assert message in str(exc.value)
+
+
+def test_documented_extends_loop_error_is_real(tmp_path: Path) -> None:
+    message = "rules.extends: rule files extend each other in a loop:"
+    assert quoted(message)
+    (tmp_path / "a.toml").write_text('[rules]\nextends = "b.toml"\n', encoding="utf-8")
+    (tmp_path / "b.toml").write_text('[rules]\nextends = "a.toml"\n', encoding="utf-8")
+    with pytest.raises(InvalidRulesError) as exc:
+        load_rules(str(tmp_path / "a.toml"))
+    assert message in str(exc.value)
+
+
+@pytest.mark.parametrize(
+    ("written", "canonical"),
+    [
+        ("dix-mille(joker,entry=800,bump=any)", "dix-mille(bump=any,entry=800,joker)"),
+        ("dix-mille(entry=500)", "dix-mille"),
+        ("dix-mille(take-back=no)", "dix-mille(take_back=false)"),
+    ],
+)
+def test_documented_canonical_specs(written: str, canonical: str) -> None:
+    assert f"`{written}` | `{canonical}`" in doc_text()
+    rules = load_rules(written)
+    assert rules.spec == canonical
+    assert load_rules(canonical) == rules
+
+
+def test_documented_snippets_are_toml_the_loader_accepts() -> None:
+    """Every ```toml block of the doc that is a whole file loads (the others are fragments)."""
+    blocks = re.findall(r"```toml\n(.*?)```", doc_text(), flags=re.DOTALL)
+    whole = [b for b in blocks if b.startswith("[rules]")]
+    assert len(whole) >= 2
+    for block in whole:
+        rules = parse_rules_text(block, load_base=load_rules)
+        assert rules.name
