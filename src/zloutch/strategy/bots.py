@@ -1,0 +1,121 @@
+"""Bots, from beginner to expert, all behind the ``Policy`` protocol.
+
+Every bot chooses only among ``legal_actions(state)``, so every bot obeys every rule
+(entry, totals ending in 50, confirmation...) without knowing it.
+
+Names: ``random``, ``cautious``, ``threshold:N``, ``greedy``, ``expert``; and the levels
+people pick from (``beginner``, ``easy``, ``medium``, ``strong``) which map onto them.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+
+from zloutch.engine.actions import Action, Bank, Fresh, Joker, Keep, Take, Throw
+from zloutch.engine.game import legal_actions, throw_score
+from zloutch.engine.state import GameState, Phase
+from zloutch.rules.errors import ZloutchError
+from zloutch.strategy.policy import Policy
+
+
+class UnknownBotError(ZloutchError):
+    """A bot name that no bot answers to."""
+
+
+def _best_keep(state: GameState, actions: tuple[Action, ...]) -> Action:
+    """The keep worth most points; on equal points the one that keeps fewer dice."""
+    points = {k.dice: k.points for k in throw_score(state).keeps}
+    keeps = [a for a in actions if isinstance(a, Keep)]
+    if not keeps:
+        return actions[0]
+    return max(keeps, key=lambda a: (points[a.dice], -len(a.dice)))
+
+
+@dataclass(frozen=True)
+class RandomBot:
+    """Any legal action, uniformly."""
+
+    name: str = "random"
+
+    def choose(self, state: GameState, rng: random.Random) -> Action:
+        return rng.choice(legal_actions(state))
+
+
+@dataclass(frozen=True)
+class ThresholdBot:
+    """Keeps the most points; banks as soon as the turn total reaches ``threshold``."""
+
+    threshold: int
+    name: str = ""
+
+    def choose(self, state: GameState, rng: random.Random) -> Action:
+        actions = legal_actions(state)
+        if state.phase is Phase.START:
+            return self._start(state, actions)
+        if state.phase is Phase.KEEP:
+            return _best_keep(state, actions)
+        if Bank() in actions and state.turn.total >= self.threshold:
+            return Bank()
+        if Throw() in actions:
+            return Throw()
+        return next(a for a in actions if not isinstance(a, Joker))
+
+    def _start(self, state: GameState, actions: tuple[Action, ...]) -> Action:
+        offer = state.offer
+        if offer is not None and Take() in actions:
+            return Take() if offer.dice >= 3 and offer.total < self.threshold else Fresh()
+        return actions[0]
+
+
+@dataclass(frozen=True)
+class GreedyBot:
+    """Always the keep with most points; banks at 300 a die thrown fewer than five, or 1000."""
+
+    name: str = "greedy"
+    _inner: ThresholdBot = field(default=ThresholdBot(0), repr=False)
+
+    def choose(self, state: GameState, rng: random.Random) -> Action:
+        actions = legal_actions(state)
+        if state.phase is not Phase.DECIDE:
+            return ThresholdBot(10**9).choose(state, rng)
+        wanted = 1000 if state.in_hand >= 3 else 300
+        if Bank() in actions and state.turn.total >= wanted:
+            return Bank()
+        return Throw() if Throw() in actions else actions[0]
+
+
+LEVELS = {
+    "beginner": "random",
+    "easy": "cautious",
+    "medium": "greedy",
+    "strong": "expert",
+}
+"""The levels people choose from, and the bot each one is."""
+
+NAMES = ("random", "cautious", "threshold:N", "greedy", "expert", *LEVELS)
+
+
+def make_bot(name: str) -> Policy:
+    """The bot of a name: ``random``, ``cautious``, ``threshold:350``, ``greedy``, ``expert``."""
+    key = name.strip().lower()
+    key = key.removeprefix("bot:")
+    key = LEVELS.get(key, key)
+    if key == "random":
+        return RandomBot()
+    if key == "cautious":
+        return ThresholdBot(0, name="cautious")
+    if key == "greedy":
+        return GreedyBot()
+    if key.startswith("threshold:"):
+        value = key.partition(":")[2]
+        if not value.isdigit():
+            raise UnknownBotError(
+                f"threshold bots need a number of points: threshold:350, not {name}"
+            )
+        return ThresholdBot(int(value), name=f"threshold:{int(value)}")
+    if key == "expert":
+        from zloutch.strategy.expert import ExpertBot
+
+        return ExpertBot()
+    raise UnknownBotError(f"no bot is called {name!r}: the bots are {', '.join(NAMES)}")

@@ -1,0 +1,151 @@
+"""Turn-optimal advice and the ``expert`` bot: every legal action with its exact value."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from zloutch.engine.actions import Action, Bank, Fresh, Joker, Keep, Take, Throw
+from zloutch.engine.game import joker_reading, legal_actions, throw_score
+from zloutch.engine.state import GameState, Phase
+from zloutch.rules.ruleset import RuleSet
+from zloutch.strategy.turn_solver import (
+    Hand,
+    Situation,
+    ThrowNode,
+    TurnModel,
+    TurnSolution,
+    solve_turn,
+)
+
+
+@dataclass(frozen=True)
+class Advice:
+    """Each legal action with its value (expected points banked by the turn), best first."""
+
+    values: tuple[tuple[Action, float], ...]
+    objective: str = "expected points"
+
+    @property
+    def best(self) -> Action:
+        return self.values[0][0]
+
+
+class TurnAdvisor:
+    """Solves turns for one rule set on demand, once per situation, and values actions."""
+
+    def __init__(self, rules: RuleSet) -> None:
+        self.rules = rules
+        self.model = TurnModel(rules)
+        self._solutions: dict[Situation, TurnSolution] = {}
+
+    def solution(self, state: GameState) -> TurnSolution:
+        sheet = state.sheets[state.turn.player]
+        situation = Situation.normalise(self.rules, sheet.entered, sheet.score)
+        if situation not in self._solutions:
+            self._solutions[situation] = solve_turn(self.rules, situation, model=self.model)
+        return self._solutions[situation]
+
+    def _met(self, state: GameState) -> bool:
+        t = self.rules.turn
+        return self.model.track_met and state.turn.best_throw >= t.entry
+
+    def _hand(self, state: GameState) -> Hand:
+        t = state.turn
+        met = self._met(state)
+        if t.full_hand:
+            return Hand(0, (), (), t.pending, met)
+        free = self.rules.dice - len(t.set_aside)
+        if self.model.track_aside:
+            return Hand(free, t.set_aside, t.multiples, t.pending, met)
+        return Hand(free, pending=t.pending, met=met)
+
+    def _throw_node(self, state: GameState) -> ThrowNode:
+        """The chance node whose roll is on the table (KEEP phase)."""
+        t = state.turn
+        track = self.model.track_aside
+        waiting = self.rules.dice - len(t.set_aside) - len(t.throw) if t.joker_roll else 0
+        return ThrowNode(
+            len(t.throw),
+            t.set_aside if track else (),
+            t.multiples if track else (),
+            t.pending,
+            self._met(state),
+            jokers=t.jokers,
+            joker_points=t.joker_points // self.model.unit,
+            waiting=waiting,
+            joker_roll=t.joker_roll,
+        )
+
+    def advise(self, state: GameState) -> Advice:
+        """Every legal action of the player to move with its value, best first."""
+        sol = self.solution(state)
+        t = state.turn
+        unit = self.model.unit
+        values: list[tuple[Action, float]] = []
+        for action in legal_actions(state):
+            if isinstance(action, Throw | Fresh) and state.phase is Phase.START:
+                value = sol.value(0, self.model.start)
+            elif isinstance(action, Take):
+                offer = state.offer
+                assert offer is not None
+                node = self.model.take_node(offer.dice, offer.set_aside, offer.multiples)
+                value = sol.value(offer.total, node)
+            elif isinstance(action, Keep):
+                node = self._throw_node(state)
+                keep = next(k for k in throw_score(state).keeps if k.dice == action.dice)
+                options = self.model.keep_options(node, t.throw, keep)
+                value = max(
+                    float(sol.values[min(t.total // unit + p, sol.values.shape[0] - 1), c])
+                    for p, c in options
+                )
+            elif isinstance(action, Bank):
+                value = sol.bank_value(t.total)
+            elif isinstance(action, Throw):
+                if t.jokers:
+                    value = sol.value(t.total, self._pending_jokers(state))
+                else:
+                    value = sol.value(t.total, self.model.throw_of(self._hand(state)))
+            elif isinstance(action, Joker):
+                hand = self._hand(state)
+                joker = next(k for k in joker_reading(state).scoring if k.dice == action.dice)
+                node = self.model.joker_node(
+                    hand.free, hand.aside, hand.multiples, hand.pending, hand.met, joker
+                )
+                value = sol.value(t.total, node)
+            else:
+                value = float("-inf")
+            values.append((action, value))
+        order = sorted(range(len(values)), key=lambda i: (-values[i][1], i))
+        return Advice(tuple(values[i] for i in order))
+
+    def _pending_jokers(self, state: GameState) -> ThrowNode:
+        t = state.turn
+        hand = self._hand(state)
+        free = self.rules.dice - len(t.set_aside)
+        return ThrowNode(
+            free - len(t.jokers),
+            hand.aside,
+            hand.multiples,
+            hand.pending,
+            hand.met,
+            jokers=t.jokers,
+            joker_points=t.joker_points // self.model.unit,
+        )
+
+
+class ExpertBot:
+    """Plays every turn to maximise its expected points banked (the turn-optimal policy)."""
+
+    name = "expert"
+
+    def __init__(self) -> None:
+        self._advisors: dict[RuleSet, TurnAdvisor] = {}
+
+    def advisor(self, rules: RuleSet) -> TurnAdvisor:
+        if rules not in self._advisors:
+            self._advisors[rules] = TurnAdvisor(rules)
+        return self._advisors[rules]
+
+    def choose(self, state: GameState, rng: random.Random) -> Action:
+        return self.advisor(state.rules).advise(state).best

@@ -1,0 +1,150 @@
+"""The turn solver (issue: Strategy I): published figures, a brute-force check, a simulation."""
+
+from __future__ import annotations
+
+import random
+import statistics
+from dataclasses import replace
+from fractions import Fraction
+
+import pytest
+from reference_turn import turn_value
+
+from zloutch.engine import CHANCE, Level, apply, current_player, legal_actions, new_game
+from zloutch.engine.record import roll
+from zloutch.rules import load_rules, parse_rules_text
+from zloutch.strategy.expert import ExpertBot, TurnAdvisor
+from zloutch.strategy.turn_solver import (
+    Situation,
+    farkle_probabilities,
+    solve_average_reward,
+    solve_turn,
+)
+
+
+def test_zilch_long_run_average_is_busches_620_855() -> None:
+    # Matt Busche's analysis of Zilch: best long-run average 620.855 points per turn (F-1).
+    result = solve_average_reward(load_rules("zilch"))
+    assert round(result.average, 3) == 620.855
+    assert result.residual < 1e-9
+    assert result.bias[0] == 0.0 and result.bias[2] < result.bias[1] < 0
+
+
+@pytest.mark.parametrize("preset", ["farkle-minimal", "greed"])
+def test_farkle_probabilities_under_ones_fives_and_three_of_a_kind(preset: str) -> None:
+    published = [
+        Fraction(2, 3),
+        Fraction(4, 9),
+        Fraction(5, 18),
+        Fraction(17, 108),
+        Fraction(25, 324),
+        Fraction(5, 162),
+    ]
+    rules = load_rules(preset)
+    found = farkle_probabilities(rules)
+    assert [found[n] for n in range(1, rules.dice + 1)] == published[: rules.dice]
+
+
+def test_zilch_six_dice_never_farkle_thanks_to_the_bonus() -> None:
+    assert farkle_probabilities(load_rules("zilch"))[6] == 0  # F-2
+
+
+def test_the_cap_does_not_change_the_value() -> None:
+    rules = load_rules("zilch")
+    low = solve_turn(rules, cap=20000).expected_turn
+    high = solve_turn(rules, cap=40000).expected_turn
+    assert abs(low - high) < 1e-11 * high  # relative: at floating-point precision
+
+
+TINY = """
+[rules]
+name = "tiny"
+dice = 3
+
+[scoring]
+singles = {{ 1 = 100, 5 = 50 }}
+
+[scoring.kinds]
+3 = {{ default = "100 x face", 1 = 1000 }}
+
+[turn]
+{turn}
+
+[game]
+target = {target}
+{game}
+"""
+
+
+def tiny(turn: str = "", game: str = "", target: int = 10000) -> str:
+    return TINY.format(turn=turn, game=game, target=target)
+
+
+CASES = {
+    "plain": (tiny(), ""),
+    "T-5 forced, T-6": (tiny('full_hand = "forced"\nbank_multiple_of_100 = true'), ""),
+    "T-7 entry by turn": (tiny("entry = 350"), ""),
+    "T-7 entry by throw": (tiny('entry = 200\nentry_by = "throw"'), ""),
+    "F-3 min bank, T-8 pp": (tiny("min_bank = 300\npetit_palier = true"), ""),
+    "T-9 exact target": (tiny(game="exact_target = true", target=1200), ""),
+    "V-1 confirmation": (tiny(), "confirmation"),
+    "V-2 jokers": (tiny(), "joker"),
+    "V-2 jokers keep points": (tiny(), "joker,joker_keeps_points"),
+    "V-3 421": (tiny(), "four_two_one"),
+    "V-7 multiples": (tiny(), "multiples_over_throws"),
+    "G-7 last thousand": (tiny(game="last_thousand = true", target=2000), ""),
+}
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+@pytest.mark.parametrize("entered", [True, False])
+def test_solver_equals_a_plain_recursion_through_the_engine(case: str, entered: bool) -> None:
+    text, options = CASES[case]
+    rules = parse_rules_text(text, source="tiny")
+    if options:
+        rules = rules.replace_options(dict.fromkeys(options.split(","), True))
+    cap = 1000
+    state = new_game(rules, ["Ana", "Bob"])
+    score = 0
+    if entered:
+        score = 600 if rules.game.target > 1500 else 200
+        sheets = (replace(state.sheets[0], levels=(Level(score),)), state.sheets[1])
+        state = replace(state, sheets=sheets)
+    state = apply(state, legal_actions(state)[0])
+    expected = turn_value(state, cap)
+    situation = Situation.normalise(rules, entered, score)
+    solved = solve_turn(rules, situation, cap=cap).expected_turn
+    assert solved == pytest.approx(expected, rel=1e-12, abs=1e-9)
+
+
+def test_expert_turns_average_the_solved_value() -> None:
+    # Simulate fresh turns of the expert bot through the engine; the mean must agree with
+    # the solver's value within 4 standard errors (a false alarm about once in 16,000 runs).
+    rules = load_rules("farkle-minimal")
+    expected = solve_turn(rules).expected_turn
+    bot = ExpertBot()
+    rng = random.Random(2024)
+    banked = []
+    start = new_game(rules, ["Ana", "Bob"])
+    for _ in range(3000):
+        state = start
+        while state.turn.player == 0 and state.phase.value != "over":
+            if current_player(state) == CHANCE:
+                state = apply(state, roll(state, rng))
+            else:
+                state = apply(state, bot.choose(state, rng))
+        banked.append(state.sheets[0].score)
+    mean = statistics.fmean(banked)
+    error = statistics.stdev(banked) / len(banked) ** 0.5
+    assert abs(mean - expected) < 4 * error
+
+
+def test_advice_values_match_the_solution_at_the_start() -> None:
+    rules = load_rules("dix-mille")
+    advisor = TurnAdvisor(rules)
+    state = new_game(rules, ["Ana", "Bob"])
+    advice = advisor.advise(state)
+    assert len(advice.values) == 1
+    solution = advisor.solution(state)
+    assert advice.values[0][1] == pytest.approx(solution.expected_turn)
+    assert Situation.normalise(rules, False, 0) == Situation(entered=False, score=0)
