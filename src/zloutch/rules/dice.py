@@ -21,6 +21,7 @@ Dice = tuple[Face, ...]
 
 FACES: tuple[Face, ...] = (1, 2, 3, 4, 5, 6)
 MAX_DICE = 6
+_FACE_TEXTS = {str(face) for face in FACES}
 
 
 def sort_dice(faces: Iterable[Face]) -> Dice:
@@ -46,7 +47,8 @@ def parse_dice(text: str | Iterable[str | int], *, max_dice: int = MAX_DICE) -> 
                 parts.append(chunk)
     faces: list[Face] = []
     for part in parts:
-        if not part.isdigit() or not 1 <= int(part) <= 6:
+        # Not isdigit() alone: it is true of "²", which int() refuses.
+        if part not in _FACE_TEXTS:
             raise InvalidDiceError(f"{part!r} is not a die face: faces are 1 to 6")
         faces.append(int(part))
     if len(faces) > max_dice:

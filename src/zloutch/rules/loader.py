@@ -47,6 +47,11 @@ _REQUIRED = ("rules.name", "rules.dice", "game.target")
 _KIND_RULE = re.compile(r"^(\d+)\s*x\s*face$")
 
 
+def _is_number(text: str) -> bool:
+    """ASCII digits only: ``"²".isdigit()`` is true, but ``int("²")`` raises."""
+    return text.isascii() and text.isdigit()
+
+
 def _suggest(word: str, choices: list[str] | tuple[str, ...]) -> str:
     close = difflib.get_close_matches(word, list(choices), n=1)
     return f" (did you mean {close[0]!r}?)" if close else ""
@@ -118,7 +123,7 @@ def _normalise_kind_rule(value: object, key: str) -> str:
 
 
 def _parse_face(text: str, key: str) -> int:
-    if not text.isdigit() or int(text) not in FACES:
+    if not _is_number(text) or int(text) not in FACES:
         raise InvalidRulesError(f"{text!r} is not a face: faces are 1 to 6", key)
     return int(text)
 
@@ -132,7 +137,7 @@ def _parse_kinds(data: object, dice: int, base: tuple[KindRule, ...]) -> tuple[K
     by_count = {k.count: k for k in base}
     for count_text, rule in data.items():
         key = f"scoring.kinds.{count_text}"
-        if not count_text.isdigit() or int(count_text) not in KIND_WORDS:
+        if not _is_number(count_text) or int(count_text) not in KIND_WORDS:
             raise InvalidRulesError("the count of a kind must be 3, 4, 5 or 6", key)
         count = int(count_text)
         if count > dice:
@@ -424,6 +429,10 @@ def preset_text(name: str) -> str:
     )
 
 
+def _looks_like_file(source: str) -> bool:
+    return Path(source).suffix == ".toml" or "/" in source or "\\" in source
+
+
 def _load_source(source: str, seen: tuple[str, ...] = ()) -> RuleSet:
     if source in seen:
         raise InvalidRulesError(
@@ -435,8 +444,7 @@ def _load_source(source: str, seen: tuple[str, ...] = ()) -> RuleSet:
             preset_text(source), source=source, load_base=lambda b: _load_source(b, (*seen, source))
         )
     path = Path(source)
-    looks_like_file = path.suffix == ".toml" or "/" in source or "\\" in source
-    if not looks_like_file:
+    if not _looks_like_file(source):
         raise InvalidRulesError(
             f"unknown preset{_suggest(source, PRESETS)}; presets: {', '.join(PRESETS)} "
             "(or give the path of a .toml rule file)",
@@ -446,9 +454,12 @@ def _load_source(source: str, seen: tuple[str, ...] = ()) -> RuleSet:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise InvalidRulesError(f"cannot read the rule file: {exc.strerror}", source) from None
+    except UnicodeDecodeError:
+        raise InvalidRulesError("a rule file must be UTF-8 text", source) from None
 
     def base(name: str) -> RuleSet:
-        if name in PRESETS:
+        if name in PRESETS or not _looks_like_file(name):
+            # A preset, or a misspelt one: say "unknown preset", not "cannot read the file".
             return _load_source(name, (*seen, source))
         return _load_source(str(path.parent / name), (*seen, source))
 
@@ -503,7 +514,7 @@ def parse_option_value(name: str, raw: str | None) -> OptionValue:
         raise InvalidRulesError(f"expected true or false, got {raw!r}", name)
     if kind == "int":
         digits = raw.replace("_", "")
-        if not digits.isdigit():
+        if not _is_number(digits):
             raise InvalidRulesError(f"expected a whole number, got {raw!r}", name)
         return int(digits)
     choices = option_choices(name)
@@ -516,14 +527,17 @@ def parse_option_value(name: str, raw: str | None) -> OptionValue:
 
 def with_options(rules: RuleSet, values: Mapping[str, OptionValue]) -> RuleSet:
     """Switch options on a rule set, validate the result, and record them canonically."""
-    for name in values:
+    checked: dict[str, OptionValue] = {}
+    for name, value in values.items():
         if name not in OPTIONS:
             raise InvalidRulesError(f"unknown option{_suggest(name, sorted(OPTIONS))}", name)
+        # Values from the API are checked as strictly as a file's (joker=1 is not a bool).
+        checked[name] = _convert_option(name, value, name)
     # The values of the source itself: options already switched are measured from there.
     source_rules = _load_source(rules.source) if rules.options and rules.source else rules
     base_values = source_rules.option_values()
     merged = dict(rules.options)
-    merged.update(values)
+    merged.update(checked)
     changed = rules.replace_options(dict(merged))
     recorded = tuple(sorted((n, v) for n, v in merged.items() if base_values[n] != v))
     changed = dataclasses.replace(changed, options=recorded)
@@ -558,8 +572,20 @@ def _toml_value(value: object) -> str:
         return "true" if value else "false"
     if isinstance(value, int):
         return str(value)
-    text = str(value).replace("\\", "\\\\").replace('"', '\\"')
-    return f'"{text}"'
+    return _toml_string(str(value))
+
+
+def _toml_string(text: str) -> str:
+    """A TOML basic string: quotes, backslashes and control characters escaped."""
+    out: list[str] = []
+    for char in text:
+        if char in '"\\':
+            out.append("\\" + char)
+        elif char != "\t" and (ord(char) < 0x20 or ord(char) == 0x7F):
+            out.append(f"\\u{ord(char):04x}")
+        else:
+            out.append(char)
+    return '"' + "".join(out) + '"'
 
 
 def _kind_value(rule: str) -> str:

@@ -150,16 +150,16 @@ class ScoreTable:
     def lookup(self, throw: Iterable[Face], context: HandContext = NO_CONTEXT) -> ThrowScore:
         """The score of a throw (faces in any order) in a hand context."""
         dice = throw if isinstance(throw, tuple) else tuple(throw)
-        if not self._context_matters:
-            context = NO_CONTEXT
-        found = self._table.get((context, dice))
-        if found is not None:
+        key_context = context if self._context_matters else NO_CONTEXT
+        found = self._table.get((key_context, dice))
+        # Too many dice with those set aside is refused whether or not the context scores.
+        if found is not None and len(dice) + len(context.set_aside) <= self.rules.dice:
             return found
         dice = sort_dice(dice)
         self._check(dice, context)
-        key = (context, dice)
+        key = (key_context, dice)
         if key not in self._table:
-            self._table[key] = self._build(dice, context)
+            self._table[key] = self._build(dice, key_context)
         return self._table[key]
 
     def _check(self, dice: Dice, context: HandContext) -> None:

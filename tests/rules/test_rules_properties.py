@@ -1,0 +1,155 @@
+"""Properties of the keeps of any throw, over every preset and option combination."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from rules_cases import RULES_SETTINGS, all_rules
+
+from zloutch.rules import (
+    HandContext,
+    IllegalKeepError,
+    Keep,
+    RuleSet,
+    ThrowScore,
+    is_farkle,
+    legal_keeps,
+    load_rules,
+    score_throw,
+    throw_points,
+    validate_keep,
+)
+
+RULE_SETS = all_rules()
+ACROSS_THROWS = load_rules("dix-mille(multiples_over_throws,straights_over_throws)")
+
+
+@st.composite
+def rules_and_throw(draw: st.DrawFn) -> tuple[RuleSet, list[int]]:
+    rules = draw(st.sampled_from(RULE_SETS))
+    throw = draw(st.lists(st.integers(1, 6), min_size=1, max_size=rules.dice))
+    return rules, throw
+
+
+@st.composite
+def context_and_throw(draw: st.DrawFn) -> tuple[HandContext, list[int]]:
+    """Dice set aside in the hand (V-6, V-7) and a throw of some of the others."""
+    aside = draw(st.lists(st.integers(1, 6), max_size=ACROSS_THROWS.dice - 1))
+    throw = draw(st.lists(st.integers(1, 6), min_size=1, max_size=ACROSS_THROWS.dice - len(aside)))
+    return HandContext.from_set_aside(aside), throw
+
+
+def value(keep: Keep) -> tuple[bool, int]:
+    return (keep.wins, keep.points)
+
+
+def check_keeps(score: ThrowScore, throw: list[int]) -> None:
+    """What holds of every ThrowScore, whatever the rules and the context."""
+    thrown = Counter(throw)
+    assert score.throw == tuple(sorted(throw))
+    for keep in (*score.keeps, *score.scoring):
+        # The points of a keep are the sum of its combinations (S-12).
+        assert keep.points == sum(c.points for c in keep.combinations)
+        assert keep.wins == any(c.wins for c in keep.combinations)
+        # Every kept die belongs to exactly one combination.
+        union: Counter[int] = Counter()
+        for combination in keep.combinations:
+            assert combination.points > 0 or combination.wins
+            union.update(combination.dice)
+        assert union == Counter(keep.dice)
+        # The dice kept are dice of the throw; full hand iff every die thrown is kept.
+        assert not Counter(keep.dice) - thrown
+        assert keep.dice == tuple(sorted(keep.dice))
+        assert keep.full_hand == (len(keep.dice) == len(throw))
+    # A farkle exactly when there is no keep.
+    assert score.farkle == (not score.keeps)
+    # Each selection once; the legal keeps are scoring selections.
+    assert len({k.dice for k in score.scoring}) == len(score.scoring)
+    assert set(score.keeps) <= set(score.scoring)
+    # Sorted best first; the best keep is worth at least every keep.
+    for keeps in (score.keeps, score.scoring):
+        values = [value(k) for k in keeps]
+        assert values == sorted(values, reverse=True)
+    if score.keeps:
+        assert score.best == score.keeps[0]
+        assert all(value(score.keeps[0]) >= value(k) for k in score.keeps)
+    else:
+        assert score.best is None
+    # Whole-throw semantics: the best reading of the throw, non-scoring dice ignored.
+    assert score.points == (score.scoring[0].points if score.scoring else 0)
+    if not any(k.wins for k in score.scoring):
+        assert score.points == max((k.points for k in score.scoring), default=0)
+
+
+@RULES_SETTINGS
+@given(rules_and_throw())
+def test_keeps_are_consistent(case: tuple[RuleSet, list[int]]) -> None:
+    rules, throw = case
+    score = score_throw(rules, throw)
+    check_keeps(score, throw)
+    assert is_farkle(rules, throw) == (legal_keeps(rules, throw) == ())
+    assert throw_points(rules, throw) == score.points
+
+
+@RULES_SETTINGS
+@given(rules_and_throw(), st.randoms(use_true_random=False))
+def test_order_of_the_faces_does_not_matter(
+    case: tuple[RuleSet, list[int]], rng: random.Random
+) -> None:
+    rules, throw = case
+    shuffled = list(throw)
+    rng.shuffle(shuffled)
+    assert score_throw(rules, shuffled) == score_throw(rules, sorted(throw))
+
+
+@RULES_SETTINGS
+@given(rules_and_throw())
+def test_validate_keep_accepts_exactly_the_legal_keeps(case: tuple[RuleSet, list[int]]) -> None:
+    rules, throw = case
+    score = score_throw(rules, throw)
+    legal = {k.dice: k for k in score.keeps}
+    subsets = {
+        tuple(sorted(throw[i] for i in range(len(throw)) if mask >> i & 1))
+        for mask in range(1, 2 ** len(throw))
+    }
+    for dice in subsets:
+        if dice in legal:
+            assert validate_keep(rules, throw, dice) == legal[dice]
+        else:
+            with pytest.raises(IllegalKeepError):
+                validate_keep(rules, throw, dice)
+
+
+@RULES_SETTINGS
+@given(rules_and_throw())
+def test_keep_rules_only_remove_keeps(case: tuple[RuleSet, list[int]]) -> None:
+    """keep_all_scoring and keep_whole_multiples never change what a selection is worth."""
+    rules, throw = case
+    free = rules.replace_options({"keep_all_scoring": False, "keep_whole_multiples": False})
+    assert score_throw(free, throw).scoring == score_throw(rules, throw).scoring
+    assert score_throw(free, throw).farkle == score_throw(rules, throw).farkle
+    if rules.scoring.keep_all_scoring and not score_throw(rules, throw).farkle:
+        # Every legal keep is worth the best, and no keep of that worth holds more dice.
+        best = score_throw(free, throw).best
+        assert best is not None
+        most = max(len(k.dice) for k in score_throw(free, throw).keeps if value(k) == value(best))
+        for keep in score_throw(rules, throw).keeps:
+            assert value(keep) == value(best)
+            assert len(keep.dice) == most
+
+
+@RULES_SETTINGS
+@given(context_and_throw())
+def test_keeps_across_throws_are_consistent(case: tuple[HandContext, list[int]]) -> None:
+    context, throw = case
+    score = score_throw(ACROSS_THROWS, throw, context)
+    check_keeps(score, throw)
+    # Dice set aside only ever add keeps or make them worth more (V-6, V-7).
+    plain = {k.dice: k.points for k in score_throw(ACROSS_THROWS, throw).scoring}
+    with_context = {k.dice: k.points for k in score.scoring}
+    for dice, points in plain.items():
+        assert with_context[dice] >= points

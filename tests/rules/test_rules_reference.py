@@ -1,0 +1,107 @@
+"""The score tables equal the slow reference scorer on every multiset of every rule set."""
+
+from __future__ import annotations
+
+from itertools import combinations_with_replacement
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+from reference import Reference, reference, set_partitions
+from rules_cases import RULES_SETTINGS, all_rules, rules_id
+from rules_strategies import rule_documents
+
+from zloutch.rules import InvalidRulesError, RuleSet, load_rules, score_table
+from zloutch.rules.loader import parse_rules
+
+
+def every_multiset(dice: int) -> list[tuple[int, ...]]:
+    return [
+        throw for n in range(1, dice + 1) for throw in combinations_with_replacement(range(1, 7), n)
+    ]
+
+
+def test_reference_partitions_are_bell_numbers() -> None:
+    assert [len(set_partitions(tuple(range(n)))) for n in range(7)] == [1, 1, 2, 5, 15, 52, 203]
+    # Every partition covers the items once.
+    for partition in set_partitions((0, 1, 2, 3)):
+        assert sorted(i for block in partition for i in block) == [0, 1, 2, 3]
+
+
+def test_reference_scores_hand_examples() -> None:
+    """The reference itself, checked on values worked out by hand."""
+    dix = Reference(load_rules("dix-mille"))
+    score = dix.score((3, 4, 1, 4, 1))
+    assert {d: k.points for d, k in score.scoring.items()} == {(1,): 100, (1, 1): 200}
+    assert dix.score((1, 2, 3, 4, 5)).scoring[(1, 2, 3, 4, 5)].points == 1500
+    assert dix.score((4, 4, 2, 6, 3)).farkle
+    zilch = Reference(load_rules("zilch"))
+    assert zilch.score((2, 2, 2, 2, 3, 3)).scoring[(2, 2, 2, 2, 3, 3)].points == 1500
+    assert zilch.score((2, 2, 3, 4, 6, 6)).scoring[(2, 2, 3, 4, 6, 6)].points == 500
+    charentaise = Reference(load_rules("charentaise"))
+    assert set(charentaise.score((1, 1, 1, 5, 3)).legal) == {(1, 1, 1, 5)}
+    assert charentaise.score((6, 6, 6, 3, 3)).legal[(3, 3, 6, 6, 6)].points == 1800
+    cinq = Reference(load_rules("cinq-mille"))
+    assert cinq.score((1, 1, 1, 1, 1)).scoring[(1, 1, 1, 1, 1)].wins
+
+
+def test_multiset_counts() -> None:
+    assert len(every_multiset(5)) == 461
+    assert len(every_multiset(6)) == 923
+
+
+@pytest.mark.parametrize("rules", all_rules(), ids=rules_id)
+def test_table_equals_reference_on_every_multiset(rules: RuleSet) -> None:
+    table = score_table(rules)
+    ref = reference(rules)
+    mismatches: list[str] = []
+    throws = every_multiset(rules.dice)
+    assert len(throws) == {5: 461, 6: 923}[rules.dice]
+    for throw in throws:
+        got = table.lookup(throw)
+        want = ref.score(throw)
+        scoring = {k.dice: (k.points, k.wins, k.full_hand) for k in got.scoring}
+        ref_scoring = {d: (k.points, k.wins, k.full_hand) for d, k in want.scoring.items()}
+        legal = {k.dice: (k.points, k.wins, k.full_hand) for k in got.keeps}
+        ref_legal = {d: (k.points, k.wins, k.full_hand) for d, k in want.legal.items()}
+        if scoring != ref_scoring:
+            mismatches.append(f"{throw} scoring: table {scoring} != reference {ref_scoring}")
+        if legal != ref_legal:
+            mismatches.append(f"{throw} keeps: table {legal} != reference {ref_legal}")
+        if got.farkle != want.farkle:
+            mismatches.append(f"{throw} farkle: table {got.farkle} != reference {want.farkle}")
+        top = max(((k.wins, k.points) for k in want.scoring.values()), default=(False, 0))
+        if got.points != top[1]:
+            mismatches.append(f"{throw} points: table {got.points} != reference {top[1]}")
+    assert not mismatches, "\n".join(mismatches[:20])
+
+
+@settings(
+    RULES_SETTINGS,
+    max_examples=25,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+)
+@given(rule_documents(), st.data())
+def test_table_equals_reference_on_random_rule_files(
+    doc: dict[str, Any], data: st.DataObject
+) -> None:
+    """Rule files nobody wrote by hand: the tables still equal the definition."""
+    try:
+        rules = parse_rules(doc, source="fuzz", load_base=load_rules)
+    except InvalidRulesError:
+        assume(False)
+        return
+    table = score_table(rules)
+    ref = Reference(rules)
+    throws = data.draw(
+        st.lists(st.lists(st.integers(1, 6), min_size=1, max_size=rules.dice), max_size=40)
+    )
+    for throw in [*every_multiset(min(rules.dice, 3)), *throws]:
+        got, want = table.lookup(throw), ref.score(tuple(throw))
+        assert {k.dice: (k.points, k.wins, k.full_hand) for k in got.scoring} == {
+            d: (k.points, k.wins, k.full_hand) for d, k in want.scoring.items()
+        }, (rules.spec, throw)
+        assert {k.dice: k.points for k in got.keeps} == {
+            d: k.points for d, k in want.legal.items()
+        }, (rules.spec, throw)
