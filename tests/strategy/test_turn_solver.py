@@ -148,3 +148,29 @@ def test_advice_values_match_the_solution_at_the_start() -> None:
     solution = advisor.solution(state)
     assert advice.values[0][1] == pytest.approx(solution.expected_turn)
     assert Situation.normalise(rules, False, 0) == Situation(entered=False, score=0)
+
+
+@pytest.mark.parametrize("preset", ["dix-mille", "charentaise", "greed", "farkle-minimal"])
+def test_vectorised_solve_equals_the_plain_reference(preset: str) -> None:
+    from zloutch.strategy.reference import reference_expected_turn
+    from zloutch.strategy.turn_solver import TurnModel
+
+    rules = load_rules(preset)
+    model = TurnModel(rules)
+    for situation in (Situation(True, 0), Situation(False, 0)):
+        fast = solve_turn(rules, situation, model=model).expected_turn
+        assert fast == pytest.approx(reference_expected_turn(model, situation), rel=1e-12)
+
+
+def test_solve_summary_is_cached_on_disk(tmp_path: object, monkeypatch: pytest.MonkeyPatch) -> None:
+    from zloutch.commands.solve import cached_turn_summary
+
+    monkeypatch.setenv("ZLOUTCH_CACHE", str(tmp_path))
+    rules = load_rules("greed")
+    first, hit = cached_turn_summary(rules)
+    assert not hit
+    second, hit = cached_turn_summary(rules)
+    assert hit and second == first
+    assert first["rules"] == "greed" and set(first["thresholds"]) == {"1", "2", "3", "4", "5"}
+    other, hit = cached_turn_summary(load_rules("greed(entry=500)"))
+    assert not hit and other["rules"] == "greed(entry=500)"

@@ -1,0 +1,58 @@
+"""Solved results kept on disk, keyed by the canonical rule spec and the solver version.
+
+This is the edge of the program: the solvers are pure and return values; this module reads
+and writes them. The folder is ``$ZLOUTCH_CACHE`` when set, else ``~/.cache/zloutch``.
+A file that cannot be read (corrupt, from another version) is ignored and recomputed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+
+def cache_dir() -> Path:
+    """Where results are kept."""
+    configured = os.environ.get("ZLOUTCH_CACHE")
+    if configured:
+        return Path(configured)
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "zloutch"
+
+
+def cache_path(kind: str, key: str, suffix: str = ".json") -> Path:
+    """The file of one result: ``kind`` names the solver, ``key`` the rule spec and more."""
+    digest = hashlib.sha256(key.encode()).hexdigest()[:24]
+    return cache_dir() / kind / f"{digest}{suffix}"
+
+
+def cached_json(
+    kind: str, key: str, compute: Callable[[], dict[str, Any]]
+) -> tuple[dict[str, Any], bool]:
+    """The stored result for ``key``, or ``compute()`` stored for next time.
+
+    Returns the result and whether it came from the disk. Writing is best effort: a
+    read-only disk costs the cache, never the answer.
+    """
+    path = cache_path(kind, key)
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        if isinstance(data, dict) and data.get("key") == key:
+            result = data.get("result")
+            if isinstance(result, dict):
+                return result, True
+    except (OSError, ValueError):
+        pass
+    result = compute()
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(".tmp")
+        tmp.write_text(json.dumps({"key": key, "result": result}), encoding="utf-8")
+        tmp.replace(path)
+    except OSError:
+        pass
+    return result, False
