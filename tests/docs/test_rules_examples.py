@@ -417,8 +417,8 @@ FILE_ERRORS = [
         "rules.dice: at most 6 dice, got 7",
     ),
     (
-        '[rules]\nname = "x"\ndice = 5\n[game]\ntarget = 1000\n[scoring.kinds]\n4 = "1000"\n',
-        "scoring.kinds.4: '1000' is not a kind rule: write points (1000), \"K x face\", "
+        '[rules]\nname = "x"\ndice = 5\n[game]\ntarget = 1000\n[scoring.kinds]\n4 = "lots"\n',
+        "scoring.kinds.4: 'lots' is not a kind rule: write points (1000), \"K x face\", "
         '"double", "(n-2) x three", "win" or "none"',
     ),
     (

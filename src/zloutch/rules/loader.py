@@ -110,6 +110,8 @@ def _normalise_kind_rule(value: object, key: str) -> str:
     compact = text.replace(" ", "")
     if text in ("none", "win", "double"):
         return text
+    if text.isascii() and text.isdigit() and int(text) > 0:
+        return str(int(text))
     if compact in ("(n-2)xthree", "n-2xthree"):
         return "(n-2) x three"
     match = _KIND_RULE.match(text)
@@ -213,7 +215,8 @@ def _parse_patterns(data: object, dice: int) -> tuple[Pattern, ...]:
             raise InvalidRulesError(
                 f"must be 0 (any throw) or between {len(faces)} and {dice}", f"{key}.thrown"
             )
-        default_name = "straight " + "-".join(map(str, faces))
+        run = len(set(faces)) == len(faces) and faces[-1] - faces[0] == len(faces) - 1
+        default_name = ("straight " if run else "pattern ") + "-".join(map(str, faces))
         name = _as_str(item.get("name", default_name), f"{key}.name").strip() or default_name
         patterns.append(Pattern(name, faces, points, thrown))
     return tuple(patterns)
@@ -338,6 +341,12 @@ def validate(rules: RuleSet) -> None:
                 f"scoring.kinds.{kind.count}",
             )
     for pattern in s.patterns:
+        if pattern.thrown > dice:
+            raise InvalidRulesError(
+                f"{pattern.name} counts only when {pattern.thrown} dice are thrown, "
+                f"this rule set has {dice}",
+                "scoring.patterns",
+            )
         if len(pattern.faces) > dice:
             raise InvalidRulesError(
                 f"{pattern.name} needs {len(pattern.faces)} dice, this rule set has {dice}",
@@ -534,7 +543,12 @@ def with_options(rules: RuleSet, values: Mapping[str, OptionValue]) -> RuleSet:
         # Values from the API are checked as strictly as a file's (joker=1 is not a bool).
         checked[name] = _convert_option(name, value, name)
     # The values of the source itself: options already switched are measured from there.
-    source_rules = _load_source(rules.source) if rules.options and rules.source else rules
+    source_rules = rules
+    if rules.options and rules.source:
+        try:
+            source_rules = _load_source(rules.source)
+        except InvalidRulesError:  # built in code, or its file is gone: measure from here
+            source_rules = rules
     base_values = source_rules.option_values()
     merged = dict(rules.options)
     merged.update(checked)

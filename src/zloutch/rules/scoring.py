@@ -114,8 +114,12 @@ class ThrowScore:
 
     @property
     def points(self) -> int:
-        """The score of the whole throw: its best reading, non-scoring dice ignored."""
-        return self.scoring[0].points if self.scoring else 0
+        """The score of the whole throw: its most points, non-scoring dice ignored.
+
+        A keep that wins the game (G-5) carries no points; this is the most points any
+        reading of the throw is worth (1 1 1 1 1 in cinq-mille: 1100 and the win).
+        """
+        return max((k.points for k in self.scoring), default=0)
 
     def keep_for(self, dice: Iterable[Face]) -> Keep | None:
         """The legal keep of exactly these dice, or None."""
