@@ -1,4 +1,4 @@
-"""The ``zloutch`` command line: parse input, call ``zloutch.rules``, render the result.
+"""The ``zloutch`` command line: parse input, call the core, render the result.
 
 No rule lives here. Each command is a small function that reads its arguments, asks the core,
 and hands the answer to a renderer (``render_*``: Rich tables for people, ``*_json`` for
@@ -12,13 +12,10 @@ with ``app.add_typer``), take the rule set with the shared ``RulesOption``, wrap
 
 from __future__ import annotations
 
-import ast
-import inspect
 import json
-import re
+import sys
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from functools import lru_cache
 from typing import Annotated, Any
 
 import typer
@@ -27,10 +24,24 @@ from rich.markup import escape
 from rich.table import Table
 
 from zloutch import __version__
+from zloutch.dice_sources import DiceSource, choose_dice, read_text
+from zloutch.engine import GameState, Phase
+from zloutch.engine.record import load_record, sheet_json
+from zloutch.render import (
+    combinations_table,
+    format_target,
+    format_value,
+    kinds_table,
+    option_docs,
+    option_meaning,
+    options_table,
+    presets_table,
+    ranking_table,
+    rules_renderables,
+    sheet_table,
+)
 from zloutch.rules import (
     NO_CONTEXT,
-    OPTIONS,
-    PRESETS,
     Dice,
     HandContext,
     InvalidDiceError,
@@ -44,7 +55,23 @@ from zloutch.rules import (
     score_throw,
     to_toml,
 )
-from zloutch.rules import ruleset as ruleset_module
+from zloutch.session import PLAY_PLAYERS, TABLE_PLAYERS, Session, SessionError
+
+# The rule set's tables moved to zloutch.render (the game screens draw them too); their
+# names stay importable from here.
+__all__ = [
+    "app",
+    "combinations_table",
+    "format_target",
+    "format_value",
+    "kinds_table",
+    "main",
+    "option_docs",
+    "option_meaning",
+    "options_table",
+    "presets_table",
+    "user_errors",
+]
 
 EXIT_USER_ERROR = 2
 """Exit code of every mistake in the input (a bad face, a bad rule spec): the usage code."""
@@ -63,6 +90,11 @@ rules_app = typer.Typer(
     no_args_is_help=True,
 )
 app.add_typer(rules_app, name="rules")
+record_app = typer.Typer(
+    help="Game records: show the sheet and the result of a saved game.",
+    no_args_is_help=True,
+)
+app.add_typer(record_app, name="record")
 
 
 # ---------------------------------------------------------------------------- the edge
@@ -83,18 +115,11 @@ def console() -> Console:
     return Console(highlight=False)
 
 
-RulesOption = Annotated[
-    str,
-    typer.Option(
-        "--rules",
-        "-r",
-        metavar="SPEC",
-        help=(
-            "The rule set: a preset name or a .toml rule file, optionally with options, "
-            "e.g. 'dix-mille(bump=any,entry=800,joker)'. See: zloutch rules list."
-        ),
-    ),
-]
+RULES_HELP = (
+    "The rule set: a preset name or a .toml rule file, optionally with options, "
+    "e.g. 'dix-mille(bump=any,entry=800,joker)'. See: zloutch rules list."
+)
+RulesOption = Annotated[str, typer.Option("--rules", "-r", metavar="SPEC", help=RULES_HELP)]
 
 
 # ---------------------------------------------------------------------------- input
@@ -210,190 +235,10 @@ def render_score(rules: RuleSet, score: ThrowScore, context: HandContext) -> Non
 # ---------------------------------------------------------------------------- rules
 
 
-_RULE_ID = re.compile(r"[STGVF]-\d+(?:\s*(?:\.\.|,|/)\s*[STGVF]-\d+)*")
-_LEADING_ID = re.compile(rf"^(?P<id>{_RULE_ID.pattern})(?P<reading> Reading)?(?: option)?:\s*")
-
-
-@lru_cache(maxsize=1)
-def option_docs() -> dict[str, str]:
-    """The attribute docstring of every rule field, read from the rule set's source.
-
-    The core keeps what each option means next to its field; Python does not store
-    attribute docstrings, so they are read back from the source (empty if it is absent).
-    """
-    try:
-        tree = ast.parse(inspect.getsource(ruleset_module))
-    except (OSError, TypeError):  # pragma: no cover - only without the source files
-        return {}
-    sections = {cls.__name__ for cls in ruleset_module.SECTIONS.values()}
-    docs: dict[str, str] = {}
-    for node in tree.body:
-        if not isinstance(node, ast.ClassDef) or node.name not in sections:
-            continue
-        for field, after in zip(node.body, node.body[1:], strict=False):
-            if (
-                isinstance(field, ast.AnnAssign)
-                and isinstance(field.target, ast.Name)
-                and isinstance(after, ast.Expr)
-                and isinstance(after.value, ast.Constant)
-                and isinstance(after.value.value, str)
-            ):
-                docs[field.target.id] = " ".join(after.value.value.split())
-    return docs
-
-
-def option_meaning(name: str) -> tuple[str, str]:
-    """An option's rule ids (``"T-5"``, ``"G-4 Reading"``; ``""`` if none) and meaning."""
-    doc = option_docs().get(name, "").replace("``", "")
-    leading = _LEADING_ID.match(doc)
-    if leading:
-        rule_id = leading["id"] + (leading["reading"] or "")
-        doc = doc[leading.end() :]
-    else:
-        rule_id = ", ".join(dict.fromkeys(_RULE_ID.findall(doc)))
-    return rule_id, doc[:1].upper() + doc[1:]
-
-
-def format_value(value: object) -> str:
-    if value is True:
-        return "on"
-    if value is False:
-        return "off"
-    return str(value)
-
-
-def format_target(rules: RuleSet) -> str:
-    target = f"{rules.game.target:,}"
-    return f"exactly {target}" if rules.game.exact_target else f"{target} or more"
-
-
-def presets_table() -> Table:
-    table = Table(title="Preset rule sets", title_justify="left")
-    table.add_column("name", no_wrap=True)
-    table.add_column("dice", justify="right")
-    table.add_column("target", no_wrap=True)
-    table.add_column("summary")
-    for name in PRESETS:
-        rules = load_rules(name)
-        table.add_row(name, str(rules.dice), format_target(rules), escape(rules.summary))
-    return table
-
-
-def kinds_table(rules: RuleSet) -> Table:
-    """Three to six of a kind: the rule as written, and its value for every face."""
-    table = Table(title="n of a kind (S-3..S-6, S-11)", title_justify="left")
-    table.add_column("count")
-    table.add_column("rule")
-    for face in range(1, 7):
-        table.add_column(f"{face}s", justify="right")
-    values = rules.kinds_values()
-    written = {kind.count: kind for kind in rules.scoring.kinds}
-    for count, word in ruleset_module.KIND_WORDS.items():
-        if count > rules.dice:
-            continue
-        kind = written.get(count)
-        if kind is None:
-            rule = "not a combination"
-        else:
-            rule = kind.default
-            rule += "".join(f"; {face}s: {face_rule}" for face, face_rule in kind.faces)
-        cells = []
-        for face in range(1, 7):
-            value = values.get((count, face))
-            cells.append("-" if value is None else "wins" if value == "win" else str(value))
-        table.add_row(f"{word} of a kind", escape(rule), *cells)
-    return table
-
-
-def combinations_table(rules: RuleSet) -> Table:
-    """Every other combination of the rule set, with its points."""
-    s, v = rules.scoring, rules.variants
-    rows: list[tuple[str, ...]] = []
-
-    def add(*cells: str) -> None:
-        rows.append(cells)
-
-    for face, points in s.singles:
-        add(f"single {face}", str(face), str(points), "")
-    for pattern in s.patterns:
-        note = f"only when exactly {pattern.thrown} dice are thrown" if pattern.thrown else ""
-        add(escape(pattern.name), format_dice(pattern.faces), str(pattern.points), note)
-    if s.three_pairs:
-        also = [
-            text
-            for on, text in (
-                (s.four_and_pair_as_three_pairs, "four of a kind + a pair"),
-                (s.six_of_a_kind_as_three_pairs, "six of a kind"),
-            )
-            if on
-        ]
-        note = f"also counted: {', '.join(also)}" if also else ""
-        add("three pairs", "six dice", str(s.three_pairs), note)
-    if s.four_and_pair:
-        add("four of a kind + a pair", "six dice", str(s.four_and_pair), "")
-    if s.two_triplets:
-        add("two triplets", "six dice", str(s.two_triplets), "")
-    if s.full_house == "sum":
-        formula = f"three + {s.full_house_pair} x pair"
-        add("full house", "three + a pair", formula, "S-13, a full hand")
-    elif s.full_house == "times":
-        add("full house", "three + a pair", "three x pair", "S-14, a full hand")
-    if v.four_two_one:
-        add("421", "4 2 1", "2000", "S-15: exactly three dice thrown, a full hand")
-    if v.straights_over_throws:
-        add("straight over throws", "with 1 / 2 set aside", "500 / 300", "V-6, a full hand")
-    if v.multiples_over_throws:
-        add(
-            "multiple over throws",
-            "a later die of it",
-            "doubles it",
-            f"V-7; a later pair: {s.full_house_pair} x face",
-        )
-    if s.no_score_bonus:
-        add("no-score bonus", f"all {rules.dice} dice", str(s.no_score_bonus), "F-2: throw again")
-    notes = any(row[-1] for row in rows)
-    table = Table(title="Combinations", title_justify="left")
-    table.add_column("combination")
-    table.add_column("dice")
-    table.add_column("points", justify="right")
-    if notes:
-        table.add_column("note")
-    for row in rows:
-        table.add_row(*(row if notes else row[:-1]))
-    return table
-
-
-def options_table(rules: RuleSet, section: str, title: str) -> Table:
-    """The options of one section: rule id, name, value (``*`` = switched by the spec)."""
-    switched = {name for name, _ in rules.options}
-    table = Table(title=title, title_justify="left")
-    table.add_column("rule", no_wrap=True)
-    table.add_column("option", no_wrap=True)
-    table.add_column("value", no_wrap=True)
-    table.add_column("meaning")
-    for name, (where, _) in OPTIONS.items():
-        if where != section:
-            continue
-        rule_id, meaning = option_meaning(name)
-        value = format_value(rules.option(name)) + (" *" if name in switched else "")
-        table.add_row(rule_id, name, value, escape(meaning))
-    return table
-
-
 def render_rules(rules: RuleSet) -> None:
     out = console()
-    out.print(f"[bold]{escape(rules.name)}[/]: {escape(rules.summary)}")
-    out.print(f"dice: {rules.dice}    target: {format_target(rules)}")
-    out.print(f"spec: {escape(rules.spec)}")
-    out.print()
-    out.print(combinations_table(rules))
-    out.print(kinds_table(rules))
-    out.print(options_table(rules, "scoring", "Scoring and keep rules"))
-    out.print(options_table(rules, "turn", "Turn rules"))
-    out.print(options_table(rules, "game", "Game rules"))
-    out.print(options_table(rules, "variants", "Variants"))
-    if rules.options:
-        out.print("* switched by the spec")
+    for part in rules_renderables(rules):
+        out.print(part)
     out.print(
         "Switch any option by name: "
         + escape(f"zloutch rules show '{rules.source or rules.name}(option=value,...)'")
@@ -497,6 +342,272 @@ def rules_show(
         typer.echo(to_toml(rules), nl=False)
     else:
         render_rules(rules)
+
+
+# ---------------------------------------------------------------------------- play and table
+
+GameRulesOption = Annotated[
+    str | None,
+    typer.Option(
+        "--rules",
+        "-r",
+        metavar="SPEC",
+        help=RULES_HELP + " Given with or without --players, it skips the new-game screen.",
+        show_default=False,
+    ),
+]
+PlayersOption = Annotated[
+    str | None,
+    typer.Option(
+        "--players",
+        "-p",
+        metavar="NAMES",
+        help=(
+            "Who plays, in order, separated by commas: a name is a person, bot:LEVEL a bot "
+            "(beginner, easy, medium, strong; or random, cautious, greedy, expert, "
+            "threshold:N). Example: Ana,Bob,bot:strong."
+        ),
+        show_default=False,
+    ),
+]
+PlainOption = Annotated[
+    bool,
+    typer.Option(
+        "--plain",
+        help=(
+            "Line mode, for screen readers, pipes and scripts: the game in plain text, "
+            "one command per line (keep 1 1 5, throw, bank, take, fresh, joker 5 5, off, "
+            "hint, sheet, quit)."
+        ),
+    ),
+]
+DiceOption = Annotated[
+    str | None,
+    typer.Option(
+        "--dice",
+        metavar="FILE",
+        help="Take the throws from a file: one throw per line, faces separated by spaces.",
+        show_default=False,
+    ),
+]
+SeedOption = Annotated[
+    int | None,
+    typer.Option(
+        "--seed",
+        metavar="N",
+        help="Fix the random dice (and the bots' choices).",
+        show_default=False,
+    ),
+]
+RecordOption = Annotated[
+    str | None,
+    typer.Option(
+        "--record",
+        metavar="FILE",
+        help="Write the game record (JSON) to FILE at the end of the game or on quit.",
+        show_default=False,
+    ),
+]
+ResumeOption = Annotated[
+    str | None,
+    typer.Option(
+        "--resume",
+        metavar="FILE",
+        help="Go on with a saved game (a record written by save or --record).",
+        show_default=False,
+    ),
+]
+PaceOption = Annotated[
+    float | None,
+    typer.Option(
+        "--pace",
+        metavar="SECONDS",
+        help="Seconds between two moves of a bot (0: at once). Default 0.8 on a terminal.",
+        show_default=False,
+    ),
+]
+
+
+def open_session(
+    *,
+    table_mode: bool,
+    rules_spec: str | None,
+    players: str | None,
+    dice: DiceSource | None,
+    resume: str | None,
+    ask: bool,
+) -> Session | None:
+    """The game the flags describe; None when the new-game screen should ask for it."""
+    if resume is not None:
+        if rules_spec is not None or players is not None:
+            raise SessionError(
+                "--resume goes on with the saved game, its rules and its players: "
+                "leave out --rules and --players"
+            )
+        return Session.resume(read_text(resume, "record"), dice=dice)
+    if ask and rules_spec is None and players is None:
+        return None
+    return Session.new(
+        rules_spec or DEFAULT_RULES,
+        players or (TABLE_PLAYERS if table_mode else PLAY_PLAYERS),
+        table_mode=table_mode,
+        dice=dice or choose_dice(dice_file=None, seed=None, table_mode=table_mode),
+    )
+
+
+def run_game(
+    *,
+    table_mode: bool,
+    rules_spec: str | None,
+    players: str | None,
+    plain: bool,
+    dice_file: str | None,
+    seed: int | None,
+    record_path: str | None,
+    resume: str | None,
+    pace: float | None,
+) -> None:
+    """``zloutch play`` and ``zloutch table``: check every flag, then start the game."""
+    with user_errors():
+        if pace is not None and not pace >= 0:
+            raise SessionError(f"--pace {pace}: the pace is a number of seconds, 0 or more")
+        dice = None
+        if dice_file is not None or seed is not None:
+            dice = choose_dice(dice_file=dice_file, seed=seed, table_mode=table_mode)
+        session = open_session(
+            table_mode=table_mode,
+            rules_spec=rules_spec,
+            players=players,
+            dice=dice,
+            resume=resume,
+            ask=not plain,
+        )
+    if plain:
+        assert session is not None
+        from zloutch.plain import PlainGame
+        from zloutch.tui.app import DEFAULT_PACE
+
+        if pace is None:
+            pace = DEFAULT_PACE if sys.stdout.isatty() else 0.0
+        game = PlainGame(
+            session,
+            sys.stdin,
+            sys.stdout,
+            stderr=sys.stderr,
+            pace=pace,
+            record_path=record_path,
+            echo=not sys.stdin.isatty(),
+        )
+        code = game.run()
+        if code:
+            raise typer.Exit(code)
+        return
+    from zloutch.tui import DEFAULT_PACE as TUI_PACE
+    from zloutch.tui import AppConfig, ZloutchApp
+
+    config = AppConfig(
+        session=session,
+        table_mode=table_mode if session is None else session.state.table_mode,
+        pace=TUI_PACE if pace is None else pace,
+        record_path=record_path,
+        dice=dice,
+        resume_path=resume,
+    )
+    ZloutchApp(config).run()
+
+
+@app.command()
+def play(
+    rules_spec: GameRulesOption = None,
+    players: PlayersOption = None,
+    plain: PlainOption = False,
+    dice_file: DiceOption = None,
+    seed: SeedOption = None,
+    record_path: RecordOption = None,
+    resume: ResumeOption = None,
+    pace: PaceOption = None,
+) -> None:
+    """Play a game against people and bots: a new-game screen, the table, the sheet.
+
+    With no flags, a new-game screen asks for the rules and players (Enter: against a bot).
+
+    --rules and --players start at once; --plain plays in lines of text; --resume goes on.
+    """
+    run_game(
+        table_mode=False,
+        rules_spec=rules_spec,
+        players=players,
+        plain=plain,
+        dice_file=dice_file,
+        seed=seed,
+        record_path=record_path,
+        resume=resume,
+        pace=pace,
+    )
+
+
+@app.command()
+def table(
+    rules_spec: GameRulesOption = None,
+    players: PlayersOption = None,
+    plain: PlainOption = False,
+    dice_file: DiceOption = None,
+    seed: SeedOption = None,
+    record_path: RecordOption = None,
+    resume: ResumeOption = None,
+    pace: PaceOption = None,
+) -> None:
+    """Keep the score of a game with real dice: type each throw's faces, the rules are kept.
+
+    Shows the legal keeps of every throw and the sheet.
+
+    'off' loses the turn when a die falls off the table; 'undo' takes back the last entry.
+    """
+    run_game(
+        table_mode=True,
+        rules_spec=rules_spec,
+        players=players,
+        plain=plain,
+        dice_file=dice_file,
+        seed=seed,
+        record_path=record_path,
+        resume=resume,
+        pace=pace,
+    )
+
+
+# ---------------------------------------------------------------------------- record
+
+
+def result_line(state: GameState) -> str:
+    if state.phase is Phase.OVER:
+        names = [state.sheets[w].name for w in state.winners]
+        return f"finished: {' and '.join(names)} won"
+    return f"in progress: {state.sheets[state.turn.player].name} to play"
+
+
+def render_record(state: GameState) -> None:
+    out = console()
+    out.print(f"{escape(state.rules.spec)}: {result_line(state)}")
+    out.print(sheet_table(state, title="Sheet"))
+    if state.phase is Phase.OVER:
+        out.print(ranking_table(state))
+
+
+@record_app.command("show")
+def record_show(
+    file: Annotated[str, typer.Argument(metavar="FILE", help="A game record (JSON).")],
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print one JSON object instead of the sheet.")
+    ] = False,
+) -> None:
+    """Show the sheet and the result of a saved game (the record is replayed and checked)."""
+    with user_errors():
+        _, state = load_record(read_text(file, "record"))
+    if as_json:
+        typer.echo(json.dumps(sheet_json(state)))
+    else:
+        render_record(state)
 
 
 def main() -> None:

@@ -1,0 +1,336 @@
+"""Rich renderings shared by the adapters: the rules of a rule set, the sheet, the ranking.
+
+``zloutch rules show``, ``zloutch record show``, the line mode and the full-screen app all
+draw from here, so a rule set or a sheet looks the same wherever it is shown. Nothing here
+decides a rule: every value comes from the rule set's data or the engine's state.
+"""
+
+from __future__ import annotations
+
+import ast
+import inspect
+import re
+from functools import lru_cache
+
+from rich.console import RenderableType
+from rich.markup import escape
+from rich.table import Table
+from rich.text import Text
+
+from zloutch.engine import GameState, Level, outcome
+from zloutch.rules import OPTIONS, PRESETS, RuleSet, format_dice, load_rules
+from zloutch.rules import ruleset as ruleset_module
+
+# ---------------------------------------------------------------------------- rules
+
+
+_RULE_ID = re.compile(r"[STGVF]-\d+(?:\s*(?:\.\.|,|/)\s*[STGVF]-\d+)*")
+_LEADING_ID = re.compile(rf"^(?P<id>{_RULE_ID.pattern})(?P<reading> Reading)?(?: option)?:\s*")
+
+
+@lru_cache(maxsize=1)
+def option_docs() -> dict[str, str]:
+    """The attribute docstring of every rule field, read from the rule set's source.
+
+    The core keeps what each option means next to its field; Python does not store
+    attribute docstrings, so they are read back from the source (empty if it is absent).
+    """
+    try:
+        tree = ast.parse(inspect.getsource(ruleset_module))
+    except (OSError, TypeError):  # pragma: no cover - only without the source files
+        return {}
+    sections = {cls.__name__ for cls in ruleset_module.SECTIONS.values()}
+    docs: dict[str, str] = {}
+    for node in tree.body:
+        if not isinstance(node, ast.ClassDef) or node.name not in sections:
+            continue
+        for field, after in zip(node.body, node.body[1:], strict=False):
+            if (
+                isinstance(field, ast.AnnAssign)
+                and isinstance(field.target, ast.Name)
+                and isinstance(after, ast.Expr)
+                and isinstance(after.value, ast.Constant)
+                and isinstance(after.value.value, str)
+            ):
+                docs[field.target.id] = " ".join(after.value.value.split())
+    return docs
+
+
+def option_meaning(name: str) -> tuple[str, str]:
+    """An option's rule ids (``"T-5"``, ``"G-4 Reading"``; ``""`` if none) and meaning."""
+    doc = option_docs().get(name, "").replace("``", "")
+    leading = _LEADING_ID.match(doc)
+    if leading:
+        rule_id = leading["id"] + (leading["reading"] or "")
+        doc = doc[leading.end() :]
+    else:
+        rule_id = ", ".join(dict.fromkeys(_RULE_ID.findall(doc)))
+    return rule_id, doc[:1].upper() + doc[1:]
+
+
+def format_value(value: object) -> str:
+    if value is True:
+        return "on"
+    if value is False:
+        return "off"
+    return str(value)
+
+
+def format_target(rules: RuleSet) -> str:
+    target = f"{rules.game.target:,}"
+    return f"exactly {target}" if rules.game.exact_target else f"{target} or more"
+
+
+def presets_table() -> Table:
+    table = Table(title="Preset rule sets", title_justify="left")
+    table.add_column("name", no_wrap=True)
+    table.add_column("dice", justify="right")
+    table.add_column("target", no_wrap=True)
+    table.add_column("summary")
+    for name in PRESETS:
+        rules = load_rules(name)
+        table.add_row(name, str(rules.dice), format_target(rules), escape(rules.summary))
+    return table
+
+
+def kinds_table(rules: RuleSet) -> Table:
+    """Three to six of a kind: the rule as written, and its value for every face."""
+    table = Table(title="n of a kind (S-3..S-6, S-11)", title_justify="left")
+    table.add_column("count")
+    table.add_column("rule")
+    for face in range(1, 7):
+        table.add_column(f"{face}s", justify="right")
+    values = rules.kinds_values()
+    written = {kind.count: kind for kind in rules.scoring.kinds}
+    for count, word in ruleset_module.KIND_WORDS.items():
+        if count > rules.dice:
+            continue
+        kind = written.get(count)
+        if kind is None:
+            rule = "not a combination"
+        else:
+            rule = kind.default
+            rule += "".join(f"; {face}s: {face_rule}" for face, face_rule in kind.faces)
+        cells = []
+        for face in range(1, 7):
+            value = values.get((count, face))
+            cells.append("-" if value is None else "wins" if value == "win" else str(value))
+        table.add_row(f"{word} of a kind", escape(rule), *cells)
+    return table
+
+
+def combinations_table(rules: RuleSet) -> Table:
+    """Every other combination of the rule set, with its points."""
+    s, v = rules.scoring, rules.variants
+    rows: list[tuple[str, ...]] = []
+
+    def add(*cells: str) -> None:
+        rows.append(cells)
+
+    for face, points in s.singles:
+        add(f"single {face}", str(face), str(points), "")
+    for pattern in s.patterns:
+        note = f"only when exactly {pattern.thrown} dice are thrown" if pattern.thrown else ""
+        add(escape(pattern.name), format_dice(pattern.faces), str(pattern.points), note)
+    if s.three_pairs:
+        also = [
+            text
+            for on, text in (
+                (s.four_and_pair_as_three_pairs, "four of a kind + a pair"),
+                (s.six_of_a_kind_as_three_pairs, "six of a kind"),
+            )
+            if on
+        ]
+        note = f"also counted: {', '.join(also)}" if also else ""
+        add("three pairs", "six dice", str(s.three_pairs), note)
+    if s.four_and_pair:
+        add("four of a kind + a pair", "six dice", str(s.four_and_pair), "")
+    if s.two_triplets:
+        add("two triplets", "six dice", str(s.two_triplets), "")
+    if s.full_house == "sum":
+        formula = f"three + {s.full_house_pair} x pair"
+        add("full house", "three + a pair", formula, "S-13, a full hand")
+    elif s.full_house == "times":
+        add("full house", "three + a pair", "three x pair", "S-14, a full hand")
+    if v.four_two_one:
+        add("421", "4 2 1", "2000", "S-15: exactly three dice thrown, a full hand")
+    if v.straights_over_throws:
+        add("straight over throws", "with 1 / 2 set aside", "500 / 300", "V-6, a full hand")
+    if v.multiples_over_throws:
+        add(
+            "multiple over throws",
+            "a later die of it",
+            "doubles it",
+            f"V-7; a later pair: {s.full_house_pair} x face",
+        )
+    if s.no_score_bonus:
+        add("no-score bonus", f"all {rules.dice} dice", str(s.no_score_bonus), "F-2: throw again")
+    notes = any(row[-1] for row in rows)
+    table = Table(title="Combinations", title_justify="left")
+    table.add_column("combination")
+    table.add_column("dice")
+    table.add_column("points", justify="right")
+    if notes:
+        table.add_column("note")
+    for row in rows:
+        table.add_row(*(row if notes else row[:-1]))
+    return table
+
+
+def options_table(rules: RuleSet, section: str, title: str) -> Table:
+    """The options of one section: rule id, name, value (``*`` = switched by the spec)."""
+    switched = {name for name, _ in rules.options}
+    table = Table(title=title, title_justify="left")
+    table.add_column("rule", no_wrap=True)
+    table.add_column("option", no_wrap=True)
+    table.add_column("value", no_wrap=True)
+    table.add_column("meaning")
+    for name, (where, _) in OPTIONS.items():
+        if where != section:
+            continue
+        rule_id, meaning = option_meaning(name)
+        value = format_value(rules.option(name)) + (" *" if name in switched else "")
+        table.add_row(rule_id, name, value, escape(meaning))
+    return table
+
+
+def rules_renderables(rules: RuleSet) -> list[RenderableType]:
+    """Everything ``zloutch rules show`` prints about a rule set, in order."""
+    parts: list[RenderableType] = [
+        Text.from_markup(f"[bold]{escape(rules.name)}[/]: {escape(rules.summary)}"),
+        Text(f"dice: {rules.dice}    target: {format_target(rules)}"),
+        Text(f"spec: {rules.spec}"),
+        Text(""),
+        combinations_table(rules),
+        kinds_table(rules),
+        options_table(rules, "scoring", "Scoring and keep rules"),
+        options_table(rules, "turn", "Turn rules"),
+        options_table(rules, "game", "Game rules"),
+        options_table(rules, "variants", "Variants"),
+    ]
+    if rules.options:
+        parts.append(Text("* switched by the spec"))
+    return parts
+
+
+# ---------------------------------------------------------------------------- the sheet
+
+TICK = "/"
+"""How a tick looks beside a level, as on paper."""
+
+Change = str
+"""How a level changed in the last move: ``new``, ``crossed`` or ``ticked``."""
+
+
+def sheet_changes(before: GameState, after: GameState) -> dict[tuple[int, int], Change]:
+    """The levels that changed between two states, by (seat, index): what to highlight."""
+    changes: dict[tuple[int, int], Change] = {}
+    for seat, (old, new) in enumerate(zip(before.sheets, after.sheets, strict=True)):
+        for i, level in enumerate(new.levels):
+            if i >= len(old.levels):
+                changes[(seat, i)] = "new"
+            elif level.crossed and not old.levels[i].crossed:
+                changes[(seat, i)] = "crossed"
+            elif level.ticks != old.levels[i].ticks:
+                changes[(seat, i)] = "ticked"
+    return changes
+
+
+_CHANGE_STYLES = {"new": "bold green", "crossed": "bold red", "ticked": "bold yellow"}
+
+
+def level_label(level: Level) -> str:
+    """A level as written on the sheet: its value, ``pp``, and its ticks beside it."""
+    label = str(level.value)
+    if level.pp:
+        label += " pp"
+    if level.ticks:
+        label += " " + TICK * level.ticks
+    return label
+
+
+def level_text(level: Level, *, current: bool, change: Change | None = None) -> Text:
+    style = "strike dim" if level.crossed else "bold" if current else ""
+    if change is not None:
+        style = f"{style} {_CHANGE_STYLES[change]}".strip()
+    return Text(level_label(level), style=style)
+
+
+def sheet_table(
+    state: GameState,
+    changes: dict[tuple[int, int], Change] | None = None,
+    *,
+    title: str | None = None,
+) -> Table:
+    """The paper sheet: one column per player, levels under each other, crossed struck through.
+
+    The player whose turn it is has a marker; winners a star; ``changes`` highlights the
+    levels the last move wrote, ticked or crossed (bumps and fall-backs show in red).
+    """
+    changes = changes or {}
+    table = Table(title=title, title_justify="left", show_footer=True, expand=False)
+    over = bool(state.winners)
+    for seat, sheet in enumerate(state.sheets):
+        mark = ""
+        if seat in state.winners:
+            mark = " *"
+        elif not over and seat == state.turn.player:
+            mark = " <"
+        footer = str(sheet.score)
+        if not sheet.entered and sheet.loose_ticks:
+            footer += " " + TICK * sheet.loose_ticks
+        table.add_column(
+            Text(sheet.name + mark, style="bold" if mark else ""),
+            footer=Text(footer, style="bold"),
+            justify="right",
+            min_width=8,
+        )
+    rows = max((len(s.levels) for s in state.sheets), default=0)
+    for i in range(rows):
+        cells: list[Text] = []
+        for seat, sheet in enumerate(state.sheets):
+            if i < len(sheet.levels):
+                current = sheet.current_index == i
+                cells.append(
+                    level_text(sheet.levels[i], current=current, change=changes.get((seat, i)))
+                )
+            else:
+                cells.append(Text(""))
+        table.add_row(*cells)
+    return table
+
+
+def ranking_rows(state: GameState) -> list[tuple[int, str, int, int, int, bool]]:
+    """(rank, name, score, kicks given, kicks taken, winner) best first (G-9)."""
+    result = outcome(state)
+    if result is None:
+        return []
+    kicks = {seat: (given, taken) for seat, given, taken in result.kicks}
+    return [
+        (
+            rank,
+            state.sheets[seat].name,
+            state.sheets[seat].score,
+            *kicks[seat],
+            seat in result.winners,
+        )
+        for seat, rank in result.ranking
+    ]
+
+
+def ranking_table(state: GameState) -> Table:
+    """The final ranking and the sailors' kicks table (G-9)."""
+    table = Table(title="Ranking and kicks (G-9)", title_justify="left")
+    table.add_column("rank", justify="right")
+    table.add_column("player")
+    table.add_column("score", justify="right")
+    table.add_column("kicks given", justify="right")
+    table.add_column("kicks taken", justify="right")
+    for rank, name, score, given, taken, won in ranking_rows(state):
+        style = "bold green" if won else ""
+        table.add_row(str(rank), Text(name), str(score), str(given), str(taken), style=style)
+    return table
+
+
+def throw_text(dice: tuple[int, ...]) -> str:
+    return format_dice(dice) if dice else "-"
