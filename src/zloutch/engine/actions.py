@@ -76,48 +76,43 @@ class Off(Action):
 
 
 @dataclass(frozen=True)
-class Keep(Action):
-    """Set these dice of the throw aside as combinations."""
+class _WithDice(Action):
+    """An action that names dice; they are kept sorted, so one notation is one value."""
 
     dice: Dice
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "dice", tuple(sorted(self.dice)))
+
+    def __str__(self) -> str:
+        return f"{self.word} {format_dice(self.dice)}"
+
+    def sort_key(self) -> tuple[int, Dice]:
+        return (self.order, self.dice)
+
+
+@dataclass(frozen=True)
+class Keep(_WithDice):
+    """Set these dice of the throw aside as combinations."""
+
     word: ClassVar[str] = "keep"
     order: ClassVar[int] = 0
 
-    def __str__(self) -> str:
-        return f"keep {format_dice(self.dice)}"
-
-    def sort_key(self) -> tuple[int, Dice]:
-        return (self.order, self.dice)
-
 
 @dataclass(frozen=True)
-class Joker(Action):
+class Joker(_WithDice):
     """Set scoring dice of the throw aside as jokers (V-2)."""
 
-    dice: Dice
     word: ClassVar[str] = "joker"
     order: ClassVar[int] = 1
 
-    def __str__(self) -> str:
-        return f"joker {format_dice(self.dice)}"
-
-    def sort_key(self) -> tuple[int, Dice]:
-        return (self.order, self.dice)
-
 
 @dataclass(frozen=True)
-class Roll(Action):
+class Roll(_WithDice):
     """Chance: the faces a throw showed."""
 
-    dice: Dice
     word: ClassVar[str] = "roll"
     order: ClassVar[int] = 7
-
-    def __str__(self) -> str:
-        return f"roll {format_dice(self.dice)}"
-
-    def sort_key(self) -> tuple[int, Dice]:
-        return (self.order, self.dice)
 
 
 _SIMPLE: dict[str, Action] = {a.word: a for a in (Throw(), Fresh(), Take(), Bank(), Off())}

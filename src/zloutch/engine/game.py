@@ -232,6 +232,8 @@ def why_illegal(state: GameState, action: Action) -> str | None:
             return "no dice are rolling"
         if len(action.dice) != t.rolling:
             return f"{t.rolling} dice are thrown, not {len(action.dice)}"
+        if any(not 1 <= f <= 6 for f in action.dice):
+            return "faces are 1 to 6"
         return None
     if phase is Phase.ROLL:
         return "the dice are rolling"
@@ -460,7 +462,10 @@ def _reach_final(state: GameState, p: int, events: list[Event]) -> GameState:
         return replace(state, final=FinalRoundState(holder=p, stop_before=stop))
     if g.final_round and final.holder != p:
         sheets = list(state.sheets)
-        sheets = _cross_current(state.rules, sheets, final.holder, "final_round", events)
+        holder = sheets[final.holder]
+        reached = holder.score == g.target if g.exact_target else holder.score >= g.target
+        if reached:  # a bump of this very bank may have crossed that level already (G-4)
+            sheets = _cross_current(state.rules, sheets, final.holder, "final_round", events)
         events.append(FinalRound(p))
         return replace(state, sheets=tuple(sheets), final=FinalRoundState(p, stop_before=p))
     return state
@@ -492,7 +497,7 @@ def _lose_turn(state: GameState, reason: str, events: list[Event]) -> GameState:
     in_row = sheet.farkles_in_row + 1
     if penalty and in_row >= rules.turn.farkle_penalty_after:
         value = sheet.score - penalty
-        sheets[p] = replace(sheet.write(Level(value)), farkles_in_row=0)
+        sheets[p] = replace(sheet.write(Level(value, penalty=True)), farkles_in_row=0)
         events.append(Penalised(p, penalty, value))
     else:
         sheets[p] = replace(sheet, farkles_in_row=in_row)

@@ -38,6 +38,8 @@ class Level:
     """A petit palier: a bank of exactly 100 (T-8)."""
     ticks: int = 0
     """Ticks written beside this level."""
+    penalty: bool = False
+    """Written by the consecutive-farkle penalty (F-1), not by a bank."""
 
 
 @dataclass(frozen=True)
@@ -69,8 +71,11 @@ class PlayerSheet:
 
     @property
     def entered(self) -> bool:
-        """Whether the player has a level (T-7: otherwise the entry minimum applies)."""
-        return self.current_index is not None
+        """Whether the player has a banked level standing (T-7: else the entry applies).
+
+        A level written by the F-1 penalty is no bank: it does not enter a player.
+        """
+        return any(not lv.crossed and not lv.penalty for lv in self.levels)
 
     def write(self, level: Level) -> PlayerSheet:
         """A new current level: ticks restart (G-3 Reading)."""

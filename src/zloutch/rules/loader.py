@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
+import math
 import re
 import tomllib
 from collections.abc import Callable, Mapping
@@ -366,6 +367,18 @@ def validate(rules: RuleSet) -> None:
             f"{g.target} cannot be reached exactly with points in steps of {rules.unit}",
             "game.target",
         )
+    if g.exact_target and not g.ticks_to_cross and not t.farkle_penalty:
+        step = math.lcm(rules.unit, 100) if t.bank_multiple_of_100 else rules.unit
+        smallest = max(t.min_bank, step)
+        gaps = [r for r in range(step, smallest, step) if not (t.petit_palier and r == 100)]
+        if gaps:
+            raise InvalidRulesError(
+                f"a player left {gaps[0]} short of an exact target (T-9) could never finish: "
+                f"the smallest bank is {t.min_bank} (min_bank), and without ticks (G-3) or "
+                "a penalty (F-1) nothing would ever move them back; lower min_bank, allow "
+                "petit_palier, or switch ticks on",
+                "game.exact_target",
+            )
     if g.final_round and g.final_turns:
         raise InvalidRulesError(
             "final_round (G-6) and final_turns (F-4) are two different endings: choose one",
