@@ -1,0 +1,323 @@
+"""Exact winning play for two players: the probability that the player to move wins.
+
+State: the mover's banked score ``a``, the opponent's ``b`` (in units of the rule set's step),
+and within the turn the total and the hand (the turn graph of ``turn_solver``). Banking moves
+to a state whose scores add up to more; a farkle hands the turn over at the same scores. So
+the pairs are solved by sum of scores, from the highest down: one sweep, where each level is
+a fixed point between (a, b) and (b, a) coupled only by what a farkle is worth. The value of
+a turn is piecewise linear and convex in that farkle value, so Newton's method on it (with
+derivatives carried through the turn) converges in a few passes; the residual is reported.
+
+Supported: every rule set whose game state is the two scores (no ticks G-3, no bumps G-4,
+no take-back G-8, no final round G-6, no consecutive-farkle penalty F-1), with exact or
+reach targets (T-9), the last 1000 in one turn (G-7), final turns (F-4), instant wins (G-5)
+and every turn rule and variant of the turn solver. Others are refused with the reason.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from zloutch.rules.errors import ZloutchError
+from zloutch.rules.ruleset import RuleSet
+from zloutch.strategy.kernels import Tables, build_tables, numba_available, solve_pairs
+from zloutch.strategy.turn_solver import Situation, TurnModel, TurnSolution, _bankable
+
+GAME_SOLVER_VERSION = 1
+Floats = npt.NDArray[np.float64]
+Ints = npt.NDArray[np.int64]
+MARGIN = 40
+"""Totals this many units past a reach target are taken as banked (a won game)."""
+
+
+class UnsupportedRulesError(ZloutchError):
+    """A rule set whose game the exact solver does not model."""
+
+
+def unsupported_reason(rules: RuleSet) -> str | None:
+    """Why the exact game solver cannot solve this rule set (None: it can)."""
+    g, t = rules.game, rules.turn
+    reasons = []
+    if g.ticks_to_cross:
+        reasons.append("ticks (G-3): switch them off with ticks_to_cross=0")
+    if g.bump != "off":
+        reasons.append("bumps (G-4): switch them off with bump=off")
+    if g.take_back:
+        reasons.append("take-back (G-8): switch it off with take_back=false")
+    if g.final_round:
+        reasons.append("the final round (G-6)")
+    if t.farkle_penalty:
+        reasons.append("the consecutive-farkle penalty (F-1)")
+    if g.max_players < 2 or g.min_players > 2:
+        reasons.append("two players")
+    if not reasons:
+        return None
+    return "the exact game solver does not model " + "; ".join(reasons)
+
+
+@dataclass(frozen=True)
+class GameSolution:
+    """Win probabilities at the start of every turn, by the two scores."""
+
+    rules: RuleSet
+    unit: int
+    target: int
+    """The target in units."""
+    win: Floats
+    """``win[a, b]``: the probability that the mover, at a with the opponent at b, wins."""
+    residual: float
+    """The largest |w - F(w)| left over all pairs (Newton's stopping test)."""
+    passes: int
+    """Kernel passes over all the levels (a sweep is one pass per level)."""
+    levels: int
+    states: int
+    """(pair, total, column) values computed in one pass of every level."""
+    last_turn: tuple[Floats, Floats] | None = None
+    margin: int = MARGIN
+
+    @property
+    def first_player(self) -> float:
+        """The first player's chance to win from the start, both playing optimally."""
+        return float(self.win[0, 0])
+
+    def with_head_start(self, points: int) -> float:
+        """The first player's chance when the second starts with ``points``."""
+        return float(self.win[0, points // self.unit])
+
+    def fair_compensation(self) -> tuple[int, float]:
+        """The head start for the second player that makes the game fairest."""
+        column = self.win[0, :]
+        b = int(np.argmin(np.abs(column - 0.5)))
+        return b * self.unit, float(column[b])
+
+
+def _target_units(rules: RuleSet) -> int:
+    return -(-rules.game.target // rules.unit)
+
+
+class _Game:
+    """The pieces one solve shares: graph, tables, hands, last-turn table."""
+
+    def __init__(self, rules: RuleSet, backend: str, xp: Any, margin: int = MARGIN) -> None:
+        self.margin = margin
+        reason = unsupported_reason(rules)
+        if reason:
+            raise UnsupportedRulesError(reason)
+        self.rules = rules
+        self.model = TurnModel(rules)
+        self.tables: Tables = build_tables(self.model)
+        self.unit = rules.unit
+        self.T = _target_units(rules)
+        self.exact = rules.game.exact_target
+        self.hands = self.model.hands
+        self.backend = backend
+        self.xp = xp
+        self.last: tuple[Floats, Floats] | None = None
+        if rules.game.final_turns:
+            self.last = self._last_turn_tables()
+
+    def entered(self, score: int) -> bool:
+        return score > 0 or not self.rules.turn.entry
+
+    def rows(self, a: int) -> int:
+        return self.T - a + 1 if self.exact else self.T - a + self.margin
+
+    def run(
+        self,
+        rows: Ints,
+        bank: Floats,
+        bank_farkle: npt.NDArray[np.bool_],
+        farkle: Floats,
+        win: Floats,
+        boundary: Floats,
+    ) -> tuple[Floats, Floats]:
+        return solve_pairs(
+            self.tables,
+            rows,
+            bank,
+            bank_farkle,
+            farkle,
+            win,
+            boundary,
+            self.exact,
+            backend=self.backend,
+            xp=self.xp,
+        )
+
+    def last_turn_inputs(
+        self, d: Ints, entered: bool
+    ) -> tuple[Ints, Floats, npt.NDArray[np.bool_], Floats, Floats, Floats]:
+        """F-4, the last turn: banking more than d units wins, exactly d ties (half a win)."""
+        rows = d + self.margin
+        height = int(rows.max())
+        t = np.arange(height)[None, :]
+        value = np.where(t > d[:, None], 1.0, np.where(t == d[:, None], 0.5, 0.0))
+        allowed = _bankable(self.rules, Situation(entered, 0), self.hands, height, self.unit)
+        bank = np.ascontiguousarray(np.where(allowed[None, :, :], value[:, :, None], -np.inf))
+        zeros = np.zeros(len(d))
+        boundary = zeros if self.exact else np.ones(len(d))
+        same = np.zeros(bank.shape, dtype=np.bool_)
+        return rows, bank, same, zeros, np.ones(len(d)), boundary
+
+    def _last_turn_tables(self) -> tuple[Floats, Floats]:
+        """F-4: the chance that the last player banks more than d units (ties count half)."""
+        top = self.T + self.margin + self.tables.max_points + 1
+        d = np.arange(top + 1, dtype=np.int64)
+        result = []
+        for entered in (False, True):
+            values, _ = self.run(*self.last_turn_inputs(d, entered))
+            result.append(values[:, 0, self.tables.start_col].copy())
+        return result[0], result[1]
+
+    def level_inputs(
+        self, a: Ints, b: Ints, win: Floats
+    ) -> tuple[Ints, Floats, npt.NDArray[np.bool_]]:
+        """Rows, bank values and 'banking gains nothing' flags of a batch of pairs."""
+        rules, T = self.rules, self.T
+        rows = np.asarray([self.rows(int(x)) for x in a], dtype=np.int64)
+        height = int(rows.max())
+        H = len(self.hands)
+        bank = np.full((len(a), height, H), -np.inf)
+        same = np.zeros((len(a), height, H), dtype=np.bool_)
+        t = np.arange(height)
+        cap = max(T - 1000 // self.unit, 0) if rules.game.last_thousand else None
+        for i, (ai, bi) in enumerate(zip(a.tolist(), b.tolist(), strict=True)):
+            x = ai + t
+            value = np.empty(height)
+            nothing = np.zeros(height, dtype=np.bool_)
+            reached = x == T if self.exact else x >= T
+            inside = x < T
+            if cap is not None:
+                x = np.where(inside, np.minimum(x, max(cap, ai)), x)
+                nothing = inside & (x == ai)
+            if self.last is not None:
+                last = self.last[1] if self.entered(bi * self.unit) else self.last[0]
+                d = np.clip(x - bi, 0, len(last) - 1)
+                value[reached] = 1.0 - last[d[reached]]
+            else:
+                value[reached] = 1.0
+            idx = np.clip(x, 0, T - 1)
+            value[inside] = 1.0 - win[bi, idx[inside]]
+            value[~reached & ~inside] = -np.inf  # past an exact target: no bank
+            allowed = _bankable(
+                rules,
+                Situation(self.entered(ai * self.unit), ai * self.unit),
+                self.hands,
+                height,
+                self.unit,
+            )
+            allowed &= t[:, None] < rows[i]
+            bank[i] = np.where(allowed, value[:, None], -np.inf)
+            same[i] = allowed & nothing[:, None]
+        return rows, bank, same
+
+
+def solve_game(
+    rules: RuleSet,
+    *,
+    tolerance: float = 1e-12,
+    backend: str | None = None,
+    xp: Any = None,
+    progress: Callable[[int, int], None] | None = None,
+    margin: int = MARGIN,
+) -> GameSolution:
+    """Solve the two-player game exactly (see the module's docstring).
+
+    With a reach target, totals ``margin`` units past the target are taken as a bank that
+    wins (as a last turn under F-4, past the leader); with an exact target nothing is cut.
+    """
+    backend = backend or ("numba" if numba_available() else "array")
+    game = _Game(rules, backend, xp, margin)
+    T = game.T
+    win = np.full((T, T), np.nan)
+    passes = 0
+    residual = 0.0
+    states = 0
+    levels = 2 * T - 1
+    for done, s in enumerate(range(2 * T - 2, -1, -1)):
+        a = np.arange(max(0, s - T + 1), min(s, T - 1) + 1, dtype=np.int64)
+        b = s - a
+        partner = b - a[0]
+        rows, bank, same = game.level_inputs(a, b, win)
+        states += int(rows.sum()) * game.tables.columns
+        # Start Newton from the level above (one more point for the opponent): close by.
+        w = np.where(b + 1 < T, win[a, np.minimum(b + 1, T - 1)], 0.5)
+        w = np.where(np.isnan(w), 0.5, w)
+        ones = np.ones(len(a))
+        for _ in range(100):
+            farkle = 1.0 - w[partner]
+            # Past the rows: an exact target was overshot (a farkle, T-9), or a reach
+            # target was passed far enough to count as won.
+            boundary = farkle if game.exact else ones
+            values, deriv = game.run(rows, bank, same, farkle, ones, boundary)
+            passes += 1
+            f = values[:, 0, game.tables.start_col]
+            df = deriv[:, 0, game.tables.start_col]
+            r = w - f
+            step = np.empty_like(w)
+            q = partner
+            diagonal = q == np.arange(len(a))
+            det = 1.0 - df * df[q]
+            step = np.where(diagonal, r / (1.0 + df), (r - df * r[q]) / det)
+            w = w - step
+            left = float(np.max(np.abs(r)))
+            if left < tolerance:
+                residual = max(residual, left)
+                break
+        else:  # pragma: no cover - Newton on a convex piecewise-linear map converges
+            residual = max(residual, left)
+        win[a, b] = w
+        if progress is not None:
+            progress(done + 1, levels)
+    return GameSolution(rules, game.unit, T, win, residual, passes, levels, states, game.last)
+
+
+class PairSolutions:
+    """Full turn tables for single score pairs, for the optimal bot and the hints."""
+
+    def __init__(self, solution: GameSolution, backend: str | None = None) -> None:
+        self.solution = solution
+        self.game = _Game(
+            solution.rules, backend or ("numba" if numba_available() else "array"), None
+        )
+        self._cache: dict[tuple[int, int], TurnSolution] = {}
+
+    def turn(self, a_points: int, b_points: int) -> TurnSolution:
+        """The win probability of every turn state at these banked scores (points)."""
+        unit = self.game.unit
+        key = (a_points // unit, b_points // unit)
+        if key not in self._cache:
+            a, b = key
+            win = self.solution.win
+            if b >= self.game.T:  # the opponent reached the target: this is the last turn (F-4)
+                d = np.asarray([b - a], dtype=np.int64)
+                inputs = self.game.last_turn_inputs(d, self.game.entered(a_points))
+                rows, bank, same, farkle, _, boundary = inputs
+            else:
+                arr_a = np.asarray([a], dtype=np.int64)
+                arr_b = np.asarray([b], dtype=np.int64)
+                rows, bank, same = self.game.level_inputs(arr_a, arr_b, win)
+                farkle = np.asarray([1.0 - win[b, a]])
+                boundary = farkle if self.game.exact else np.ones(1)
+            values, _ = self.game.run(rows, bank, same, farkle, np.ones(1), boundary)
+            pad = self.game.tables.max_points + 2
+            table = np.full((int(rows[0]) + pad, self.game.tables.columns), boundary[0])
+            table[: int(rows[0])] = values[0]
+            table[:, 0] = farkle[0]
+            table[:, 1] = 1.0
+            bank_values = np.full(int(rows[0]) + pad, boundary[0])
+            finite = np.where(np.isfinite(bank[0]), bank[0], -np.inf).max(axis=1)
+            bank_values[: int(rows[0])] = np.where(same[0].any(axis=1), farkle[0], finite)
+            allowed = np.isfinite(bank[0])
+            cols = np.zeros((int(rows[0]), self.game.tables.columns - 2), dtype=np.bool_)
+            cols[:, self.game.tables.hand_col - 2] = allowed
+            situation = Situation(self.game.entered(a_points), a_points)
+            self._cache[key] = TurnSolution(
+                self.game.model, situation, table, bank_values, cols, int(rows[0])
+            )
+        return self._cache[key]

@@ -1,0 +1,120 @@
+"""The game solver (issue: Strategy II): brute force, backends, simulation, published figures."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+
+import pytest
+from reference_game import normalise, solve
+
+from zloutch.engine import CHANCE, Level, apply, current_player, is_terminal, new_game
+from zloutch.engine.record import roll
+from zloutch.rules import load_rules, parse_rules_text
+from zloutch.rules.ruleset import RuleSet
+from zloutch.strategy.game_solver import (
+    UnsupportedRulesError,
+    solve_game,
+    unsupported_reason,
+)
+from zloutch.strategy.optimal import OptimalBot
+
+TINY = """
+[rules]
+name = "tiny"
+dice = {dice}
+
+[scoring]
+singles = {{ 1 = 100, 5 = 50 }}
+
+{kinds}
+
+[turn]
+{turn}
+
+[game]
+target = {target}
+{game}
+"""
+
+
+def tiny(dice: int = 2, turn: str = "", game: str = "", target: int = 250) -> RuleSet:
+    kinds = '[scoring.kinds]\n3 = { default = "100 x face", 1 = 1000 }' if dice >= 3 else ""
+    text = TINY.format(dice=dice, turn=turn, game=game, target=target, kinds=kinds)
+    return parse_rules_text(text, source="tiny")
+
+
+CASES = {
+    "reach, optional full hand": tiny(),
+    "forced full hand": tiny(turn='full_hand = "forced"'),
+    "exact target (T-9)": tiny(game="exact_target = true"),
+    "entry 200 (T-7)": tiny(turn="entry = 200"),
+    "final turns (F-4)": tiny(game="final_turns = true", target=200),
+    "three dice": tiny(dice=3, target=200),
+}
+
+
+def at_scores(rules: RuleSet, a: int, b: int) -> object:
+    state = new_game(rules, ["Ana", "Bob"])
+    sheets = (
+        replace(state.sheets[0], levels=(Level(a),) if a else ()),
+        replace(state.sheets[1], levels=(Level(b),) if b else ()),
+    )
+    return normalise(replace(state, sheets=sheets))
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_game_solver_equals_brute_force_through_the_engine(case: str) -> None:
+    rules = CASES[case]
+    solution = solve_game(rules, backend="array", margin=2)
+    values = solve(new_game(rules, ["Ana", "Bob"]), margin=2 * rules.unit)
+    assert solution.first_player == pytest.approx(
+        values[normalise(new_game(rules, ["Ana", "Bob"]))], abs=1e-9
+    )
+    unit = rules.unit
+    checked = 0
+    for a in range(0, rules.game.target, unit):
+        for b in range(0, rules.game.target, unit):
+            state = at_scores(rules, a, b)
+            if state in values:
+                assert solution.win[a // unit, b // unit] == pytest.approx(values[state], abs=1e-9)
+                checked += 1
+    assert checked >= 4
+
+
+def test_backends_agree() -> None:
+    rules = load_rules("greed(target=1000)")
+    fast = solve_game(rules, backend="numba")
+    plain = solve_game(rules, backend="array")
+    assert abs(fast.win - plain.win).max() < 1e-12
+    assert fast.residual < 1e-12 and fast.passes >= fast.levels
+
+
+def test_unsupported_rule_sets_are_refused_with_the_reason() -> None:
+    assert unsupported_reason(load_rules("greed")) is None
+    with pytest.raises(UnsupportedRulesError, match="ticks_to_cross=0"):
+        solve_game(load_rules("dix-mille"))
+    reason = unsupported_reason(load_rules("dix-mille(ticks_to_cross=0,bump=off,take_back=false)"))
+    assert reason is None
+    assert "F-1" in str(unsupported_reason(load_rules("zilch")))
+
+
+def test_optimal_bot_self_play_agrees_with_the_solved_first_player_chance() -> None:
+    # Seat one's measured win rate against itself must lie within 4 standard errors.
+    rules = load_rules("greed(target=800)")
+    solution = solve_game(rules)
+    bot = OptimalBot(solution)
+    rng = random.Random(7)
+    games = 1500
+    first = 0
+    for _ in range(games):
+        state = new_game(rules, ["Ana", "Bob"])
+        while not is_terminal(state):
+            if current_player(state) == CHANCE:
+                state = apply(state, roll(state, rng))
+            else:
+                state = apply(state, bot.choose(state, rng))
+        first += state.winners == (0,)
+    p = solution.first_player
+    error = (p * (1 - p) / games) ** 0.5
+    assert abs(first / games - p) < 4 * error
