@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import sys
+import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Annotated, Any
@@ -24,6 +25,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from zloutch import __version__
+from zloutch.commands.solve import cached_turn_summary, game_summary, solved_game
 from zloutch.dice_sources import DiceSource, choose_dice, read_text
 from zloutch.engine import GameState, Phase
 from zloutch.engine.record import load_record, sheet_json
@@ -56,6 +58,7 @@ from zloutch.rules import (
     to_toml,
 )
 from zloutch.session import PLAY_PLAYERS, TABLE_PLAYERS, Session, SessionError
+from zloutch.strategy.expert import KeepAdvice, advise_throw
 
 # The rule set's tables moved to zloutch.render (the game screens draw them too); their
 # names stay importable from here.
@@ -299,6 +302,25 @@ def score(
     as_json: Annotated[
         bool, typer.Option("--json", help="Print one JSON object instead of a table.")
     ] = False,
+    advise: Annotated[
+        bool,
+        typer.Option(
+            "--advise",
+            help="Also say which keep to take and whether to bank after it (turn-optimal).",
+        ),
+    ] = False,
+    total: Annotated[
+        int,
+        typer.Option("--total", min=0, help="With --advise: the turn total before this throw."),
+    ] = 0,
+    banked: Annotated[
+        int,
+        typer.Option("--score", min=0, help="With --advise: the player's banked score."),
+    ] = 0,
+    not_entered: Annotated[
+        bool,
+        typer.Option("--not-entered", help="With --advise: the player has not entered (T-7)."),
+    ] = False,
 ) -> None:
     """Show every legal keep of a throw, best first, with its combinations and points."""
     with user_errors():
@@ -306,10 +328,188 @@ def score(
         throw = read_faces(faces or [], max_dice=rules.dice)
         context = read_context(rules, set_aside, throw)
         result = score_throw(rules, throw, context)
+        advice = (
+            advise_throw(
+                rules,
+                throw,
+                total,
+                context.set_aside,
+                entered=not not_entered,
+                score=banked,
+            )
+            if advise
+            else None
+        )
     if as_json:
-        typer.echo(json.dumps(score_json(rules, result, context)))
+        document = score_json(rules, result, context)
+        if advice is not None:
+            document["advice"] = advice_json(total, advice)
+        typer.echo(json.dumps(document))
     else:
         render_score(rules, result, context)
+        if advice is not None:
+            render_advice(total, advice)
+
+
+def advice_json(total: int, advice: Sequence[KeepAdvice]) -> dict[str, Any]:
+    keeps = [
+        {"dice": list(k.dice), "points": k.points, "value": k.value, "then": k.then} for k in advice
+    ]
+    return {
+        "total": total,
+        "objective": "expected points",
+        "keeps": keeps,
+        "best": keeps[0] if keeps else None,
+    }
+
+
+def render_advice(total: int, advice: Sequence[KeepAdvice]) -> None:
+    out = console()
+    if not advice:
+        out.print(f"No keep: the turn total of {total} is lost.")
+        return
+    table = Table(title=f"Advice at a turn total of {total} (expected points banked by the turn)")
+    table.add_column("keep")
+    table.add_column("points", justify="right")
+    table.add_column("value", justify="right")
+    table.add_column("then")
+    for i, k in enumerate(advice):
+        mark = "best: " if i == 0 else ""
+        then = {"bank": "bank", "throw": "throw again", "over": "turn over (T-9)"}[k.then]
+        table.add_row(mark + format_dice(k.dice), str(k.points), f"{k.value:.1f}", then)
+    out.print(table)
+    best = advice[0]
+    after = "bank" if best.then == "bank" else "throw again"
+    out.print(f"Keep {format_dice(best.dice)}, then {after}.")
+
+
+# ---------------------------------------------------------------------------- solve
+
+
+@app.command()
+def solve(
+    rules_spec: RulesOption = DEFAULT_RULES,
+    game: Annotated[
+        bool,
+        typer.Option("--game", help="Solve the two-player game: play to win, not for points."),
+    ] = False,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print one JSON object instead of tables.")
+    ] = False,
+    compensation: Annotated[
+        bool,
+        typer.Option("--compensation", help="With --game: the fair head start for player two."),
+    ] = False,
+    device: Annotated[
+        str,
+        typer.Option("--device", help="With --game: cpu (Numba, all cores) or cuda (CuPy)."),
+    ] = "cpu",
+    not_entered: Annotated[
+        bool, typer.Option("--not-entered", help="Solve the turn of a player not entered yet.")
+    ] = False,
+    banked: Annotated[
+        int, typer.Option("--score", min=0, help="The banked score (exact targets, G-7).")
+    ] = 0,
+) -> None:
+    """Solve a rule set: the value of a turn and when to bank, or (--game) who wins."""
+    if device not in ("cpu", "cuda"):
+        typer.echo("error: --device must be cpu or cuda", err=True)
+        raise typer.Exit(EXIT_USER_ERROR)
+    with user_errors():
+        rules = load_rules(rules_spec)
+        if game:
+            document = solve_game_command(rules, device, compensation, quiet=as_json)
+        else:
+            with (
+                console().status("Solving the turn...", spinner="dots") if not as_json else _quiet()
+            ):
+                document, _ = cached_turn_summary(rules, not not_entered, banked)
+    if as_json:
+        typer.echo(json.dumps(document))
+    elif game:
+        render_game(document)
+    else:
+        render_turn(document)
+
+
+@contextmanager
+def _quiet() -> Iterator[None]:
+    yield
+
+
+def solve_game_command(
+    rules: RuleSet, device: str, compensation: bool, *, quiet: bool
+) -> dict[str, Any]:
+    from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
+
+    with Progress(
+        TextColumn("Solving the game"),
+        BarColumn(),
+        TextColumn("{task.completed}/{task.total} score levels"),
+        TimeRemainingColumn(),
+        console=Console(stderr=True),
+        disable=quiet,
+        transient=True,
+    ) as bar:
+        task = bar.add_task("solve", total=None)
+
+        def progress(done: int, levels: int) -> None:
+            bar.update(task, completed=done, total=levels)
+
+        begin = time.perf_counter()
+        solution, cached = solved_game(rules, device=device, progress=progress)
+        seconds = time.perf_counter() - begin
+    document = game_summary(solution, None if cached else seconds)
+    document["cached"] = cached
+    if not compensation:
+        document.pop("compensation")
+    return document
+
+
+def render_turn(document: dict[str, Any]) -> None:
+    out = console()
+    out.print(
+        f"[bold]{escape(document['rules'])}[/bold]: a fresh turn is worth "
+        f"{document['expected_turn']:.3f} points on average, played optimally."
+    )
+    if "long_run_average" in document:
+        out.print(
+            f"With the consecutive-farkle penalty (F-1), the long-run average is "
+            f"{document['long_run_average']:.3f} points per turn."
+        )
+    table = Table(title="By dice in hand")
+    table.add_column("dice", justify="right")
+    table.add_column("bank from", justify="right")
+    table.add_column("farkle probability", justify="right")
+    for n, threshold in document["thresholds"].items():
+        exact = document["farkle_probability_exact"][n]
+        table.add_row(
+            n,
+            "never" if threshold is None else str(threshold),
+            f"{document['farkle_probability'][n]:.4f} ({exact})",
+        )
+    out.print(table)
+
+
+def render_game(document: dict[str, Any]) -> None:
+    out = console()
+    out.print(f"[bold]{escape(document['rules'])}[/bold], two players playing to win:")
+    out.print(f"the first player wins with probability {document['first_player']:.5f}.")
+    if "compensation" in document:
+        c = document["compensation"]
+        out.print(
+            f"A head start of {c['points']} points for the second player is fairest "
+            f"(the first player then wins with {c['first_player']:.5f})."
+        )
+    how = (
+        "read from the cache"
+        if document.get("cached")
+        else f"solved in {document['seconds']:.1f} s"
+    )
+    out.print(
+        f"{document['score_pairs']} score pairs, {document['passes']} passes, "
+        f"residual {document['residual']:.1e}; {how}."
+    )
 
 
 @rules_app.command("list")

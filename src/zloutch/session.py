@@ -44,8 +44,10 @@ from zloutch.engine import (
 from zloutch.engine.events import Event, TurnStarted
 from zloutch.engine.record import Record, dump_record, load_record
 from zloutch.rules import Dice, ZloutchError, format_dice, load_rules, parse_dice
+from zloutch.store import load_game_solution
 from zloutch.strategy.bots import make_bot
 from zloutch.strategy.expert import Advice, TurnAdvisor
+from zloutch.strategy.optimal import GameAdvisor
 from zloutch.strategy.policy import Policy
 
 BOT_PREFIX = "bot:"
@@ -76,7 +78,7 @@ def bot_of(name: str) -> Policy | None:
     """
     if not name.lower().startswith(BOT_PREFIX):
         return None
-    return make_bot(name[len(BOT_PREFIX) :].split("#")[0])
+    return make_bot(name[len(BOT_PREFIX) :].split("#")[0], solutions=load_game_solution)
 
 
 def parse_players(text: str) -> tuple[str, ...]:
@@ -290,7 +292,9 @@ class Session:
         if self.need() not in (Need.PERSON, Need.BOT):
             return None
         if self._advisor is None:
-            self._advisor = TurnAdvisor(self.state.rules)
+            # Win probabilities where a solved two-player game is on disk, else points.
+            solved = load_game_solution(self.state.rules) if len(self.state.sheets) == 2 else None
+            self._advisor = GameAdvisor(solved) if solved else TurnAdvisor(self.state.rules)
         advice = self._advisor.advise(self.state)
         # A die off the table is no choice: the advisor gives it no value (-inf).
         values = tuple((a, v) for a, v in advice.values if math.isfinite(v))

@@ -14,6 +14,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
+from zloutch.rules.loader import to_toml
+from zloutch.rules.ruleset import RuleSet
+from zloutch.strategy.game_solver import GAME_SOLVER_VERSION, GameSolution
+
 
 def cache_dir() -> Path:
     """Where results are kept."""
@@ -56,3 +62,63 @@ def cached_json(
     except OSError:
         pass
     return result, False
+
+
+def rules_key(kind: str, version: int, rules: RuleSet) -> str:
+    """A cache key: the spec for people, and the canonical file so that edits count."""
+    digest = hashlib.sha256(to_toml(rules).encode()).hexdigest()[:16]
+    return f"{kind}/v{version}/{rules.spec}/{digest}"
+
+
+def save_game_solution(solution: GameSolution) -> Path | None:
+    """Keep a solved game on disk (compressed); None when the disk refuses."""
+    key = rules_key("game", GAME_SOLVER_VERSION, solution.rules)
+    path = cache_path("game", key, ".npz")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with path.open("wb") as handle:
+            np.savez_compressed(
+                handle,
+                key=np.asarray(key),
+                win=solution.win,
+                numbers=np.asarray(
+                    [
+                        solution.unit,
+                        solution.target,
+                        solution.passes,
+                        solution.levels,
+                        solution.states,
+                        solution.margin,
+                    ],
+                    dtype=np.int64,
+                ),
+                residual=np.asarray(solution.residual),
+            )
+    except OSError:
+        return None
+    return path
+
+
+def load_game_solution(rules: RuleSet) -> GameSolution | None:
+    """The solved game of a rule set, if it was saved by this version; else None."""
+    key = rules_key("game", GAME_SOLVER_VERSION, rules)
+    path = cache_path("game", key, ".npz")
+    try:
+        with np.load(path) as data:
+            if str(data["key"]) != key:
+                return None
+            unit, target, passes, levels, states, margin = (int(x) for x in data["numbers"])
+            return GameSolution(
+                rules,
+                unit,
+                target,
+                data["win"].copy(),
+                float(data["residual"]),
+                passes,
+                levels,
+                states,
+                None,
+                margin,
+            )
+    except (OSError, KeyError, ValueError):
+        return None

@@ -2,12 +2,19 @@
 
 from __future__ import annotations
 
-import hashlib
+import importlib
+from collections.abc import Callable
 from typing import Any
 
-from zloutch.rules.loader import to_toml
 from zloutch.rules.ruleset import RuleSet
-from zloutch.store import cached_json
+from zloutch.store import cached_json, load_game_solution, rules_key, save_game_solution
+from zloutch.strategy.game_solver import (
+    GAME_SOLVER_VERSION,
+    GameSolution,
+    UnsupportedRulesError,
+    solve_game,
+    unsupported_reason,
+)
 from zloutch.strategy.turn_solver import (
     SOLVER_VERSION,
     Situation,
@@ -50,7 +57,52 @@ def cached_turn_summary(
 ) -> tuple[dict[str, Any], bool]:
     """The summary, from the disk cache when it was solved before."""
     situation = Situation.normalise(rules, entered, score)
-    # The canonical file, not only the spec: a user's rule file may change under its name.
-    digest = hashlib.sha256(to_toml(rules).encode()).hexdigest()[:16]
-    key = f"turn/v{SOLVER_VERSION}/{rules.spec}/{digest}/{situation.entered}/{situation.score}"
+    key = f"{rules_key('turn', SOLVER_VERSION, rules)}/{situation.entered}/{situation.score}"
     return cached_json("turn", key, lambda: turn_summary(rules, entered, score))
+
+
+def game_summary(solution: GameSolution, seconds: float | None = None) -> dict[str, Any]:
+    """What ``zloutch solve --game --json`` prints."""
+    points, chance = solution.fair_compensation()
+    result: dict[str, Any] = {
+        "rules": solution.rules.spec,
+        "first_player": solution.first_player,
+        "compensation": {"points": points, "first_player": chance},
+        "residual": solution.residual,
+        "tolerance": 1e-12,
+        "levels": solution.levels,
+        "passes": solution.passes,
+        "states": solution.states,
+        "score_pairs": int(solution.target) ** 2,
+        "solver_version": GAME_SOLVER_VERSION,
+    }
+    if seconds is not None:
+        result["seconds"] = seconds
+    return result
+
+
+def solved_game(
+    rules: RuleSet,
+    *,
+    device: str = "cpu",
+    progress: Callable[[int, int], None] | None = None,
+) -> tuple[GameSolution, bool]:
+    """The solved game from the disk, or solved now and saved. Returns (solution, cached)."""
+    found = load_game_solution(rules)
+    if found is not None:
+        return found, True
+    reason = unsupported_reason(rules)
+    if reason:
+        raise UnsupportedRulesError(reason)
+    if device == "cuda":
+        try:
+            cupy = importlib.import_module("cupy")
+        except ImportError:
+            raise UnsupportedRulesError(
+                "--device cuda needs CuPy (pip install cupy-cuda12x) and an NVIDIA GPU"
+            ) from None
+        solution = solve_game(rules, backend="array", xp=cupy, progress=progress)
+    else:
+        solution = solve_game(rules, progress=progress)
+    save_game_solution(solution)
+    return solution, False

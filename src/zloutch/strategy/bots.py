@@ -11,12 +11,16 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from zloutch.engine.actions import Action, Bank, Fresh, Joker, Keep, Take, Throw
 from zloutch.engine.game import legal_actions, throw_score
 from zloutch.engine.state import GameState, Phase
 from zloutch.rules.errors import ZloutchError
 from zloutch.strategy.policy import Policy
+
+if TYPE_CHECKING:
+    from zloutch.strategy.optimal import SolutionSource
 
 
 class UnknownBotError(ZloutchError):
@@ -90,14 +94,16 @@ LEVELS = {
     "easy": "cautious",
     "medium": "greedy",
     "strong": "expert",
+    "best": "optimal",
 }
 """The levels people choose from, and the bot each one is."""
 
-NAMES = ("random", "cautious", "threshold:N", "greedy", "expert", *LEVELS)
+NAMES = ("random", "cautious", "threshold:N", "greedy", "expert", "optimal", *LEVELS)
 
 
-def make_bot(name: str) -> Policy:
-    """The bot of a name: ``random``, ``cautious``, ``threshold:350``, ``greedy``, ``expert``."""
+def make_bot(name: str, solutions: SolutionSource | None = None) -> Policy:
+    """The bot of a name: ``random``, ``cautious``, ``threshold:350``, ``greedy``, ``expert``,
+    ``optimal`` (which reads solved games from ``solutions``, see ``OptimalBot``)."""
     key = name.strip().lower()
     key = key.removeprefix("bot:")
     key = LEVELS.get(key, key)
@@ -118,4 +124,8 @@ def make_bot(name: str) -> Policy:
         from zloutch.strategy.expert import ExpertBot
 
         return ExpertBot()
+    if key == "optimal":
+        from zloutch.strategy.optimal import OptimalBot
+
+        return OptimalBot(solutions)
     raise UnknownBotError(f"no bot is called {name!r}: the bots are {', '.join(NAMES)}")

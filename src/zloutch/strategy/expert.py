@@ -149,3 +149,63 @@ class ExpertBot:
 
     def choose(self, state: GameState, rng: random.Random) -> Action:
         return self.advisor(state.rules).advise(state).best
+
+
+@dataclass(frozen=True)
+class KeepAdvice:
+    """One keep of a throw: what the turn is worth after it, and what to do next."""
+
+    dice: tuple[int, ...]
+    points: int
+    value: float
+    """Expected points banked by the turn after this keep, played optimally."""
+    then: str
+    """``bank``, ``throw`` or ``over`` (the keep ends the turn: it passes an exact target)."""
+
+
+def advise_throw(
+    rules: RuleSet,
+    throw: tuple[int, ...],
+    total: int = 0,
+    set_aside: tuple[int, ...] = (),
+    *,
+    entered: bool = True,
+    score: int = 0,
+    advisor: TurnAdvisor | None = None,
+) -> tuple[KeepAdvice, ...]:
+    """Every legal keep of a throw at a turn total, best first, and whether to bank after.
+
+    The throw is read in a turn where ``set_aside`` dice are already kept in the hand and
+    ``total`` points are kept; the player has ``score`` banked (and has entered, or not).
+    """
+    from dataclasses import replace
+
+    from zloutch.engine.actions import Keep as KeepAction
+    from zloutch.engine.actions import Roll
+    from zloutch.engine.game import apply, new_game
+    from zloutch.engine.state import Level, Phase, TurnState
+
+    advisor = advisor or TurnAdvisor(rules)
+    state = new_game(rules, ["You", "Other"]) if rules.game.min_players <= 2 else None
+    if state is None:  # pragma: no cover - every preset takes two players
+        state = new_game(rules, ["You"] * rules.game.min_players)
+    sheet = replace(state.sheets[0], levels=(Level(score),) if entered else ())
+    turn = TurnState(player=0, total=total, set_aside=tuple(sorted(set_aside)), rolling=len(throw))
+    state = replace(state, sheets=(sheet, *state.sheets[1:]), turn=turn, phase=Phase.ROLL)
+    state = apply(state, Roll(throw))
+    if state.turn.player != 0 or state.phase is not Phase.KEEP:
+        return ()
+    advice = advisor.advise(state)
+    result = []
+    for action, value in advice.values:
+        if not isinstance(action, KeepAction):
+            continue
+        after = apply(state, action)
+        keep = next(k for k in throw_score(state).keeps if k.dice == action.dice)
+        if after.turn.player != 0:
+            then = "over"
+        else:
+            best = advisor.advise(after).best
+            then = "bank" if isinstance(best, Bank) else "throw"
+        result.append(KeepAdvice(action.dice, keep.points, value, then))
+    return tuple(result)

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 from zloutch.engine.actions import Action
 from zloutch.engine.state import GameState
-from zloutch.strategy.expert import Advice, TurnAdvisor
+from zloutch.rules.ruleset import RuleSet
+from zloutch.strategy.expert import Advice, ExpertBot, TurnAdvisor
 from zloutch.strategy.game_solver import GameSolution, PairSolutions
 from zloutch.strategy.turn_solver import TurnSolution
 
@@ -30,13 +32,43 @@ class GameAdvisor(TurnAdvisor):
         return Advice(advice.values, objective="win probability")
 
 
+SolutionSource = Callable[[RuleSet], "GameSolution | None"]
+
+
 class OptimalBot:
-    """Plays to win: each action maximises its chance to win the two-player game."""
+    """Plays to win: each action maximises its chance to win the two-player game.
+
+    It reads solved games from ``solutions`` (a GameSolution, or a function that finds one
+    for a rule set, such as ``zloutch.store.load_game_solution``). Where none is found, or
+    the game has more than two players, it plays the turn-optimal policy and says so in
+    ``note``.
+    """
 
     name = "optimal"
 
-    def __init__(self, solution: GameSolution) -> None:
-        self.advisor = GameAdvisor(solution)
+    def __init__(self, solutions: GameSolution | SolutionSource | None = None) -> None:
+        self._source = solutions
+        self._advisors: dict[RuleSet, GameAdvisor | None] = {}
+        self._expert = ExpertBot()
+        self.note = ""
+
+    def advisor(self, rules: RuleSet) -> GameAdvisor | None:
+        if rules not in self._advisors:
+            source = self._source
+            if isinstance(source, GameSolution):
+                found = source if source.rules == rules else None
+            else:
+                found = source(rules) if source is not None else None
+            self._advisors[rules] = GameAdvisor(found) if found is not None else None
+        return self._advisors[rules]
 
     def choose(self, state: GameState, rng: random.Random) -> Action:
-        return self.advisor.advise(state).best
+        advisor = self.advisor(state.rules) if len(state.sheets) == 2 else None
+        if advisor is None:
+            self.note = (
+                f"no solved game for {state.rules.spec}: playing turn-optimal "
+                f"(solve it with: zloutch solve --game --rules '{state.rules.spec}')"
+            )
+            return self._expert.choose(state, rng)
+        self.note = ""
+        return advisor.advise(state).best
