@@ -1,0 +1,142 @@
+"""Run a simulation over several processes: the edge around the pure ``runner``.
+
+The games are cut into chunks of consecutive indices; each chunk is played in a worker of a
+``multiprocessing`` pool and the chunks' tallies are merged in chunk order. Since every game
+is seeded by its own index and seated by it, the result is the same for any number of jobs
+and any chunk size.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from multiprocessing import get_context
+
+from zloutch.rules import RuleSet
+from zloutch.sim.runner import (
+    MAX_TURNS,
+    SimulationResult,
+    Tally,
+    check_setup,
+    play_games,
+    player_labels,
+    summarise,
+)
+from zloutch.strategy.bots import make_bot
+from zloutch.strategy.optimal import SolutionSource
+from zloutch.strategy.policy import Policy
+
+Progress = Callable[[int], None]
+"""Called with the number of games done so far, after each chunk."""
+
+
+@dataclass(frozen=True)
+class BotFactory:
+    """Builds the players' bots by name in each worker (bots need not pickle; names do).
+
+    ``solutions`` must pickle (a module-level function such as
+    ``zloutch.store.load_game_solution``) when more than one job runs.
+    """
+
+    names: tuple[str, ...]
+    solutions: SolutionSource | None = None
+
+    def __call__(self) -> list[Policy]:
+        return [make_bot(name, self.solutions) for name in self.names]
+
+
+@dataclass(frozen=True)
+class Chunk:
+    """Games ``start`` to ``stop - 1``, with everything a worker needs to play them."""
+
+    index: int
+    rules: RuleSet
+    factory: BotFactory
+    labels: tuple[str, ...]
+    seed: int
+    start: int
+    stop: int
+    max_turns: int
+
+
+def play_chunk(chunk: Chunk) -> tuple[int, Tally]:
+    policies = chunk.factory()
+    tally = play_games(
+        chunk.rules,
+        policies,
+        chunk.seed,
+        chunk.start,
+        chunk.stop,
+        labels=chunk.labels,
+        max_turns=chunk.max_turns,
+    )
+    return chunk.index, tally
+
+
+def default_jobs() -> int:
+    return os.cpu_count() or 1
+
+
+def chunk_bounds(games: int, jobs: int, chunk_size: int | None = None) -> list[tuple[int, int]]:
+    """Consecutive ``(start, stop)`` ranges covering ``range(games)``."""
+    if chunk_size is None:
+        # About 8 chunks a job for load balance and a lively progress bar, at most 500 games.
+        chunk_size = max(1, min(500, math.ceil(games / (8 * jobs))))
+    return [(a, min(a + chunk_size, games)) for a in range(0, games, chunk_size)]
+
+
+def simulate(
+    rules: RuleSet,
+    players: Sequence[str],
+    games: int,
+    seed: int,
+    *,
+    jobs: int | None = None,
+    solutions: SolutionSource | None = None,
+    progress: Progress | None = None,
+    chunk_size: int | None = None,
+    max_turns: int = MAX_TURNS,
+) -> SimulationResult:
+    """Play ``games`` games of the bots named in ``players`` under ``rules``.
+
+    ``jobs`` processes (default: every core; 1 plays in this process). The result depends on
+    ``seed`` only, not on ``jobs`` nor ``chunk_size``.
+    """
+    names = tuple(p.strip() for p in players)
+    factory = BotFactory(names, solutions)
+    policies = factory()  # unknown names fail here, before any process starts
+    labels = player_labels([p.name for p in policies])
+    check_setup(rules, len(names), games)
+    jobs = default_jobs() if jobs is None else jobs
+    if jobs < 1:
+        from zloutch.sim.runner import SimulationError
+
+        raise SimulationError(f"--jobs must be at least 1, not {jobs}")
+    bounds = chunk_bounds(games, jobs, chunk_size)
+    chunks = [
+        Chunk(i, rules, factory, labels, seed, a, b, max_turns) for i, (a, b) in enumerate(bounds)
+    ]
+    done = 0
+    tallies: dict[int, Tally] = {}
+    if jobs == 1 or len(chunks) == 1:
+        for chunk in chunks:
+            index, tally = play_chunk(chunk)
+            tallies[index] = tally
+            done += tally.games
+            if progress is not None:
+                progress(done)
+    else:
+        with get_context().Pool(min(jobs, len(chunks))) as pool:
+            for index, tally in pool.imap_unordered(play_chunk, chunks):
+                tallies[index] = tally
+                done += tally.games
+                if progress is not None:
+                    progress(done)
+    total = Tally(len(names))
+    for i in range(len(chunks)):
+        total.merge(tallies[i])
+    return summarise(
+        total, rules, [p.name for p in policies], seed, labels=labels, max_turns=max_turns
+    )

@@ -1,0 +1,85 @@
+"""``zloutch simulate``: tables, the JSON and CSV files, and one-line errors."""
+
+from __future__ import annotations
+
+import csv
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from zloutch.cli import app
+
+runner = CliRunner()
+
+BASE = ["simulate", "--rules", "greed(target=1000)", "--games", "40", "--seed", "3"]
+
+
+def test_simulate_prints_players_and_seats() -> None:
+    result = runner.invoke(app, [*BASE, "--players", "threshold:300,greedy", "--jobs", "1"])
+    assert result.exit_code == 0, result.output
+    assert "Players" in result.output and "Seats" in result.output
+    assert "threshold:300" in result.output and "greedy" in result.output
+    assert "40 games, seed 3" in result.output
+
+
+def test_json_and_csv_files(tmp_path: Path) -> None:
+    json_path, csv_path = tmp_path / "out.json", tmp_path / "out.csv"
+    args = [*BASE, "--players", "threshold:300,cautious,threshold:300", "--jobs", "2"]
+    result = runner.invoke(app, [*args, "--json", str(json_path), "--csv", str(csv_path)])
+    assert result.exit_code == 0, result.output
+    document = json.loads(json_path.read_text())
+    assert document["rules"] == "greed(target=1000)"
+    assert document["games"] == 40 and document["seed"] == 3 and document["jobs"] == 2
+    names = [p["name"] for p in document["players"]]
+    assert names == ["threshold:300 #1", "cautious", "threshold:300 #2"]
+    assert abs(sum(p["win_rate"] for p in document["players"]) - 1) < 1e-9
+    assert [s["seat"] for s in document["seats"]] == [1, 2, 3]
+    for p in document["players"]:
+        low, high = p["win_rate_ci95"]
+        assert 0 <= low <= p["win_rate"] <= high <= 1
+        assert sum(p["banks"].values()) + p["farkles"] == p["turns"]
+    rows = list(csv.DictReader(csv_path.read_text().splitlines()))
+    assert [r["name"] for r in rows] == names
+    assert {"win_rate", "win_low", "win_high", "farkle_rate", "take_backs"} <= set(rows[0])
+    for row, player in zip(rows, document["players"], strict=True):
+        assert float(row["win_rate"]) == pytest.approx(player["win_rate"])
+
+
+def test_jobs_do_not_change_the_document(tmp_path: Path) -> None:
+    documents = []
+    for jobs in ("1", "2"):
+        path = tmp_path / f"jobs{jobs}.json"
+        args = [*BASE, "--players", "greedy,random", "--jobs", jobs, "--json", str(path)]
+        assert runner.invoke(app, [*args, "--quiet"]).exit_code == 0
+        document = json.loads(path.read_text())
+        document.pop("jobs")
+        documents.append(document)
+    assert documents[0] == documents[1]
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--players", "greedy,nobody"], "no bot is called"),
+        (["--players", "greedy,"], "--players"),
+        (["--players", "greedy", "--games", "0"], "--games"),
+        (["--players", "greedy", "--jobs", "0"], "--jobs"),
+        (["--players", "greedy", "--rules", "no-such-game"], "unknown preset"),
+        (["--players", ",".join(["greedy"] * 9), "--rules", "dix-mille"], "players"),
+    ],
+)
+def test_bad_input_is_one_error_line(args: list[str], message: str) -> None:
+    result = runner.invoke(app, ["simulate", "--games", "5", *args])
+    assert result.exit_code == 2
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error:"), result.output
+    assert message in lines[0]
+
+
+def test_unwritable_output_is_a_user_error(tmp_path: Path) -> None:
+    target = tmp_path / "missing" / "out.json"
+    result = runner.invoke(app, [*BASE, "--players", "greedy,cautious", "--json", str(target)])
+    assert result.exit_code == 2
+    assert result.output.strip().startswith("error: cannot write")
