@@ -42,9 +42,9 @@ def test_T2_a_die_that_does_not_score() -> None:
 def test_T2_a_die_that_is_not_there() -> None:
     with pytest.raises(IllegalKeepError, match="there is no 6 in the throw 1 1 3 4 4"):
         validate_keep(DIX, [1, 1, 4, 4, 3], [6])
-    with pytest.raises(IllegalKeepError, match="there are only 2 1s"):
+    with pytest.raises(IllegalKeepError, match="there are only two 1s"):
         validate_keep(DIX, [1, 1, 4, 4, 3], [1, 1, 1])
-    with pytest.raises(IllegalKeepError, match="there is only 1 5"):
+    with pytest.raises(IllegalKeepError, match="there is only one 5"):
         validate_keep(DIX, [1, 5, 4, 4, 3], [5, 5])
 
 

@@ -33,6 +33,7 @@ from zloutch.rules.ruleset import KIND_WORDS, RuleSet
 STRAIGHT_OVER_THROWS = {1: 500, 2: 300}
 """V-6: points of a straight completed with one or two dice set aside."""
 FOUR_TWO_ONE = 2000
+_COUNT_WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}
 """S-15: points of 4-2-1 on exactly three thrown dice."""
 
 
@@ -348,7 +349,8 @@ class ScoreTable:
             detail = (
                 f"there is no {face}"
                 if n == 0
-                else f"there {'is' if n == 1 else 'are'} only {n} {face}{'s' if n > 1 else ''}"
+                else f"there {'is' if n == 1 else 'are'} only {_COUNT_WORDS[n]} "
+                f"{face}{'s' if n > 1 else ''}"
             )
             raise IllegalKeepError(f"{detail} in the throw {format_dice(entry.throw)}")
         keep = entry.keep_for(dice)
