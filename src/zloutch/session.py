@@ -57,7 +57,7 @@ PLAY_PLAYERS = "Player,bot:medium"
 """``zloutch play``: you against one bot."""
 TABLE_PLAYERS = "Player 1,Player 2"
 """``zloutch table``: two people at a real table."""
-BOT_LEVELS = ("beginner", "easy", "medium", "strong")
+BOT_LEVELS = ("beginner", "easy", "medium", "strong", "best")
 
 
 class InvalidPlayersError(ZloutchError):
@@ -207,6 +207,7 @@ class Session:
             if bot is not None:
                 self.bots[seat] = bot
         self.log: list[LogEntry] = []
+        self._noted: set[str] = set()
         self.previous = state
         """The state before the last action (to highlight what it changed)."""
         self.last_events: tuple[Event, ...] = ()
@@ -372,7 +373,12 @@ class Session:
         """What the bot to move chooses (its random choices depend on the seed and the move)."""
         bot = self.bots[current_player(self.state)]
         rng = random.Random(f"zloutch-bot:{self.seed}:{len(self.record.actions)}")
-        return bot.choose(self.state, rng)
+        action = bot.choose(self.state, rng)
+        note = getattr(bot, "note", "")
+        if note and note not in self._noted:  # e.g. the optimal bot without a solved game
+            self._noted.add(note)
+            self.log.append(LogEntry(f"{bot.name}: {note}", kind="note"))
+        return action
 
     def bot_step(self) -> tuple[Event, ...]:
         return self._apply(self.bot_action())
