@@ -5,9 +5,10 @@ and hands the answer to a renderer (``render_*``: Rich tables for people, ``*_js
 programs). Every ``ZloutchError`` is caught at the edge (``user_errors``) and printed as one
 ``error: ...`` line on stderr with exit code 2.
 
-To add a command: write it under "commands" with ``@app.command()`` (or on a sub-app added
-with ``app.add_typer``), take the rule set with the shared ``RulesOption``, wrap its body in
-``with user_errors():``, and keep its rendering in a ``render_*`` function.
+To add a command: write it under "commands" with ``@app.command()`` (or in a module
+``zloutch.cli_<name>`` registered at the end of this file), take the rule set with the shared
+``RulesOption`` (``zloutch.cli_support``), wrap its body in ``with user_errors():``, and keep
+its rendering in a ``render_*`` function.
 """
 
 from __future__ import annotations
@@ -25,6 +26,15 @@ from rich.markup import escape
 from rich.table import Table
 
 from zloutch import __version__
+from zloutch.cli_support import (
+    DEFAULT_RULES,
+    EXIT_USER_ERROR,
+    RULES_HELP,
+    RulesOption,
+    console,
+    user_errors,
+    write_output,
+)
 from zloutch.commands.solve import cached_turn_summary, game_summary, solved_game
 from zloutch.dice_sources import DiceSource, choose_dice, read_text
 from zloutch.engine import GameState, Phase
@@ -50,7 +60,6 @@ from zloutch.rules import (
     Keep,
     RuleSet,
     ThrowScore,
-    ZloutchError,
     format_dice,
     load_rules,
     parse_dice,
@@ -76,10 +85,6 @@ __all__ = [
     "user_errors",
 ]
 
-EXIT_USER_ERROR = 2
-"""Exit code of every mistake in the input (a bad face, a bad rule spec): the usage code."""
-
-DEFAULT_RULES = "dix-mille"
 
 app = typer.Typer(
     name="zloutch",
@@ -101,28 +106,6 @@ app.add_typer(record_app, name="record")
 
 
 # ---------------------------------------------------------------------------- the edge
-
-
-@contextmanager
-def user_errors() -> Iterator[None]:
-    """Turn a ``ZloutchError`` into one ``error: ...`` line on stderr and exit code 2."""
-    try:
-        yield
-    except ZloutchError as exc:
-        typer.echo(f"error: {exc}", err=True)
-        raise typer.Exit(EXIT_USER_ERROR) from None
-
-
-def console() -> Console:
-    """A console on the current stdout (made per call so test runners can capture it)."""
-    return Console(highlight=False)
-
-
-RULES_HELP = (
-    "The rule set: a preset name or a .toml rule file, optionally with options, "
-    "e.g. 'dix-mille(bump=any,entry=800,joker)'. See: zloutch rules list."
-)
-RulesOption = Annotated[str, typer.Option("--rules", "-r", metavar="SPEC", help=RULES_HELP)]
 
 
 # ---------------------------------------------------------------------------- input
@@ -809,11 +792,41 @@ def simulate(
     quiet: Annotated[
         bool, typer.Option("--quiet", "-q", help="No progress bar and no tables.")
     ] = False,
+    method: Annotated[
+        str,
+        typer.Option(
+            "--method",
+            "-m",
+            metavar="auto|engine|fast",
+            help="engine: every game through the engine; fast: the compiled fast path "
+            "(table bots: cautious, threshold:N, greedy, expert; rule sets without ticks, "
+            "bumps, take-back, final round, F-1 penalty, jokers); auto: fast where it can.",
+        ),
+    ] = "auto",
+    backend: Annotated[
+        str,
+        typer.Option(
+            "--backend",
+            metavar="local|ray",
+            help="local: this machine; ray: the same games as Ray tasks on a cluster "
+            "(pip install 'zloutch[ray]'), with the same result for the same seed.",
+        ),
+    ] = "local",
+    address: Annotated[
+        str | None,
+        typer.Option(
+            "--address",
+            metavar="ADDR",
+            help="With --backend ray: the cluster (auto, ray://HOST:10001); "
+            "default: a Ray instance started on this machine for the run.",
+        ),
+    ] = None,
 ) -> None:
     """Play many games of bots and report win rates (95% intervals), scores and seats.
 
     Seats rotate fairly (game g starts with player g mod n); every game is seeded from the
-    seed and its index, so the result is the same for any --jobs.
+    seed and its index, so the result is the same for any --jobs. The fast path plays other
+    dice than the engine for the same seed: the two agree in distribution, not game by game.
     """
     from zloutch.sim import SimulationError, default_jobs
     from zloutch.sim import simulate as run_simulation
@@ -838,6 +851,9 @@ def simulate(
                 jobs=workers,
                 solutions=load_game_solution,
                 progress=progress,
+                method=method.strip().lower(),
+                backend=backend.strip().lower(),
+                address=address,
             ),
             games,
             quiet=quiet,
@@ -845,20 +861,11 @@ def simulate(
         document = result.to_json()
         document["jobs"] = workers
         if json_file is not None:
-            _write_output(json_file, json.dumps(document, indent=2) + "\n")
+            write_output(json_file, json.dumps(document, indent=2) + "\n")
         if csv_file is not None:
-            _write_output(csv_file, simulation_csv(document))
+            write_output(csv_file, simulation_csv(document))
     if not quiet:
         render_simulation(document)
-
-
-def _write_output(path: str, text: str) -> None:
-    from pathlib import Path
-
-    try:
-        Path(path).write_text(text, encoding="utf-8")
-    except OSError as exc:
-        raise ZloutchError(f"cannot write {path}: {exc.strerror or exc}") from None
 
 
 def _simulate_with_progress(run: Any, games: int, *, quiet: bool) -> Any:
