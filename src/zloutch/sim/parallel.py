@@ -17,6 +17,7 @@ from multiprocessing import get_context
 from zloutch.rules import RuleSet
 from zloutch.sim.runner import (
     MAX_TURNS,
+    SimulationError,
     SimulationResult,
     Tally,
     check_setup,
@@ -27,6 +28,11 @@ from zloutch.sim.runner import (
 from zloutch.strategy.bots import make_bot
 from zloutch.strategy.optimal import SolutionSource
 from zloutch.strategy.policy import Policy
+
+BACKENDS = ("local", "ray")
+"""Where games are played: on this machine, or as Ray tasks on a cluster."""
+METHODS = ("auto", "engine", "fast")
+"""How games are played: through the engine, on the fast path, or fast where it can."""
 
 Progress = Callable[[int], None]
 """Called with the number of games done so far, after each chunk."""
@@ -98,12 +104,27 @@ def simulate(
     progress: Progress | None = None,
     chunk_size: int | None = None,
     max_turns: int = MAX_TURNS,
+    method: str = "engine",
+    backend: str = "local",
+    address: str | None = None,
 ) -> SimulationResult:
     """Play ``games`` games of the bots named in ``players`` under ``rules``.
 
-    ``jobs`` processes (default: every core; 1 plays in this process). The result depends on
-    ``seed`` only, not on ``jobs`` nor ``chunk_size``.
+    ``method``: ``engine`` plays every game through the engine, in ``jobs`` processes
+    (default: every core; 1 plays in this process); ``fast`` plays them on the compiled fast
+    path (``zloutch.sim.fast``) in ``jobs`` threads, and refuses what it cannot play;
+    ``auto`` takes the fast path when it can. The result depends on ``seed`` and ``method``
+    only, not on ``jobs`` nor ``chunk_size``.
+
+    ``backend``: ``local`` (this machine) or ``ray`` (the same chunks as Ray tasks on the
+    cluster at ``address``, see ``zloutch.sim.cluster``): the same result for the same seed.
     """
+    if method not in METHODS:
+        raise SimulationError(f"--method is one of {', '.join(METHODS)}, not {method!r}")
+    if backend not in BACKENDS:
+        raise SimulationError(f"--backend is one of {', '.join(BACKENDS)}, not {backend!r}")
+    if address is not None and backend != "ray":
+        raise SimulationError("--address goes with --backend ray")
     names = tuple(p.strip() for p in players)
     factory = BotFactory(names, solutions)
     policies = factory()  # unknown names fail here, before any process starts
@@ -111,16 +132,47 @@ def simulate(
     check_setup(rules, len(names), games)
     jobs = default_jobs() if jobs is None else jobs
     if jobs < 1:
-        from zloutch.sim.runner import SimulationError
-
         raise SimulationError(f"--jobs must be at least 1, not {jobs}")
+    if method != "engine":
+        from zloutch.sim.fast import FastPathUnsupported, simulate_fast
+
+        try:
+            if backend == "ray":
+                tally = _fast_on_ray(rules, names, games, seed, max_turns, address, progress)
+            else:
+                tally = simulate_fast(
+                    rules, names, games, seed, progress=progress, max_turns=max_turns, jobs=jobs
+                )
+        except FastPathUnsupported:
+            if method == "fast":
+                raise
+        else:
+            return summarise(
+                tally,
+                rules,
+                [p.name for p in policies],
+                seed,
+                labels=labels,
+                max_turns=max_turns,
+                method="fast",
+            )
     bounds = chunk_bounds(games, jobs, chunk_size)
     chunks = [
         Chunk(i, rules, factory, labels, seed, a, b, max_turns) for i, (a, b) in enumerate(bounds)
     ]
     done = 0
     tallies: dict[int, Tally] = {}
-    if jobs == 1 or len(chunks) == 1:
+    if backend == "ray":
+        from zloutch.sim.cluster import ray_map
+
+        def count(result: tuple[int, Tally]) -> None:
+            nonlocal done
+            done += result[1].games
+            if progress is not None:
+                progress(done)
+
+        tallies = dict(ray_map(play_chunk, chunks, address=address, done=count))
+    elif jobs == 1 or len(chunks) == 1:
         for chunk in chunks:
             index, tally = play_chunk(chunk)
             tallies[index] = tally
@@ -140,3 +192,54 @@ def simulate(
     return summarise(
         total, rules, [p.name for p in policies], seed, labels=labels, max_turns=max_turns
     )
+
+
+@dataclass(frozen=True)
+class FastChunk:
+    """Games ``start`` to ``stop - 1`` on the fast path, for a worker elsewhere."""
+
+    rules: RuleSet
+    names: tuple[str, ...]
+    seed: int
+    start: int
+    stop: int
+    max_turns: int
+
+
+def play_fast_chunk(chunk: FastChunk) -> Tally:
+    from zloutch.sim.fast import FastSimulator
+
+    simulator = FastSimulator(chunk.rules, chunk.names)
+    return simulator.play(chunk.seed, chunk.start, chunk.stop, max_turns=chunk.max_turns)
+
+
+def _fast_on_ray(
+    rules: RuleSet,
+    names: tuple[str, ...],
+    games: int,
+    seed: int,
+    max_turns: int,
+    address: str | None,
+    progress: Progress | None,
+) -> Tally:
+    """The fast path's batches as Ray tasks (each builds its tables once), merged in order."""
+    from zloutch.sim.cluster import ray_map
+    from zloutch.sim.fast import BATCH, FastSimulator
+
+    FastSimulator(rules, names)  # what the fast path refuses, it refuses here, not remotely
+    chunks = [
+        FastChunk(rules, names, seed, a, min(a + BATCH, games), max_turns)
+        for a in range(0, games, BATCH)
+    ]
+    done = 0
+
+    def count(tally: Tally) -> None:
+        nonlocal done
+        done += tally.games
+        if progress is not None:
+            progress(done)
+
+    total = Tally(len(names))
+    for tally in ray_map(play_fast_chunk, chunks, address=address, done=count):
+        total.merge(tally)
+    return total

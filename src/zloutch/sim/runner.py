@@ -341,10 +341,13 @@ class SimulationResult:
     """Turns per game, all players together."""
     players: tuple[PlayerStats, ...]
     seats: tuple[SeatStats, ...]
+    method: str = "engine"
+    """How the games were played: ``engine`` or ``fast`` (``zloutch.sim.fast``)."""
 
     def to_json(self) -> dict[str, Any]:
         return {
             "rules": self.rules,
+            "method": self.method,
             "seed": self.seed,
             "games": self.games,
             "finished": self.finished,
@@ -366,6 +369,7 @@ def summarise(
     *,
     labels: Sequence[str] | None = None,
     max_turns: int = MAX_TURNS,
+    method: str = "engine",
 ) -> SimulationResult:
     """The result document of a tally."""
     names = tuple(labels) if labels is not None else player_labels(list(policies))
@@ -415,4 +419,5 @@ def summarise(
         average_turns=tally.turns / games if games else 0.0,
         players=tuple(players),
         seats=tuple(seats),
+        method=method,
     )

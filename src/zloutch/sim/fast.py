@@ -1,0 +1,778 @@
+"""The fast path of ``zloutch simulate``: many games at once on arrays, compiled by Numba.
+
+The engine (``zloutch.sim.runner``) is the reference: it plays every rule of every rule set,
+one immutable state at a time. This module plays the games whose state is the scores alone
+(the rule sets the exact game solver supports: no ticks G-3, bumps G-4, take-back G-8, final
+round G-6 nor consecutive-farkle penalty F-1; and no joker V-2), with policies that can be
+written as tables:
+
+- the turn, as the turn solver's graph (``TurnModel``) flattened to arrays: throw nodes, each
+  roll of a node (indexed by its faces, base-7 code of the counts), each roll's options
+  ``(points, destination)``, decision nodes and the throw each one leads to;
+- a policy, as two tables: the option it keeps for every (situation, turn total, roll), and
+  whether it banks at every (situation, turn total, decision node), banking rules included
+  (``_bankable``). Situations are the turn solver's (``Situation.normalise``: entered or not,
+  and the score where the rule set makes it matter).
+
+The bots that tabulate: ``cautious``, ``threshold:N``, ``greedy`` (the same choices as
+``zloutch.strategy.bots``) and ``expert`` (the turn solver's choices, ties broken as the
+engine bot breaks them: banking before throwing). ``optimal`` reads a decision from the
+values inside a turn for each pair of scores, which are not stored, and ``random`` is not a
+table: both stay on the engine path.
+
+Each game ``g`` draws its dice from its own generator (SplitMix64 seeded by the simulation's
+seed and ``g``) and seats players as the engine path does (``seating``), so results depend on
+the seed alone, not on the number of threads nor on how the games are cut into batches. The
+dice differ from the engine path's (another generator), so the two agree in distribution,
+not game by game; ``trace_game`` returns one game's dice and choices, which the tests replay
+through the engine to the same scores.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from zloutch.rules import RuleSet
+from zloutch.sim.runner import MAX_TURNS, SimulationError, Tally, check_setup
+from zloutch.strategy.bots import LEVELS, UnknownBotError
+from zloutch.strategy.turn_solver import (
+    WIN,
+    Hand,
+    Situation,
+    ThrowNode,
+    TurnModel,
+    _bankable,
+    _cap,
+    solve_turn,
+)
+
+Ints = npt.NDArray[np.int64]
+Bools = npt.NDArray[np.bool_]
+
+KIND_FARKLE, KIND_WIN, KIND_HAND, KIND_THROW = 0, 1, 2, 3
+TRACE_ROLL, TRACE_KEEP, TRACE_BANK, TRACE_THROW = 0, 1, 2, 3
+"""Trace records (kind, value): a roll (its index), a keep (its option), bank, throw again."""
+BATCH = 20_000
+"""Games per kernel call: the progress bar moves once per batch."""
+
+
+class FastPathUnsupported(SimulationError):
+    """A rule set or a player the fast path cannot play (the engine path can)."""
+
+
+# ---------------------------------------------------------------------------- the model
+
+
+def fast_unsupported(rules: RuleSet) -> str | None:
+    """Why the fast path cannot play this rule set (None: it can)."""
+    g, t = rules.game, rules.turn
+    reasons = []
+    if g.ticks_to_cross:
+        reasons.append("ticks (G-3)")
+    if g.bump != "off":
+        reasons.append("bumps (G-4)")
+    if g.take_back:
+        reasons.append("take-back (G-8)")
+    if g.final_round:
+        reasons.append("the final round (G-6)")
+    if t.farkle_penalty:
+        reasons.append("the consecutive-farkle penalty (F-1)")
+    if rules.variants.joker:
+        reasons.append("jokers (V-2)")
+    try:
+        import numba  # noqa: F401
+    except ImportError:  # pragma: no cover - numba is a dependency
+        reasons.append("compiled kernels (numba is not installed)")
+    if not reasons:
+        return None
+    return "the fast path does not play " + ", ".join(reasons)
+
+
+def _code(dice: Sequence[int]) -> int:
+    """The index of a multiset of faces: the counts of faces 1..6 as base-7 digits."""
+    return sum(7 ** (f - 1) for f in dice)
+
+
+@dataclass(frozen=True, eq=False)
+class FastModel:
+    """The turn graph and the game's rules of one rule set, as flat arrays."""
+
+    rules: RuleSet
+    model: TurnModel
+    unit: int
+    target: int
+    """In units."""
+    exact: bool
+    cap: int
+    """G-7: a bank below the target may not pass ``cap`` units (-1: no such rule)."""
+    final_turns: bool
+    start_col: int
+    col_kind: Ints
+    col_idx: Ints
+    node_dice: Ints
+    roll_base: Ints
+    """``roll_base[k] + j``: roll ``j`` (in ``multisets(n)`` order) of throw node ``k``."""
+    code_local: Ints
+    """``code_local[code]``: the index ``j`` of a multiset of faces among the rolls of its size."""
+    opt_start: Ints
+    opt_pts: Ints
+    opt_dest: Ints
+    hand_throw_col: Ints
+    hand_free: Ints
+    situations: tuple[Situation, ...]
+    sit_of: Ints
+    """``sit_of[score, entered]``: the index of the situation of a player at that score."""
+    rows: int
+    """Turn totals tabulated; totals past the last row use the last row."""
+    throw_nodes: tuple[ThrowNode, ...]
+    hands: tuple[Hand, ...]
+
+    @property
+    def rolls(self) -> int:
+        return int(self.opt_start.shape[0] - 1)
+
+
+def fast_model(rules: RuleSet) -> FastModel:
+    """Flatten the turn graph of ``rules`` (refused with the reason when unsupported)."""
+    reason = fast_unsupported(rules)
+    if reason:
+        raise FastPathUnsupported(reason)
+    model = TurnModel(rules)
+    unit = rules.unit
+    g = rules.game
+    target = -(-g.target // unit)
+    throws = tuple(model.options)
+    hands = tuple(model.hands)
+    width = len(model.nodes) + 2
+    kind = np.full(width, KIND_FARKLE, dtype=np.int64)
+    idx = np.zeros(width, dtype=np.int64)
+    kind[WIN] = KIND_WIN
+    for k, node in enumerate(throws):
+        kind[model.column[node]] = KIND_THROW
+        idx[model.column[node]] = k
+    for h, hand in enumerate(hands):
+        kind[model.column[hand]] = KIND_HAND
+        idx[model.column[hand]] = h
+    roll_base = np.zeros(len(throws), dtype=np.int64)
+    opt_start = [0]
+    opt_pts: list[int] = []
+    opt_dest: list[int] = []
+    for k, node in enumerate(throws):
+        roll_base[k] = len(opt_start) - 1
+        for options in model.options[node]:
+            for points, dest in options:
+                opt_pts.append(points)
+                opt_dest.append(dest)
+            opt_start.append(len(opt_pts))
+    code_local = np.full(7**6, -1, dtype=np.int64)
+    for rolls in model.rolls.values():
+        for j, (dice, _) in enumerate(rolls):
+            code_local[_code(dice)] = j
+    # Situations: entered or not, and the score where it matters (the turn solver's keys).
+    situations: dict[Situation, int] = {}
+    sit_of = np.zeros((target + 1, 2), dtype=np.int64)
+    for a in range(target + 1):
+        for entered in (False, True):
+            s = Situation.normalise(rules, entered, a * unit)
+            sit_of[a, int(entered)] = situations.setdefault(s, len(situations))
+    # T-9: an exact target bounds the total; else the turn solver's cap (totals past it bank).
+    caps = [_cap(rules, s) // unit + 1 for s in situations]
+    rows = target + 1 if g.exact_target else max(caps)
+    return FastModel(
+        rules=rules,
+        model=model,
+        unit=unit,
+        target=target,
+        exact=g.exact_target,
+        cap=max(target - 1000 // unit, 0) if g.last_thousand else -1,
+        final_turns=g.final_turns,
+        start_col=model.column[model.start],
+        col_kind=kind,
+        col_idx=idx,
+        node_dice=np.asarray([n.n for n in throws], dtype=np.int64),
+        roll_base=roll_base,
+        code_local=code_local,
+        opt_start=np.asarray(opt_start, dtype=np.int64),
+        opt_pts=np.asarray(opt_pts, dtype=np.int64),
+        opt_dest=np.asarray(opt_dest, dtype=np.int64),
+        hand_throw_col=np.asarray([model.column[model.throw_of(h)] for h in hands], np.int64),
+        hand_free=np.asarray([h.free for h in hands], dtype=np.int64),
+        situations=tuple(situations),
+        sit_of=sit_of,
+        rows=rows,
+        throw_nodes=throws,
+        hands=hands,
+    )
+
+
+# ---------------------------------------------------------------------------- policies
+
+
+@dataclass(frozen=True, eq=False)
+class TablePolicy:
+    """A policy as tables: what it keeps and when it banks (see the module's docstring).
+
+    ``keep[s, t, r]``: the option (index from ``opt_start[r]``) kept from roll ``r`` at turn
+    total ``t`` in situation ``s`` (a table of one situation or one total applies to all).
+    ``bank[s, t, h]``: whether it banks at decision node ``h`` (only where banking is allowed).
+    """
+
+    name: str
+    keep: npt.NDArray[np.int16]
+    bank: Bools
+
+
+def _allowed(fm: FastModel) -> Bools:
+    """``allowed[s, t, h]``: whether the rules let a player in situation ``s`` bank there."""
+    return np.stack(
+        [_bankable(fm.rules, s, fm.hands, fm.rows, fm.unit) for s in fm.situations], axis=0
+    )
+
+
+def _segment_first_argmax(values: npt.NDArray[np.float64], fm: FastModel) -> Any:
+    """For each roll (a segment of options along the last axis), its first best option."""
+    starts = fm.opt_start[:-1]
+    best = np.maximum.reduceat(values, starts, axis=-1)
+    seg = np.repeat(np.arange(fm.rolls), np.diff(fm.opt_start))
+    local = np.arange(fm.opt_pts.shape[0]) - fm.opt_start[seg]
+    big = np.iinfo(np.int64).max
+    candidates = np.where(values >= best[..., seg], local, big)
+    return np.minimum.reduceat(candidates, starts, axis=-1)
+
+
+def _most_points_keep(fm: FastModel) -> npt.NDArray[np.int16]:
+    """The keep with most points; on equal points the one that keeps fewer dice."""
+    seg = np.repeat(np.arange(fm.rolls), np.diff(fm.opt_start))
+    node_of_roll = np.searchsorted(fm.roll_base, np.arange(fm.rolls), side="right") - 1
+    thrown = fm.node_dice[node_of_roll][seg]
+    dest = fm.opt_dest
+    is_hand = fm.col_kind[dest] == KIND_HAND
+    free = np.where(is_hand, fm.hand_free[fm.col_idx[dest]], 0)
+    kept = np.where(is_hand, thrown - free, thrown)
+    score = fm.opt_pts.astype(np.float64) * 64 - kept
+    choice: npt.NDArray[np.int16] = _segment_first_argmax(score, fm).astype(np.int16)
+    return choice[None, None, :]
+
+
+def _threshold_policy(fm: FastModel, name: str, wanted: Callable[[Ints], Ints]) -> TablePolicy:
+    """Bank as soon as the total reaches ``wanted(dice in hand)`` points, keeping most points."""
+    totals = np.arange(fm.rows, dtype=np.int64) * fm.unit
+    in_hand = np.where(fm.hand_free == 0, fm.rules.dice, fm.hand_free)
+    want = totals[:, None] >= wanted(in_hand)[None, :]
+    return TablePolicy(name, _most_points_keep(fm), _allowed(fm) & want[None, :, :])
+
+
+def _expert_policy(fm: FastModel) -> TablePolicy:
+    """The turn solver's choices in every situation (``ExpertBot``: ties bank, first keep)."""
+    keep = np.zeros((len(fm.situations), fm.rows, fm.rolls), dtype=np.int16)
+    bank = np.zeros((len(fm.situations), fm.rows, len(fm.hands)), dtype=np.bool_)
+    t = np.arange(fm.rows)
+    for s, situation in enumerate(fm.situations):
+        sol = solve_turn(fm.rules, situation, model=fm.model)
+        last = sol.values.shape[0] - 1
+        values = sol.values[np.minimum(t[:, None] + fm.opt_pts[None, :], last), fm.opt_dest]
+        keep[s] = _segment_first_argmax(values, fm)
+        throw = sol.values[np.minimum(t, last)[:, None], fm.hand_throw_col[None, :]]
+        bank_value = sol.bank_values[np.minimum(t, sol.bank_values.shape[0] - 1)]
+        allowed = _bankable(fm.rules, situation, fm.hands, fm.rows, fm.unit)
+        bank[s] = allowed & (bank_value[:, None] >= throw)
+    return TablePolicy("expert", keep, bank)
+
+
+def table_policy(name: str, fm: FastModel) -> TablePolicy:
+    """The table of a bot name (``FastPathUnsupported`` for a bot that is not a table)."""
+    key = name.strip().lower().removeprefix("bot:")
+    key = LEVELS.get(key, key)
+    if key == "cautious":
+        return _threshold_policy(fm, "cautious", lambda n: np.zeros_like(n))
+    if key == "greedy":
+        return _threshold_policy(fm, "greedy", lambda n: np.where(n >= 3, 1000, 300))
+    if key.startswith("threshold:"):
+        value = key.partition(":")[2]
+        if not value.isdigit():
+            raise UnknownBotError(
+                f"threshold bots need a number of points: threshold:350, not {name}"
+            )
+        points = int(value)
+        return _threshold_policy(fm, f"threshold:{points}", lambda n: np.full_like(n, points))
+    if key == "expert":
+        return _expert_policy(fm)
+    if key in ("optimal", "random"):
+        raise FastPathUnsupported(f"the fast path does not play the {key} bot")
+    raise UnknownBotError(f"no bot is called {name!r}")
+
+
+# ---------------------------------------------------------------------------- the kernel
+
+from numba import njit, prange  # noqa: E402  (a dependency; compiled at first use)
+
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+_M1 = np.uint64(0xBF58476D1CE4E5B9)
+_M2 = np.uint64(0x94D049BB133111EB)
+_S30, _S27, _S31, _S32 = np.uint64(30), np.uint64(27), np.uint64(31), np.uint64(32)
+_SIX = np.uint64(6)
+
+
+def _mix_py(z: Any) -> Any:  # pragma: no cover - compiled
+    z = (z ^ (z >> _S30)) * _M1
+    z = (z ^ (z >> _S27)) * _M2
+    return z ^ (z >> _S31)
+
+
+_mix: Any = njit(cache=True, nogil=True)(_mix_py)
+
+
+def _play_game_py(
+    key: Any,
+    game: int,
+    players: int,
+    pol_of: Ints,
+    start_col: int,
+    col_kind: Ints,
+    col_idx: Ints,
+    node_dice: Ints,
+    roll_base: Ints,
+    code_local: Ints,
+    opt_start: Ints,
+    opt_pts: Ints,
+    opt_dest: Ints,
+    hand_throw_col: Ints,
+    sit_of: Ints,
+    keep_base: Ints,
+    keep_sits: Ints,
+    keep_rows: Ints,
+    keep_flat: Any,
+    rolls: int,
+    bank_base: Ints,
+    rows: int,
+    hands: int,
+    bank_flat: Bools,
+    target: int,
+    exact: bool,
+    cap: int,
+    final_turns: bool,
+    max_turns: int,
+    score: Ints,
+    wins: Any,
+    seat_wins: Any,
+    turns: Ints,
+    farkles: Ints,
+    hist: Ints,
+    trace: Ints,
+) -> int:  # pragma: no cover - compiled; returns the turns started, -1 if unfinished
+    """Play game ``game``; per-player results into the given rows (by player, not seat)."""
+    state = _mix(key ^ (np.uint64(game) * _GOLDEN))
+    shift = game % players
+    bins = hist.shape[1]
+    n_trace = 0
+    entered = np.zeros(players, dtype=np.bool_)
+    seat_score = np.zeros(players, dtype=np.int64)
+    for p in range(players):
+        score[p] = 0
+        wins[p] = 0.0
+        seat_wins[p] = 0.0
+        turns[p] = 0
+        farkles[p] = 0
+    mover = 0
+    started = 1
+    holder = -1
+    winner = -1
+    while True:
+        if started > max_turns:
+            break
+        player = (mover + shift) % players
+        pol = pol_of[player]
+        a = seat_score[mover]
+        sit = sit_of[min(a, sit_of.shape[0] - 1), 1 if entered[mover] else 0]
+        ksit = sit if keep_sits[pol] > 1 else 0
+        krows = keep_rows[pol]
+        col = start_col
+        t = 0
+        outcome = 0  # 0 farkle (or overshoot), 1 instant win, 2 bank
+        while True:
+            kind = col_kind[col]
+            if kind == 0:
+                outcome = 0
+                break
+            if kind == 1:
+                outcome = 1
+                break
+            if kind == 2:
+                h = col_idx[col]
+                if exact and a + t > target:
+                    outcome = 0  # T-9: past the target, the turn is lost
+                    break
+                row = min(t, rows - 1)
+                if bank_flat[bank_base[pol] + (sit * rows + row) * hands + h]:
+                    outcome = 2
+                    if n_trace + 2 <= trace.shape[0]:
+                        trace[n_trace] = 2
+                        trace[n_trace + 1] = 0
+                        n_trace += 2
+                    break
+                if n_trace + 2 <= trace.shape[0]:
+                    trace[n_trace] = 3
+                    trace[n_trace + 1] = 0
+                    n_trace += 2
+                col = hand_throw_col[h]
+                continue
+            k = col_idx[col]
+            code = 0
+            for _ in range(node_dice[k]):
+                state = state + _GOLDEN
+                z = _mix(state)
+                face = int(((z >> _S32) * _SIX) >> _S32)
+                code += 7**face
+            r = roll_base[k] + code_local[code]
+            if n_trace + 2 <= trace.shape[0]:
+                trace[n_trace] = 0
+                trace[n_trace + 1] = r
+                n_trace += 2
+            o = opt_start[r]
+            if opt_start[r + 1] - o > 1:
+                krow = min(t, krows - 1)
+                o += keep_flat[keep_base[pol] + (ksit * krows + krow) * rolls + r]
+            if n_trace + 2 <= trace.shape[0]:
+                trace[n_trace] = 1
+                trace[n_trace + 1] = o
+                n_trace += 2
+            t += opt_pts[o]
+            col = opt_dest[o]
+        if outcome == 1:  # G-5: an instant win
+            winner = mover
+            break
+        turns[player] += 1
+        if outcome == 0:
+            farkles[player] += 1
+        else:
+            value = a + t
+            if cap >= 0 and value < target:  # G-7: the last 1000 in one turn
+                value = min(value, max(cap, a))
+            seat_score[mover] = value
+            entered[mover] = True
+            hist[player, min(t, bins - 1)] += 1
+            reached = value == target if exact else value >= target
+            if reached:
+                if not final_turns:
+                    winner = mover
+                    break
+                if holder < 0:
+                    holder = mover  # F-4: every other player has one last turn
+        mover = (mover + 1) % players
+        if holder >= 0 and mover == holder:
+            break
+        started += 1
+    for s in range(players):
+        score[(s + shift) % players] = seat_score[s]
+    if started > max_turns:
+        return -1  # stopped unfinished: scores count, no winner
+    if winner >= 0:
+        wins[(winner + shift) % players] = 1.0
+        seat_wins[winner] = 1.0
+    else:
+        best = seat_score.max()
+        share = 1.0 / np.sum(seat_score == best)
+        for s in range(players):
+            if seat_score[s] == best:
+                wins[(s + shift) % players] = share
+                seat_wins[s] = share
+    return started
+
+
+_play_game: Any = njit(cache=True, nogil=True)(_play_game_py)
+
+
+def _play_batch_py(  # pragma: no cover - compiled
+    key: Any,
+    first: int,
+    n_games: int,
+    chunks: int,
+    players: int,
+    pol_of: Ints,
+    start_col: int,
+    col_kind: Ints,
+    col_idx: Ints,
+    node_dice: Ints,
+    roll_base: Ints,
+    code_local: Ints,
+    opt_start: Ints,
+    opt_pts: Ints,
+    opt_dest: Ints,
+    hand_throw_col: Ints,
+    sit_of: Ints,
+    keep_base: Ints,
+    keep_sits: Ints,
+    keep_rows: Ints,
+    keep_flat: Any,
+    rolls: int,
+    bank_base: Ints,
+    rows: int,
+    hands: int,
+    bank_flat: Bools,
+    target: int,
+    exact: bool,
+    cap: int,
+    final_turns: bool,
+    max_turns: int,
+    score: Ints,
+    wins: Any,
+    seat_wins: Any,
+    turns: Ints,
+    farkles: Ints,
+    started: Ints,
+    hist: Ints,
+) -> None:
+    no_trace = np.zeros(0, dtype=np.int64)
+    for c in prange(chunks):
+        lo = c * n_games // chunks
+        hi = (c + 1) * n_games // chunks
+        for i in range(lo, hi):
+            started[i] = _play_game(
+                key,
+                first + i,
+                players,
+                pol_of,
+                start_col,
+                col_kind,
+                col_idx,
+                node_dice,
+                roll_base,
+                code_local,
+                opt_start,
+                opt_pts,
+                opt_dest,
+                hand_throw_col,
+                sit_of,
+                keep_base,
+                keep_sits,
+                keep_rows,
+                keep_flat,
+                rolls,
+                bank_base,
+                rows,
+                hands,
+                bank_flat,
+                target,
+                exact,
+                cap,
+                final_turns,
+                max_turns,
+                score[i],
+                wins[i],
+                seat_wins[i],
+                turns[i],
+                farkles[i],
+                hist[c],
+                no_trace,
+            )
+
+
+_play_batch: Any = njit(cache=True, parallel=True, nogil=True)(_play_batch_py)
+
+
+# ---------------------------------------------------------------------------- the edge
+
+
+def seed_key(seed: int) -> np.uint64:
+    """The 64-bit key of a simulation seed (the same in every process and on every run)."""
+    digest = hashlib.sha256(f"zloutch-fast:{seed}".encode()).digest()
+    return np.uint64(int.from_bytes(digest[:8], "little"))
+
+
+class FastSimulator:
+    """The tables of one rule set and one line-up of players, ready to play games."""
+
+    def __init__(self, rules: RuleSet, players: Sequence[str]) -> None:
+        check_setup(rules, len(players), 1)
+        self.rules = rules
+        self.model = fast_model(rules)
+        tables: dict[str, TablePolicy] = {}
+        for name in players:
+            key = name.strip().lower()
+            if key not in tables:
+                tables[key] = table_policy(name, self.model)
+        self.policies = tuple(tables.values())
+        order = list(tables)
+        self.pol_of = np.asarray([order.index(n.strip().lower()) for n in players], np.int64)
+        self.players = len(players)
+        fm = self.model
+        self.keep_flat = np.concatenate([p.keep.ravel() for p in self.policies])
+        sizes = [p.keep.size for p in self.policies]
+        self.keep_base = np.asarray([sum(sizes[:i]) for i in range(len(sizes))], np.int64)
+        self.keep_sits = np.asarray([p.keep.shape[0] for p in self.policies], np.int64)
+        self.keep_rows = np.asarray([p.keep.shape[1] for p in self.policies], np.int64)
+        self.bank_flat = np.concatenate([p.bank.ravel() for p in self.policies])
+        sizes = [p.bank.size for p in self.policies]
+        self.bank_base = np.asarray([sum(sizes[:i]) for i in range(len(sizes))], np.int64)
+        self.bins = 4 * fm.rows
+        """Bank sizes are counted exactly up to this many units (larger ones in the last)."""
+
+    def _arguments(self) -> tuple[Any, ...]:
+        fm = self.model
+        return (
+            fm.start_col,
+            fm.col_kind,
+            fm.col_idx,
+            fm.node_dice,
+            fm.roll_base,
+            fm.code_local,
+            fm.opt_start,
+            fm.opt_pts,
+            fm.opt_dest,
+            fm.hand_throw_col,
+            fm.sit_of,
+            self.keep_base,
+            self.keep_sits,
+            self.keep_rows,
+            self.keep_flat,
+            fm.rolls,
+            self.bank_base,
+            fm.rows,
+            len(fm.hands),
+            self.bank_flat,
+            fm.target,
+            fm.exact,
+            fm.cap,
+            fm.final_turns,
+        )
+
+    def play(
+        self,
+        seed: int,
+        start: int,
+        stop: int,
+        *,
+        max_turns: int = MAX_TURNS,
+        chunks: int = 64,
+    ) -> Tally:
+        """Play games ``start`` to ``stop - 1``; the same tally for any ``chunks``."""
+        n, players = stop - start, self.players
+        score = np.zeros((n, players), dtype=np.int64)
+        wins = np.zeros((n, players), dtype=np.float64)
+        seat_wins = np.zeros((n, players), dtype=np.float64)
+        turns = np.zeros((n, players), dtype=np.int64)
+        farkles = np.zeros((n, players), dtype=np.int64)
+        started = np.zeros(n, dtype=np.int64)
+        chunks = max(1, min(chunks, n))
+        hist = np.zeros((chunks, players, self.bins), dtype=np.int64)
+        _play_batch(
+            seed_key(seed),
+            start,
+            n,
+            chunks,
+            players,
+            self.pol_of,
+            *self._arguments(),
+            max_turns,
+            score,
+            wins,
+            seat_wins,
+            turns,
+            farkles,
+            started,
+            hist,
+        )
+        return self._tally(start, score, wins, seat_wins, turns, farkles, started, hist, max_turns)
+
+    def _tally(
+        self,
+        start: int,
+        score: Ints,
+        wins: npt.NDArray[np.float64],
+        seat_wins: npt.NDArray[np.float64],
+        turns: Ints,
+        farkles: Ints,
+        started: Ints,
+        hist: Ints,
+        max_turns: int,
+    ) -> Tally:
+        unit = self.model.unit
+        tally = Tally(self.players)
+        finished = started >= 0
+        tally.games = int(started.shape[0])
+        tally.finished = int(finished.sum())
+        # An unfinished game stopped when its turn count passed the limit.
+        tally.turns = int(np.where(finished, started, 0).sum())
+        tally.unfinished_games = [start + int(i) for i in np.flatnonzero(~finished)]
+        tally.turns += (max_turns + 1) * len(tally.unfinished_games)
+        banks = hist.sum(axis=0)
+        for p, pt in enumerate(tally.per_player):
+            pt.wins = float(wins[finished, p].sum())
+            pt.score = int(score[:, p].sum()) * unit
+            pt.turns = int(turns[:, p].sum())
+            pt.farkles = int(farkles[:, p].sum())
+            pt.banks = {int(t) * unit: int(c) for t, c in enumerate(banks[p]) if c}
+        for s in range(self.players):
+            tally.seat_wins[s] = float(seat_wins[finished, s].sum())
+            tally.seat_games[s] = tally.games
+        return tally
+
+    def trace_game(self, seed: int, game: int, *, length: int = 100_000) -> list[tuple[int, int]]:
+        """One game's rolls (by index), keeps (by option), banks and throws, in order."""
+        players = self.players
+        trace = np.full(length, -1, dtype=np.int64)
+        rows = [np.zeros(players, dtype=np.int64) for _ in range(3)]
+        floats = [np.zeros(players, dtype=np.float64) for _ in range(2)]
+        hist = np.zeros((players, self.bins), dtype=np.int64)
+        play: Any = _play_game
+        play(
+            seed_key(seed),
+            game,
+            players,
+            self.pol_of,
+            *self._arguments(),
+            MAX_TURNS,
+            rows[0],
+            floats[0],
+            floats[1],
+            rows[1],
+            rows[2],
+            hist,
+            trace,
+        )
+        used = int(np.argmax(trace < 0)) if (trace < 0).any() else length
+        return [(int(trace[i]), int(trace[i + 1])) for i in range(0, used, 2)]
+
+    def roll_faces(self, r: int) -> tuple[int, ...]:
+        """The faces of roll ``r`` (an index into the model's rolls)."""
+        fm = self.model
+        k = int(np.searchsorted(fm.roll_base, r, side="right") - 1)
+        n = int(fm.node_dice[k])
+        return fm.model.rolls[n][r - int(fm.roll_base[k])][0]
+
+
+def simulate_fast(
+    rules: RuleSet,
+    players: Sequence[str],
+    games: int,
+    seed: int,
+    *,
+    progress: Callable[[int], None] | None = None,
+    batch: int = BATCH,
+    max_turns: int = MAX_TURNS,
+    jobs: int | None = None,
+) -> Tally:
+    """Play ``games`` games on the fast path; ``progress`` is told the games done per batch.
+
+    ``jobs`` threads (default: Numba's, every core); the tally does not depend on it.
+    """
+    check_setup(rules, len(players), games)
+    sim = FastSimulator(rules, players)
+    if jobs is not None:
+        import numba
+
+        most = int(getattr(numba.config, "NUMBA_NUM_THREADS", 1))
+        numba.set_num_threads(max(1, min(jobs, most)))
+    total = Tally(len(players))
+    for a in range(0, games, batch):
+        b = min(a + batch, games)
+        total.merge(sim.play(seed, a, b, max_turns=max_turns))
+        if progress is not None:
+            progress(b)
+    return total

@@ -1,0 +1,242 @@
+"""The fast path against the engine: the same games replayed, the same distributions.
+
+The engine is the reference (every rule, one state at a time). The fast path plays the same
+rules from tables; these tests check it game by game (a traced game replayed through the
+engine ends with the same scores and winners) and in distribution (win rates, farkle rates
+and bank sizes of many games agree with the engine path's within their sampling error).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import pytest
+from typer.testing import CliRunner
+
+from zloutch.cli import app
+from zloutch.engine import GameState, Phase, legal_actions, new_game, step
+from zloutch.engine.actions import Bank, Keep, Roll, Throw
+from zloutch.engine.game import throw_score
+from zloutch.rules import RuleSet, load_rules
+from zloutch.sim import SimulationError, seating, simulate
+from zloutch.sim.fast import (
+    TRACE_BANK,
+    TRACE_KEEP,
+    TRACE_ROLL,
+    TRACE_THROW,
+    FastPathUnsupported,
+    FastSimulator,
+    Tally,
+    fast_unsupported,
+    simulate_fast,
+)
+
+NO_SHEET = "ticks_to_cross=0,bump=off,take_back=false"
+
+REPLAYED = [
+    ("farkle", ["expert", "threshold:300"]),  # F-4 final turns, entry 500
+    ("greed", ["greedy", "expert"]),
+    ("cinq-mille(target=2500)", ["expert", "cautious"]),  # G-5 five 1s win
+    ("cinq-mille(last_thousand)", ["expert", "threshold:400"]),  # G-7
+    ("impair", ["threshold:350", "expert", "greedy"]),  # three players
+    ("farkle-minimal", ["expert", "threshold:500"]),
+    (f"dix-mille({NO_SHEET})", ["expert", "threshold:300"]),  # T-9 exact target
+    (f"dix-mille-6({NO_SHEET},target=4000)", ["expert", "greedy"]),  # T-7 entry by throw
+    (f"dix-mille({NO_SHEET},confirmation)", ["expert", "threshold:300"]),  # V-1
+    (f"dix-mille({NO_SHEET},multiples_over_throws,target=4000)", ["expert", "greedy"]),  # V-7
+]
+
+
+def replay(sim: FastSimulator, rules: RuleSet, seed: int, game: int) -> GameState:
+    """Feed one traced fast-path game to the engine: its rolls, keeps, banks and throws."""
+    fm = sim.model
+    seats = seating(sim.players, game)
+    state = new_game(rules, [f"p{p}" for p in seats])
+    node = fm.throw_nodes[0]
+    dice: tuple[int, ...] = ()
+    for kind, value in sim.trace_game(seed, game):
+        if kind == TRACE_ROLL:
+            if state.phase is Phase.START:
+                state, _ = step(state, Throw())
+            assert state.phase is Phase.ROLL
+            node = fm.throw_nodes[int(fm.roll_base.searchsorted(value, side="right")) - 1]
+            dice = sim.roll_faces(value)
+            state, _ = step(state, Roll(dice))
+        elif kind == TRACE_KEEP:
+            if state.phase is not Phase.KEEP:
+                continue  # the roll itself ended the turn: a win, a farkle, an overshoot (T-9)
+            wanted = (int(fm.opt_pts[value]), int(fm.opt_dest[value]))
+            keeps = {k.dice: k for k in throw_score(state).keeps}
+            chosen = [
+                a
+                for a in legal_actions(state)
+                if isinstance(a, Keep) and wanted in fm.model.keep_options(node, dice, keeps[a.dice])
+            ]
+            assert chosen, f"no legal keep of {dice} leads to {wanted}"
+            state, _ = step(state, chosen[0])
+        elif kind == TRACE_BANK:
+            assert Bank() in legal_actions(state)
+            state, _ = step(state, Bank())
+        else:
+            assert kind == TRACE_THROW
+            assert state.phase is Phase.DECIDE
+            state, _ = step(state, Throw())
+    return state
+
+
+@pytest.mark.parametrize(("spec", "players"), REPLAYED)
+def test_traced_games_replay_through_the_engine_to_the_same_end(
+    spec: str, players: list[str]
+) -> None:
+    rules = load_rules(spec)
+    sim = FastSimulator(rules, players)
+    seed = 7
+    for game in range(12):
+        state = replay(sim, rules, seed, game)
+        assert state.phase is Phase.OVER, f"game {game} did not end in the engine"
+        one = sim.play(seed, game, game + 1)
+        seats = seating(sim.players, game)
+        for s, sheet in enumerate(state.sheets):
+            assert sheet.score == one.per_player[seats[s]].score, (game, s)
+            won = 1.0 / len(state.winners) if s in state.winners else 0.0
+            assert one.per_player[seats[s]].wins == won, (game, s)
+            assert one.seat_wins[s] == won
+
+
+def two_proportions_z(p1: float, n1: int, p2: float, n2: int) -> float:
+    pooled = (p1 * n1 + p2 * n2) / (n1 + n2)
+    se = math.sqrt(max(pooled * (1 - pooled), 1e-12) * (1 / n1 + 1 / n2))
+    return abs(p1 - p2) / se
+
+
+def ks_distance(a: dict[int, int], b: dict[int, int]) -> tuple[float, int, int]:
+    """The two-sample Kolmogorov-Smirnov statistic of two histograms."""
+    na, nb = sum(a.values()), sum(b.values())
+    ca = cb = 0
+    worst = 0.0
+    for x in sorted(set(a) | set(b)):
+        ca += a.get(x, 0)
+        cb += b.get(x, 0)
+        worst = max(worst, abs(ca / na - cb / nb))
+    return worst, na, nb
+
+
+AGREEMENT = [
+    ("farkle", ["expert", "threshold:300"]),
+    # Smaller targets keep the engine side quick (the expert solves a turn per score there).
+    ("cinq-mille(target=2500)", ["expert", "greedy"]),
+    (f"dix-mille({NO_SHEET},target=3000)", ["threshold:400", "expert"]),
+]
+
+
+@pytest.mark.parametrize(("spec", "players"), AGREEMENT)
+def test_fast_path_agrees_with_the_engine_in_distribution(spec: str, players: list[str]) -> None:
+    """Win rates, farkle rates and bank sizes: differences within sampling error.
+
+    Both sides are seeded, so the test is deterministic; the bounds (|z| < 3.5, the KS
+    distance under its 0.1% critical value) fail for a real difference of a few percent.
+    """
+    rules = load_rules(spec)
+    engine = simulate(rules, players, 600, seed=11, jobs=2)
+    fast = simulate(rules, players, 20_000, seed=11, method="fast")
+    assert engine.method == "engine" and fast.method == "fast"
+    for e, f in zip(engine.players, fast.players, strict=True):
+        assert two_proportions_z(e.win_rate, e.finished, f.win_rate, f.finished) < 3.5
+        assert two_proportions_z(e.farkle_rate, e.turns, f.farkle_rate, f.turns) < 3.5
+        d, na, nb = ks_distance(dict(e.banks), dict(f.banks))
+        assert d < 1.95 * math.sqrt((na + nb) / (na * nb)), (e.name, d)
+        assert e.average_turns == pytest.approx(f.average_turns, rel=0.06)
+    for e_seat, f_seat in zip(engine.seats, fast.seats, strict=True):
+        assert two_proportions_z(e_seat.win_rate, e_seat.games, f_seat.win_rate, f_seat.games) < 3.5
+
+
+def tallies_equal(a: Tally, b: Tally) -> bool:
+    return (
+        a.games == b.games
+        and a.finished == b.finished
+        and a.turns == b.turns
+        and a.per_player == b.per_player
+        and a.seat_wins == b.seat_wins
+        and a.unfinished_games == b.unfinished_games
+    )
+
+
+def test_results_do_not_depend_on_threads_chunks_or_batches() -> None:
+    rules = load_rules("farkle")
+    players = ["expert", "greedy"]
+    sim = FastSimulator(rules, players)
+    whole = sim.play(3, 0, 900, chunks=1)
+    cut = sim.play(3, 0, 400, chunks=5)
+    cut.merge(sim.play(3, 400, 900, chunks=13))
+    assert tallies_equal(whole, cut)
+    batched = simulate_fast(rules, players, 900, 3, batch=250, jobs=1)
+    assert tallies_equal(whole, batched)
+    threaded = simulate_fast(rules, players, 900, 3, batch=900, jobs=2)
+    assert tallies_equal(whole, threaded)
+    assert not tallies_equal(whole, sim.play(4, 0, 900))  # another seed, other games
+
+
+def test_games_stopped_at_the_turn_limit_are_counted_unfinished() -> None:
+    rules = load_rules("farkle")
+    tally = simulate_fast(rules, ["cautious", "cautious"], 50, 1, max_turns=5)
+    assert tally.finished == 0 and len(tally.unfinished_games) == 50
+    assert tally.turns == 50 * 6
+    assert sum(p.wins for p in tally.per_player) == 0
+    assert sum(p.score for p in tally.per_player) > 0  # banked scores still count
+
+
+@pytest.mark.parametrize(
+    ("spec", "words"),
+    [
+        ("dix-mille", "ticks (G-3), bumps (G-4), take-back (G-8)"),
+        ("zilch", "consecutive-farkle penalty (F-1)"),
+        (f"dix-mille({NO_SHEET},joker)", "jokers (V-2)"),
+    ],
+)
+def test_rule_sets_it_cannot_play_are_named_with_the_reason(spec: str, words: str) -> None:
+    reason = fast_unsupported(load_rules(spec))
+    assert reason is not None and words in reason
+    with pytest.raises(FastPathUnsupported, match="fast path"):
+        simulate(load_rules(spec), ["expert", "greedy"], 10, 1, method="fast")
+
+
+@pytest.mark.parametrize("bot", ["random", "optimal"])
+def test_bots_that_are_not_tables_are_refused_or_left_to_the_engine(bot: str) -> None:
+    rules = load_rules("farkle-minimal(target=1000)")
+    with pytest.raises(FastPathUnsupported, match=bot):
+        simulate(rules, [bot, "greedy"], 10, 1, method="fast")
+    auto = simulate(rules, [bot, "greedy"], 10, 1, method="auto", jobs=1)
+    assert auto.method == "engine" and auto.games == 10
+
+
+def test_auto_takes_the_fast_path_when_it_can() -> None:
+    rules = load_rules("farkle-minimal")
+    assert simulate(rules, ["expert", "greedy"], 10, 1, method="auto").method == "fast"
+    assert simulate(load_rules("zilch"), ["greedy"] * 2, 5, 1, method="auto").method == "engine"
+    with pytest.raises(SimulationError, match="--method"):
+        simulate(rules, ["greedy"] * 2, 5, 1, method="quick")
+
+
+def run_cli(args: Sequence[str]) -> tuple[int, str, str]:
+    result = CliRunner().invoke(app, list(args))
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_cli_method_flag(tmp_path: object) -> None:
+    import json
+    from pathlib import Path
+
+    out = Path(str(tmp_path)) / "sim.json"
+    code, _, _ = run_cli(
+        ["simulate", "-r", "farkle", "-p", "expert,greedy", "-n", "2000", "--seed", "5",
+         "--method", "fast", "--json", str(out), "-q"]
+    )  # fmt: skip
+    assert code == 0
+    document = json.loads(out.read_text())
+    assert document["method"] == "fast" and document["games"] == 2000
+    assert sum(p["wins"] for p in document["players"]) == document["finished"]
+    code, _, err = run_cli(["simulate", "-r", "dix-mille", "--method", "fast", "-n", "5"])
+    assert code == 2 and "error: the fast path does not play ticks" in err
+    code, _, err = run_cli(["simulate", "-r", "farkle", "--method", "warp", "-n", "5"])
+    assert code == 2 and "--method is one of auto, engine, fast" in err
