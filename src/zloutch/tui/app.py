@@ -71,7 +71,7 @@ class ZloutchApp(App[int]):
         session = self.session
         assert session is not None
         self.autosave()
-        self.push_screen(EndScreen(session.state, note=note))
+        self.push_screen(EndScreen(session.state, note=note, record=session.record))
 
     def autosave(self) -> bool:
         """Write the record to ``--record`` when it was given; False if that failed."""

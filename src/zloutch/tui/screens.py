@@ -13,6 +13,7 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Footer, Header, Input, Label, Static
 
 from zloutch.engine import GameState
+from zloutch.engine.record import Record
 from zloutch.render import ranking_table, rules_renderables, sheet_table
 from zloutch.rules import RuleSet
 
@@ -30,6 +31,7 @@ KEYS: tuple[tuple[str, str], ...] = (
     ("p", "the whole sheet"),
     ("s", "save the game record"),
     ("?, F1", "this help"),
+    ("r", "at the end of the game: review every decision (accuracy, biggest mistakes)"),
     ("q", "quit (the record is written when --record was given)"),
 )
 
@@ -165,7 +167,8 @@ class QuitScreen(ModalScreen[str]):
 
 
 class EndScreen(Screen[None]):
-    """The end of the game: who won, the ranking and the sailors' kicks, the final sheet."""
+    """The end of the game: who won, the ranking and the sailors' kicks, the final sheet;
+    with the game's record, a review of every player's decisions."""
 
     DEFAULT_CSS = """
     EndScreen VerticalScroll { padding: 1 2; }
@@ -177,13 +180,15 @@ class EndScreen(Screen[None]):
         Binding("n", "app.new_game", "New game"),
         Binding("s", "app.save_game", "Save"),
         Binding("p", "sheet", "Sheet"),
+        Binding("r", "review", "Review"),
         Binding("q", "app.quit_game", "Quit"),
     ]
 
-    def __init__(self, state: GameState, *, note: str = "") -> None:
+    def __init__(self, state: GameState, *, note: str = "", record: Record | None = None) -> None:
         super().__init__()
         self.state = state
         self.note = note
+        self.record = record
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -197,11 +202,26 @@ class EndScreen(Screen[None]):
             with Horizontal():
                 yield Button("New game (n)", action="app.new_game", variant="primary", id="new")
                 yield Button("Save (s)", action="app.save_game", id="save")
+                if self.record is not None:
+                    yield Button("Review (r)", action="screen.review", id="review")
                 yield Button("Quit (q)", action="app.quit_game", id="quit")
         yield Footer()
 
     def on_mount(self) -> None:
         self.query_one("#new", Button).focus()
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "review":
+            return self.record is not None
+        return True
+
     def action_sheet(self) -> None:
         self.app.push_screen(SheetScreen(self.state, {}))
+
+    def action_review(self) -> None:
+        """Grade every decision of the game: accuracy and biggest mistakes per player."""
+        if self.record is None:
+            return
+        from zloutch.tui.review import ReviewScreen
+
+        self.app.push_screen(ReviewScreen(self.record))
