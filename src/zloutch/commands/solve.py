@@ -12,6 +12,7 @@ from zloutch.strategy.game_solver import (
     GAME_SOLVER_VERSION,
     GameSolution,
     UnsupportedRulesError,
+    sheet_blind,
     solve_game,
     unsupported_reason,
 )
@@ -93,6 +94,12 @@ def solved_game(
         return found, True
     reason = unsupported_reason(rules)
     if reason:
+        blind = sheet_blind(rules)
+        if blind is not None:
+            reason += (
+                f"; its sheet-blind model, which the optimal bot plays it by, solves: "
+                f"zloutch solve --game --rules '{blind.spec}'"
+            )
         raise UnsupportedRulesError(reason)
     if device == "cuda":
         try:

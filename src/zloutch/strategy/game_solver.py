@@ -60,6 +60,36 @@ def unsupported_reason(rules: RuleSet) -> str | None:
     return "the exact game solver does not model " + "; ".join(reasons)
 
 
+SHEET_OPTIONS: dict[str, bool | int | str] = {
+    "ticks_to_cross": 0,
+    "bump": "off",
+    "take_back": False,
+}
+"""The rules whose state is the sheet's history (G-3 ticks, G-4 bumps, G-8 take-back), off."""
+
+
+def sheet_blind(rules: RuleSet) -> RuleSet | None:
+    """The model the optimal bot plays a rule set by when the sheet's history matters.
+
+    The same rules with ticks (G-3), bumps (G-4) and take-back (G-8) switched off: the game
+    solver solves it exactly, and the bot plays its choices under the full rules, reading
+    the state by the two banked scores alone. It approximates: a farkle there costs nothing
+    past the turn (no tick, no level crossed), a bank neither bumps nor is bumped, and a
+    take-back offer is valued as a throw of the dice left, not as a gift to the opponent.
+    None when the rule set needs no model (it solves exactly) or another rule is in the
+    way (F-1, G-6, more than two players).
+    """
+    if unsupported_reason(rules) is None:
+        return None
+    from zloutch.rules.loader import with_options
+
+    g = rules.game
+    current = {"ticks_to_cross": g.ticks_to_cross, "bump": g.bump, "take_back": g.take_back}
+    changes = {k: v for k, v in SHEET_OPTIONS.items() if current[k] != v}
+    blind = with_options(rules, changes)
+    return blind if unsupported_reason(blind) is None else None
+
+
 @dataclass(frozen=True)
 class GameSolution:
     """Win probabilities at the start of every turn, by the two scores."""

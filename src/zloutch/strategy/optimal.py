@@ -9,7 +9,7 @@ from zloutch.engine.actions import Action
 from zloutch.engine.state import GameState
 from zloutch.rules.ruleset import RuleSet
 from zloutch.strategy.expert import Advice, ExpertBot, TurnAdvisor
-from zloutch.strategy.game_solver import GameSolution, PairSolutions
+from zloutch.strategy.game_solver import GameSolution, PairSolutions, sheet_blind
 from zloutch.strategy.turn_solver import TurnSolution
 
 
@@ -39,9 +39,11 @@ class OptimalBot:
     """Plays to win: each action maximises its chance to win the two-player game.
 
     It reads solved games from ``solutions`` (a GameSolution, or a function that finds one
-    for a rule set, such as ``zloutch.store.load_game_solution``). Where none is found, or
-    the game has more than two players, it plays the turn-optimal policy and says so in
-    ``note``.
+    for a rule set, such as ``zloutch.store.load_game_solution``). A rule set whose sheet's
+    history matters (ticks, bumps, take-back) is played by its sheet-blind model
+    (``sheet_blind``) when that one is solved, and says so in ``note``. Where nothing is
+    found, or the game has more than two players, it plays the turn-optimal policy and says
+    so in ``note``.
     """
 
     name = "optimal"
@@ -52,23 +54,34 @@ class OptimalBot:
         self._expert = ExpertBot()
         self.note = ""
 
+    def _find(self, rules: RuleSet) -> GameSolution | None:
+        source = self._source
+        if isinstance(source, GameSolution):
+            return source if source.rules == rules else None
+        return source(rules) if source is not None else None
+
     def advisor(self, rules: RuleSet) -> GameAdvisor | None:
         if rules not in self._advisors:
-            source = self._source
-            if isinstance(source, GameSolution):
-                found = source if source.rules == rules else None
-            else:
-                found = source(rules) if source is not None else None
+            found = self._find(rules)
+            if found is None and (blind := sheet_blind(rules)) is not None:
+                found = self._find(blind)
             self._advisors[rules] = GameAdvisor(found) if found is not None else None
         return self._advisors[rules]
 
     def choose(self, state: GameState, rng: random.Random) -> Action:
         advisor = self.advisor(state.rules) if len(state.sheets) == 2 else None
         if advisor is None:
+            spec = (sheet_blind(state.rules) or state.rules).spec
             self.note = (
                 f"no solved game for {state.rules.spec}: playing turn-optimal "
-                f"(solve it with: zloutch solve --game --rules '{state.rules.spec}')"
+                f"(solve it with: zloutch solve --game --rules '{spec}')"
             )
             return self._expert.choose(state, rng)
-        self.note = ""
+        if advisor.game.rules != state.rules:
+            self.note = (
+                f"playing the sheet-blind model {advisor.game.rules.spec} of "
+                f"{state.rules.spec}: ticks, bumps and take-back are not in its model"
+            )
+        else:
+            self.note = ""
         return advisor.advise(state).best

@@ -1,0 +1,96 @@
+"""The sheet-blind model: how the optimal bot plays rule sets whose sheet's history matters.
+
+Ticks (G-3), bumps (G-4) and take-back (G-8) make the sheet part of the state; the game
+solver does not model them. The bot plays the same rules with them switched off, solved
+exactly, reading the full game by its two banked scores.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from zloutch.commands.solve import solved_game
+from zloutch.engine import CHANCE, Phase, apply, current_player, is_terminal, new_game
+from zloutch.engine.actions import Fresh, Take
+from zloutch.engine.record import roll
+from zloutch.rules import load_rules
+from zloutch.strategy.expert import ExpertBot
+from zloutch.strategy.game_solver import UnsupportedRulesError, sheet_blind, solve_game
+from zloutch.strategy.optimal import OptimalBot
+
+SMALL = "dix-mille(target=1500,entry=300)"
+"""Ticks, bumps, take-back and an exact target (T-9), small enough to solve in a second."""
+
+
+def test_the_model_switches_off_exactly_the_sheet_rules() -> None:
+    blind = sheet_blind(load_rules("dix-mille"))
+    assert blind is not None
+    assert blind == load_rules("dix-mille(ticks_to_cross=0,bump=off,take_back=false)")
+    assert (
+        blind.turn == load_rules("dix-mille").turn
+        and blind.scoring == load_rules("dix-mille").scoring
+    )
+    assert sheet_blind(load_rules("farkle")) is None  # solved exactly: no model needed
+    assert sheet_blind(load_rules("zilch")) is None  # F-1 is not the sheet's history
+
+
+def test_solve_names_the_model_when_it_refuses_the_full_rules() -> None:
+    with pytest.raises(UnsupportedRulesError, match="sheet-blind model") as error:
+        solved_game(load_rules("dix-mille"))
+    assert "ticks_to_cross=0" in str(error.value)
+
+
+def play(bots: list[object], seed: int) -> tuple[tuple[int, ...], int]:
+    """One game to the end: its winners and the take-back offers answered (G-8)."""
+    rules = load_rules(SMALL)
+    rng = random.Random(seed)
+    state = new_game(rules, ["A", "B"])
+    offers = 0
+    while not is_terminal(state):
+        p = current_player(state)
+        if p == CHANCE:
+            action = roll(state, rng)
+        else:
+            action = bots[p].choose(state, rng)  # type: ignore[attr-defined]
+            offers += isinstance(action, Take | Fresh)
+        state = apply(state, action)
+    return state.winners, offers
+
+
+def test_the_optimal_bot_plays_full_games_by_the_model_and_says_so() -> None:
+    rules = load_rules(SMALL)
+    blind = sheet_blind(rules)
+    assert blind is not None
+    solution = solve_game(blind)
+    bot = OptimalBot(solution)
+    assert bot.advisor(rules) is not None
+    answered = 0
+    for seed in range(6):
+        winners, offers = play([bot, ExpertBot()], seed)
+        assert winners
+        answered += offers
+    assert answered > 0  # the model valued take-back offers it does not contain
+    assert "sheet-blind model" in bot.note and blind.spec in bot.note
+
+
+def test_the_model_reads_a_fresh_turn_by_the_two_scores() -> None:
+    """At the start of a turn with nothing on the sheet but the scores, the advice is the
+    solved chance to win at those scores."""
+    rules = load_rules(SMALL)
+    blind = sheet_blind(rules)
+    assert blind is not None
+    solution = solve_game(blind)
+    advisor = OptimalBot(solution).advisor(rules)
+    assert advisor is not None
+    state = new_game(rules, ["A", "B"])
+    assert state.phase is Phase.START
+    advice = advisor.advise(state)
+    assert advice.values[0][1] == pytest.approx(solution.first_player, abs=1e-9)
+
+
+def test_without_a_solved_model_the_bot_falls_back_and_names_what_to_solve() -> None:
+    bot = OptimalBot(lambda rules: None)
+    play([bot, ExpertBot()], 0)
+    assert "turn-optimal" in bot.note and "ticks_to_cross=0" in bot.note
