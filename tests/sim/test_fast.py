@@ -68,10 +68,11 @@ def replay(sim: FastSimulator, rules: RuleSet, seed: int, game: int) -> GameStat
                 continue  # the roll itself ended the turn: a win, a farkle, an overshoot (T-9)
             wanted = (int(fm.opt_pts[value]), int(fm.opt_dest[value]))
             keeps = {k.dice: k for k in throw_score(state).keeps}
+            options = fm.model.keep_options
             chosen = [
                 a
                 for a in legal_actions(state)
-                if isinstance(a, Keep) and wanted in fm.model.keep_options(node, dice, keeps[a.dice])
+                if isinstance(a, Keep) and wanted in options(node, dice, keeps[a.dice])
             ]
             assert chosen, f"no legal keep of {dice} leads to {wanted}"
             state, _ = step(state, chosen[0])
