@@ -1,18 +1,18 @@
 """Regenerate the figures of docs/strategy.md: the thresholds table and the value plot.
 
-Run: python scripts/strategy_figures.py   (needs matplotlib: pip install -e '.[plot]')
-Prints the markdown table and writes docs/strategy-dix-mille.png.
+Run: python scripts/strategy_figures.py [FILE]   (needs matplotlib: pip install -e '.[plot]')
+Prints the markdown table and writes docs/strategy-dix-mille.png (or FILE, .png or .svg).
+The drawing itself lives in ``zloutch.plots`` (``zloutch plot values`` draws it too).
 """
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 from zloutch.rules import PRESETS, load_rules
 from zloutch.strategy.turn_solver import (
-    Hand,
     Situation,
-    TurnModel,
     farkle_probabilities,
     solve_average_reward,
     solve_turn,
@@ -41,34 +41,16 @@ def table() -> None:
     print("farkle probabilities:", {n: str(p) for n, p in fp.items()})
 
 
-def plot() -> None:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+def plot(out: Path = OUT) -> None:
+    """The value plot: drawn by ``zloutch.plots`` (also ``zloutch plot values``)."""
+    from zloutch.plots import turn_solution, turn_values_figure
 
     rules = load_rules("dix-mille")
-    model = TurnModel(rules)
-    solution = solve_turn(rules, Situation(True, 0), model=model)
-    fig, ax = plt.subplots(figsize=(8, 5))
-    totals = list(range(0, 3050, 50))
-    for n in range(1, rules.dice + 1):
-        hand = Hand(0) if n == rules.dice else Hand(n)
-        throw = model.throw_of(hand)
-        values = [solution.value(t, throw) for t in totals]
-        ax.plot(totals, values, label=f"throw {n} dice" + (" (full hand)" if n == 5 else ""))
-    ax.plot(totals, totals, "k--", linewidth=1, label="bank now")
-    ax.set_xlabel("turn total (points)")
-    ax.set_ylabel("expected points banked by the turn")
-    ax.set_title("dix-mille: throwing on versus banking, by dice in hand")
-    ax.legend()
-    ax.grid(alpha=0.3)
-    fig.text(0.01, 0.01, f"rules: {rules.spec} (entered player, turn-optimal play)", fontsize=8)
-    fig.tight_layout()
-    fig.savefig(OUT, dpi=110)
-    print(f"wrote {OUT}")
+    picture = turn_values_figure(turn_solution(rules), max_total=3000)
+    picture.save(str(out))
+    print(f"wrote {out}")
 
 
 if __name__ == "__main__":
     table()
-    plot()
+    plot(Path(sys.argv[1]) if len(sys.argv) > 1 else OUT)

@@ -1024,6 +1024,13 @@ def record_show(
         render_record(state)
 
 
+from zloutch.cli_plot import plot_app  # noqa: E402  (registered after the core commands)
+from zloutch.cli_review import review  # noqa: E402
+
+app.add_typer(plot_app, name="plot")
+app.command()(review)
+
+
 def main() -> None:
     """The ``zloutch`` console script."""
     app()

@@ -9,8 +9,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Sequence
-from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import Annotated
 
 import typer
 from rich import box
@@ -23,6 +22,7 @@ from zloutch.cli_support import console, user_errors, write_output
 from zloutch.commands.solve import solved_game
 from zloutch.dice_sources import read_text
 from zloutch.engine.record import load_record
+from zloutch.plots import new_picture, output_format, review_figure
 from zloutch.review import (
     WIN,
     Decision,
@@ -34,11 +34,6 @@ from zloutch.review import (
 from zloutch.rules import RuleSet, ZloutchError, load_rules
 from zloutch.store import load_game_solution
 from zloutch.strategy.game_solver import GameSolution
-
-if TYPE_CHECKING:
-    from matplotlib.figure import Figure
-
-PLOT_SUFFIXES = (".png", ".svg")
 
 
 class ReviewError(ZloutchError):
@@ -239,84 +234,6 @@ def render_review(review: Review, *, listing: str, out: Console) -> None:
         out.print(mistakes_table(review))
 
 
-# ---------------------------------------------------------------------------- the picture
-
-
-def _figure_class() -> type[Figure]:
-    try:
-        from matplotlib.figure import Figure
-    except ImportError:
-        raise ReviewError(
-            "--plot needs matplotlib, which is not installed: pip install 'zloutch[plot]'"
-        ) from None
-    return Figure
-
-
-def check_plot_path(path: str) -> str:
-    """The picture's format from the file's suffix (png or svg); else a user error."""
-    suffix = Path(path).suffix.lower()
-    if suffix not in PLOT_SUFFIXES:
-        raise ReviewError(
-            f"--plot {path}: the picture is written as PNG or SVG, "
-            "so the file name must end in .png or .svg"
-        )
-    return suffix[1:]
-
-
-def curve_positions(review: Review) -> list[float]:
-    """Where each point of the curve sits on a turn axis: the moves of a turn spread over it."""
-    counts: dict[int, int] = {}
-    for p in review.curve:
-        counts[p.turn] = counts.get(p.turn, 0) + 1
-    seen: dict[int, int] = {}
-    positions = []
-    for p in review.curve:
-        i = seen.get(p.turn, 0)
-        seen[p.turn] = i + 1
-        positions.append(p.turn + i / counts[p.turn])
-    return positions
-
-
-def write_plot(review: Review, path: str) -> None:
-    """Draw the curve of the game (win probability, or expected score) to a PNG or SVG."""
-    fmt = check_plot_path(path)
-    figure = _figure_class()(figsize=(9, 4.5), layout="constrained")
-    from matplotlib.ticker import MaxNLocator
-
-    axes = figure.subplots()
-    x = curve_positions(review)
-    where = {p.number: i for i, p in enumerate(review.curve)}
-    for seat, name in enumerate(review.players):
-        y = [p.values[seat] for p in review.curve]
-        (line,) = axes.step(x, y, where="post", label=name)
-        marks = [where[d.number] for d in review.mistakes() if d.seat == seat]
-        if marks:
-            axes.plot(
-                [x[i] for i in marks],
-                [y[i] for i in marks],
-                "x",
-                color=line.get_color(),
-                markersize=7,
-            )
-    if review.objective == WIN:
-        axes.axhline(0.5, color="grey", linewidth=0.8, linestyle="--")
-        axes.set_ylim(0, 1)
-        axes.yaxis.set_major_formatter(lambda v, _: f"{100 * v:.0f}%")
-        axes.set_ylabel("chance to win")
-    else:
-        axes.axhline(review.target, color="grey", linewidth=0.8, linestyle="--")
-        axes.set_ylabel("expected score (points)")
-    axes.xaxis.set_major_locator(MaxNLocator(integer=True))
-    axes.set_xlabel("turn")
-    axes.set_title(f"{review.rules}: {review.curve_measure} before each move (x: a mistake)")
-    axes.legend(loc="best")
-    axes.grid(alpha=0.3)
-    try:
-        figure.savefig(path, format=fmt, metadata={"Date": None} if fmt == "svg" else None)
-    except OSError as exc:
-        raise ReviewError(f"cannot write {path}: {exc.strerror or exc}") from None
-
-
 # ---------------------------------------------------------------------------- the command
 
 
@@ -379,8 +296,8 @@ def review(
         if top < 0:
             raise ReviewError(f"--top must be 0 or more, not {top}")
         if plot_file is not None:
-            check_plot_path(plot_file)
-            _figure_class()
+            output_format(plot_file)
+            new_picture("", "", 1, 1)  # matplotlib is there, before any work
         saved, state = load_record(read_text(record, "record"))
         players = len(state.sheets)
         if points:
@@ -398,7 +315,7 @@ def review(
         elif json_file is not None:
             write_output(json_file, json.dumps(result.to_json(), indent=2) + "\n")
         if plot_file is not None:
-            write_plot(result, plot_file)
+            review_figure(result).save(plot_file)
     if quiet or json_file == "-":
         return
     listing = "all" if show_all else "mistakes" if mistakes_only else "decisions"
