@@ -109,8 +109,13 @@ def policy(
             plots.check_score(rules, opponent, "--opponent")
             plots.check_mappable(rules)
             solution = solved_game_with_progress(rules)
-            turn = PairSolutions(solution).turn(score, opponent)
             chance = float(solution.win[score // rules.unit, opponent // rules.unit])
+            if chance != chance:  # NaN: a pair of scores no game reaches
+                raise plots.PlotError(
+                    f"no game of {rules.spec} reaches {score} against {opponent}: "
+                    "no bank leads to one of these scores"
+                )
+            turn = PairSolutions(solution).turn(score, opponent)
             title = f"{rules.name}: bank or throw to win, at {score} against {opponent}"
             entry = " (not entered yet)" if score == 0 and rules.turn.entry else ""
             caption = (

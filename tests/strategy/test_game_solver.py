@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 
+import numpy as np
 import pytest
 from reference_game import normalise, solve
 
@@ -46,6 +47,10 @@ def tiny(dice: int = 2, turn: str = "", game: str = "", target: int = 250) -> Ru
 
 CASES = {
     "reach, optional full hand": tiny(),
+    # T-1 with T-9, as dix-mille: no bank ends in 50, so no score does.
+    "exact target, banks of 100s": tiny(
+        dice=3, turn="bank_multiple_of_100 = true", game="exact_target = true", target=300
+    ),
     "forced full hand": tiny(turn='full_hand = "forced"'),
     "exact target (T-9)": tiny(game="exact_target = true"),
     "entry 200 (T-7)": tiny(turn="entry = 200"),
@@ -86,7 +91,8 @@ def test_backends_agree() -> None:
     rules = load_rules("greed(target=1000)")
     fast = solve_game(rules, backend="numba")
     plain = solve_game(rules, backend="array")
-    assert abs(fast.win - plain.win).max() < 1e-12
+    assert (np.isnan(fast.win) == np.isnan(plain.win)).all()
+    assert np.nanmax(abs(fast.win - plain.win)) < 1e-12
     assert fast.residual < 1e-12 and fast.passes >= fast.levels
 
 
@@ -118,3 +124,19 @@ def test_optimal_bot_self_play_agrees_with_the_solved_first_player_chance() -> N
     p = solution.first_player
     error = (p * (1 - p) / games) ** 0.5
     assert abs(first / games - p) < 4 * error
+
+
+def test_pairs_from_which_nobody_can_win_are_left_out() -> None:
+    """Banks ending in 50 refused (T-1) and an exact target (T-9), as dix-mille: from 150
+    against 250 nobody can ever land on the target; such pairs have no value and are not
+    solved (NaN); every other pair converges, head starts ending in 50 included."""
+    rules = load_rules("dix-mille(ticks_to_cross=0,bump=off,take_back=false,target=1500)")
+    solution = solve_game(rules)
+    unit = rules.unit
+    held = ~np.isnan(solution.win)
+    assert held[0, 0] and held[500 // unit, 600 // unit] and held[0, 150 // unit]
+    assert not held[150 // unit, 250 // unit] and not held[350 // unit, 350 // unit]
+    assert held.sum() == (rules.game.target // unit) ** 2 - (rules.game.target // 100) ** 2
+    assert np.nanmin(solution.win) >= 0.0 and np.nanmax(solution.win) <= 1.0
+    assert solution.residual < 1e-12
+    assert solution.win[0, 150 // unit] > solution.win[0, 200 // unit]  # 150 never wins

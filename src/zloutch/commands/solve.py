@@ -6,6 +6,8 @@ import importlib
 from collections.abc import Callable
 from typing import Any
 
+import numpy as np
+
 from zloutch.rules.ruleset import RuleSet
 from zloutch.store import cached_json, load_game_solution, rules_key, save_game_solution
 from zloutch.strategy.game_solver import (
@@ -74,7 +76,7 @@ def game_summary(solution: GameSolution, seconds: float | None = None) -> dict[s
         "levels": solution.levels,
         "passes": solution.passes,
         "states": solution.states,
-        "score_pairs": int(solution.target) ** 2,
+        "score_pairs": int(np.count_nonzero(~np.isnan(solution.win))),
         "solver_version": GAME_SOLVER_VERSION,
     }
     if seconds is not None:

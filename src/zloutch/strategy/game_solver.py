@@ -28,7 +28,7 @@ from zloutch.rules.ruleset import RuleSet
 from zloutch.strategy.kernels import Tables, build_tables, numba_available, solve_pairs
 from zloutch.strategy.turn_solver import Situation, TurnModel, TurnSolution, _bankable
 
-GAME_SOLVER_VERSION = 1
+GAME_SOLVER_VERSION = 2
 Floats = npt.NDArray[np.float64]
 Ints = npt.NDArray[np.int64]
 MARGIN = 40
@@ -122,7 +122,7 @@ class GameSolution:
     def fair_compensation(self) -> tuple[int, float]:
         """The head start for the second player that makes the game fairest."""
         column = self.win[0, :]
-        b = int(np.argmin(np.abs(column - 0.5)))
+        b = int(np.nanargmin(np.abs(column - 0.5)))  # NaN: a pair that has no value
         return b * self.unit, float(column[b])
 
 
@@ -153,6 +153,31 @@ class _Game:
 
     def entered(self, score: int) -> bool:
         return score > 0 or not self.rules.turn.entry
+
+    def can_win(self) -> npt.NDArray[np.bool_]:
+        """The scores (units, below the target) from which some turns lead to the target.
+
+        A pair where neither score can has no value (nobody ever wins): it is not solved and
+        stays NaN. Some rules make such scores: with banks ending in 50 refused (T-1) and an
+        exact target (T-9), as in dix-mille, a score ending in 50 never lands on the target.
+        (No game reaches those scores either, head starts aside.)
+        """
+        rules, unit, T = self.rules, self.unit, self.T
+        ok = np.zeros(T, dtype=np.bool_)
+        if (self.tables.opt_dest == 1).any():  # an instant win (G-5) is always a throw away
+            ok[:] = True
+            return ok
+        cap = max(T - 1000 // unit, 0) if rules.game.last_thousand else None
+        for a in range(T - 1, -1, -1):  # banks raise a score: what a leads to is known
+            situation = Situation(self.entered(a * unit), a * unit)
+            allowed = _bankable(rules, situation, self.hands, self.rows(a), unit).any(axis=1)
+            x = a + np.flatnonzero(allowed)
+            reached = x == T if self.exact else x >= T
+            if cap is not None:
+                x = np.where(x < T, np.minimum(x, max(cap, a)), x)
+            inside = x[(x < T) & (x > a)]
+            ok[a] = bool(reached.any() or ok[inside].any())
+        return ok
 
     def rows(self, a: int) -> int:
         return self.T - a + 1 if self.exact else self.T - a + self.margin
@@ -265,6 +290,7 @@ def solve_game(
     game = _Game(rules, backend, xp, margin)
     T = game.T
     win = np.full((T, T), np.nan)
+    can_win = game.can_win()
     passes = 0
     residual = 0.0
     states = 0
@@ -272,7 +298,16 @@ def solve_game(
     for done, s in enumerate(range(2 * T - 2, -1, -1)):
         a = np.arange(max(0, s - T + 1), min(s, T - 1) + 1, dtype=np.int64)
         b = s - a
-        partner = b - a[0]
+        held = can_win[a] | can_win[b]
+        a, b = a[held], b[held]
+        if not len(a):
+            if progress is not None:
+                progress(done + 1, levels)
+            continue
+        # The pair (b, a) of each (a, b): on the same level, and held too (the test is symmetric).
+        slot = np.full(T, -1, dtype=np.int64)
+        slot[a] = np.arange(len(a))
+        partner = slot[b]
         rows, bank, same = game.level_inputs(a, b, win)
         states += int(rows.sum()) * game.tables.columns
         # Start Newton from the level above (one more point for the opponent): close by.
@@ -294,7 +329,7 @@ def solve_game(
             diagonal = q == np.arange(len(a))
             det = 1.0 - df * df[q]
             step = np.where(diagonal, r / (1.0 + df), (r - df * r[q]) / det)
-            w = w - step
+            w = np.clip(w - step, 0.0, 1.0)  # a probability: a step past [0, 1] is cut back
             left = float(np.max(np.abs(r)))
             if left < tolerance:
                 residual = max(residual, left)
