@@ -171,7 +171,7 @@ def test_turn_scores(tmp_path: Path) -> None:
         (["policy", "--max-total", "10", "-o", "x.png"], "--max-total"),
         (["policy", "-r", "dix-mille(straights_over_throws)", "-o", "x.png"], "V-6"),
         (["values", "-r", "dix-mille(multiples_over_throws)", "-o", "x.png"], "V-6, V-7"),
-        (["threshold", "-r", "zilch", "-o", "x.png"], "F-1"),
+        (["threshold", "-r", "zilch(entry=500)", "-o", "x.png"], "F-1"),
         (["threshold", "-r", "greed(target=300,multiples_over_throws)", "-o", "x.png"], "V-7"),
         (["threshold", "-r", SMALL_GAME, "--dice", "6", "-o", "x.png"], "between 1 and 5"),
         (["threshold", "-r", SMALL_GAME, "-o", "x.gif"], ".png or .svg"),

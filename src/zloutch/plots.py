@@ -312,9 +312,7 @@ def game_thresholds(
     for start in range(0, T * T, step):
         a = a_all[start : start + step].astype(np.int64)
         b = b_all[start : start + step].astype(np.int64)
-        rows, bank, same = game.level_inputs(a, b, solution.win)
-        farkle = 1.0 - solution.win[b, a]
-        boundary = farkle if game.exact else np.ones(len(a))
+        rows, bank, same, farkle, boundary = pairs.inputs(a, b)
         values, _ = game.run(rows, bank, same, farkle, np.ones(len(a)), boundary)
         t = np.arange(values.shape[1])[None, :]
         for n, h in wanted:

@@ -89,10 +89,14 @@ def save_game_solution(solution: GameSolution) -> Path | None:
                         solution.levels,
                         solution.states,
                         solution.margin,
+                        solution.low,
+                        solution.sweeps,
                     ],
                     dtype=np.int64,
                 ),
                 residual=np.asarray(solution.residual),
+                # F-1: the whole table by farkles in a row (an empty array: no such rule).
+                counts=solution.counts if solution.counts is not None else np.zeros(0),
             )
     except OSError:
         return None
@@ -107,7 +111,10 @@ def load_game_solution(rules: RuleSet) -> GameSolution | None:
         with np.load(path) as data:
             if str(data["key"]) != key:
                 return None
-            unit, target, passes, levels, states, margin = (int(x) for x in data["numbers"])
+            unit, target, passes, levels, states, margin, low, sweeps = (
+                int(x) for x in data["numbers"]
+            )
+            counts = data["counts"]
             return GameSolution(
                 rules,
                 unit,
@@ -119,6 +126,9 @@ def load_game_solution(rules: RuleSet) -> GameSolution | None:
                 states,
                 None,
                 margin,
+                low=low,
+                counts=counts.copy() if counts.size else None,
+                sweeps=sweeps,
             )
     except (OSError, KeyError, ValueError):
         return None

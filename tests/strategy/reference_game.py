@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import replace
 from fractions import Fraction
 
+import numpy as np
+
 from zloutch.engine import (
     CHANCE,
     Bank,
@@ -23,27 +25,46 @@ from zloutch.engine import (
     turn_player,
 )
 
+FLOOR = 2500
+"""F-1: scores below -FLOOR are taken as -FLOOR (the solver's bound); see ``normalise``."""
 
-def normalise(state: GameState) -> GameState:
-    sheets = tuple(
-        replace(
-            s,
-            levels=(Level(s.score),) if s.entered else (),
-            ticks=0,
-            loose_ticks=0,
-            farkles_in_row=0,
+
+def normalise(state: GameState, floor: int | None = None) -> GameState:
+    """One state per position: the score on one level, no ticks, the turn count dropped.
+
+    Under F-1 the farkles in a row stay (they are part of the position) and a score below
+    ``-floor`` points (default ``FLOOR``) is raised to it, as the solver bounds the game."""
+    penalty = bool(state.rules.turn.farkle_penalty)
+    low = -(FLOOR if floor is None else floor)
+    sheets = []
+    for s in state.sheets:
+        score = max(s.score, low) if penalty else s.score
+        if s.entered:
+            levels: tuple[Level, ...] = (Level(score),)
+        elif score:
+            levels = (Level(score, penalty=True),)  # only penalties written: not entered
+        else:
+            levels = ()
+        sheets.append(
+            replace(
+                s,
+                levels=levels,
+                ticks=0,
+                loose_ticks=0,
+                farkles_in_row=s.farkles_in_row if penalty else 0,
+            )
         )
-        for s in state.sheets
-    )
-    return replace(state, sheets=sheets, turns=0)
+    return replace(state, sheets=tuple(sheets), turns=0)
 
 
-def solve(start: GameState, margin: int, tolerance: float = 1e-13) -> dict[GameState, float]:
+def solve(
+    start: GameState, margin: int, tolerance: float = 1e-13, floor: int | None = None
+) -> dict[GameState, float]:
     """``margin`` points past the target (or past the leader, in F-4's last turn) a total
     is taken as won, as the solver does."""
     target = start.rules.game.target
     edges: dict[GameState, tuple[bool, list[tuple[float, GameState | None, bool, float]]]] = {}
-    todo = [normalise(start)]
+    todo = [normalise(start, floor)]
     while todo:
         state = todo.pop()
         if state in edges:
@@ -72,23 +93,39 @@ def solve(start: GameState, margin: int, tolerance: float = 1e-13) -> dict[GameS
                 if (score >= line and bank_wins) or score >= line + margin:
                     out.append((float(p), None, False, 1.0))
                     continue
-            nxt = normalise(nxt)
+            nxt = normalise(nxt, floor)
             out.append((float(p), nxt, turn_player(nxt) != mover, 0.0))
             todo.append(nxt)
         edges[state] = (chance, out)
-    value = dict.fromkeys(edges, 0.5)
+    # Value iteration (Jacobi sweeps as whole-array operations): a chance state is worth the
+    # expectation of its outcomes, a decision the best of its actions, every edge from the
+    # mover's side (1 - v when the turn passes).
+    states = list(edges)
+    index = {state: i for i, state in enumerate(states)}
+    starts, dst, weight, flips, fixed, chance_of = [], [], [], [], [], []
+    for state in states:
+        chance, out = edges[state]
+        starts.append(len(dst))
+        chance_of.append(chance)
+        for p, nxt, flip, worth in out:
+            dst.append(-1 if nxt is None else index[nxt])
+            weight.append(p if chance else 1.0)
+            flips.append(flip)
+            fixed.append(worth)
+    first = np.asarray(starts)
+    target_of = np.asarray(dst)
+    known = target_of < 0
+    target_of = np.where(known, 0, target_of)
+    w, flip_of, worth_of = np.asarray(weight), np.asarray(flips), np.asarray(fixed)
+    is_chance = np.asarray(chance_of)
+    v = np.full(len(states), 0.5)
     while True:
-        change = 0.0
-        for state, (chance, out) in edges.items():
-            terms = []
-            for p, nxt, flips, fixed in out:
-                if nxt is None:
-                    terms.append(p * fixed if chance else fixed)
-                else:
-                    v = 1.0 - value[nxt] if flips else value[nxt]
-                    terms.append(p * v if chance else v)
-            new = sum(terms) if chance else max(terms)
-            change = max(change, abs(new - value[state]))
-            value[state] = new
+        seen = v[target_of]
+        term = np.where(known, worth_of, np.where(flip_of, 1.0 - seen, seen))
+        expected = np.add.reduceat(w * term, first)
+        best = np.maximum.reduceat(term, first)
+        new = np.where(is_chance, expected, best)
+        change = float(np.max(np.abs(new - v)))
+        v = new
         if change < tolerance:
-            return value
+            return {state: float(v[i]) for i, state in enumerate(states)}

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from reference_game import normalise, solve
 
-from zloutch.engine import CHANCE, Level, apply, current_player, is_terminal, new_game
+from zloutch.engine import CHANCE, Level, Phase, apply, current_player, is_terminal, new_game
 from zloutch.engine.record import roll
 from zloutch.rules import load_rules, parse_rules_text
 from zloutch.rules.ruleset import RuleSet
@@ -59,6 +59,45 @@ CASES = {
 }
 
 
+PENALTY_CASES = {
+    # F-1: the second farkle in a row costs 50 points; scores stop at the floor, -100.
+    "farkle penalty (F-1)": tiny(turn="farkle_penalty = 50\nfarkle_penalty_after = 2", target=150),
+    "farkle penalty, exact target": tiny(
+        turn="farkle_penalty = 100\nfarkle_penalty_after = 2",
+        game="exact_target = true",
+        target=150,
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(PENALTY_CASES))
+def test_penalty_game_equals_brute_force_through_the_engine(case: str) -> None:
+    rules = PENALTY_CASES[case]
+    floor = 100
+    solution = solve_game(rules, backend="array", margin=2, floor=floor, tolerance=1e-13)
+    start = new_game(rules, ["Ana", "Bob"])
+    values = solve(start, margin=2 * rules.unit, floor=floor)
+    assert solution.counts is not None and solution.sweeps > 1
+    assert solution.residual < 1e-13
+    assert solution.first_player == pytest.approx(values[normalise(start, floor)], abs=1e-9)
+    unit, low = rules.unit, solution.low
+    checked = 0
+    for state, value in values.items():
+        if state.phase is not Phase.START or state.offer is not None:
+            continue
+        me, other = state.sheets[state.turn.player], state.sheets[1 - state.turn.player]
+        expected = solution.counts[
+            me.farkles_in_row,
+            other.farkles_in_row,
+            me.score // unit - low,
+            other.score // unit - low,
+        ]
+        assert expected == pytest.approx(value, abs=1e-9), (me, other)
+        checked += 1
+    negative = [s for s in values if min(x.score for x in s.sheets) < 0]
+    assert checked >= 20 and negative
+
+
 def at_scores(rules: RuleSet, a: int, b: int) -> object:
     state = new_game(rules, ["Ana", "Bob"])
     sheets = (
@@ -102,7 +141,10 @@ def test_unsupported_rule_sets_are_refused_with_the_reason() -> None:
         solve_game(load_rules("dix-mille"))
     reason = unsupported_reason(load_rules("dix-mille(ticks_to_cross=0,bump=off,take_back=false)"))
     assert reason is None
-    assert "F-1" in str(unsupported_reason(load_rules("zilch")))
+    assert unsupported_reason(load_rules("zilch")) is None  # F-1, bounded below
+    assert "F-1) together with an entry (T-7)" in str(
+        unsupported_reason(load_rules("zilch(entry=500)"))
+    )
 
 
 def test_optimal_bot_self_play_agrees_with_the_solved_first_player_chance() -> None:
@@ -140,3 +182,52 @@ def test_pairs_from_which_nobody_can_win_are_left_out() -> None:
     assert np.nanmin(solution.win) >= 0.0 and np.nanmax(solution.win) <= 1.0
     assert solution.residual < 1e-12
     assert solution.win[0, 150 // unit] > solution.win[0, 200 // unit]  # 150 never wins
+
+
+def test_optimal_bot_reads_both_players_farkles_in_a_row_under_the_penalty() -> None:
+    """F-1: the advice at the start of a turn is the solved chance for the scores and the
+    farkles in a row of both players; self-play from seat one agrees with it."""
+    rules = PENALTY_CASES["farkle penalty (F-1)"]
+    solution = solve_game(rules, floor=100)
+    assert solution.counts is not None
+    bot = OptimalBot(solution)
+    advisor = bot.advisor(rules)
+    assert advisor is not None
+    unit, low = rules.unit, solution.low
+    start = new_game(rules, ["Ana", "Bob"])
+    for a, b, fa, fb in [(0, 0, 0, 0), (-50, 100, 1, 0), (50, -100, 0, 1), (100, 100, 1, 1)]:
+        sheets = (
+            replace(
+                start.sheets[0], levels=(Level(a, penalty=a < 0),) if a else (), farkles_in_row=fa
+            ),
+            replace(
+                start.sheets[1], levels=(Level(b, penalty=b < 0),) if b else (), farkles_in_row=fb
+            ),
+        )
+        state = replace(start, sheets=sheets)
+        expected = solution.counts[fa, fb, a // unit - low, b // unit - low]
+        assert advisor.advise(state).values[0][1] == pytest.approx(expected, abs=1e-12)
+    rng = random.Random(5)
+    games, first = 3000, 0.0
+    for _ in range(games):
+        state = new_game(rules, ["Ana", "Bob"])
+        while not is_terminal(state):
+            actor = current_player(state)
+            state = apply(state, roll(state, rng) if actor == CHANCE else bot.choose(state, rng))
+        first += state.winners == (0,)
+    p = solution.first_player
+    assert abs(first / games - p) < 4 * (p * (1 - p) / games) ** 0.5
+
+
+def test_penalty_tables_are_saved_and_loaded_whole() -> None:
+    from zloutch.store import load_game_solution, save_game_solution
+
+    rules = PENALTY_CASES["farkle penalty (F-1)"]
+    seen: list[tuple[int, int]] = []
+    solution = solve_game(rules, floor=100, progress=lambda d, n: seen.append((d, n)))
+    assert seen[-1][0] == seen[-1][1] == solution.sweeps * solution.levels
+    assert save_game_solution(solution) is not None
+    loaded = load_game_solution(rules)
+    assert loaded is not None and loaded.counts is not None and solution.counts is not None
+    assert (loaded.counts == solution.counts).all() and (loaded.win == solution.win).all()
+    assert (loaded.low, loaded.sweeps) == (solution.low, solution.sweeps)

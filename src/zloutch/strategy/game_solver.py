@@ -9,9 +9,12 @@ a turn is piecewise linear and convex in that farkle value, so Newton's method o
 derivatives carried through the turn) converges in a few passes; the residual is reported.
 
 Supported: every rule set whose game state is the two scores (no ticks G-3, no bumps G-4,
-no take-back G-8, no final round G-6, no consecutive-farkle penalty F-1), with exact or
-reach targets (T-9), the last 1000 in one turn (G-7), final turns (F-4), instant wins (G-5)
-and every turn rule and variant of the turn solver. Others are refused with the reason.
+no take-back G-8, no final round G-6), with exact or reach targets (T-9), the last 1000 in
+one turn (G-7), final turns (F-4), instant wins (G-5) and every turn rule and variant of the
+turn solver; and the consecutive-farkle penalty (F-1, without entry, final turns or G-7),
+whose state adds both players' farkles in a row and scores below 0, bounded below at
+``-FLOOR`` points as in Busche's analysis (``_solve_penalty``). Others are refused with the
+reason; ``sheet_blind`` gives the model the optimal bot plays dix-mille's sheet rules by.
 """
 
 from __future__ import annotations
@@ -28,11 +31,15 @@ from zloutch.rules.ruleset import RuleSet
 from zloutch.strategy.kernels import Tables, build_tables, numba_available, solve_pairs
 from zloutch.strategy.turn_solver import Situation, TurnModel, TurnSolution, _bankable
 
-GAME_SOLVER_VERSION = 2
+GAME_SOLVER_VERSION = 3
 Floats = npt.NDArray[np.float64]
 Ints = npt.NDArray[np.int64]
 MARGIN = 40
 """Totals this many units past a reach target are taken as banked (a won game)."""
+
+
+FLOOR = 2500
+"""F-1: the lowest score (points below 0) the solver keeps, as in Busche's analysis (2016)."""
 
 
 class UnsupportedRulesError(ZloutchError):
@@ -52,7 +59,19 @@ def unsupported_reason(rules: RuleSet) -> str | None:
     if g.final_round:
         reasons.append("the final round (G-6)")
     if t.farkle_penalty:
-        reasons.append("the consecutive-farkle penalty (F-1)")
+        others = [
+            name
+            for name, on in (
+                ("an entry (T-7)", bool(t.entry)),
+                ("the small level (T-8)", t.petit_palier),
+                ("final turns (F-4)", g.final_turns),
+                ("the last 1000 (G-7)", g.last_thousand),
+            )
+            if on
+        ]
+        if others:
+            together = ", ".join(others)
+            reasons.append(f"the consecutive-farkle penalty (F-1) together with {together}")
     if g.max_players < 2 or g.min_players > 2:
         reasons.append("two players")
     if not reasons:
@@ -109,6 +128,13 @@ class GameSolution:
     """(pair, total, column) values computed in one pass of every level."""
     last_turn: tuple[Floats, Floats] | None = None
     margin: int = MARGIN
+    low: int = 0
+    """F-1: the lowest score (units, at most 0); a penalty below it stops there."""
+    counts: Floats | None = None
+    """F-1: ``counts[fa, fb, a - low, b - low]``, the mover having farkled ``fa`` turns in a
+    row and the opponent ``fb``; ``win`` is its slice at no farkle and scores from 0."""
+    sweeps: int = 1
+    """Sweeps over all the levels (F-1: until the penalty's values stop moving)."""
 
     @property
     def first_player(self) -> float:
@@ -230,9 +256,13 @@ class _Game:
         return result[0], result[1]
 
     def level_inputs(
-        self, a: Ints, b: Ints, win: Floats
+        self, a: Ints, b: Ints, win: Floats, low: int = 0
     ) -> tuple[Ints, Floats, npt.NDArray[np.bool_]]:
-        """Rows, bank values and 'banking gains nothing' flags of a batch of pairs."""
+        """Rows, bank values and 'banking gains nothing' flags of a batch of pairs.
+
+        ``win[b - low, x - low]``: what the opponent's turn at b is worth to them when this
+        player has banked up to x (``low``: the lowest score, below 0 under F-1).
+        """
         rules, T = self.rules, self.T
         rows = np.asarray([self.rows(int(x)) for x in a], dtype=np.int64)
         height = int(rows.max())
@@ -256,8 +286,8 @@ class _Game:
                 value[reached] = 1.0 - last[d[reached]]
             else:
                 value[reached] = 1.0
-            idx = np.clip(x, 0, T - 1)
-            value[inside] = 1.0 - win[bi, idx[inside]]
+            idx = np.clip(x - low, 0, win.shape[1] - 1)
+            value[inside] = 1.0 - win[bi - low, idx[inside]]
             value[~reached & ~inside] = -np.inf  # past an exact target: no bank
             allowed = _bankable(
                 rules,
@@ -280,14 +310,19 @@ def solve_game(
     xp: Any = None,
     progress: Callable[[int, int], None] | None = None,
     margin: int = MARGIN,
+    floor: int = FLOOR,
 ) -> GameSolution:
     """Solve the two-player game exactly (see the module's docstring).
+
+    Under F-1 (see ``_solve_penalty``) scores below ``-floor`` points are taken as ``-floor``.
 
     With a reach target, totals ``margin`` units past the target are taken as a bank that
     wins (as a last turn under F-4, past the leader); with an exact target nothing is cut.
     """
     backend = backend or ("numba" if numba_available() else "array")
     game = _Game(rules, backend, xp, margin)
+    if rules.turn.farkle_penalty:
+        return _solve_penalty(game, tolerance=tolerance, progress=progress, floor=floor)
     T = game.T
     win = np.full((T, T), np.nan)
     can_win = game.can_win()
@@ -342,6 +377,81 @@ def solve_game(
     return GameSolution(rules, game.unit, T, win, residual, passes, levels, states, game.last)
 
 
+def _solve_penalty(
+    game: _Game,
+    *,
+    tolerance: float,
+    progress: Callable[[int, int], None] | None,
+    floor: int,
+    max_sweeps: int = 500,
+) -> GameSolution:
+    """The game under F-1: a third farkle in a row costs points (counted per player).
+
+    The state gains each player's farkles in a row (0 to k - 1) and scores go below 0, kept
+    at ``-floor`` at the lowest (a penalty past it stops there). Within a level of the score
+    sum a farkle adds one to the mover's count, so the states of a level form no cycle: they
+    are solved in one pass, the highest counts first. The penalty goes down to a lower level
+    (solved later in the sweep), so sweeps repeat, each reading the penalty's values from
+    the sweep before (or this one, once solved), until the largest change is below
+    ``tolerance``: that change is the reported residual.
+    """
+    rules, unit, T = game.rules, game.unit, game.T
+    k = rules.turn.farkle_penalty_after
+    penalty = -(-rules.turn.farkle_penalty // unit)
+    low = -(floor // unit)
+    n = T - low
+    W = np.full((k, k, n, n), 0.5)
+    groups = [
+        [(fa, fb) for fa in range(k) for fb in range(k) if fa + fb == c]
+        for c in range(2 * k - 2, -1, -1)
+    ]
+    levels = 2 * n - 1
+    ones_cache: dict[int, Floats] = {}
+    passes = states = sweeps = 0
+    residual = float("inf")
+    while sweeps < max_sweeps and residual >= tolerance:
+        change = 0.0
+        for done, s in enumerate(range(2 * n - 2, -1, -1)):
+            i = np.arange(max(0, s - n + 1), min(s, n - 1) + 1, dtype=np.int64)
+            j = s - i
+            size = len(i)
+            ones = ones_cache.setdefault(size, np.ones(size))
+            for group in groups:
+                for fa, fb in group:
+                    rows, bank, same = game.level_inputs(i + low, j + low, W[fb, 0], low)
+                    if fa + 1 < k:
+                        farkle = 1.0 - W[fb, fa + 1, j, i]
+                    else:  # F-1: the penalty, down to a lower level (or the floor)
+                        farkle = 1.0 - W[fb, 0, j, np.maximum(i - penalty, 0)]
+                    boundary = farkle if game.exact else ones
+                    values, _ = game.run(rows, bank, same, farkle, ones, boundary)
+                    new = values[:, 0, game.tables.start_col]
+                    change = max(change, float(np.max(np.abs(new - W[fa, fb, i, j]))))
+                    W[fa, fb, i, j] = new
+                    passes += 1
+                    states += int(rows.sum()) * game.tables.columns
+            if progress is not None:  # the sweeps are not known ahead: the total grows
+                progress(sweeps * levels + done + 1, (sweeps + 1) * levels)
+        sweeps += 1
+        residual = change
+    win = W[0, 0, -low:, -low:].copy()
+    return GameSolution(
+        rules,
+        unit,
+        T,
+        win,
+        residual,
+        passes,
+        levels,
+        states // max(sweeps, 1),
+        None,
+        game.margin,
+        low=low,
+        counts=W,
+        sweeps=sweeps,
+    )
+
+
 class PairSolutions:
     """Full turn tables for single score pairs, for the optimal bot and the hints."""
 
@@ -350,25 +460,48 @@ class PairSolutions:
         self.game = _Game(
             solution.rules, backend or ("numba" if numba_available() else "array"), None
         )
-        self._cache: dict[tuple[int, int], TurnSolution] = {}
+        self._cache: dict[tuple[int, int, int, int], TurnSolution] = {}
 
-    def turn(self, a_points: int, b_points: int) -> TurnSolution:
-        """The win probability of every turn state at these banked scores (points)."""
+    def inputs(
+        self, a: Ints, b: Ints, fa: int = 0, fb: int = 0
+    ) -> tuple[Ints, Floats, npt.NDArray[np.bool_], Floats, Floats]:
+        """The kernel's inputs for the turns of pairs (a, b) (units, the opponent below the
+        target): rows, bank values, 'banking gains nothing', the farkle value, the boundary.
+
+        Under F-1 the mover has farkled ``fa`` turns in a row and the opponent ``fb``.
+        """
+        solution, game = self.solution, self.game
+        counts = solution.counts
+        if counts is None:
+            rows, bank, same = game.level_inputs(a, b, solution.win)
+            farkle = 1.0 - solution.win[b, a]
+        else:
+            low = solution.low
+            i, j = np.maximum(a, low) - low, np.maximum(b, low) - low
+            rows, bank, same = game.level_inputs(i + low, j + low, counts[fb, 0], low)
+            if fa + 1 < counts.shape[0]:
+                farkle = 1.0 - counts[fb, fa + 1, j, i]
+            else:  # the penalty (F-1), down to the floor at most
+                penalty = -(-game.rules.turn.farkle_penalty // game.unit)
+                farkle = 1.0 - counts[fb, 0, j, np.maximum(i - penalty, 0)]
+        boundary = farkle if game.exact else np.ones(len(a))
+        return rows, bank, same, farkle, boundary
+
+    def turn(self, a_points: int, b_points: int, fa: int = 0, fb: int = 0) -> TurnSolution:
+        """The win probability of every turn state at these banked scores (points), the
+        mover having farkled ``fa`` turns in a row and the opponent ``fb`` (F-1)."""
         unit = self.game.unit
-        key = (a_points // unit, b_points // unit)
+        key = (a_points // unit, b_points // unit, fa, fb)
         if key not in self._cache:
-            a, b = key
-            win = self.solution.win
-            if b >= self.game.T:  # the opponent reached the target: this is the last turn (F-4)
+            a, b = key[0], key[1]
+            if self.solution.counts is not None or b < self.game.T:
+                arr_a = np.asarray([a], dtype=np.int64)
+                arr_b = np.asarray([b], dtype=np.int64)
+                rows, bank, same, farkle, boundary = self.inputs(arr_a, arr_b, fa, fb)
+            else:  # the opponent reached the target: this is the last turn (F-4)
                 d = np.asarray([b - a], dtype=np.int64)
                 inputs = self.game.last_turn_inputs(d, self.game.entered(a_points))
                 rows, bank, same, farkle, _, boundary = inputs
-            else:
-                arr_a = np.asarray([a], dtype=np.int64)
-                arr_b = np.asarray([b], dtype=np.int64)
-                rows, bank, same = self.game.level_inputs(arr_a, arr_b, win)
-                farkle = np.asarray([1.0 - win[b, a]])
-                boundary = farkle if self.game.exact else np.ones(1)
             values, _ = self.game.run(rows, bank, same, farkle, np.ones(1), boundary)
             pad = self.game.tables.max_points + 2
             table = np.full((int(rows[0]) + pad, self.game.tables.columns), boundary[0])

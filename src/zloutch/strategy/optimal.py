@@ -23,9 +23,11 @@ class GameAdvisor(TurnAdvisor):
         self.model = self.pairs.game.model
 
     def solution(self, state: GameState) -> TurnSolution:
-        me = state.turn.player
-        other = 1 - me
-        return self.pairs.turn(state.sheets[me].score, state.sheets[other].score)
+        mine, theirs = state.sheets[state.turn.player], state.sheets[1 - state.turn.player]
+        if self.game.counts is None:
+            return self.pairs.turn(mine.score, theirs.score)
+        # F-1: the farkles in a row of both players are part of the state.
+        return self.pairs.turn(mine.score, theirs.score, mine.farkles_in_row, theirs.farkles_in_row)
 
     def advise(self, state: GameState) -> Advice:
         advice = super().advise(state)
