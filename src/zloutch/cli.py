@@ -32,6 +32,7 @@ from zloutch.cli_support import (
     RULES_HELP,
     RulesOption,
     console,
+    progress_bar,
     user_errors,
     write_output,
 )
@@ -423,22 +424,7 @@ def _quiet() -> Iterator[None]:
 def solve_game_command(
     rules: RuleSet, device: str, compensation: bool, *, quiet: bool
 ) -> dict[str, Any]:
-    from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
-
-    with Progress(
-        TextColumn("Solving the game"),
-        BarColumn(),
-        TextColumn("{task.completed}/{task.total} score levels"),
-        TimeRemainingColumn(),
-        console=Console(stderr=True),
-        disable=quiet,
-        transient=True,
-    ) as bar:
-        task = bar.add_task("solve", total=None)
-
-        def progress(done: int, levels: int) -> None:
-            bar.update(task, completed=done, total=levels)
-
+    with progress_bar("Solving the game", "score levels", disable=quiet) as progress:
         begin = time.perf_counter()
         solution, cached = solved_game(rules, device=device, progress=progress)
         seconds = time.perf_counter() - begin

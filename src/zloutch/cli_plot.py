@@ -8,14 +8,18 @@ model, a file that is not a simulation result) are one ``error:`` line and exit 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.console import Console
 
-from zloutch.cli_support import DEFAULT_RULES, RulesOption, user_errors
+from zloutch.cli_support import (
+    DEFAULT_RULES,
+    RulesOption,
+    off_terminal,
+    progress_bar,
+    user_errors,
+)
 from zloutch.rules import RuleSet, load_rules
 from zloutch.sim.turns import simulate_turns
 
@@ -201,7 +205,8 @@ def threshold(
             )
         plots.check_mappable(rules)  # before a solve that would be for nothing
         solution = solved_game_with_progress(rules)
-        with _progress("Thresholds of every score pair", "pairs") as advance:
+        bar = progress_bar("Thresholds of every score pair", "pairs", disable=off_terminal())
+        with bar as advance:
             tmap = plots.game_thresholds(
                 solution, None if dice is None else [dice], progress=advance
             )
@@ -221,7 +226,7 @@ def solved_game_with_progress(rules: RuleSet) -> GameSolution:
     """The solved game, from the cache or solved now under a progress bar on stderr."""
     from zloutch.commands.solve import solved_game
 
-    with _progress("Solving the game", "score levels") as advance:
+    with progress_bar("Solving the game", "score levels", disable=off_terminal()) as advance:
         solution, _ = solved_game(rules, progress=advance)
     return solution
 
@@ -306,7 +311,7 @@ def turn_scores(
         plots.check_score(rules, score, "--score")
         bots = [make_bot(name, load_game_solution) for name in names]
         scores = []
-        with _progress("Simulating turns", "turns") as advance:
+        with progress_bar("Simulating turns", "turns", disable=off_terminal()) as advance:
             for i, bot in enumerate(bots):
                 scores.append(
                     simulate_turns(
@@ -339,22 +344,3 @@ def turn_scores(
 def _offset(advance: Callable[[int, int], None], before: int, total: int) -> Callable[[int], None]:
     """Report the turns of one bot as turns of the whole run."""
     return lambda done: advance(before + done, total)
-
-
-@contextmanager
-def _progress(what: str, units: str) -> Iterator[Callable[[int, int], None]]:
-    """A progress bar on stderr (none off a terminal): yields ``advance(done, total)``."""
-    from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
-
-    err = Console(stderr=True)
-    with Progress(
-        TextColumn(what),
-        BarColumn(),
-        TextColumn(f"{{task.completed}}/{{task.total}} {units}"),
-        TimeRemainingColumn(),
-        console=err,
-        disable=not err.is_terminal,  # no bar, and no blank line, in a pipe or a log
-        transient=True,
-    ) as bar:
-        task = bar.add_task(what, total=None)
-        yield lambda done, total: bar.update(task, completed=done, total=total)

@@ -18,7 +18,7 @@ from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
-from zloutch.cli_support import console, user_errors, write_output
+from zloutch.cli_support import console, progress_bar, user_errors, write_output
 from zloutch.commands.solve import solved_game
 from zloutch.dice_sources import read_text
 from zloutch.engine.record import load_record
@@ -69,22 +69,7 @@ def _solve_with_progress(
 ) -> tuple[GameSolution | None, str]:
     if not solve:
         return game_table(rules, players, solve=False)
-    from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
-
-    with Progress(
-        TextColumn("Solving the game"),
-        BarColumn(),
-        TextColumn("{task.completed}/{task.total} score levels"),
-        TimeRemainingColumn(),
-        console=Console(stderr=True),
-        disable=quiet,
-        transient=True,
-    ) as bar:
-        task = bar.add_task("solve", total=None)
-
-        def progress(done: int, levels: int) -> None:
-            bar.update(task, completed=done, total=levels)
-
+    with progress_bar("Solving the game", "score levels", disable=quiet) as progress:
         return game_table(rules, players, solve=True, progress=progress)
 
 

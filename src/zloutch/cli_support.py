@@ -7,7 +7,7 @@ files with ``write_output`` (an unwritable path is a user error, not a traceback
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated
@@ -44,6 +44,31 @@ def write_output(path: str, text: str) -> None:
         Path(path).write_text(text, encoding="utf-8")
     except OSError as exc:
         raise ZloutchError(f"cannot write {path}: {exc.strerror or exc}") from None
+
+
+@contextmanager
+def progress_bar(
+    what: str, units: str, *, disable: bool = False
+) -> Iterator[Callable[[int, int], None]]:
+    """A progress bar on stderr, gone when done: yields ``advance(done, total)``."""
+    from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
+
+    with Progress(
+        TextColumn(what),
+        BarColumn(),
+        TextColumn(f"{{task.completed}}/{{task.total}} {units}"),
+        TimeRemainingColumn(),
+        console=Console(stderr=True),
+        disable=disable,
+        transient=True,
+    ) as bar:
+        task = bar.add_task(what, total=None)
+        yield lambda done, total: bar.update(task, completed=done, total=total)
+
+
+def off_terminal() -> bool:
+    """Whether stderr is not a terminal (no bar then, and no blank line, in a pipe or a log)."""
+    return not Console(stderr=True).is_terminal
 
 
 RULES_HELP = (
