@@ -333,30 +333,9 @@ def _play_game_py(
     game: int,
     players: int,
     pol_of: Ints,
-    start_col: int,
-    col_kind: Ints,
-    col_idx: Ints,
-    node_dice: Ints,
-    roll_base: Ints,
-    code_local: Ints,
-    opt_start: Ints,
-    opt_pts: Ints,
-    opt_dest: Ints,
-    hand_throw_col: Ints,
-    sit_of: Ints,
-    keep_base: Ints,
-    keep_sits: Ints,
-    keep_rows: Ints,
-    keep_flat: Any,
-    rolls: int,
-    bank_base: Ints,
-    rows: int,
-    hands: int,
-    bank_flat: Bools,
-    target: int,
-    exact: bool,
-    cap: int,
-    final_turns: bool,
+    turn: Any,
+    policy: Any,
+    game_rules: Any,
     max_turns: int,
     score: Ints,
     wins: Any,
@@ -366,7 +345,26 @@ def _play_game_py(
     hist: Ints,
     trace: Ints,
 ) -> int:  # pragma: no cover - compiled; returns the turns started, -1 if unfinished
-    """Play game ``game``; per-player results into the given rows (by player, not seat)."""
+    """Play game ``game``; per-player results into the given rows (by player, not seat).
+
+    ``turn``, ``policy`` and ``game_rules``: the tuples of ``FastSimulator._arguments``.
+    """
+    (
+        start_col,
+        col_kind,
+        col_idx,
+        node_dice,
+        roll_base,
+        code_local,
+        opt_start,
+        opt_pts,
+        opt_dest,
+        hand_throw_col,
+    ) = turn
+    sit_of, keep_base, keep_sits, keep_rows, keep_flat, rolls, bank_base, rows, hands, bank_flat = (
+        policy
+    )
+    target, exact, cap, final_turns = game_rules
     state = _mix(key ^ (np.uint64(game) * _GOLDEN))
     shift = game % players
     bins = hist.shape[1]
@@ -495,30 +493,9 @@ def _play_batch_py(  # pragma: no cover - compiled
     chunks: int,
     players: int,
     pol_of: Ints,
-    start_col: int,
-    col_kind: Ints,
-    col_idx: Ints,
-    node_dice: Ints,
-    roll_base: Ints,
-    code_local: Ints,
-    opt_start: Ints,
-    opt_pts: Ints,
-    opt_dest: Ints,
-    hand_throw_col: Ints,
-    sit_of: Ints,
-    keep_base: Ints,
-    keep_sits: Ints,
-    keep_rows: Ints,
-    keep_flat: Any,
-    rolls: int,
-    bank_base: Ints,
-    rows: int,
-    hands: int,
-    bank_flat: Bools,
-    target: int,
-    exact: bool,
-    cap: int,
-    final_turns: bool,
+    turn: Any,
+    policy: Any,
+    game_rules: Any,
     max_turns: int,
     score: Ints,
     wins: Any,
@@ -538,30 +515,9 @@ def _play_batch_py(  # pragma: no cover - compiled
                 first + i,
                 players,
                 pol_of,
-                start_col,
-                col_kind,
-                col_idx,
-                node_dice,
-                roll_base,
-                code_local,
-                opt_start,
-                opt_pts,
-                opt_dest,
-                hand_throw_col,
-                sit_of,
-                keep_base,
-                keep_sits,
-                keep_rows,
-                keep_flat,
-                rolls,
-                bank_base,
-                rows,
-                hands,
-                bank_flat,
-                target,
-                exact,
-                cap,
-                final_turns,
+                turn,
+                policy,
+                game_rules,
                 max_turns,
                 score[i],
                 wins[i],
@@ -613,9 +569,10 @@ class FastSimulator:
         self.bins = 4 * fm.rows
         """Bank sizes are counted exactly up to this many units (larger ones in the last)."""
 
-    def _arguments(self) -> tuple[Any, ...]:
+    def _arguments(self) -> tuple[Any, Any, Any]:
+        """The kernel's inputs as three tuples: the turn graph, the players' tables, the game."""
         fm = self.model
-        return (
+        turn = (
             fm.start_col,
             fm.col_kind,
             fm.col_idx,
@@ -626,6 +583,8 @@ class FastSimulator:
             fm.opt_pts,
             fm.opt_dest,
             fm.hand_throw_col,
+        )
+        policy = (
             fm.sit_of,
             self.keep_base,
             self.keep_sits,
@@ -636,11 +595,8 @@ class FastSimulator:
             fm.rows,
             len(fm.hands),
             self.bank_flat,
-            fm.target,
-            fm.exact,
-            fm.cap,
-            fm.final_turns,
         )
+        return turn, policy, (fm.target, fm.exact, fm.cap, fm.final_turns)
 
     def play(
         self,
