@@ -41,6 +41,7 @@ import numpy.typing as npt
 from zloutch.rules import RuleSet
 from zloutch.sim.runner import MAX_TURNS, SimulationError, Tally, check_setup
 from zloutch.strategy.bots import LEVELS, UnknownBotError
+from zloutch.strategy.game_solver import history_rules
 from zloutch.strategy.turn_solver import (
     WIN,
     Hand,
@@ -71,16 +72,8 @@ class FastPathUnsupported(SimulationError):
 
 def fast_unsupported(rules: RuleSet) -> str | None:
     """Why the fast path cannot play this rule set (None: it can)."""
-    g, t = rules.game, rules.turn
-    reasons = []
-    if g.ticks_to_cross:
-        reasons.append("ticks (G-3)")
-    if g.bump != "off":
-        reasons.append("bumps (G-4)")
-    if g.take_back:
-        reasons.append("take-back (G-8)")
-    if g.final_round:
-        reasons.append("the final round (G-6)")
+    t = rules.turn
+    reasons = [name for name, _ in history_rules(rules)]
     if t.farkle_penalty:
         reasons.append("the consecutive-farkle penalty (F-1)")
     if rules.variants.joker:

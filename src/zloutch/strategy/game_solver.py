@@ -46,18 +46,27 @@ class UnsupportedRulesError(ZloutchError):
     """A rule set whose game the exact solver does not model."""
 
 
+def history_rules(rules: RuleSet) -> list[tuple[str, str]]:
+    """The rules in force that make the game's state more than the two scores: ticks (G-3),
+    bumps (G-4), take-back (G-8), the final round (G-6); each with how to switch it off
+    ('' where no option does). Neither the solver nor the fast simulator models them."""
+    g = rules.game
+    found = []
+    if g.ticks_to_cross:
+        found.append(("ticks (G-3)", "switch them off with ticks_to_cross=0"))
+    if g.bump != "off":
+        found.append(("bumps (G-4)", "switch them off with bump=off"))
+    if g.take_back:
+        found.append(("take-back (G-8)", "switch it off with take_back=false"))
+    if g.final_round:
+        found.append(("the final round (G-6)", ""))
+    return found
+
+
 def unsupported_reason(rules: RuleSet) -> str | None:
     """Why the exact game solver cannot solve this rule set (None: it can)."""
     g, t = rules.game, rules.turn
-    reasons = []
-    if g.ticks_to_cross:
-        reasons.append("ticks (G-3): switch them off with ticks_to_cross=0")
-    if g.bump != "off":
-        reasons.append("bumps (G-4): switch them off with bump=off")
-    if g.take_back:
-        reasons.append("take-back (G-8): switch it off with take_back=false")
-    if g.final_round:
-        reasons.append("the final round (G-6)")
+    reasons = [f"{name}: {how}" if how else name for name, how in history_rules(rules)]
     if t.farkle_penalty:
         others = [
             name
