@@ -146,9 +146,9 @@ class PolicyGrid:
 def check_mappable(rules: RuleSet) -> None:
     """Refuse the rule sets whose decisions depend on more than the dice in hand.
 
-    Those whose turn graph tracks the dice set aside (``TurnModel.track_aside``).
+    Those whose turn graph tracks the dice set aside (V-6, V-7: ``Variants.across_throws``).
     """
-    if rules.variants.straights_over_throws or rules.variants.multiples_over_throws:
+    if rules.variants.across_throws:
         raise PlotError(
             f"{rules.spec}: with combinations across throws (V-6, V-7) the best play depends "
             "on the dice already set aside, not only on how many are left, so there is no "

@@ -156,6 +156,11 @@ class Variants:
     multiples_over_throws: bool = False
     """V-7: each later die of a set-aside multiple doubles it; a later pair is a full house."""
 
+    @property
+    def across_throws(self) -> bool:
+        """V-6 or V-7: what a throw scores depends on the dice already set aside."""
+        return self.straights_over_throws or self.multiples_over_throws
+
 
 SECTIONS: dict[str, type] = {
     "scoring": Scoring,

@@ -142,9 +142,7 @@ class ScoreTable:
     def __init__(self, rules: RuleSet) -> None:
         self.rules = rules
         self._kinds = rules.kinds_values()
-        self._context_matters = (
-            rules.variants.straights_over_throws or rules.variants.multiples_over_throws
-        )
+        self._context_matters = rules.variants.across_throws
         self._table: dict[tuple[HandContext, Dice], ThrowScore] = {}
         for throw in all_throws(rules.dice):
             self._table[(NO_CONTEXT, throw)] = self._build(throw, NO_CONTEXT)

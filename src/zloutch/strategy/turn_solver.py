@@ -113,8 +113,7 @@ class TurnModel:
         self.rules = rules
         self.unit = rules.unit
         self.table: ScoreTable = score_table(rules)
-        v = rules.variants
-        self.track_aside = v.straights_over_throws or v.multiples_over_throws
+        self.track_aside = rules.variants.across_throws
         self.track_met = rules.turn.entry_by == "throw" and rules.turn.entry > 0
         self.start = ThrowNode(rules.dice)
         self.nodes: list[Node] = []
