@@ -201,6 +201,23 @@ def test_five_ones_win() -> None:
     assert result.best.points == 0  # a win carries no points
 
 
+def test_documented_wins_and_their_points() -> None:
+    """The reference's "A win": the win first, and the whole throw's most points (G-5, S-5)."""
+    text = " ".join(doc_text().split())
+    cases = [
+        ("cinq-mille", (1,) * 5, 1000 + 100 + 100, "1000 + 100 + 100 = 1200"),
+        ("dix-mille(five_ones_win)", (1,) * 5, 4000, "are still worth 4000"),
+        ("dix-mille-6", (1,) * 6, 4000 + 100, "4000 + 100 = 4100"),
+    ]
+    for spec, throw, points, words in cases:
+        assert words in text
+        result = score_throw(load_rules(spec), throw)
+        assert result.best is not None and result.best.wins
+        assert result.points == points
+    # With its five 1s a win by their kind rule, kinds-win reads them as 1000 + 100 + 100.
+    assert score_throw(example("kinds-win"), (1, 1, 1, 1, 1)).points == 1200
+
+
 def test_five_ones_win_in_a_file_that_extends_a_preset() -> None:
     result = score_throw(example("extends-preset"), (1, 1, 1, 1, 1))
     assert result.best is not None
@@ -445,6 +462,32 @@ FILE_ERRORS = [
         "game.target: 1025 cannot be reached exactly with points in steps of 50",
     ),
     ('[rules\nname = "x"\n', "not valid TOML:"),
+    ('[rules]\nextends = "nope"\n', "rules.extends: nope: unknown preset"),
+    (
+        '[rules]\nextends = "dix-mille(joker)"\n',
+        "rules.extends: 'dix-mille(joker)': extends names a preset or a rule file, without "
+        'options: write extends = "dix-mille" and give the options as keys of this file; '
+        "here: joker = true under [variants]",
+    ),
+    (
+        '[rules]\nname = "x"\ndice = 5\n[game]\ntarget = 1000\n[scoring]\nsingles = {}\n',
+        "scoring: nothing can ever score: no single die scores (singles), no multiple "
+        "([scoring.kinds]), no pattern and no other combination, so every throw would be a "
+        "farkle",
+    ),
+    (
+        '[rules]\nname = "x"\ndice = 5\n[game]\ntarget = 1000\n'
+        "[[scoring.patterns]]\nfaces = [1, 2, 3]\npoints = 200\n"
+        "[[scoring.patterns]]\nfaces = [1, 2, 3]\npoints = 300\n",
+        "scoring.patterns[1]: 'straight 1-2-3' has the same faces (1 2 3) as "
+        "scoring.patterns[0] 'straight 1-2-3': one set of faces can be only one pattern, with "
+        "one value",
+    ),
+    (
+        '[rules]\nname = "x"\ndice = 5\n[game]\ntarget = 1000\n[scoring.kinds]\n3 = "double"\n',
+        "scoring.kinds: three of a kind cannot double: there is no smaller kind to measure it "
+        'on; write points (1000) or "K x face"',
+    ),
 ]
 
 SPEC_ERRORS = [
@@ -457,6 +500,22 @@ SPEC_ERRORS = [
         "jokers)",
     ),
     ("dix-mile", "dix-mile: unknown preset (did you mean 'dix-mille'?)"),
+    (
+        "dix-mille(target=2050)",
+        "with these options: game.target: 2050 can never be hit exactly: with "
+        "bank_multiple_of_100 (T-6) every bank is a multiple of 100",
+    ),
+    (
+        "dix-mille(target=400)",
+        "with these options: turn.entry: the entry 500 (T-7) is above the exact target 400 "
+        "(T-9): the first bank would always pass the target, so no player could ever enter",
+    ),
+    (
+        "dix-mille(entry_by=throw,entry=5000)",
+        "with these options: turn.entry: entry by one throw (entry_by = throw, T-7) needs a "
+        "single throw worth 5000, but no throw of this rule set scores more than 4000 and none "
+        "wins the game: no player could ever enter",
+    ),
 ]
 
 

@@ -1,11 +1,13 @@
 """A slow, independent reference scorer, for the tests only.
 
-It shares nothing with ``zloutch.rules.scoring``: it reads the RuleSet's fields and, for a
+It shares nothing with ``zloutch.rules.scoring`` nor with the rule set's own helpers: it
+reads the RuleSet's raw fields (the kind rules as written, not ``kinds_values()``) and, for a
 throw, tries every subset of die *positions* and every set partition of that subset into
 blocks, checking each block against the combination definitions of RULES.md section 1 and
 F-5 directly. A selection scores when some partition reads every block as a combination; its
-value is the best reading. Nothing is clever here on purpose: it is the definition, spelled
-out, so that the fast tables can be proved equal to it.
+value is the best reading. A selection that can be read as a win (G-5) also has its best
+reading as points, a keep of its own. Nothing is clever here on purpose: it is the
+definition, spelled out, so that the fast tables can be proved equal to it.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cache
 from itertools import combinations, product
+from typing import Literal
 
 from zloutch.rules.ruleset import RuleSet
 
@@ -23,6 +26,12 @@ FOUR_TWO_ONE_POINTS = 2000
 
 Value = tuple[bool, int]
 """A reading's worth: (wins the game, points); compared as a tuple, a win first."""
+
+KindValue = int | Literal["win"] | None
+"""What n dice of one face are: points, a win, or no combination."""
+
+Key = tuple[tuple[int, ...], bool]
+"""A scoring selection: its sorted dice, and whether this reading of them wins."""
 
 
 @dataclass(frozen=True)
@@ -36,9 +45,10 @@ class RefKeep:
 @dataclass(frozen=True)
 class RefScore:
     throw: tuple[int, ...]
-    scoring: dict[tuple[int, ...], RefKeep]
-    """Every selection that scores whole, by its sorted dice (free choice, T-2)."""
-    legal: dict[tuple[int, ...], RefKeep]
+    scoring: dict[Key, RefKeep]
+    """Every selection that scores whole, by (sorted dice, wins) (free choice, T-2): the best
+    reading of the dice, and when it wins, their best reading as points too."""
+    legal: dict[Key, RefKeep]
     """The selections the keep rules allow."""
 
     @property
@@ -69,10 +79,49 @@ class Reference:
 
     def __init__(self, rules: RuleSet) -> None:
         self.rules = rules
-        self.kinds = rules.kinds_values()
         self.singles = dict(rules.scoring.singles)
         self._blocks: dict[tuple[tuple[int, ...], int], tuple[Value, ...]] = {}
         self._scores: dict[tuple[int, ...], RefScore] = {}
+
+    # ------------------------------------------------------------ kind rules
+
+    def kind(self, n: int, face: int) -> KindValue:
+        """n dice of ``face`` by the kind rule written for count n (F-5, S-3..S-6, S-11).
+
+        Evaluated from the rule's text: a flat number, "K x face", "double" (twice n - 1 of
+        the same face), "(n-2) x three" (n - 2 times three of the same face), "win" or
+        "none"; a count with no rule is no combination. G-5 is not here: it adds a win.
+        """
+        written = [k for k in self.rules.scoring.kinds if k.count == n]
+        if not written:
+            return None
+        (rule_set,) = written
+        rule = dict(rule_set.faces).get(face, rule_set.default)
+        if rule == "none":
+            return None
+        if rule == "win":
+            return "win"
+        if rule.isdigit():
+            return int(rule)
+        if rule.endswith(" x face"):
+            return int(rule.split(" ")[0]) * face
+        if rule == "double":
+            smaller = self.kind(n - 1, face)
+            assert isinstance(smaller, int), "the loader refuses a double of no points"
+            return 2 * smaller
+        if rule == "(n-2) x three":
+            three = self.kind(3, face)
+            assert isinstance(three, int), "the loader refuses (n-2) x three of no points"
+            return (n - 2) * three
+        raise AssertionError(f"not a kind rule: {rule!r}")
+
+    def five_ones_win(self, block: tuple[int, ...]) -> bool:
+        """G-5: five 1s win the game, whatever their kind rule makes them worth."""
+        return self.rules.game.five_ones_win and block == (1, 1, 1, 1, 1)
+
+    def is_multiple(self, n: int, face: int) -> bool:
+        """Whether n dice of ``face`` are a combination (points or a win)."""
+        return self.kind(n, face) is not None or self.five_ones_win((face,) * n)
 
     # ------------------------------------------------------------ one block
 
@@ -93,11 +142,14 @@ class Reference:
             yield (False, self.singles[block[0]])
         # S-3..S-6, S-11: n of a kind is a combination only where the rule set lists it.
         if n >= 3 and len(faces) == 1:
-            kind = self.kinds.get((n, block[0]))
+            kind = self.kind(n, block[0])
             if kind == "win":
                 yield (True, 0)
             elif kind is not None:
                 yield (False, kind)
+            # G-5: a win on top of whatever the kind rule makes five 1s worth.
+            if self.five_ones_win(block):
+                yield (True, 0)
         # S-7, S-8, S-10: fixed faces, some only on a given number of dice thrown.
         for pattern in s.patterns:
             if tuple(sorted(pattern.faces)) == block and pattern.thrown in (0, thrown):
@@ -121,7 +173,7 @@ class Reference:
             count = Counter(block)
             three = next(f for f, k in count.items() if k == 3)
             pair = next(f for f, k in count.items() if k == 2)
-            base = self.kinds.get((3, three))
+            base = self.kind(3, three)
             if isinstance(base, int):
                 if s.full_house == "sum":
                     yield (False, base + s.full_house_pair * pair)
@@ -138,7 +190,8 @@ class Reference:
 
     def _score(self, throw: tuple[int, ...]) -> RefScore:
         thrown = len(throw)
-        best: dict[tuple[int, ...], Value] = {}
+        best: dict[tuple[int, ...], Value] = {}  # the best reading of each selection
+        best_points: dict[tuple[int, ...], int] = {}  # its most points read with no win
         for size in range(1, thrown + 1):
             for positions in combinations(range(thrown), size):
                 dice = tuple(sorted(throw[p] for p in positions))
@@ -153,37 +206,43 @@ class Reference:
                         value = (any(w for w, _ in choice), sum(p for _, p in choice))
                         if dice not in best or value > best[dice]:
                             best[dice] = value
-        scoring = {
-            dice: RefKeep(dice, points, wins, len(dice) == thrown)
-            for dice, (wins, points) in best.items()
-        }
+                        if not value[0] and value[1] > best_points.get(dice, -1):
+                            best_points[dice] = value[1]
+        scoring: dict[Key, RefKeep] = {}
+        for dice, (wins, points) in best.items():
+            scoring[(dice, wins)] = RefKeep(dice, points, wins, len(dice) == thrown)
+            if wins and dice in best_points:
+                scoring[(dice, False)] = RefKeep(
+                    dice, best_points[dice], False, len(dice) == thrown
+                )
         # F-2: a scoreless throw of all the dice is worth the bonus, as a full hand.
         bonus = self.rules.scoring.no_score_bonus
         if not scoring and bonus and thrown == self.rules.dice:
-            scoring = {throw: RefKeep(throw, bonus, False, True)}
+            scoring = {(throw, False): RefKeep(throw, bonus, False, True)}
         return RefScore(throw, scoring, self._legal(throw, scoring))
 
-    def _legal(
-        self, throw: tuple[int, ...], scoring: dict[tuple[int, ...], RefKeep]
-    ) -> dict[tuple[int, ...], RefKeep]:
+    def _legal(self, throw: tuple[int, ...], scoring: dict[Key, RefKeep]) -> dict[Key, RefKeep]:
         s = self.rules.scoring
         legal = dict(scoring)
         if s.keep_whole_multiples:
+            # A multiple is the largest count of its face in the throw that is a combination.
             have = Counter(throw)
             whole = {
-                face: max((n for (n, f) in self.kinds if f == face and n <= have[face]), default=0)
+                face: max(
+                    (n for n in range(3, have[face] + 1) if self.is_multiple(n, face)), default=0
+                )
                 for face in range(1, 7)
             }
             legal = {
-                dice: keep
-                for dice, keep in legal.items()
-                if not any(0 < Counter(dice)[face] < whole[face] for face in range(1, 7))
+                key: keep
+                for key, keep in legal.items()
+                if not any(0 < Counter(keep.dice)[face] < whole[face] for face in range(1, 7))
             }
         if s.keep_all_scoring and legal:
             top = max((k.wins, k.points) for k in legal.values())
-            legal = {d: k for d, k in legal.items() if (k.wins, k.points) == top}
-            most = max(len(d) for d in legal)
-            legal = {d: k for d, k in legal.items() if len(d) == most}
+            legal = {key: k for key, k in legal.items() if (k.wins, k.points) == top}
+            most = max(len(k.dice) for k in legal.values())
+            legal = {key: k for key, k in legal.items() if len(k.dice) == most}
         return legal
 
 

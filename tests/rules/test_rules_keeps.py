@@ -153,3 +153,50 @@ def test_selection_points_421_depends_on_the_dice_thrown() -> None:
     # Kept out of five dice thrown, 4-2-1 is no combination.
     with pytest.raises(IllegalKeepError, match="the 2 4 do not score"):
         selection_points(rules, [1, 2, 4], throw=[1, 2, 4, 3, 3])
+
+
+# ------------------------------------------------------------------ faces and contexts from the API
+
+
+@pytest.mark.parametrize("kept", [[7], [0], [1, 7], [-1]])
+def test_a_kept_face_outside_one_to_six_is_invalid_dice(kept: list[int]) -> None:
+    with pytest.raises(InvalidDiceError, match="is not a die face: faces are 1 to 6"):
+        validate_keep(DIX, [1, 2, 3, 6], kept)
+
+
+@pytest.mark.parametrize("thrown", [[7, 1], [0, 1], [1, 1, 9]])
+def test_a_thrown_face_outside_one_to_six_is_invalid_dice(thrown: list[int]) -> None:
+    with pytest.raises(InvalidDiceError, match="faces are 1 to 6"):
+        validate_keep(DIX, thrown, [1])
+    with pytest.raises(InvalidDiceError, match="faces are 1 to 6"):
+        score_throw(DIX, thrown)
+
+
+@pytest.mark.parametrize(
+    ("context", "words"),
+    [
+        ({"set_aside": (7,)}, "7 is not a die face"),
+        ({"set_aside": (0, 1)}, "0 is not a die face"),
+        ({"set_aside": (6, 6, 6), "multiples": (9,)}, "9 is not a die face"),
+        ({"set_aside": (6,), "multiples": (6,)}, "only one 6 is set aside"),
+        ({"set_aside": (6, 6, 2), "multiples": (6,)}, "only two 6s are set aside"),
+        ({"multiples": (3,)}, "and no 3 is set aside"),
+        ({"set_aside": (6, 6, 6), "multiples": (6, 6)}, "listed twice"),
+    ],
+)
+def test_v7_a_hand_context_that_cannot_be_is_refused(
+    context: dict[str, tuple[int, ...]], words: str
+) -> None:
+    with pytest.raises(InvalidDiceError, match=words):
+        HandContext(**context)
+
+
+def test_v7_points_over_throws_stay_whole_numbers() -> None:
+    rules = load_rules("dix-mille(multiples_over_throws)")
+    for aside, throw in (((6, 6, 6), [6, 2]), ((6, 6, 6, 6), [6])):
+        for keep in score_throw(rules, throw, HandContext.from_set_aside(aside)).scoring:
+            assert type(keep.points) is int
+            assert all(type(c.points) is int for c in keep.combinations)
+    # 6 6 6 then 6 6 6 6: the fourth 6 doubles 600 (RULES.md V-7).
+    context = HandContext.from_set_aside((6, 6, 6))
+    assert validate_keep(rules, [6, 2], [6], context).points == 600

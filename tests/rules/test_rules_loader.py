@@ -7,10 +7,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import given
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from rules_cases import FAMILY_TOML, OPTION_SPECS, RULES_SETTINGS, all_rules, rules_id
-from rules_strategies import rule_documents
+from rules_strategies import option_value, rule_documents
 
 from zloutch.rules import (
     OPTIONS,
@@ -441,3 +441,239 @@ def test_option_specs_cover_the_options_of_the_brief() -> None:
         "keep_all_scoring",
     ):
         assert option in joined
+
+
+# ------------------------------------------------------------------ the spec names what it is
+
+
+def test_a_rule_set_parsed_from_text_keeps_its_options_in_its_spec() -> None:
+    rules = load_rules("dix-mille(entry=800)")
+    back = parse_rules_text(to_toml(rules))
+    assert back.source == ""
+    assert back.spec == "dix-mille(entry=800)"  # not "dix-mille", which loads entry 500
+    assert dataclasses.replace(load_rules(back.spec), source="", options=()) == back
+
+
+def test_a_rule_set_no_spec_can_load_says_so() -> None:
+    # Not a preset with options: another name, or a change no option can make.
+    house = parse_rules_text(to_toml(load_rules("dix-mille")).replace('"dix-mille"', '"house"', 1))
+    assert house.spec == "<house>"
+    kinds = dataclasses.replace(
+        load_rules("dix-mille"),
+        scoring=dataclasses.replace(load_rules("dix-mille").scoring, kinds=()),
+    )
+    assert kinds.spec == "<dix-mille>"
+    renamed = dataclasses.replace(load_rules("greed"), name="not greed")
+    assert renamed.spec == "<not greed>"
+    for rules in (house, kinds, renamed):
+        with pytest.raises(InvalidRulesError, match="cannot be loaded: write the rule set"):
+            load_rules(rules.spec)
+        # The canonical file round-trips instead.
+        assert parse_rules_text(to_toml(rules), source=rules.source) == rules
+
+
+def test_a_preset_changed_by_options_in_code_is_named_by_those_options() -> None:
+    dix = load_rules("dix-mille")
+    changed = dataclasses.replace(dix, game=dataclasses.replace(dix.game, target=5000))
+    assert changed.options == ()  # nothing recorded, and still named right
+    assert changed.spec == "dix-mille(target=5000)"
+    assert load_rules(changed.spec) == dataclasses.replace(changed, options=(("target", 5000),))
+
+
+@st.composite
+def option_sets(draw: st.DrawFn) -> dict[str, Any]:
+    """A few options with values of their type (many of them make an invalid rule set)."""
+    names = draw(st.lists(st.sampled_from(sorted(OPTIONS)), min_size=1, max_size=4, unique=True))
+    return {name: draw(option_value(name)) for name in names}
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+@settings(
+    RULES_SETTINGS,
+    max_examples=40,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+)
+@given(values=option_sets())
+def test_every_preset_with_options_round_trips_by_spec_and_by_toml(
+    preset: str, values: dict[str, Any]
+) -> None:
+    try:
+        rules = with_options(load_rules(preset), values)
+    except InvalidRulesError:
+        assume(False)
+        return
+    assert load_rules(rules.spec) == rules
+    back = parse_rules_text(to_toml(rules))
+    # Everything but where it came from: its source, its recorded options.
+    assert dataclasses.replace(back, source=rules.source, options=rules.options) == rules
+    # And its spec names the same rule set, never the bare preset.
+    assert back.spec == rules.spec
+    assert dataclasses.replace(load_rules(back.spec), source="", options=()) == back
+
+
+# ------------------------------------------------------------------ extends names its key
+
+
+def test_extends_an_unknown_name_names_the_key(tmp_path: Path) -> None:
+    err = error_of(write(tmp_path / "a.toml", '[rules]\nextends = "nope"\n'))
+    assert err.key == "rules.extends"
+    assert str(err).startswith("rules.extends: nope: unknown preset")
+    # The same through the API, with load_rules as the loader of the base.
+    with pytest.raises(InvalidRulesError) as caught:
+        parse_rules_text('[rules]\nextends = "nope"\n', load_base=load_rules)
+    assert caught.value.key == "rules.extends"
+
+
+def test_extends_with_options_says_they_belong_in_keys(tmp_path: Path) -> None:
+    err = error_of(write(tmp_path / "a.toml", '[rules]\nextends = "dix-mille(joker)"\n'))
+    assert err.key == "rules.extends"
+    assert "without options" in str(err)
+    assert 'write extends = "dix-mille"' in str(err)
+    assert "joker = true under [variants]" in str(err)
+    err = error_of(
+        write(tmp_path / "b.toml", '[rules]\nextends = "dix-mille(bump=ANY,entry=800,jokr)"\n')
+    )
+    assert 'bump = "any" under [game]' in str(err)
+    assert "entry = 800 under [turn]" in str(err)
+    assert "jokr (not an option (did you mean 'joker'?))" in str(err)
+
+
+def test_extends_a_file_that_cannot_be_read_names_the_key(tmp_path: Path) -> None:
+    err = error_of(write(tmp_path / "a.toml", '[rules]\nextends = "missing.toml"\n'))
+    assert err.key == "rules.extends"
+    assert "cannot read the rule file" in str(err)
+    assert "missing.toml" in str(err)
+
+
+def test_an_error_in_an_extended_file_names_the_files(tmp_path: Path) -> None:
+    base = write(tmp_path / "base.toml", MINIMAL_FILE + "[turn]\nentri = 5\n")
+    mid = write(tmp_path / "mid.toml", '[rules]\nextends = "base.toml"\n')
+    top = write(tmp_path / "top.toml", '[rules]\nextends = "mid.toml"\n')
+    err = error_of(top)
+    assert err.key == "turn.entri"
+    assert err.chain == (base, mid, top)
+    assert str(err).startswith(f"in {base}, extended by {mid}, extended by {top}: turn.entri:")
+    # The file given itself is not named: the mistake is in the file you gave.
+    assert str(error_of(base)).startswith("turn.entri: unknown key")
+
+
+# ------------------------------------------------------------------ files that cannot be played
+
+
+def test_a_file_where_nothing_can_score_is_refused(tmp_path: Path) -> None:
+    err = error_of(write(tmp_path / "a.toml", MINIMAL_FILE + "[scoring]\nsingles = {}\n"))
+    assert err.key == "scoring"
+    assert "nothing can ever score" in str(err)
+    # One combination is enough.
+    text = (
+        MINIMAL_FILE
+        + "[scoring]\nsingles = {}\n[[scoring.patterns]]\nfaces = [1, 2]\npoints = 50\n"
+    )
+    assert load_rules(write(tmp_path / "b.toml", text)).scoring.singles == ()
+
+
+def test_two_patterns_with_the_same_faces_are_refused(tmp_path: Path) -> None:
+    text = MINIMAL_FILE + (
+        '[[scoring.patterns]]\nname = "run"\nfaces = [1, 2, 3]\npoints = 200\n'
+        '[[scoring.patterns]]\nname = "little straight"\nfaces = [3, 1, 2]\npoints = 300\n'
+    )
+    err = error_of(write(tmp_path / "a.toml", text))
+    assert err.key == "scoring.patterns[1]"
+    assert "'little straight' has the same faces (1 2 3) as scoring.patterns[0] 'run'" in str(err)
+
+
+@pytest.mark.parametrize(
+    ("spec", "key", "words"),
+    [
+        # T-6: every bank is a multiple of 100, so 2050 can never be hit (the unit is 50).
+        ("dix-mille(target=2050)", "game.target", "multiple of 100"),
+        ("charentaise(target=9950)", "game.target", "multiple of 100"),
+        # T-7 / T-9: the first bank would always pass an exact target.
+        ("dix-mille(target=400)", "turn.entry", "above the exact target 400"),
+        ("dix-mille(target=1000,min_bank=1500)", "turn.min_bank", "above the exact target"),
+        # T-7 by one throw: no throw of dix-mille is worth more than five 1s, 4000.
+        ("dix-mille(entry_by=throw,entry=5000)", "turn.entry", "more than 4000"),
+        # greed: five 1s are three 1s and two single 1s, 1200, the most of any throw.
+        ("greed(entry_by=throw,entry=1250)", "turn.entry", "more than 1200"),
+    ],
+)
+def test_rule_sets_that_could_never_end_are_refused(spec: str, key: str, words: str) -> None:
+    err = error_of(spec)
+    assert f"{key}: " in str(err)
+    assert words in str(err)
+
+
+@pytest.mark.parametrize(
+    "spec",
+    [
+        "dix-mille(target=2000)",
+        "dix-mille(target=500)",  # entry 500 = target: one bank of 500 wins
+        "dix-mille(exact_target=false,target=400)",  # not exact: the first bank passes it
+        "dix-mille(target=2050,bank_multiple_of_100=false)",
+        "dix-mille(target=2050,farkle_penalty=50)",  # a penalty of 50 moves scores off 100s
+        "dix-mille(entry_by=throw,entry=4000)",  # five 1s
+        "dix-mille(entry_by=throw,entry=5000,five_ones_win)",  # a throw wins (G-5)
+        "dix-mille-6(entry=7000)",  # six 1s win the game
+        "greed(entry_by=throw,entry=1200)",  # five 1s: 1000 + 100 + 100
+    ],
+)
+def test_rule_sets_that_can_end_still_load(spec: str) -> None:
+    assert load_rules(spec).spec
+
+
+# ------------------------------------------------------------------ the T-7 and G-3 readings
+
+
+def test_g3_t7_reading_options_default_to_the_readings_of_rules_md() -> None:
+    for name in PRESETS:
+        game = load_rules(name).game
+        assert (game.ticks_restart, game.reentry) == (True, True), name
+
+
+def test_g3_t7_reading_options_switch_by_name_and_by_file(tmp_path: Path) -> None:
+    rules = load_rules("dix-mille(ticks_restart=false,reentry=false)")
+    assert (rules.game.ticks_restart, rules.game.reentry) == (False, False)
+    assert rules.spec == "dix-mille(reentry=false,ticks_restart=false)"
+    assert load_rules(rules.spec) == rules
+    text = '[rules]\nextends = "dix-mille"\n[game]\nticks_restart = false\nreentry = false\n'
+    from_file = load_rules(write(tmp_path / "a.toml", text))
+    assert (from_file.game.ticks_restart, from_file.game.reentry) == (False, False)
+    assert "ticks_restart = false" in to_toml(rules) and "reentry = false" in to_toml(rules)
+    err = error_of(write(tmp_path / "b.toml", MINIMAL_FILE + "[turn]\nreentry = false\n"))
+    assert "belongs in [game]" in str(err)
+    assert "expected true or false" in str(error_of("dix-mille(reentry=maybe)"))
+
+
+# ------------------------------------------------------------------ small things of specs
+
+
+def test_choice_words_are_read_in_any_case(tmp_path: Path) -> None:
+    assert load_rules("dix-mille(bump=ANY)") == load_rules("dix-mille(bump=any)")
+    assert load_rules("dix-mille(full_hand=Optional)").turn.full_hand == "optional"
+    text = '[rules]\nextends = "dix-mille"\n[game]\nbump = "Any"\n'
+    assert load_rules(write(tmp_path / "a.toml", text)).game.bump == "any"
+    err = error_of("dix-mille(bump=CURENT)")
+    assert "'CURENT' is not one of off, current, any (did you mean 'current'?)" in str(err)
+
+
+@pytest.mark.parametrize(
+    ("spec", "words"),
+    [
+        ("dix-mille(,)", "an empty option"),
+        ("dix-mille(joker,)", "an empty option"),
+        ("dix-mille(,joker)", "an empty option"),
+        ("dix-mille(joker,,entry=800)", "an empty option"),
+        ("dix-mille(=800)", "an option with no name"),
+    ],
+)
+def test_empty_options_are_refused(spec: str, words: str) -> None:
+    assert words in str(error_of(spec))
+
+
+def test_three_of_a_kind_cannot_double(tmp_path: Path) -> None:
+    for rule in ('"double"', '"(n-2) x three"'):
+        text = MINIMAL_FILE + f"[scoring.kinds]\n3 = {rule}\n"
+        err = error_of(write(tmp_path / "bad.toml", text))
+        assert err.key == "scoring.kinds"
+        assert "three of a kind cannot" in str(err)
+        assert "there is no smaller kind" in str(err)

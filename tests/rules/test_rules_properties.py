@@ -67,8 +67,16 @@ def check_keeps(score: ThrowScore, throw: list[int]) -> None:
         assert keep.full_hand == (len(keep.dice) == len(throw))
     # A farkle exactly when there is no keep.
     assert score.farkle == (not score.keeps)
-    # Each selection once; the legal keeps are scoring selections.
-    assert len({k.dice for k in score.scoring}) == len(score.scoring)
+    # Each selection once per reading: its best one, and when that wins (G-5) its best
+    # reading as points right after; the legal keeps are scoring selections.
+    assert len({(k.dice, k.wins) for k in score.scoring}) == len(score.scoring)
+    for keeps in (score.keeps, score.scoring):
+        for i, keep in enumerate(keeps):
+            twin = [k for k in keeps if k.dice == keep.dice and k is not keep]
+            if twin:
+                assert keep.wins != twin[0].wins
+                if not keep.wins:
+                    assert keeps.index(twin[0]) < i  # the win comes first
     assert set(score.keeps) <= set(score.scoring)
     # Sorted best first; the best keep is worth at least every keep.
     for keeps in (score.keeps, score.scoring):
@@ -88,8 +96,9 @@ def check_keeps(score: ThrowScore, throw: list[int]) -> None:
 
 @RULES_SETTINGS
 @given(rules_and_throw())
-# G-5: five 1s win in 5000; the throw is still worth 1100 read as points.
+# G-5: five 1s win in 5000; the throw is still worth 1200 read as points.
 @example((load_rules("cinq-mille"), [1, 1, 1, 1, 1]))
+@example((load_rules("dix-mille(five_ones_win)"), [1, 1, 1, 1, 1]))
 def test_keeps_are_consistent(case: tuple[RuleSet, list[int]]) -> None:
     rules, throw = case
     score = score_throw(rules, throw)
@@ -114,7 +123,9 @@ def test_order_of_the_faces_does_not_matter(
 def test_validate_keep_accepts_exactly_the_legal_keeps(case: tuple[RuleSet, list[int]]) -> None:
     rules, throw = case
     score = score_throw(rules, throw)
-    legal = {k.dice: k for k in score.keeps}
+    legal: dict[tuple[int, ...], Keep] = {}
+    for keep in score.keeps:
+        legal.setdefault(keep.dice, keep)  # the winning reading of the dice comes first
     subsets = {
         tuple(sorted(throw[i] for i in range(len(throw)) if mask >> i & 1))
         for mask in range(1, 2 ** len(throw))

@@ -521,3 +521,48 @@ def test_F5_greed_only_ones_fives_and_three_of_a_kind() -> None:
     assert throw_points(GREED, [1, 2, 3, 4, 5]) == 150
     assert throw_points(GREED, [1, 1, 1, 5, 5]) == 1100
     assert throw_points(GREED, [1] * 5) == 1200
+
+
+# ------------------------------------------------------------------ a win and its points (G-5)
+
+
+def test_S5_G5_five_ones_that_win_are_still_worth_4000() -> None:
+    # G-5 as an option of dix-mille: five 1s win, and read as points they stay S-5's 4000.
+    rules = load_rules("dix-mille(five_ones_win)")
+    score = score_throw(rules, [1] * 5)
+    assert score.points == 4000
+    assert [(k.dice, k.wins, k.points) for k in score.keeps[:3]] == [
+        ((1,) * 5, True, 0),  # the win first
+        ((1,) * 5, False, 4000),  # the same dice as points
+        ((1,) * 4, False, 2000),
+    ]
+    assert throw_points(rules, [1, 1, 1, 1, 1]) == 4000
+
+
+def test_S5_G5_cinq_mille_five_ones_are_worth_1200_as_points() -> None:
+    # No five of a kind of 1s in 5000: as points they are three 1s and two single 1s.
+    score = score_throw(CINQ, [1] * 5)
+    assert score.best is not None and score.best.wins
+    assert score.points == 1000 + 100 + 100
+    # Legal keeps by dice (the later reading of the same dice, as points, shows here).
+    assert keeps(CINQ, [1] * 5) == {
+        (1,): 100,
+        (1, 1): 200,
+        (1, 1, 1): 1000,
+        (1, 1, 1, 1): 1100,
+        (1, 1, 1, 1, 1): 1200,
+    }
+
+
+def test_S6_G5_dix_mille_6_six_ones_are_worth_4100_as_points() -> None:
+    # Six 1s win (S-6); as points: five 1s 4000 (doubling) and a single 1.
+    score = score_throw(DIX6, [1] * 6)
+    assert score.best is not None and score.best.wins
+    assert score.points == 4000 + 100
+
+
+def test_G5_keep_all_scoring_keeps_only_the_win() -> None:
+    rules = load_rules("charentaise(five_ones_win)")
+    score = score_throw(rules, [1] * 5)
+    assert [(k.dice, k.wins) for k in score.keeps] == [((1,) * 5, True)]
+    assert score.points == 4000

@@ -12,11 +12,12 @@ import math
 import re
 import tomllib
 from collections.abc import Callable, Mapping
+from functools import cache, lru_cache
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from zloutch.rules.dice import FACES
+from zloutch.rules.dice import FACES, Dice, format_dice
 from zloutch.rules.errors import InvalidRulesError
 from zloutch.rules.ruleset import (
     KIND_WORDS,
@@ -26,10 +27,12 @@ from zloutch.rules.ruleset import (
     OptionValue,
     Pattern,
     RuleSet,
+    format_option,
     option_choices,
     option_kind,
     resolve_kinds,
 )
+from zloutch.rules.scoring import throw_extremes
 
 PRESETS: tuple[str, ...] = (
     "dix-mille",
@@ -87,13 +90,18 @@ def _convert_option(name: str, value: object, key: str) -> OptionValue:
         return _as_bool(value, key)
     if kind == "int":
         return _as_int(value, key)
-    text = _as_str(value, key)
+    return _choice(name, _as_str(value, key), key)
+
+
+def _choice(name: str, text: str, key: str) -> str:
+    """A choice option's word, in any case (``ANY`` is ``any``)."""
     choices = option_choices(name)
-    if text not in choices:
+    word = text.strip().lower()
+    if word not in choices:
         raise InvalidRulesError(
-            f"{text!r} is not one of {', '.join(choices)}{_suggest(text, choices)}", key
+            f"{text!r} is not one of {', '.join(choices)}{_suggest(word, choices)}", key
         )
-    return text
+    return word
 
 
 def _normalise_kind_rule(value: object, key: str) -> str:
@@ -236,6 +244,75 @@ def parse_rules(
 
     ``load_base`` resolves ``rules.extends``; without it a file cannot extend another.
     """
+    try:
+        return _parse_rules(data, source=source, load_base=load_base)
+    except InvalidRulesError as exc:
+        if exc.file is None:
+            exc.file = source  # the mistake is in this file's own text
+        raise
+
+
+def _load_extends(
+    value: object, source: str, load_base: Callable[[str], RuleSet] | None
+) -> RuleSet:
+    """The base a file extends; an error names ``rules.extends`` or the file it is in."""
+    key = "rules.extends"
+    name = _as_str(value, key).strip()
+    if load_base is None:
+        raise InvalidRulesError("this rule file cannot extend another here", key)
+    if not name:
+        raise InvalidRulesError("give a preset name or the path of a rule file", key)
+    if "(" in name and not name.endswith(".toml"):
+        raise InvalidRulesError(_extends_options_message(name), key)
+    try:
+        return load_base(name)
+    except InvalidRulesError as exc:
+        if exc.file is None and not exc.chain:
+            # The base cannot be loaded at all (unknown preset, unreadable file, not TOML, a
+            # loop): what is wrong is the name written here.
+            reason = exc.reason if exc.key in (None, key) else f"{exc.key}: {exc.reason}"
+            raise InvalidRulesError(reason, key) from None
+        # A mistake inside the base: say which file it is in, and which files extend it.
+        chain = exc.chain or (exc.file or name,)
+        raise InvalidRulesError(
+            exc.reason, exc.key, chain=(*chain, source) if source else chain
+        ) from None
+
+
+def _extends_options_message(name: str) -> str:
+    """Why ``extends = "dix-mille(joker)"`` is refused, and how to write it."""
+    try:
+        base, options = split_spec(name)
+    except InvalidRulesError:
+        base, options = name[: name.index("(")].strip(), []
+    keys = []
+    for option, raw in options:
+        if option not in OPTIONS:
+            keys.append(f"{option} (not an option{_suggest(option, sorted(OPTIONS))})")
+            continue
+        kind = option_kind(option)
+        if raw is None or (kind == "bool" and raw.lower() in _TRUE):
+            value = "true"
+        elif kind == "bool" and raw.lower() in _FALSE:
+            value = "false"
+        elif kind == "choice":
+            value = _toml_string(raw.lower())
+        else:
+            value = raw
+        keys.append(f"{option} = {value} under [{OPTIONS[option][0]}]")
+    how = f"; here: {', '.join(keys)}" if keys else ""
+    return (
+        f"{name!r}: extends names a preset or a rule file, without options: write "
+        f"extends = {_toml_string(base)} and give the options as keys of this file{how}"
+    )
+
+
+def _parse_rules(
+    data: Mapping[str, Any],
+    *,
+    source: str,
+    load_base: Callable[[str], RuleSet] | None,
+) -> RuleSet:
     for section in data:
         if section != "rules" and section not in SECTIONS:
             raise InvalidRulesError(
@@ -253,10 +330,7 @@ def parse_rules(
 
     base: RuleSet | None = None
     if "extends" in head:
-        extends = _as_str(head["extends"], "rules.extends")
-        if load_base is None:
-            raise InvalidRulesError("this rule file cannot extend another here", "rules.extends")
-        base = load_base(extends)
+        base = _load_extends(head["extends"], source, load_base)
     else:
         for required in _REQUIRED:
             section, key = required.split(".")
@@ -341,6 +415,24 @@ def validate(rules: RuleSet) -> None:
                 f"{KIND_WORDS[kind.count]} of a kind cannot be thrown with {dice} dice",
                 f"scoring.kinds.{kind.count}",
             )
+    if not _anything_scores(rules):
+        raise InvalidRulesError(
+            "nothing can ever score: no single die scores (singles), no multiple "
+            "([scoring.kinds]), no pattern and no other combination, so every throw would be "
+            "a farkle",
+            "scoring",
+        )
+    same_faces: dict[Dice, int] = {}
+    for j, pattern in enumerate(s.patterns):
+        faces = tuple(sorted(pattern.faces))
+        i = same_faces.setdefault(faces, j)
+        if i != j:
+            raise InvalidRulesError(
+                f"{pattern.name!r} has the same faces ({format_dice(faces)}) as "
+                f"scoring.patterns[{i}] {s.patterns[i].name!r}: one set of faces can be only "
+                "one pattern, with one value",
+                f"scoring.patterns[{j}]",
+            )
     for pattern in s.patterns:
         if pattern.thrown > dice:
             raise InvalidRulesError(
@@ -367,6 +459,8 @@ def validate(rules: RuleSet) -> None:
             f"{g.target} cannot be reached exactly with points in steps of {rules.unit}",
             "game.target",
         )
+    if g.exact_target:
+        _check_exact_target(rules)
     if g.exact_target and not g.ticks_to_cross and not t.farkle_penalty:
         step = math.lcm(rules.unit, 100) if t.bank_multiple_of_100 else rules.unit
         smallest = max(t.min_bank, step)
@@ -425,6 +519,51 @@ def validate(rules: RuleSet) -> None:
             "multiples over several throws (V-7) need three of a kind to score",
             "variants.multiples_over_throws",
         )
+    if t.entry and t.entry_by == "throw":
+        most, wins = throw_extremes(rules)
+        if t.entry > most and not wins:
+            raise InvalidRulesError(
+                f"entry by one throw (entry_by = throw, T-7) needs a single throw worth "
+                f"{t.entry}, but no throw of this rule set scores more than {most} and none "
+                "wins the game: no player could ever enter",
+                "turn.entry",
+            )
+
+
+def _anything_scores(rules: RuleSet) -> bool:
+    """Whether some throw can score at all (a rule set where none can is a mistake)."""
+    s = rules.scoring
+    kinds = resolve_kinds(s.kinds, rules.game.five_ones_win, rules.dice)
+    shapes = (s.three_pairs, s.four_and_pair, s.two_triplets, s.no_score_bonus)
+    return bool(s.singles or kinds or s.patterns or any(shapes) or rules.variants.four_two_one)
+
+
+def _check_exact_target(rules: RuleSet) -> None:
+    """T-9: refuse an exact target that no player could ever hit."""
+    t, g = rules.turn, rules.game
+    if t.bank_multiple_of_100:
+        # T-6: every bank is a multiple of 100 (and of the unit); only an F-1 penalty can
+        # move a score off that step.
+        step = math.lcm(rules.unit, 100)
+        reach = math.gcd(step, t.farkle_penalty) if t.farkle_penalty else step
+        if g.target % reach:
+            raise InvalidRulesError(
+                f"{g.target} can never be hit exactly: with bank_multiple_of_100 (T-6) every "
+                f"bank is a multiple of {step}",
+                "game.target",
+            )
+    if t.entry > g.target:
+        raise InvalidRulesError(
+            f"the entry {t.entry} (T-7) is above the exact target {g.target} (T-9): the first "
+            "bank would always pass the target, so no player could ever enter",
+            "turn.entry",
+        )
+    if t.min_bank > g.target:
+        raise InvalidRulesError(
+            f"the smallest bank {t.min_bank} (F-3) is above the exact target {g.target} (T-9): "
+            "every bank would pass the target",
+            "turn.min_bank",
+        )
 
 
 def parse_rules_text(
@@ -455,23 +594,34 @@ def _looks_like_file(source: str) -> bool:
     return Path(source).suffix == ".toml" or "/" in source or "\\" in source
 
 
+def _is_unloadable_spec(source: str) -> bool:
+    """``<house>``: the spec of a rule set built from text or in code (see RuleSet.spec)."""
+    return source.startswith("<") and source.endswith(">")
+
+
 def _load_source(source: str, seen: tuple[str, ...] = ()) -> RuleSet:
     if source in seen:
         raise InvalidRulesError(
             f"rule files extend each other in a loop: {' -> '.join((*seen, source))}",
             "rules.extends",
         )
+    chain = (*seen, source)
     if source in PRESETS:
-        return parse_rules_text(
-            preset_text(source), source=source, load_base=lambda b: _load_source(b, (*seen, source))
+        return _preset(source)
+    if _is_unloadable_spec(source):
+        raise InvalidRulesError(
+            "this is the spec of a rule set built from text or in code, which names no preset "
+            "and no file, so it cannot be loaded: write the rule set to a file with to_toml "
+            "(zloutch rules show --toml) and load that file",
+            source,
         )
-    path = Path(source)
     if not _looks_like_file(source):
         raise InvalidRulesError(
             f"unknown preset{_suggest(source, PRESETS)}; presets: {', '.join(PRESETS)} "
             "(or give the path of a .toml rule file)",
             source,
         )
+    path = Path(source)
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
@@ -482,10 +632,18 @@ def _load_source(source: str, seen: tuple[str, ...] = ()) -> RuleSet:
     def base(name: str) -> RuleSet:
         if name in PRESETS or not _looks_like_file(name):
             # A preset, or a misspelt one: say "unknown preset", not "cannot read the file".
-            return _load_source(name, (*seen, source))
-        return _load_source(str(path.parent / name), (*seen, source))
+            return _load_source(name, chain)
+        return _load_source(str(path.parent / name), chain)
 
     return parse_rules_text(text, source=source, load_base=base)
+
+
+@cache
+def _preset(name: str) -> RuleSet:
+    """A preset, loaded once (rule sets are immutable)."""
+    return parse_rules_text(
+        preset_text(name), source=name, load_base=lambda b: _load_source(b, (name,))
+    )
 
 
 # ---------------------------------------------------------------------------- specs
@@ -505,12 +663,19 @@ def split_spec(spec: str) -> tuple[str, list[tuple[str, str | None]]]:
         raise InvalidRulesError(f"cannot read the spec {spec!r}: write name(option=value,...)")
     source, inner = text[:open_at].strip(), text[open_at + 1 : -1]
     options: list[tuple[str, str | None]] = []
+    if not inner.strip():
+        return source, options  # name() is the name alone
     for part in inner.split(","):
         part = part.strip()
         if not part:
-            continue
+            raise InvalidRulesError(
+                f"an empty option in {spec!r}: remove the extra comma, or name an option"
+            )
         name, eq, value = part.partition("=")
-        options.append((name.strip().replace("-", "_"), value.strip() if eq else None))
+        name = name.strip().replace("-", "_")
+        if not name:
+            raise InvalidRulesError(f"an option with no name in {spec!r}: write name=value")
+        options.append((name, value.strip() if eq else None))
     return source, options
 
 
@@ -539,12 +704,7 @@ def parse_option_value(name: str, raw: str | None) -> OptionValue:
         if not _is_number(digits):
             raise InvalidRulesError(f"expected a whole number, got {raw!r}", name)
         return int(digits)
-    choices = option_choices(name)
-    if raw not in choices:
-        raise InvalidRulesError(
-            f"{raw!r} is not one of {', '.join(choices)}{_suggest(raw, choices)}", name
-        )
-    return raw
+    return _choice(name, raw, name)
 
 
 def with_options(rules: RuleSet, values: Mapping[str, OptionValue]) -> RuleSet:
@@ -560,7 +720,7 @@ def with_options(rules: RuleSet, values: Mapping[str, OptionValue]) -> RuleSet:
     if rules.options and rules.source:
         try:
             source_rules = _load_source(rules.source)
-        except InvalidRulesError:  # built in code, or its file is gone: measure from here
+        except InvalidRulesError:  # its file is gone: measure from here
             source_rules = rules
     base_values = source_rules.option_values()
     merged = dict(rules.options)
@@ -576,7 +736,10 @@ def with_options(rules: RuleSet, values: Mapping[str, OptionValue]) -> RuleSet:
 
 
 def load_rules(spec: str | RuleSet) -> RuleSet:
-    """Load a rule set from a spec: ``dix-mille``, ``my-table.toml(entry=800,joker)``."""
+    """Load a rule set from a spec: ``dix-mille``, ``my-table.toml(entry=800,joker)``.
+
+    ``load_rules(rules.spec) == rules`` for every rule set loaded here.
+    """
     if isinstance(spec, RuleSet):
         return spec
     source, raw_options = split_spec(spec)
@@ -589,6 +752,43 @@ def load_rules(spec: str | RuleSet) -> RuleSet:
             raise InvalidRulesError("option given twice", name)
         values[name] = parse_option_value(name, raw)
     return with_options(rules, values)
+
+
+@lru_cache(maxsize=1024)
+def canonical_spec(rules: RuleSet) -> str:
+    """``RuleSet.spec``: the spec that loads this rule set, or ``<name>`` when none can.
+
+    A rule file is named by its path with the options recorded on it. A preset is named with
+    the options that differ from it, measured afresh, and only when the preset with those
+    options is this rule set (a rule set changed in code is not its preset any more). A rule
+    set built from text or in code is named as the preset of its name when that is what it
+    is, with the options that differ; otherwise nothing can load it.
+    """
+    source = rules.source
+    if source and source not in PRESETS and _looks_like_file(source):
+        return _spec_text(source, rules.options)
+    for name in dict.fromkeys((source, rules.name)):
+        if name in PRESETS:
+            options = _options_over(_preset(name), rules)
+            if options is not None:
+                return _spec_text(name, options)
+    return f"<{rules.name}>"
+
+
+def _options_over(base: RuleSet, rules: RuleSet) -> tuple[tuple[str, OptionValue], ...] | None:
+    """The options that make ``base`` into ``rules``, or None when options cannot."""
+    values = rules.option_values()
+    changed = {name: value for name, value in values.items() if base.option(name) != value}
+    candidate = base.replace_options(changed)
+    if dataclasses.replace(candidate, source=rules.source, options=rules.options) != rules:
+        return None
+    return tuple(sorted(changed.items()))
+
+
+def _spec_text(source: str, options: tuple[tuple[str, OptionValue], ...]) -> str:
+    if not options:
+        return source
+    return f"{source}({','.join(format_option(n, v) for n, v in options)})"
 
 
 # ---------------------------------------------------------------------------- writing

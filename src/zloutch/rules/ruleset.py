@@ -64,23 +64,24 @@ class Scoring:
     three_pairs: int = 0
     """Points of three pairs (S-9); 0 = not a combination."""
     four_and_pair_as_three_pairs: bool = False
-    """Four of a kind plus a pair also counts as three pairs."""
+    """F-5: four of a kind plus a pair also counts as three pairs."""
     six_of_a_kind_as_three_pairs: bool = False
-    """Six of a kind also counts as three pairs."""
+    """F-5: six of a kind also counts as three pairs."""
     four_and_pair: int = 0
-    """Points of four of a kind plus a pair of another face; 0 = not a combination."""
+    """F-5: points of four of a kind plus a pair of another face; 0 = not a combination."""
     two_triplets: int = 0
-    """Points of two three-of-a-kinds of different faces; 0 = not a combination."""
+    """F-5: points of two three-of-a-kinds of different faces; 0 = not a combination."""
     full_house: Literal["off", "sum", "times"] = "off"
     """Three of a kind plus a pair: off, ``sum`` (S-13: three + pair x face) or ``times`` (S-14)."""
     full_house_pair: int = 50
-    """With ``full_house = "sum"``: the pair is worth this many points times its face."""
+    """S-13: with ``full_house = "sum"``, the pair is worth this many points times its face."""
     no_score_bonus: int = 0
     """F-2: a throw of all the dice that scores nothing is worth this much; 0 = off."""
     keep_all_scoring: bool = False
     """T-2 option: every scoring die must be kept, at its best value (charentaise)."""
     keep_whole_multiples: bool = False
-    """A keep that takes dice of a multiple (three of a kind or more) must take it whole."""
+    """F-5: a keep that takes dice of a multiple (three of a kind or more) must take it
+    whole."""
 
 
 @dataclass(frozen=True)
@@ -119,6 +120,9 @@ class GameRules:
     """T-9: the target must be hit exactly; a turn that would pass it is a farkle."""
     ticks_to_cross: int = 0
     """G-3: at this many ticks the current level is crossed; 0 = no ticks."""
+    ticks_restart: bool = True
+    """G-3 Reading: after a crossing, ticks restart from 0 at the level fallen back to (true);
+    false: that level keeps the ticks written beside it, and they count toward its crossing."""
     bump: Literal["off", "current", "any"] = "off"
     """G-4: banking a level equal to another player's current (or any) level crosses it."""
     fallback_bumps: bool = False
@@ -135,8 +139,13 @@ class GameRules:
     """G-8: the next player may continue a turn banked with dice left on the table."""
     take_back_counts_for_entry: bool = True
     """G-8 Reading: the inherited total counts toward entry (T-7)."""
+    reentry: bool = True
+    """T-7 Reading: a player whose every level is crossed must enter again with the entry
+    minimum (true); false: once entered, always entered."""
     min_players: int = 1
+    """G-1: the fewest players a game may have."""
     max_players: int = 8
+    """G-1: the most players a game may have (at most 8)."""
 
 
 @dataclass(frozen=True)
@@ -229,7 +238,8 @@ class RuleSet:
     game: GameRules = field(default_factory=GameRules)
     variants: Variants = field(default_factory=Variants)
     source: str = ""
-    """The preset name or file path this rule set was loaded from."""
+    """The preset name or file path this rule set was loaded from; empty when it was built
+    from text or in code."""
     options: tuple[tuple[str, OptionValue], ...] = ()
     """The options switched on the source, sorted by name, only those that change it."""
 
@@ -241,11 +251,18 @@ class RuleSet:
 
     @property
     def spec(self) -> str:
-        """The canonical spec string; ``load_rules(rules.spec) == rules``."""
-        if not self.options:
-            return self.source or self.name
-        inner = ",".join(format_option(n, v) for n, v in self.options)
-        return f"{self.source or self.name}({inner})"
+        """The canonical spec string: ``load_rules(rules.spec)`` gives this rule set back.
+
+        A preset, or a rule file, and the options switched on it (``dix-mille(entry=800)``).
+        A rule set built from text or in code has no file to name: when it is a preset with
+        options switched (its name is the preset's, and nothing else differs), its spec is
+        that preset with those options; otherwise no spec can load it, and its spec is its
+        name in angle brackets (``<house>``), which ``load_rules`` refuses with the reason.
+        Such a rule set round-trips through ``to_toml`` and a file instead.
+        """
+        from zloutch.rules.loader import canonical_spec  # the loader knows the presets
+
+        return canonical_spec(self)
 
     def replace_options(self, values: dict[str, OptionValue]) -> RuleSet:
         """A copy with these option values set (no validation: use ``with_options``)."""
@@ -318,6 +335,12 @@ def _evaluate_kind(
         return int(rule)
     if rule.endswith("x face"):
         return int(rule.split()[0]) * face
+    if n == 3 and rule in ("double", "(n-2) x three"):
+        what = "double" if rule == "double" else "be '(n-2) x three' of itself"
+        raise ValueError(
+            f"three of a kind cannot {what}: there is no smaller kind to measure it on; "
+            'write points (1000) or "K x face"'
+        )
     if rule == "double":
         previous = known.get((n - 1, face))
         if not isinstance(previous, int):

@@ -12,11 +12,12 @@ depend on dice set aside earlier in the hand (V-6, V-7) are computed on first us
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 
 from zloutch.rules.dice import (
+    FACES,
     Dice,
     Face,
     all_throws,
@@ -24,17 +25,20 @@ from zloutch.rules.dice import (
     counts,
     difference,
     format_dice,
+    multisets,
     sort_dice,
     sub_multisets,
 )
 from zloutch.rules.errors import IllegalKeepError, InvalidDiceError
-from zloutch.rules.ruleset import KIND_WORDS, RuleSet
+from zloutch.rules.ruleset import KIND_WORDS, GameRules, RuleSet, Variants, resolve_kinds
 
+NO_SCORE_BONUS = "no-score bonus"
+"""F-2: the name of the bonus combination of a scoreless throw of every die."""
 STRAIGHT_OVER_THROWS = {1: 500, 2: 300}
 """V-6: points of a straight completed with one or two dice set aside."""
 FOUR_TWO_ONE = 2000
-_COUNT_WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}
 """S-15: points of 4-2-1 on exactly three thrown dice."""
+_COUNT_WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}
 
 
 @dataclass(frozen=True)
@@ -75,11 +79,41 @@ class HandContext:
     """What the current hand already holds, for the variants that score across throws.
 
     ``set_aside`` are the dice set aside since the hand started (since the last full hand);
-    ``multiples`` the faces of three-of-a-kinds among them, kept as figures (V-7).
+    ``multiples`` the faces of three-of-a-kinds among them, kept as figures (V-7). A context
+    that cannot be (a face outside 1..6, a multiple without three of its face set aside, a
+    face listed twice in ``multiples``) raises InvalidDiceError.
     """
 
     set_aside: Dice = ()
     multiples: tuple[Face, ...] = ()
+
+    def __post_init__(self) -> None:
+        if not (self.set_aside or self.multiples):
+            return
+        for face in (*self.set_aside, *self.multiples):
+            if face not in FACES:
+                raise InvalidDiceError(
+                    f"{face!r} is not a die face: faces are 1 to 6 (in the dice set aside)"
+                )
+        have = counts(self.set_aside)
+        for face in self.multiples:
+            n = have[face - 1]
+            if n < 3:
+                have_text = (
+                    f"no {face} is set aside"
+                    if n == 0
+                    else f"only {_COUNT_WORDS[n]} {face}{'s are' if n > 1 else ' is'} set aside "
+                    f"({format_dice(self.set_aside)})"
+                )
+                raise InvalidDiceError(
+                    f"{face}s cannot be a multiple set aside (V-7): a multiple is three of a "
+                    f"kind or more, and {have_text}"
+                )
+        if len(set(self.multiples)) != len(self.multiples):
+            raise InvalidDiceError(
+                f"a face is listed twice among the multiples set aside: "
+                f"{format_dice(self.multiples)}"
+            )
 
     @classmethod
     def from_set_aside(cls, dice: Iterable[Face]) -> HandContext:
@@ -99,9 +133,14 @@ class ThrowScore:
 
     throw: Dice
     keeps: tuple[Keep, ...]
-    """The legal keeps under the rule set's keep rules, best first."""
+    """The legal keeps under the rule set's keep rules, best first: a keep that wins the
+    game (G-5) before any points, then by points, highest first.
+
+    Dice that can be read as a win appear twice: the keep that wins, then the same dice at
+    their best reading as points (five 1s in dix-mille with ``five_ones_win``: the win, then
+    4000). Every other selection appears once, at its best reading."""
     scoring: tuple[Keep, ...]
-    """Every selection that scores whole (free choice, T-2), best first."""
+    """Every selection that scores whole (free choice, T-2), in the same order."""
 
     @property
     def farkle(self) -> bool:
@@ -115,15 +154,17 @@ class ThrowScore:
 
     @property
     def points(self) -> int:
-        """The score of the whole throw: its most points, non-scoring dice ignored.
+        """The score of the whole throw: the most points any reading of it is worth,
+        non-scoring dice ignored.
 
-        A keep that wins the game (G-5) carries no points; this is the most points any
-        reading of the throw is worth (1 1 1 1 1 in cinq-mille: 1100 and the win).
+        A keep that wins the game (G-5) carries no points, and the same dice read as points
+        are a keep of their own: five 1s win in cinq-mille and are worth 1000 + 100 + 100 =
+        1200; with ``five_ones_win`` in dix-mille they win and are worth 4000 (S-5).
         """
         return max((k.points for k in self.scoring), default=0)
 
     def keep_for(self, dice: Iterable[Face]) -> Keep | None:
-        """The legal keep of exactly these dice, or None."""
+        """The legal keep of exactly these dice (the winning reading first), or None."""
         wanted = sort_dice(dice)
         return next((k for k in self.keeps if k.dice == wanted), None)
 
@@ -141,7 +182,12 @@ class ScoreTable:
 
     def __init__(self, rules: RuleSet) -> None:
         self.rules = rules
+        # Multiples with their win (G-5 included): what keep_whole_multiples takes whole.
         self._kinds = rules.kinds_values()
+        # Multiples as points: G-5 adds a winning reading of five 1s, it does not take away
+        # the points the kind rule gives them (S-5: five 1s = 4000 in dix-mille).
+        self._kind_points = resolve_kinds(rules.scoring.kinds, False, rules.dice)
+        self._five_ones_win = rules.game.five_ones_win and rules.dice >= 5
         self._context_matters = rules.variants.across_throws
         self._table: dict[tuple[HandContext, Dice], ThrowScore] = {}
         for throw in all_throws(rules.dice):
@@ -187,7 +233,7 @@ class ScoreTable:
         for face, points in s.singles:
             if c[face - 1]:
                 found.append(Combination(f"single {face}", (face,), points))
-        for (n, face), value in sorted(self._kinds.items()):
+        for (n, face), value in sorted(self._kind_points.items()):
             if c[face - 1] >= n:
                 wins = value == "win"
                 found.append(
@@ -199,6 +245,8 @@ class ScoreTable:
                         True,
                     )
                 )
+        if self._five_ones_win and c[0] >= 5:  # G-5
+            found.append(Combination("five 1s", (1,) * 5, 0, True, True))
         for pattern in s.patterns:
             if contains(throw, pattern.faces) and pattern.thrown in (0, len(throw)):
                 found.append(Combination(pattern.name, pattern.faces, pattern.points, figure=True))
@@ -219,7 +267,7 @@ class ScoreTable:
                 found.append(Combination("two triplets", throw, s.two_triplets, figure=True))
         if s.full_house != "off":
             for three in range(1, 7):
-                base = self._kinds.get((3, three))
+                base = self._kind_points.get((3, three))
                 if c[three - 1] < 3 or not isinstance(base, int):
                     continue
                 for pair in range(1, 7):
@@ -247,10 +295,11 @@ class ScoreTable:
         if v.multiples_over_throws:
             c = counts(throw)
             for face in context.multiples:
-                three = self._kinds.get((3, face))
+                three = self._kind_points.get((3, face))
                 if not isinstance(three, int):
                     continue
-                value = three * 2 ** (counts(aside)[face - 1] - 3)
+                # A context's multiples have three or more of their face set aside.
+                value = three << (counts(aside)[face - 1] - 3)
                 for j in range(1, c[face - 1] + 1):
                     found.append(
                         Combination(
@@ -265,40 +314,27 @@ class ScoreTable:
 
     def _build(self, throw: Dice, context: HandContext) -> ThrowScore:
         combos = self.combinations(throw, context)
-        best: dict[Dice, tuple[Combination, ...] | None] = {(): ()}
-
-        def solve(part: Dice) -> tuple[Combination, ...] | None:
-            if part in best:
-                return best[part]
-            first = part[0]
-            choice: tuple[Combination, ...] | None = None
-            score = (False, -1)
-            for combo in combos:
-                if combo.dice[0] != first or not contains(part, combo.dice):
-                    continue
-                rest = solve(difference(part, combo.dice))
-                if rest is None:
-                    continue
-                total = (
-                    combo.wins or any(r.wins for r in rest),
-                    combo.points + sum(r.points for r in rest),
-                )
-                if total > score:
-                    score, choice = total, (combo, *rest)
-            best[part] = choice
-            return choice
+        plain = [c for c in combos if not c.wins]
+        best_reading = _best_split(combos)
+        # A selection that can win also has its best reading as points, a keep of its own.
+        points_reading = _best_split(plain) if len(plain) < len(combos) else best_reading
 
         keeps: list[Keep] = []
         for part in sub_multisets(throw):
             if not part:
                 continue
-            split = solve(part)
-            if split is not None:
-                wins = any(c.wins for c in split)
-                points = sum(c.points for c in split)
-                keeps.append(Keep(part, split, points, len(part) == len(throw), wins))
+            full = len(part) == len(throw)
+            split = best_reading(part)
+            if split is None:
+                continue
+            keep = _keep(part, split, full)
+            keeps.append(keep)
+            if keep.wins:
+                as_points = points_reading(part)
+                if as_points is not None:
+                    keeps.append(_keep(part, as_points, full))
         if not keeps and self.rules.scoring.no_score_bonus and len(throw) == self.rules.dice:
-            bonus = Combination("no-score bonus", throw, self.rules.scoring.no_score_bonus)
+            bonus = Combination(NO_SCORE_BONUS, throw, self.rules.scoring.no_score_bonus)
             keeps.append(Keep(throw, (bonus,), bonus.points, True))
         keeps.sort(key=_keep_order)
         scoring = tuple(keeps)
@@ -335,9 +371,18 @@ class ScoreTable:
     def validate_keep(
         self, throw: Iterable[Face], kept: Iterable[Face], context: HandContext = NO_CONTEXT
     ) -> Keep:
-        """The keep of ``kept`` from ``throw``, or IllegalKeepError saying why not."""
+        """The keep of ``kept`` from ``throw``, or IllegalKeepError saying why not.
+
+        Faces outside 1..6 (thrown or kept) raise InvalidDiceError.
+        """
         entry = self.lookup(throw, context)
-        dice = sort_dice(kept)
+        dice = tuple(kept)
+        for face in dice:
+            if face not in FACES:
+                raise InvalidDiceError(
+                    f"{face!r} is not a die face: faces are 1 to 6 (in the dice kept)"
+                )
+        dice = sort_dice(dice)
         if not dice:
             raise IllegalKeepError("keep at least one scoring die (T-2)")
         if not contains(entry.throw, dice):
@@ -377,6 +422,46 @@ class ScoreTable:
                 "(keep_all_scoring, T-2)"
             )
         raise IllegalKeepError(f"{format_dice(dice)} is not a legal keep here")  # pragma: no cover
+
+
+Split = tuple[Combination, ...]
+
+
+def _best_split(combos: list[Combination]) -> Callable[[Dice], Split | None]:
+    """The best reading of any sub-multiset as these combinations (a win first, then points).
+
+    Every die of the dice belongs to one combination; None when no such reading exists.
+    Results are memoised in the returned function.
+    """
+    best: dict[Dice, Split | None] = {(): ()}
+
+    def solve(part: Dice) -> Split | None:
+        if part in best:
+            return best[part]
+        first = part[0]
+        choice: Split | None = None
+        score = (False, -1)
+        for combo in combos:
+            if combo.dice[0] != first or not contains(part, combo.dice):
+                continue
+            rest = solve(difference(part, combo.dice))
+            if rest is None:
+                continue
+            total = (
+                combo.wins or any(r.wins for r in rest),
+                combo.points + sum(r.points for r in rest),
+            )
+            if total > score:
+                score, choice = total, (combo, *rest)
+        best[part] = choice
+        return choice
+
+    return solve
+
+
+def _keep(dice: Dice, split: Split, full_hand: bool) -> Keep:
+    wins = any(c.wins for c in split)
+    return Keep(dice, split, sum(c.points for c in split), full_hand, wins)
 
 
 @lru_cache(maxsize=64)
@@ -430,3 +515,47 @@ def validate_keep(
 ) -> Keep:
     """The keep a player names, or IllegalKeepError with a reason a player understands."""
     return score_table(rules).validate_keep(throw, kept, context)
+
+
+def throw_extremes(rules: RuleSet) -> tuple[int, bool]:
+    """The most points one throw can score under a rule set, and whether a throw can win.
+
+    Every throw of 1 to ``rules.dice`` dice is read, and with V-6 or V-7 every hand context
+    those variants score in. Only the scoring rules matter, so the answer is kept per
+    scoring rules (the loader asks for it when it checks a rule set, T-7 by one throw).
+    """
+    v = rules.variants
+    scoring_only = RuleSet(
+        name=rules.name,
+        summary="",
+        dice=rules.dice,
+        scoring=rules.scoring,
+        game=GameRules(five_ones_win=rules.game.five_ones_win),
+        variants=Variants(
+            four_two_one=v.four_two_one,
+            straights_over_throws=v.straights_over_throws,
+            multiples_over_throws=v.multiples_over_throws,
+        ),
+    )
+    return _throw_extremes(scoring_only)
+
+
+@lru_cache(maxsize=64)
+def _throw_extremes(rules: RuleSet) -> tuple[int, bool]:
+    table = ScoreTable(rules)
+    contexts = [NO_CONTEXT]
+    v = rules.variants
+    for size in range(1, rules.dice):
+        for aside in multisets(size):
+            context = HandContext.from_set_aside(aside)
+            if (v.straights_over_throws and size in STRAIGHT_OVER_THROWS) or (
+                v.multiples_over_throws and context.multiples
+            ):
+                contexts.append(context)
+    most, wins = 0, False
+    for context in contexts:
+        for throw in all_throws(rules.dice - len(context.set_aside)):
+            score = table.lookup(throw, context)
+            most = max(most, score.points)
+            wins = wins or any(k.wins for k in score.scoring)
+    return most, wins
