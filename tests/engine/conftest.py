@@ -206,6 +206,7 @@ class _Column:
     ticks: int = 0
     loose_ticks: int = 0
     farkles_in_row: int = 0
+    entered_once: bool = False
 
     @property
     def current(self) -> int | None:
@@ -300,7 +301,8 @@ class SheetFromEvents:
         if g.exact_target:
             assert event.level <= g.target, f"T-9: level {event.level} past {g.target}"
         assert event.pp == (t.petit_palier and event.total == 100), f"T-8: pp mark of {event}"
-        was_entered = column.entered
+        # T-7, with its Reading: once entered, entered for good when reentry is off
+        was_entered = column.entered or (not g.reentry and column.entered_once)
         petit_palier = t.petit_palier and event.total == 100 and was_entered
         assert event.total >= t.min_bank or petit_palier, (
             f"F-3/T-8: banked {event.total}, the smallest bank is {t.min_bank}"
@@ -340,6 +342,7 @@ class SheetFromEvents:
         column.levels.append(_Level(event.level, pp=event.pp))
         column.ticks = 0
         column.farkles_in_row = 0
+        column.entered_once = True
         return entered_event
 
     def _bumped(self, event: ev.Bumped, following: ev.Event | None) -> None:
@@ -369,9 +372,17 @@ class SheetFromEvents:
         assert index is not None and column.levels[index].value == event.level, (
             f"{event}: there is no such level to cross"
         )
-        if index == column.current:
-            column.ticks = 0
+        current = index == column.current
         column.levels[index].crossed = True
+        back = column.current
+        if current:
+            # G-3 Reading: ticks restart at the level fallen back to, or it keeps its ticks
+            column.ticks = 0
+            if back is not None:
+                if self.rules.game.ticks_restart:
+                    column.levels[back].ticks = 0
+                else:
+                    column.ticks = column.levels[back].ticks
         assert event.back_to == column.score, (
             f"{event}: the last level not crossed is {column.score}"
         )

@@ -63,7 +63,7 @@ SWEEP_ROLLS = 0.02
 # ---------------------------------------------------------------------------- option sets
 
 OPTION_SEED = 20261130
-COMBINATIONS_DRAWN = 27
+COMBINATIONS_DRAWN = 45
 FLAGS = (
     "take_back",
     "final_round",
@@ -77,8 +77,29 @@ FLAGS = (
     "bank_multiple_of_100",
     "last_thousand",
     "exact_target",
+    "five_ones_win",
+    "full_hand_win",
+    "fallback_bumps",
+    "joker_keeps_points",
+    "take_back_counts_for_entry",
+    "keep_all_scoring",
+    "keep_whole_multiples",
+    "ticks_restart",
+    "reentry",
 )
-VALUED = ("bump", "entry", "full_hand", "ticks_to_cross", "farkle_penalty", "min_bank", "target")
+"""Every switch of RULES.md, the Reading options included."""
+VALUED = (
+    "bump",
+    "entry",
+    "entry_by",
+    "full_hand",
+    "full_house",
+    "no_score_bonus",
+    "ticks_to_cross",
+    "farkle_penalty",
+    "min_bank",
+    "target",
+)
 
 
 def draw_options(rng: random.Random, preset: str) -> dict[str, bool | int | str]:
@@ -95,12 +116,21 @@ def draw_options(rng: random.Random, preset: str) -> dict[str, bool | int | str]
             options[name] = rng.choice(["any", "current", "off"])
         elif name == "full_hand":
             options[name] = rng.choice(["forced", "optional"])
+        elif name == "entry_by":
+            options[name] = rng.choice(["throw", "turn"])
+        elif name == "full_house":
+            options[name] = rng.choice(["off", "sum", "times"])
         elif name == "ticks_to_cross":
             options[name] = rng.randint(0, 3)
         elif name == "target":
             options[name] = rng.randrange(2000, 5001, 100)
         else:
-            options[name] = {"entry": 800, "farkle_penalty": 500, "min_bank": 300}[name]
+            options[name] = {
+                "entry": 800,
+                "farkle_penalty": 500,
+                "min_bank": 300,
+                "no_score_bonus": 500,
+            }[name]
     return options
 
 

@@ -87,6 +87,9 @@ def test_a_record_from_a_newer_version_is_refused() -> None:
     [
         ("{not json", "invalid JSON at line 1"),
         ("[]", "not a game record"),
+        ("[" * 100_000 + "]" * 100_000, "its JSON cannot be read"),
+        ('{"format": "zloutch-record", "version": 0}', "no record version 0"),
+        ('{"format": "zloutch-record", "version": -3}', "no record version -3"),
         ('{"format": "zloutch-record", "version": "one"}', "'version' must be"),
         (
             '{"format": "zloutch-record", "version": 1, "rules": "nope", "players": ["A", "B"],'
@@ -134,3 +137,16 @@ def test_a_table_record_keeps_its_mode() -> None:
     _, state = load_record(dump_record(record))
     assert state.table_mode and state.turn.player == 1
     assert new_game(load_rules("dix-mille"), ["Ana", "Bob"]).table_mode is False
+
+
+def test_a_long_bad_action_is_quoted_short() -> None:
+    record = Record("dix-mille", ("Ana", "Bob"), ("throw", "roll " + "1 " * 5000))
+    with pytest.raises(InvalidRecordError) as info:
+        load_record(
+            dump_record(Record(record.rules, record.players)).replace(
+                '"actions": []', '"actions": ["throw", "roll ' + "1 " * 5000 + '"]'
+            )
+        )
+    message = str(info.value)
+    assert message.startswith("cannot replay") or "action 2" in message
+    assert len(message) < 300 and "..." in message

@@ -444,3 +444,89 @@ def test_bumps_and_bank_are_refused_with_reasons_a_player_understands() -> None:
         apply(s, Bank())
     with pytest.raises(IllegalActionError, match="no turn to take back"):
         apply(s, Take())
+
+
+def test_G3_reading_ticks_restart_at_the_level_fallen_back_to() -> None:
+    # Two ticks beside 1000, then 1500 is banked and crossed by three ticks: back at 1000,
+    # ticks restart from 0 (the Reading), so two more farkles do not cross 1000.
+    s = start("dix-mille")
+    s = play(s, "throw; roll 1 1 1 2 3; keep 1 1 1; bank")  # 1000
+    s = play(s, MISS5 + ";" + MISS5 + ";" + MISS5 + ";" + MISS5)  # two ticks beside 1000
+    s = play(s, MISS5 + "; throw; roll 5 5 5 2 3; keep 5 5 5; bank")  # Bob; Ana 1500
+    s = play(s, ";".join([MISS5] * 6))  # three ticks: 1500 crossed
+    assert s.sheets[0].score == 1000 and s.sheets[0].current_ticks == 0
+    assert s.sheets[0].levels[0].ticks == 0  # what the sheet shows is what counts
+    s = play(s, ";".join([MISS5] * 4))
+    assert s.sheets[0].score == 1000 and s.sheets[0].current_ticks == 2
+    assert s.sheets[0].levels[0] == replace(s.sheets[0].levels[0], crossed=False, ticks=2)
+
+
+def test_G3_option_ticks_kept_at_the_level_fallen_back_to() -> None:
+    s = start("dix-mille(ticks_restart=false)")
+    s = play(s, "throw; roll 1 1 1 2 3; keep 1 1 1; bank")  # 1000
+    s = play(s, ";".join([MISS5] * 4))  # two ticks beside 1000
+    s = play(s, MISS5 + "; throw; roll 5 5 5 2 3; keep 5 5 5; bank")  # 1500
+    s = play(s, ";".join([MISS5] * 6))  # 1500 crossed, back at 1000 with its two ticks
+    assert s.sheets[0].score == 1000 and s.sheets[0].current_ticks == 2
+    s, events = play_events(s, MISS5 + ";" + MISS5)  # the third tick beside 1000 crosses it
+    assert Crossed(0, 1000, 0, "ticks") in events
+    assert s.sheets[0].score == 0
+
+
+BUMP_FALL_BACK = (
+    "throw; roll 6 6 6 4 2; keep 6 6 6; bank;"  # Ana 600
+    "fresh; roll 2 3 4 6 6;"  # Bob nothing
+    "throw; roll 2 3 4 6 6;"  # Cy nothing
+    "throw; roll 5 5 5 2 3; keep 5 5 5; bank;"  # Ana 1100
+    "fresh; roll 2 3 4 6 6;"  # Bob nothing
+    "throw; roll 6 6 6 4 2; keep 6 6 6; bank;"  # Cy 600 (Ana's current is 1100)
+    "fresh; roll 2 3 4 6 6;"  # Ana nothing
+    "throw; roll 1 1 1 2 3; keep 1 1 1; throw; roll 1 2; keep 1; bank"  # Bob 1100 bumps Ana
+)
+
+
+def test_G4_reading_a_player_who_falls_back_by_a_bump_bumps_no_one() -> None:
+    s, events = play_events(start("dix-mille", "Ana,Bob,Cy"), BUMP_FALL_BACK)
+    assert Bumped(1, 0, 1100) in events
+    assert s.sheets[0].score == 600  # Ana falls back onto Cy's 600...
+    assert s.sheets[2].score == 600 and not any(e == Bumped(0, 2, 600) for e in events)
+
+
+def test_G4_option_a_player_who_falls_back_by_a_bump_bumps_too() -> None:
+    s, events = play_events(start("dix-mille(fallback_bumps)", "Ana,Bob,Cy"), BUMP_FALL_BACK)
+    assert Bumped(1, 0, 1100) in events and Bumped(0, 2, 600) in events
+    assert s.sheets[0].score == 600 and s.sheets[2].score == 0
+
+
+def test_T7_reading_a_player_bumped_to_nothing_enters_again() -> None:
+    script = (
+        "throw; roll 6 6 6 4 2; keep 6 6 6; bank;"  # Ana 600
+        "fresh; roll 6 6 6 4 2; keep 6 6 6; bank;"  # Bob 600 bumps Ana to nothing
+        "fresh; roll 1 5 2 3 4; keep 1; throw; roll 1 2 3 4; keep 1"  # Ana 200
+    )
+    s = play(start("dix-mille"), script)
+    assert not s.entered(0) and "T-7" in str(bank_refusal(s))
+    s = play(start("dix-mille(reentry=false)"), script)
+    assert s.entered(0) and bank_refusal(s) is None
+    s = play(s, "bank")
+    assert s.sheets[0].score == 200
+
+
+def test_F2_after_the_bonus_all_six_dice_are_thrown_again() -> None:
+    s = play(start("zilch"), "throw; roll 2 2 3 3 4 6; keep 2 2 3 3 4 6")
+    assert s.turn.total == 500
+    assert legal_actions(s) == (Throw(),)
+    assert "F-2" in str(bank_refusal(s))
+    with pytest.raises(IllegalActionError, match="F-2"):
+        apply(s, Bank())
+    s = play(s, "throw")
+    assert s.turn.rolling == 6
+    s = play(s, "roll 1 2 3 3 4 6; keep 1")
+    assert s.turn.total == 600 and Bank() in legal_actions(s)
+
+
+def test_G8_throw_answers_a_take_back_offer_as_fresh() -> None:
+    s = play(start("dix-mille"), "throw; roll 6 6 6 4 2; keep 6 6 6; bank")
+    assert s.offer is not None and s.offer.player == 0 and s.offer.dice == 2
+    assert set(legal_actions(s)) == {Fresh(), Take()}  # each answer listed once
+    assert apply(s, Throw()) == apply(s, Fresh())  # throw is accepted as a synonym

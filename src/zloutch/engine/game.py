@@ -56,7 +56,8 @@ from zloutch.engine.state import (
 from zloutch.rules.dice import Dice, contains, difference, format_dice, multisets, probability
 from zloutch.rules.errors import IllegalKeepError, InvalidRulesError
 from zloutch.rules.ruleset import RuleSet
-from zloutch.rules.scoring import HandContext, ThrowScore, score_table
+from zloutch.rules.scoring import NO_SCORE_BONUS, HandContext, ThrowScore, score_table
+from zloutch.rules.scoring import Keep as ScoreKeep
 
 # ------------------------------------------------------------------------------ queries
 
@@ -124,7 +125,11 @@ def throw_score(state: GameState) -> ThrowScore:
 
 
 def legal_actions(state: GameState) -> tuple[Action, ...]:
-    """Every action allowed now, sorted; chance rolls while the dice are in the air."""
+    """Every action allowed now, sorted; chance rolls while the dice are in the air.
+
+    ``apply`` accepts exactly these, and one synonym: ``throw`` in answer to a take-back
+    offer starts fresh (G-8), as ``fresh`` does.
+    """
     phase = state.phase
     actions: list[Action] = []
     if phase is Phase.START:
@@ -162,8 +167,11 @@ def joker_reading(state: GameState) -> ThrowScore:
 
 
 def _must_rethrow(state: GameState) -> bool:
-    """T-5 forced, unless T-10 lets a full hand that lands on the target be banked."""
+    """F-2 after the no-score bonus; T-5 forced, unless T-10 lets a full hand that lands on
+    the target be banked."""
     rules, t = state.rules, state.turn
+    if t.rethrow:
+        return True
     if not t.full_hand or rules.turn.full_hand != "forced":
         return False
     sheet = state.sheets[t.player]
@@ -185,11 +193,15 @@ def bank_refusal(state: GameState) -> str | None:
         return "you cannot bank with jokers set aside: throw the other dice (V-2)"
     if t.pending:
         return f"you cannot bank {total}: a figure is not confirmed yet by a 1 or a 5 (V-1)"
+    if t.rethrow:
+        return (
+            f"you cannot bank {total}: after the no-score bonus all the dice are thrown again (F-2)"
+        )
     if _must_rethrow(state):
         return f"you cannot bank {total}: after a full hand all the dice are thrown again (T-5)"
-    sheet = state.sheets[t.player]
+    entered = state.entered(t.player)
     entry = rules.turn.entry
-    if not sheet.entered and entry:
+    if not entered and entry:
         if rules.turn.entry_by == "throw":
             if t.best_throw < entry:
                 return (
@@ -202,7 +214,7 @@ def bank_refusal(state: GameState) -> str | None:
                 return f"you cannot bank {total}: you need {entry} to enter the game (T-7)"
     if rules.turn.bank_multiple_of_100 and total % 100 == 50:
         return f"you cannot bank {total}: a total ending in 50 cannot be banked (T-6)"
-    small_pp = rules.turn.petit_palier and total == 100 and sheet.entered
+    small_pp = rules.turn.petit_palier and total == 100 and entered
     if total < rules.turn.min_bank and not small_pp:
         rule = "T-8" if rules.turn.petit_palier else "F-3"
         return f"you cannot bank {total}: the smallest bank is {rules.turn.min_bank} ({rule})"
@@ -214,9 +226,11 @@ def bank_refusal(state: GameState) -> str | None:
 def throw_refusal(state: GameState) -> str | None:
     """Why the player to move cannot throw now (None: they can)."""
     if state.phase is Phase.START:
-        return None  # with a take-back offer, throwing is starting fresh (G-8)
+        # With a take-back offer, throw is accepted as a synonym of fresh (G-8): a player
+        # who ignores the offer just throws. legal_actions lists fresh only, once.
+        return None
     if state.phase is not Phase.DECIDE:
-        return "you cannot throw now: keep dice from the throw first"
+        return "you cannot throw now: keep dice from the throw first (T-2)"
     if state.in_hand <= 0:  # pragma: no cover - a full hand rethrows every die
         return "there are no dice left to throw"
     return None
@@ -255,7 +269,7 @@ def why_illegal(state: GameState, action: Action) -> str | None:
         return None if phase is Phase.KEEP else "no throw is on the table"
     if isinstance(action, Keep):
         if phase is not Phase.KEEP:
-            return "there is no throw to keep from: throw first"
+            return "there is no throw to keep from: throw first (T-2)"
         try:
             score_table(state.rules).validate_keep(t.throw, action.dice, context(state))
         except IllegalKeepError as exc:
@@ -319,7 +333,7 @@ def step(state: GameState, action: Action) -> tuple[GameState, tuple[Event, ...]
     t = state.turn
     if isinstance(action, Throw | Fresh):
         if t.full_hand or state.phase is Phase.START:
-            turn = replace(t, set_aside=(), multiples=(), full_hand=False)
+            turn = replace(t, set_aside=(), multiples=(), full_hand=False, rethrow=False)
             rolling = state.rules.dice
         else:
             turn, rolling = t, state.in_hand
@@ -402,6 +416,7 @@ def _keep(state: GameState, dice: Dice, events: list[Event]) -> GameState:
     full_hand = len(set_aside) == rules.dice
     turn = replace(
         t,
+        rethrow=_is_no_score_bonus(keep),
         total=total,
         set_aside=set_aside,
         multiples=tuple(sorted(multiples)),
@@ -420,6 +435,11 @@ def _keep(state: GameState, dice: Dice, events: list[Event]) -> GameState:
     return state
 
 
+def _is_no_score_bonus(keep: ScoreKeep) -> bool:
+    """The keep is the F-2 bonus of a scoreless throw of every die."""
+    return any(c.name == NO_SCORE_BONUS for c in keep.combinations)
+
+
 # ------------------------------------------------------------------------------ the sheet
 
 
@@ -431,10 +451,10 @@ def _bank(state: GameState, events: list[Event]) -> GameState:
     g = rules.game
     if g.last_thousand and value < g.target:
         value = min(value, max(g.target - 1000, sheet.score))
-    was_entered = sheet.entered
+    was_entered = state.entered(p)
     pp = rules.turn.petit_palier and t.total == 100
     sheets = list(state.sheets)
-    sheets[p] = replace(sheet.write(Level(value, pp=pp)), farkles_in_row=0)
+    sheets[p] = replace(sheet.write(Level(value, pp=pp)), farkles_in_row=0, entered_once=True)
     events.append(Banked(p, t.total, value, pp))
     if not was_entered:
         events.append(Entered(p, value))
@@ -442,7 +462,7 @@ def _bank(state: GameState, events: list[Event]) -> GameState:
     state = replace(state, sheets=tuple(sheets))
     offer = None
     if g.take_back and not t.full_hand and state.in_hand > 0:
-        offer = TakeBackOffer(t.total, state.in_hand, t.set_aside, t.multiples)
+        offer = TakeBackOffer(t.total, state.in_hand, t.set_aside, t.multiples, player=p)
     reached = value == g.target if g.exact_target else value >= g.target
     if reached:
         if g.final_round or g.final_turns:
@@ -515,6 +535,15 @@ def _cross_current(
     levels = list(sheet.levels)
     levels[i] = replace(levels[i], crossed=True)
     sheet = replace(sheet, levels=tuple(levels), ticks=0)
+    back = sheet.current_index
+    if back is not None:
+        # G-3 Reading: ticks restart from 0 at the level fallen back to (ticks_restart),
+        # or that level keeps the ticks written beside it and they count on.
+        if rules.game.ticks_restart:
+            levels[back] = replace(levels[back], ticks=0)
+            sheet = replace(sheet, levels=tuple(levels))
+        else:
+            sheet = replace(sheet, ticks=levels[back].ticks)
     sheets[p] = sheet
     events.append(Crossed(p, levels[i].value, sheet.score, reason))
     if rules.game.fallback_bumps and sheet.score:

@@ -75,18 +75,23 @@ class Record:
         )
 
 
+def _quote(text: str, limit: int = 40) -> str:
+    """An action as quoted in an error: long garbage is cut, not echoed whole."""
+    return repr(text if len(text) <= limit else text[: limit - 3] + "...")
+
+
 def _replay_one(state: GameState, i: int, text: str) -> GameState:
     try:
         action = parse_action(text)
     except InvalidActionError as exc:
-        raise InvalidRecordError(f"action {i} ({text!r}): {exc}") from None
+        raise InvalidRecordError(f"action {i} ({_quote(text)}): {exc}") from None
     reason = why_illegal(state, action)
     if reason is not None:
-        raise InvalidRecordError(f"action {i} ({text!r}) is not legal: {reason}")
+        raise InvalidRecordError(f"action {i} ({_quote(text)}) is not legal: {reason}")
     try:
         return apply(state, action)
     except IllegalActionError as exc:  # pragma: no cover - why_illegal said it was legal
-        raise InvalidRecordError(f"action {i} ({text!r}): {exc}") from None
+        raise InvalidRecordError(f"action {i} ({_quote(text)}): {exc}") from None
 
 
 def sheet_json(state: GameState) -> dict[str, Any]:
@@ -97,13 +102,13 @@ def sheet_json(state: GameState) -> dict[str, Any]:
             {
                 "name": s.name,
                 "score": s.score,
-                "entered": s.entered,
+                "entered": state.entered(i),
                 "levels": [
                     {"value": lv.value, "crossed": lv.crossed, "pp": lv.pp, "ticks": lv.ticks}
                     for lv in s.levels
                 ],
             }
-            for s in state.sheets
+            for i, s in enumerate(state.sheets)
         ],
         "winners": [state.sheets[w].name for w in state.winners],
         "finished": is_terminal(state),
@@ -134,11 +139,15 @@ def load_record(text: str) -> tuple[Record, GameState]:
         raise InvalidRecordError(
             f"not a game record: invalid JSON at line {exc.lineno} column {exc.colno}"
         ) from None
+    except (RecursionError, ValueError):
+        raise InvalidRecordError("not a game record: its JSON cannot be read") from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise InvalidRecordError(f"not a game record: 'format' must be {FORMAT!r}")
     version = data.get("version")
     if not isinstance(version, int) or isinstance(version, bool):
         raise InvalidRecordError("corrupt record: 'version' must be a whole number")
+    if version < 1:
+        raise InvalidRecordError(f"corrupt record: there is no record version {version}")
     if version > VERSION:
         raise InvalidRecordError(
             f"this record was written by a newer zloutch (record version {version}); "

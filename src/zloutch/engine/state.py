@@ -54,6 +54,8 @@ class PlayerSheet:
     """Ticks of a player with no level: they cross nothing (G-3 Reading)."""
     farkles_in_row: int = 0
     """Consecutive farkles since the last bank or penalty (F-1)."""
+    entered_once: bool = False
+    """The player has banked at least once (T-7 with ``reentry`` off: entered for good)."""
 
     @property
     def current_index(self) -> int | None:
@@ -77,6 +79,12 @@ class PlayerSheet:
         """
         return any(not lv.crossed and not lv.penalty for lv in self.levels)
 
+    @property
+    def current_ticks(self) -> int:
+        """The ticks that count toward a crossing now (G-3): beside the current level, or the
+        loose ticks of a player with no level, which cross nothing."""
+        return self.ticks if self.current_index is not None else self.loose_ticks
+
     def write(self, level: Level) -> PlayerSheet:
         """A new current level: ticks restart (G-3 Reading)."""
         return replace(self, levels=(*self.levels, level), ticks=0)
@@ -90,6 +98,8 @@ class TakeBackOffer:
     dice: int
     set_aside: Dice
     multiples: tuple[Face, ...] = ()
+    player: int = 0
+    """The seat of the player who banked and left the dice."""
 
 
 @dataclass(frozen=True)
@@ -120,6 +130,8 @@ class TurnState:
     """Points of the best single throw this turn (T-7 entry by throw)."""
     inherited: int = 0
     """Points taken back from the previous player (G-8)."""
+    rethrow: bool = False
+    """The last keep was the no-score bonus: all the dice are thrown again (F-2)."""
 
 
 @dataclass(frozen=True)
@@ -150,6 +162,15 @@ class GameState:
     @property
     def names(self) -> tuple[str, ...]:
         return tuple(s.name for s in self.sheets)
+
+    def entered(self, seat: int) -> bool:
+        """Whether the entry minimum (T-7) no longer applies to a player.
+
+        A player with a banked level standing has entered; with ``reentry`` off (T-7
+        Reading) a player who once banked stays entered even when every level is crossed.
+        """
+        sheet = self.sheets[seat]
+        return sheet.entered or (not self.rules.game.reentry and sheet.entered_once)
 
     @property
     def in_hand(self) -> int:
