@@ -15,6 +15,7 @@ from zloutch.engine.record import roll
 from zloutch.rules import load_rules, parse_rules_text
 from zloutch.strategy.expert import ExpertBot, TurnAdvisor
 from zloutch.strategy.turn_solver import (
+    Hand,
     Situation,
     farkle_probabilities,
     solve_average_reward,
@@ -59,10 +60,11 @@ def test_the_cap_does_not_change_the_value() -> None:
 TINY = """
 [rules]
 name = "tiny"
-dice = 3
+dice = {dice}
 
 [scoring]
 singles = {{ 1 = 100, 5 = 50 }}
+{scoring}
 
 [scoring.kinds]
 3 = {{ default = "100 x face", 1 = 1000 }}
@@ -73,37 +75,85 @@ singles = {{ 1 = 100, 5 = 50 }}
 [game]
 target = {target}
 {game}
+{extra}
+"""
+
+RUN_123 = """
+[[scoring.patterns]]
+name = "run 1-3"
+faces = [1, 2, 3]
+points = 500
 """
 
 
-def tiny(turn: str = "", game: str = "", target: int = 10000) -> str:
-    return TINY.format(turn=turn, game=game, target=target)
+def tiny(
+    turn: str = "",
+    game: str = "",
+    target: int = 10000,
+    *,
+    scoring: str = "",
+    extra: str = "",
+    dice: int = 3,
+) -> str:
+    return TINY.format(turn=turn, game=game, target=target, scoring=scoring, extra=extra, dice=dice)
+
+
+def engine_rethrows_after_the_bonus() -> bool:
+    """Whether the engine refuses a bank after the no-score bonus (F-2), as the solver does."""
+    from zloutch.engine import Roll
+    from zloutch.engine.actions import Bank, Keep, Throw
+
+    rules = parse_rules_text(tiny(scoring="no_score_bonus = 500"), source="tiny")
+    state = apply(new_game(rules, ["Ana", "Bob"]), Throw())
+    state = apply(apply(state, Roll((2, 3, 4))), Keep((2, 3, 4)))
+    return Bank() not in legal_actions(state)
 
 
 CASES = {
     "plain": (tiny(), ""),
+    "T-2 keep all scoring": (tiny(), "keep_all_scoring"),
     "T-5 forced, T-6": (tiny('full_hand = "forced"\nbank_multiple_of_100 = true'), ""),
     "T-7 entry by turn": (tiny("entry = 350"), ""),
     "T-7 entry by throw": (tiny('entry = 200\nentry_by = "throw"'), ""),
     "F-3 min bank, T-8 pp": (tiny("min_bank = 300\npetit_palier = true"), ""),
     "T-9 exact target": (tiny(game="exact_target = true", target=1200), ""),
+    "T-10 full hand wins": (
+        tiny(
+            'full_hand = "forced"\nfull_hand_win = true\nfull_hand_win_from = 300',
+            game="exact_target = true",
+            target=1000,
+        ),
+        "",
+    ),
+    # T-9: near an exact target banking after the bonus would beat throwing again, so the
+    # rethrow (F-2) changes the value.
+    "F-2 no-score bonus": (
+        tiny(scoring="no_score_bonus = 500", game="exact_target = true", target=1200),
+        "",
+    ),
+    "G-5 five 1s win": (tiny(dice=5, target=1500), "five_ones_win"),
     "V-1 confirmation": (tiny(), "confirmation"),
     "V-2 jokers": (tiny(), "joker"),
     "V-2 jokers keep points": (tiny(), "joker,joker_keeps_points"),
     "V-3 421": (tiny(), "four_two_one"),
+    "V-6 straights over throws": (tiny(extra=RUN_123), "straights_over_throws"),
     "V-7 multiples": (tiny(), "multiples_over_throws"),
     "G-7 last thousand": (tiny(game="last_thousand = true", target=2000), ""),
 }
+CAPS = {"G-5 five 1s win": 500}
+"""Lower caps where the plain recursion is slow (five dice)."""
 
 
 @pytest.mark.parametrize("case", sorted(CASES))
 @pytest.mark.parametrize("entered", [True, False])
 def test_solver_equals_a_plain_recursion_through_the_engine(case: str, entered: bool) -> None:
     text, options = CASES[case]
+    if case == "F-2 no-score bonus" and not engine_rethrows_after_the_bonus():
+        pytest.skip("the engine does not yet make the player throw again after F-2")
     rules = parse_rules_text(text, source="tiny")
     if options:
         rules = rules.replace_options(dict.fromkeys(options.split(","), True))
-    cap = 1000
+    cap = CAPS.get(case, 1000)
     state = new_game(rules, ["Ana", "Bob"])
     score = 0
     if entered:
@@ -174,3 +224,57 @@ def test_solve_summary_is_cached_on_disk(tmp_path: object, monkeypatch: pytest.M
     assert first["rules"] == "greed" and set(first["thresholds"]) == {"1", "2", "3", "4", "5"}
     other, hit = cached_turn_summary(load_rules("greed(entry=500)"))
     assert not hit and other["rules"] == "greed(entry=500)"
+
+
+def test_thresholds_look_at_every_hand_of_a_dice_count() -> None:
+    # V-7: every hand holds its dice set aside, so no plain Hand(n) below a full hand.
+    rules = load_rules("dix-mille(multiples_over_throws=true)")
+    found = solve_turn(rules).thresholds()
+    assert all(found[n] is not None for n in range(1, 5)) and found[5] is None  # T-5 forced
+    # T-7 by one throw of 1000: a player not entered banks only once a throw made 1000.
+    rules = load_rules("dix-mille-6")
+    solution = solve_turn(rules, Situation.normalise(rules, False, 0))
+    entry = solution.thresholds()
+    assert all(t is not None and t >= 1000 for n, t in entry.items() if n < 6)
+    assert entry[6] is None  # T-5 forced
+
+
+def test_values_past_the_cap_are_banked_or_lost() -> None:
+    zilch = solve_turn(load_rules("zilch"))
+    hand = Hand(3)
+    assert zilch.bank_value(50000) == 50000.0
+    assert zilch.value(50000, hand) == 50000.0
+    assert zilch.value(50000, zilch.model.throw_of(hand)) == 50000.0
+    # T-9: past the room left the turn is lost.
+    dix = solve_turn(load_rules("dix-mille"), Situation(True, 9000))
+    assert dix.value(50000, dix.model.start) == 0.0
+    # F-1: the terminal values of the long-run solve count past the cap too.
+    average = solve_average_reward(load_rules("zilch"))
+    last = average.solutions[2]
+    assert last.bank_value(50000) == 50000.0 + average.bias[0]
+
+
+def test_f2_after_the_no_score_bonus_the_hand_cannot_bank() -> None:
+    rules = load_rules("zilch")
+    solution = solve_turn(rules)
+    rethrow = Hand(0, rethrow=True)
+    assert rethrow in solution.model.column and Hand(0) in solution.model.column
+    assert not any(solution.can_bank(t * 50, rethrow) for t in range(solution.rows))
+    assert solution.can_bank(300, Hand(0))
+
+
+def test_zilch_long_run_average_to_six_decimals() -> None:
+    # F-2's rethrow changes nothing in zilch: six dice never farkle, so nobody banks there.
+    assert f"{solve_average_reward(load_rules('zilch')).average:.6f}" == "620.854672"
+
+
+def test_solves_report_their_progress() -> None:
+    rules = load_rules("zilch")
+    rows: list[tuple[int, int]] = []
+    solution = solve_turn(rules, progress=lambda done, total: rows.append((done, total)))
+    assert rows[-1] == (solution.rows, solution.rows) and len(rows) > 10
+    assert [d for d, _ in rows] == sorted(d for d, _ in rows)
+    steps: list[tuple[int, int]] = []
+    average = solve_average_reward(rules, progress=lambda done, total: steps.append((done, total)))
+    assert steps[-1] == (average.iterations, average.iterations)
+    assert [d for d, _ in steps] == list(range(1, average.iterations + 1))

@@ -1,4 +1,9 @@
-"""``zloutch solve``: the value of a turn, the bank thresholds, the farkle probabilities."""
+"""``zloutch solve``: the value of a turn, the bank thresholds, the farkle probabilities.
+
+The thresholds (``TurnSolution.thresholds``) are, for each count of dice in hand, the smallest
+turn total at which banking is optimal in a hand with that many dice; under F-1 they are
+also given for each count of farkles in a row (``thresholds_by_farkles``).
+"""
 
 from __future__ import annotations
 
@@ -10,6 +15,7 @@ import numpy as np
 
 from zloutch.rules.ruleset import RuleSet
 from zloutch.store import cached_json, load_game_solution, rules_key, save_game_solution
+from zloutch.strategy.expert import long_run
 from zloutch.strategy.game_solver import (
     GAME_SOLVER_VERSION,
     GameSolution,
@@ -22,17 +28,29 @@ from zloutch.strategy.turn_solver import (
     SOLVER_VERSION,
     Situation,
     TurnModel,
+    check_score,
     farkle_probabilities,
     solve_average_reward,
     solve_turn,
 )
 
 
-def turn_summary(rules: RuleSet, entered: bool = True, score: int = 0) -> dict[str, Any]:
-    """What ``zloutch solve --json`` prints, computed (no cache)."""
+def turn_summary(
+    rules: RuleSet,
+    entered: bool = True,
+    score: int = 0,
+    *,
+    progress: Callable[[int, int], None] | None = None,
+) -> dict[str, Any]:
+    """What ``zloutch solve --json`` prints, computed (no cache).
+
+    ``progress(done, total)`` follows the rows of the turn total, then (F-1) the iterations
+    of the long-run solve. Raises ``SituationError`` for a score the rule set cannot have.
+    """
+    check_score(rules, score)
     situation = Situation.normalise(rules, entered, score)
     model = TurnModel(rules)
-    solution = solve_turn(rules, situation, model=model)
+    solution = solve_turn(rules, situation, model=model, progress=progress)
     thresholds = solution.thresholds()
     probabilities = farkle_probabilities(rules)
     result: dict[str, Any] = {
@@ -45,23 +63,34 @@ def turn_summary(rules: RuleSet, entered: bool = True, score: int = 0) -> dict[s
         "solver_version": SOLVER_VERSION,
     }
     if rules.turn.farkle_penalty:
-        average = solve_average_reward(rules)
+        average = solve_average_reward(rules, model=model, progress=progress)
         result["long_run_average"] = average.average
         result["long_run"] = {
             "iterations": average.iterations,
             "residual": average.residual,
             "bias": list(average.bias),
         }
+        if long_run(rules, entered, score):
+            # F-1: the thresholds that maximise the long-run average, by farkles in a row.
+            result["thresholds_by_farkles"] = {
+                str(z): {str(n): t for n, t in sol.thresholds().items()}
+                for z, sol in enumerate(average.solutions)
+            }
     return result
 
 
 def cached_turn_summary(
-    rules: RuleSet, entered: bool = True, score: int = 0
+    rules: RuleSet,
+    entered: bool = True,
+    score: int = 0,
+    *,
+    progress: Callable[[int, int], None] | None = None,
 ) -> tuple[dict[str, Any], bool]:
     """The summary, from the disk cache when it was solved before."""
+    check_score(rules, score)
     situation = Situation.normalise(rules, entered, score)
     key = f"{rules_key('turn', SOLVER_VERSION, rules)}/{situation.entered}/{situation.score}"
-    return cached_json("turn", key, lambda: turn_summary(rules, entered, score))
+    return cached_json("turn", key, lambda: turn_summary(rules, entered, score, progress=progress))
 
 
 def game_summary(solution: GameSolution, seconds: float | None = None) -> dict[str, Any]:

@@ -3,8 +3,9 @@
 Every bot chooses only among ``legal_actions(state)``, so every bot obeys every rule
 (entry, totals ending in 50, confirmation...) without knowing it.
 
-Names: ``random``, ``cautious``, ``threshold:N``, ``greedy``, ``expert``; and the levels
-people pick from (``beginner``, ``easy``, ``medium``, ``strong``) which map onto them.
+Names: ``random``, ``cautious``, ``threshold:N``, ``greedy``, ``expert``, ``optimal``; and
+the levels people pick from (``beginner``, ``easy``, ``medium``, ``strong``, ``best``) which
+map onto them (``LEVELS``).
 """
 
 from __future__ import annotations
@@ -74,7 +75,10 @@ class ThresholdBot:
 
 @dataclass(frozen=True)
 class GreedyBot:
-    """Always the keep with most points; banks at 300 a die thrown fewer than five, or 1000."""
+    """The keep with most points (on equal points the one that keeps fewer dice); after a
+    keep it banks once the turn total reaches 1000 with three or more dice to throw next (all
+    of them after a full hand), or 300 with one or two, and otherwise throws; it never sets
+    jokers aside (V-2) and takes back (G-8) any offer of three or more dice."""
 
     name: str = "greedy"
     _inner: ThresholdBot = field(default=ThresholdBot(0), repr=False)

@@ -8,23 +8,62 @@ from dataclasses import dataclass
 from zloutch.engine.actions import Action, Bank, Fresh, Joker, Keep, Take, Throw
 from zloutch.engine.game import joker_reading, legal_actions, throw_score
 from zloutch.engine.state import GameState, Phase
+from zloutch.rules.dice import format_dice
+from zloutch.rules.errors import ZloutchError
 from zloutch.rules.ruleset import RuleSet
+from zloutch.rules.scoring import NO_CONTEXT, HandContext
 from zloutch.strategy.turn_solver import (
+    AverageReward,
     Hand,
     Situation,
     ThrowNode,
     TurnModel,
     TurnSolution,
+    check_score,
+    check_total,
+    solve_average_reward,
     solve_turn,
 )
+
+POINTS = "expected points"
+"""The objective of a turn solved alone: the expected points it banks."""
+LONG_RUN = "long-run points per turn (F-1)"
+"""The objective under the consecutive-farkle penalty: the long-run average per turn."""
+UNSEEN = 2
+"""The face given to dice set aside that were not named, where faces set aside score nothing."""
+
+
+class AdviceError(ZloutchError):
+    """A situation to advise on that the rule set cannot have."""
+
+
+def long_run(rules: RuleSet, entered: bool = True, score: int = 0) -> bool:
+    """Whether a player's turn is valued for the long run (F-1, ``solve_average_reward``):
+    the rule set has the consecutive-farkle penalty, and the turn depends on nothing else of
+    the sheet (the player has entered or the rule set has no entry; the score changes nothing).
+    """
+    if not rules.turn.farkle_penalty or Situation.score_matters(rules):
+        return False
+    return Situation.normalise(rules, entered, score) == Situation()
+
+
+def objective(rules: RuleSet, entered: bool = True, score: int = 0) -> str:
+    """What advice values for this player: ``LONG_RUN`` (F-1) or ``POINTS``."""
+    return LONG_RUN if long_run(rules, entered, score) else POINTS
 
 
 @dataclass(frozen=True)
 class Advice:
-    """Each legal action with its value (expected points banked by the turn), best first."""
+    """Each legal action with its value, best first.
+
+    The value is the expected points banked by the turn (``POINTS``); under the
+    consecutive-farkle penalty (F-1, ``LONG_RUN``) it is those points plus the relative value
+    of the count of farkles in a row the turn leaves (``solve_average_reward``), so that the
+    best action maximises the long-run points per turn.
+    """
 
     values: tuple[tuple[Action, float], ...]
-    objective: str = "expected points"
+    objective: str = POINTS
 
     @property
     def best(self) -> Action:
@@ -38,10 +77,30 @@ class TurnAdvisor:
         self.rules = rules
         self.model = TurnModel(rules)
         self._solutions: dict[Situation, TurnSolution] = {}
+        self._average: AverageReward | None = None
+
+    def average_reward(self) -> AverageReward:
+        """The long-run solve of the consecutive-farkle penalty (F-1), solved once."""
+        if self._average is None:
+            self._average = solve_average_reward(self.rules, model=self.model)
+        return self._average
+
+    def long_run(self, state: GameState) -> bool:
+        """Whether the turn of the player to move is valued for the long run (F-1)."""
+        seat = state.turn.player
+        return long_run(self.rules, state.entered(seat), state.sheets[seat].score)
+
+    def objective(self, state: GameState) -> str:
+        return LONG_RUN if self.long_run(state) else POINTS
 
     def solution(self, state: GameState) -> TurnSolution:
         sheet = state.sheets[state.turn.player]
-        situation = Situation.normalise(self.rules, sheet.entered, sheet.score)
+        if self.long_run(state):
+            # F-1: the turn of a player with z farkles in a row (z capped to the counts).
+            solutions = self.average_reward().solutions
+            return solutions[min(max(sheet.farkles_in_row, 0), len(solutions) - 1)]
+        entered = state.entered(state.turn.player)
+        situation = Situation.normalise(self.rules, entered, sheet.score)
         if situation not in self._solutions:
             self._solutions[situation] = solve_turn(self.rules, situation, model=self.model)
         return self._solutions[situation]
@@ -95,10 +154,7 @@ class TurnAdvisor:
                 node = self._throw_node(state)
                 keep = next(k for k in throw_score(state).keeps if k.dice == action.dice)
                 options = self.model.keep_options(node, t.throw, keep)
-                value = max(
-                    float(sol.values[min(t.total // unit + p, sol.values.shape[0] - 1), c])
-                    for p, c in options
-                )
+                value = max(sol.column_value(t.total + p * unit, c) for p, c in options)
             elif isinstance(action, Bank):
                 value = sol.bank_value(t.total)
             elif isinstance(action, Throw):
@@ -117,7 +173,7 @@ class TurnAdvisor:
                 value = float("-inf")
             values.append((action, value))
         order = sorted(range(len(values)), key=lambda i: (-values[i][1], i))
-        return Advice(tuple(values[i] for i in order))
+        return Advice(tuple(values[i] for i in order), self.objective(state))
 
     def _pending_jokers(self, state: GameState) -> ThrowNode:
         t = state.turn
@@ -158,7 +214,8 @@ class KeepAdvice:
     dice: tuple[int, ...]
     points: int
     value: float
-    """Expected points banked by the turn after this keep, played optimally."""
+    """The turn's value after this keep, played optimally (``objective``: expected points
+    banked by the turn, or under F-1 the long-run value, see ``Advice``)."""
     then: str
     """``bank``, ``throw`` or ``over`` (the keep ends the turn: it passes an exact target)."""
 
@@ -167,16 +224,21 @@ def advise_throw(
     rules: RuleSet,
     throw: tuple[int, ...],
     total: int = 0,
-    set_aside: tuple[int, ...] = (),
+    set_aside: tuple[int, ...] | HandContext = (),
     *,
     entered: bool = True,
     score: int = 0,
+    farkles: int = 0,
     advisor: TurnAdvisor | None = None,
 ) -> tuple[KeepAdvice, ...]:
     """Every legal keep of a throw at a turn total, best first, and whether to bank after.
 
-    The throw is read in a turn where ``set_aside`` dice are already kept in the hand and
-    ``total`` points are kept; the player has ``score`` banked (and has entered, or not).
+    The throw is read in a turn where ``set_aside`` dice are already kept in the hand (the
+    dice alone, or a ``HandContext`` with the multiples among them, V-7) and ``total`` points
+    are kept; the player has ``score`` banked (and has entered, or not), and under the
+    consecutive-farkle penalty (F-1) ``farkles`` farkles in a row so far. Raises
+    ``SituationError`` for a total or a score the rule set cannot have, ``AdviceError`` for a
+    count of farkles it cannot have.
     """
     from dataclasses import replace
 
@@ -185,16 +247,39 @@ def advise_throw(
     from zloutch.engine.game import apply, new_game
     from zloutch.engine.state import Level, Phase, TurnState
 
+    check_total(rules, total)
+    check_score(rules, score)
+    _check_farkles(rules, farkles)
+    hand = set_aside if isinstance(set_aside, HandContext) else NO_CONTEXT
+    aside = hand.set_aside if isinstance(set_aside, HandContext) else tuple(sorted(set_aside))
+    missing = rules.dice - len(aside) - len(throw)
+    if missing > 0:
+        if rules.variants.across_throws:
+            raise AdviceError(
+                f"{len(throw)} of {rules.dice} dice thrown: name the dice set aside "
+                f"(--set-aside), which change what the throw scores (V-6, V-7)"
+            )
+        # The faces set aside score nothing more without V-6 and V-7: only their count matters.
+        aside = tuple(sorted(aside + (UNSEEN,) * missing))
     advisor = advisor or TurnAdvisor(rules)
     state = new_game(rules, ["You", "Other"]) if rules.game.min_players <= 2 else None
     if state is None:  # pragma: no cover - every preset takes two players
         state = new_game(rules, ["You"] * rules.game.min_players)
-    sheet = replace(state.sheets[0], levels=(Level(score),) if entered else ())
-    turn = TurnState(player=0, total=total, set_aside=tuple(sorted(set_aside)), rolling=len(throw))
+    sheet = replace(
+        state.sheets[0], levels=(Level(score),) if entered else (), farkles_in_row=farkles
+    )
+    turn = TurnState(
+        player=0, total=total, set_aside=aside, multiples=hand.multiples, rolling=len(throw)
+    )
     state = replace(state, sheets=(sheet, *state.sheets[1:]), turn=turn, phase=Phase.ROLL)
     state = apply(state, Roll(throw))
     if state.turn.player != 0 or state.phase is not Phase.KEEP:
         return ()
+    if advisor._throw_node(state) not in advisor.model.column:
+        raise AdviceError(
+            f"no turn of {rules.spec} sets aside {format_dice(aside)} in one hand "
+            "before throwing the rest"
+        )
     advice = advisor.advise(state)
     result = []
     for action, value in advice.values:
@@ -209,3 +294,19 @@ def advise_throw(
             then = "bank" if isinstance(best, Bank) else "throw"
         result.append(KeepAdvice(action.dice, keep.points, value, then))
     return tuple(result)
+
+
+def _check_farkles(rules: RuleSet, farkles: int) -> None:
+    """Farkles in a row count only under F-1, and restart at the one that costs the penalty."""
+    t = rules.turn
+    if not farkles:
+        return
+    if not t.farkle_penalty:
+        raise AdviceError(
+            f"{rules.spec} has no consecutive-farkle penalty (F-1): farkles in a row change nothing"
+        )
+    if not 0 <= farkles < t.farkle_penalty_after:
+        raise AdviceError(
+            f"farkles in a row must be 0 to {t.farkle_penalty_after - 1} in {rules.spec}: "
+            f"the count restarts at the farkle that costs the penalty (F-1)"
+        )

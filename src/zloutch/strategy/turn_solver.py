@@ -13,7 +13,8 @@ of the graph (decision nodes after a keep, and throw nodes before a roll).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import math
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property
@@ -22,11 +23,21 @@ import numpy as np
 import numpy.typing as npt
 
 from zloutch.rules.dice import Dice, Face, contains, difference, multisets, probability
+from zloutch.rules.errors import ZloutchError
 from zloutch.rules.ruleset import RuleSet
-from zloutch.rules.scoring import NO_CONTEXT, HandContext, Keep, ScoreTable, score_table
+from zloutch.rules.scoring import (
+    NO_CONTEXT,
+    NO_SCORE_BONUS,
+    HandContext,
+    Keep,
+    ScoreTable,
+    score_table,
+)
 
-SOLVER_VERSION = 1
+SOLVER_VERSION = 2
 FARKLE, WIN = 0, 1
+Progress = Callable[[int, int], None]
+"""``progress(done, total)``: how far a long solve has gone."""
 Floats = npt.NDArray[np.float64]
 Ints = npt.NDArray[np.int64]
 
@@ -44,6 +55,8 @@ class Hand:
     """A figure waits for confirmation (V-1)."""
     met: bool = False
     """One throw of the turn reached the entry (T-7 by throw)."""
+    rethrow: bool = False
+    """The keep was the no-score bonus: all the dice are thrown again, no bank (F-2)."""
 
 
 @dataclass(frozen=True, order=True)
@@ -67,6 +80,34 @@ class ThrowNode:
 Node = Hand | ThrowNode
 
 
+class SituationError(ZloutchError):
+    """A banked score or a turn total that no turn under the rule set can have."""
+
+
+def check_total(rules: RuleSet, total: int) -> None:
+    """Refuse a turn total off the rule set's step (every keep adds a multiple of it)."""
+    if total < 0 or total % rules.unit:
+        raise SituationError(
+            f"the turn total must be a multiple of {rules.unit} "
+            f"(the smallest step of {rules.spec}), not {total}"
+        )
+
+
+def check_score(rules: RuleSet, score: int) -> None:
+    """Refuse a banked score off the rule set's step, or past an exact target (T-9)."""
+    if score % rules.unit:
+        raise SituationError(
+            f"the banked score must be a multiple of {rules.unit} "
+            f"(the smallest step of {rules.spec}), not {score}"
+        )
+    target = rules.game.target
+    if rules.game.exact_target and score > target:
+        raise SituationError(
+            f"a banked score of {score} is past the target: {rules.spec} must reach "
+            f"{target} exactly, and a turn that would pass it is lost (T-9)"
+        )
+
+
 @dataclass(frozen=True)
 class Situation:
     """Who plays the turn: it changes which banks are allowed and what points are worth."""
@@ -77,11 +118,17 @@ class Situation:
     @classmethod
     def normalise(cls, rules: RuleSet, entered: bool, score: int) -> Situation:
         """Drop what this rule set ignores, so that equal solutions share one key."""
-        t, g = rules.turn, rules.game
+        t = rules.turn
         needs_entered = bool(t.entry) or t.petit_palier
-        needs_score = g.exact_target or g.last_thousand or t.full_hand_win
-        needs_score = needs_score or any(v == "win" for v in rules.kinds_values().values())
+        needs_score = cls.score_matters(rules)
         return cls(entered if needs_entered else True, score if needs_score else 0)
+
+    @staticmethod
+    def score_matters(rules: RuleSet) -> bool:
+        """Whether the banked score changes the turn (T-9, G-7, T-10, a keep that wins)."""
+        t, g = rules.turn, rules.game
+        needs_score = g.exact_target or g.last_thousand or t.full_hand_win
+        return needs_score or any(v == "win" for v in rules.kinds_values().values())
 
 
 @dataclass
@@ -219,7 +266,9 @@ class TurnModel:
             )
             pending = (pending and not confirms) or keep.figure
         met = node.met or (self.track_met and keep.points >= rules.turn.entry)
-        found = [(points, self.col(Hand(free, aside, multiples, pending, met)))]
+        # F-2: after the no-score bonus all the dice are thrown again; the hand cannot bank.
+        rethrow = any(c.name == NO_SCORE_BONUS for c in keep.combinations)
+        found = [(points, self.col(Hand(free, aside, multiples, pending, met, rethrow)))]
         if rules.variants.joker and free:
             left = difference(roll, keep.dice)
             for joker in self.table.lookup(roll).scoring:
@@ -287,6 +336,41 @@ class TurnModel:
         """The largest points one roll can add, in units."""
         return max((p for opts in self.options.values() for o in opts for p, _ in o), default=0)
 
+    def reachable(self, rows: int) -> npt.NDArray[np.bool_]:
+        """``reach[t, column]``: whether a fresh turn can be at a node with a total of ``t``
+        units, whatever is kept and whenever banked (totals below ``rows``)."""
+        if rows not in self._reach:
+            self._reach[rows] = self._reachable(rows)
+        return self._reach[rows]
+
+    @cached_property
+    def _reach(self) -> dict[int, npt.NDArray[np.bool_]]:
+        return {}
+
+    def _reachable(self, rows: int) -> npt.NDArray[np.bool_]:
+        reach = np.zeros((rows + self.max_points + 1, len(self.nodes) + 2), dtype=np.bool_)
+        reach[0, self.column[self.start]] = True
+        hands = self.hands
+        hand_cols = np.asarray([self.column[h] for h in hands], dtype=np.int64)
+        throw_cols = np.asarray([self.column[self.throw_of(h)] for h in hands], dtype=np.int64)
+        flat = []
+        for points, dests, starts, roll_node, _, columns in self.arrays:
+            if not len(columns):
+                continue
+            sizes = np.diff(np.append(starts, len(points)))
+            flat.append((points, dests, columns[np.repeat(roll_node, sizes)]))
+        for t in range(rows):
+            row = reach[t]
+            while True:  # a throw of the jokers adds no points: it stays on this row
+                before = int(np.count_nonzero(row))
+                row[throw_cols[row[hand_cols]]] = True
+                for points, dests, sources in flat:
+                    on = row[sources]
+                    reach[t + points[on], dests[on]] = True
+                if int(np.count_nonzero(row)) == before:
+                    break
+        return reach[:rows]
+
 
 @dataclass(frozen=True)
 class Terminal:
@@ -297,7 +381,13 @@ class Terminal:
 
 
 class TurnSolution:
-    """The values of every turn state for one rule set and one situation."""
+    """The values of every turn state for one rule set and one situation.
+
+    ``terminal`` is what the end of the turn was worth in the solve (``solve_turn``); with it
+    the solution values totals past its table as the solve did: banked past the cap, lost
+    past an exact target (T-9). Without it (the game solver's tables) the last row stands
+    for every total past the table.
+    """
 
     def __init__(
         self,
@@ -307,6 +397,7 @@ class TurnSolution:
         bank_values: Floats,
         bankable: npt.NDArray[np.bool_],
         rows: int,
+        terminal: Terminal | None = None,
     ) -> None:
         self.model = model
         self.rules = model.rules
@@ -316,6 +407,7 @@ class TurnSolution:
         self.bankable = bankable
         self.rows = rows
         self.unit = model.unit
+        self.terminal = terminal
 
     # Values in points.
     @property
@@ -324,37 +416,82 @@ class TurnSolution:
         return float(self.values[0, self.model.column[self.model.start]])
 
     def value(self, total: int, node: Node) -> float:
-        """The value of a node at a turn total (points)."""
-        t = total // self.unit
+        """The value of a node at a turn total (points), past the solved totals included."""
         if node not in self.model.column:
             raise KeyError(f"{node} is not a state of this turn")
-        return float(self.values[min(t, self.values.shape[0] - 1), self.model.column[node]])
+        return self.column_value(total, self.model.column[node])
+
+    def column_value(self, total: int, column: int) -> float:
+        """The value of a column of the table (a node, a farkle, a win) at a turn total."""
+        t = total // self.unit
+        if t < self.values.shape[0]:
+            return float(self.values[t, column])
+        if column in (FARKLE, WIN) or self.terminal is None:
+            return float(self.values[-1, column])
+        if self.rules.game.exact_target:
+            return self.terminal.farkle  # T-9: past the target the turn is lost
+        return self._bank_beyond(t)  # past the cap the turn is taken as banked
 
     def bank_value(self, total: int) -> float:
-        return float(self.bank_values[total // self.unit])
+        """What banking a turn total is worth (points, or the objective's terminal value)."""
+        t = total // self.unit
+        if t < self.bank_values.shape[0]:
+            return float(self.bank_values[t])
+        if self.terminal is None:
+            return float(self.bank_values[-1])
+        return self._bank_beyond(t)
+
+    def _bank_beyond(self, t: int) -> float:
+        assert self.terminal is not None
+        totals = np.asarray([t * self.unit], dtype=np.float64)
+        bank = _bank_values(self.rules, self.situation, totals)
+        return float(bank[0]) + self.terminal.bank_bonus
 
     def can_bank(self, total: int, hand: Hand) -> bool:
         t = total // self.unit
         return t < self.rows and bool(self.bankable[t, self.model.column[hand] - 2])
 
     def thresholds(self) -> dict[int, int | None]:
-        """For each number of dice in hand, the smallest total at which banking is optimal."""
+        """For each number of dice in hand, the smallest total at which banking is optimal.
+
+        ``n`` dice in hand are the decision nodes with ``n`` dice to throw next (``n`` = the
+        rule set's dice: a full hand), leaving out those that may never bank (a figure
+        awaiting confirmation, V-1; the rethrow after the no-score bonus, F-2). The plain
+        node ``Hand(n)`` answers when banking is ever optimal there. Otherwise the answer is
+        the smallest total at which banking is optimal in any node with ``n`` dice in hand:
+        under V-6 and V-7 each set of dice set aside is its own node, and a player who has not
+        entered by one throw (T-7) banks only once a throw reached the entry. None ("never"):
+        no such node ever banks within the totals solved.
+        """
+        dice = self.rules.dice
+        by_count: dict[int, list[Hand]] = {}
+        for hand in self.model.hands:
+            if not (hand.pending or hand.rethrow):
+                by_count.setdefault(hand.free or dice, []).append(hand)
         result: dict[int, int | None] = {}
-        for n in range(1, self.rules.dice + 1):
-            hand = Hand(0) if n == self.rules.dice else Hand(n)
-            if hand not in self.model.column:
-                result[n] = None
-                continue
-            throw = self.model.column[self.model.throw_of(hand)]
-            found = None
-            for t in range(1, self.rows):
-                if self.can_bank(t * self.unit, hand) and (
-                    self.bank_values[t] >= self.values[t, throw] - 1e-9
-                ):
-                    found = t * self.unit
-                    break
+        for n in range(1, dice + 1):
+            plain = Hand(0) if n == dice else Hand(n)
+            found = self._first_bank(plain) if plain in self.model.column else None
+            if found is None:
+                firsts = [self._first_bank(h, reachable=True) for h in by_count.get(n, [])]
+                found = min((f for f in firsts if f is not None), default=None)
             result[n] = found
         return result
+
+    def _first_bank(self, hand: Hand, reachable: bool = False) -> int | None:
+        """The smallest total (from one step up) at which banking is optimal in ``hand``
+        (``reachable``: among the totals a fresh turn can have there)."""
+        column = self.model.column[hand]
+        throw = self.model.column[self.model.throw_of(hand)]
+        rows = slice(1, self.rows)
+        best = self.bankable[rows, column - 2] & (
+            self.bank_values[rows] >= self.values[rows, throw] - 1e-9
+        )
+        if reachable:
+            best &= self.model.reachable(self.rows)[rows, column]
+        if not best.any():
+            return None
+        return (int(np.argmax(best)) + 1) * self.unit
 
 
 def farkle_probabilities(rules: RuleSet) -> dict[int, Fraction]:
@@ -379,8 +516,12 @@ def solve_turn(
     model: TurnModel | None = None,
     terminal: Terminal = Terminal(),
     cap: int | None = None,
+    progress: Progress | None = None,
 ) -> TurnSolution:
-    """Solve a turn exactly (totals above ``cap`` are taken as banked, see docs/strategy.md)."""
+    """Solve a turn exactly (totals above ``cap`` are taken as banked, see docs/strategy.md).
+
+    ``progress(done, total)`` is called every few rows of the turn total (rows solved, rows).
+    """
     model = model or TurnModel(rules)
     situation = situation or Situation()
     unit = model.unit
@@ -406,6 +547,7 @@ def solve_turn(
     allowed_cols = np.zeros((rows, width - 2), dtype=np.bool_)
     allowed_cols[:, hand_cols - 2] = bankable
     groups = model.arrays
+    every = max(rows // 100, 1)
     for t in range(top, -1, -1):
         row = values[t]
         for points, dests, starts, roll_node, roll_prob, columns in groups:
@@ -416,7 +558,9 @@ def solve_turn(
             row[columns] = np.bincount(roll_node, weights=best * roll_prob, minlength=len(columns))
         throw = row[throw_cols]
         row[hand_cols] = np.where(bankable[t], np.maximum(bank_values[t], throw), throw)
-    return TurnSolution(model, situation, values, bank_values, allowed_cols, rows)
+        if progress is not None and (t % every == 0):
+            progress(rows - t, rows)
+    return TurnSolution(model, situation, values, bank_values, allowed_cols, rows, terminal)
 
 
 def _bank_values(rules: RuleSet, situation: Situation, totals: Floats) -> Floats:
@@ -438,7 +582,7 @@ def _bankable(
     totals = np.arange(rows, dtype=np.int64) * unit
     columns = []
     for hand in hands:
-        ok = (totals > 0) & (not hand.pending)
+        ok = (totals > 0) & (not hand.pending) & (not hand.rethrow)
         if hand.free == 0 and t.full_hand == "forced":
             t10 = (
                 t.full_hand_win
@@ -472,19 +616,27 @@ class AverageReward:
 
 
 def solve_average_reward(
-    rules: RuleSet, *, tolerance: float = 1e-10, max_iterations: int = 500
+    rules: RuleSet,
+    *,
+    tolerance: float = 1e-10,
+    max_iterations: int = 500,
+    model: TurnModel | None = None,
+    progress: Progress | None = None,
 ) -> AverageReward:
     """Relative value iteration over the count of consecutive farkles (F-1).
 
     From a count z, banking ends the streak (bias h[0]); a farkle moves to z + 1, or costs
-    the penalty and restarts at 0 on the last one.
+    the penalty and restarts at 0 on the last one. ``progress(done, total)`` is called after
+    each iteration: iterations done, and those expected in all (estimated from how fast the
+    residual falls; exact once converged).
     """
-    model = TurnModel(rules)
+    model = model or TurnModel(rules)
     after = max(rules.turn.farkle_penalty_after, 1)
     penalty = rules.turn.farkle_penalty
     bias = [0.0] * after
     average = 0.0
     residual = float("inf")
+    first = float("inf")
     solutions: list[TurnSolution] = []
     for iteration in range(1, max_iterations + 1):
         solutions = []
@@ -500,5 +652,25 @@ def solve_average_reward(
         residual = max(abs(a - b) for a, b in zip(new_bias, bias, strict=True))
         bias = new_bias
         if residual < tolerance:
+            if progress is not None:
+                progress(iteration, iteration)
             return AverageReward(average, tuple(bias), tuple(solutions), iteration, residual)
+        if progress is not None:
+            progress(
+                iteration,
+                _expected_iterations(iteration, residual, first, tolerance, max_iterations),
+            )
+        first = residual if iteration == 1 else first
     return AverageReward(average, tuple(bias), tuple(solutions), max_iterations, residual)
+
+
+def _expected_iterations(
+    iteration: int, residual: float, first: float, tolerance: float, most: int
+) -> int:
+    """How many iterations the solve should take in all, the residual falling geometrically
+    at its mean rate since the first iteration."""
+    if iteration < 2 or not 0 < residual < first < float("inf"):
+        return min(iteration + 1, most)
+    rate = (residual / first) ** (1 / (iteration - 1))
+    left = math.ceil(math.log(tolerance / residual) / math.log(rate))
+    return min(iteration + max(left, 1), most)

@@ -1,0 +1,101 @@
+"""Turn advice (the hint, the expert bot, ``zloutch score --advise``): situations and F-1."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+
+import pytest
+
+from zloutch.engine import GameState, Phase, Roll, apply, new_game
+from zloutch.engine.actions import Bank, Keep, Throw
+from zloutch.rules import ZloutchError, load_rules
+from zloutch.rules.scoring import HandContext
+from zloutch.strategy.expert import LONG_RUN, POINTS, ExpertBot, TurnAdvisor, advise_throw
+
+
+def test_v7_advice_reads_the_multiple_set_aside() -> None:
+    # 6 6 6 set aside at 600, then a 6: 1200 (V-7), worth banking.
+    rules = load_rules("dix-mille(multiples_over_throws=true)")
+    advice = advise_throw(rules, (6, 3), 600, HandContext.from_set_aside((6, 6, 6)))
+    assert [(a.dice, a.points, a.value, a.then) for a in advice] == [((6,), 600, 1200.0, "bank")]
+
+
+def test_dice_set_aside_but_not_named_still_count() -> None:
+    # Five dice thrown in zilch: one die is set aside. Keeping 1 5 leaves three dice at 450,
+    # where banking is best (the thresholds: 450 with three dice).
+    advice = advise_throw(load_rules("zilch"), (1, 5, 2, 3, 4), 300)
+    assert {a.dice: a.then for a in advice}[(1, 5)] == "bank"
+
+
+def test_v6_v7_advice_needs_the_dice_set_aside() -> None:
+    rules = load_rules("dix-mille(multiples_over_throws=true)")
+    with pytest.raises(ZloutchError, match="set aside"):
+        advise_throw(rules, (1, 5, 2), 300)
+    rules = load_rules("dix-mille(straights_over_throws=true)")
+    with pytest.raises(ZloutchError, match="sets aside 2 3"):
+        advise_throw(rules, (1, 5, 2), 300, (2, 3))
+
+
+def test_a_total_past_the_cap_is_banked_not_a_crash() -> None:
+    advice = advise_throw(load_rules("zilch"), (1, 5, 2, 3, 4), 50000)
+    assert (advice[0].dice, advice[0].value, advice[0].then) == ((1, 5), 50150.0, "bank")
+
+
+@pytest.mark.parametrize(
+    ("spec", "kwargs", "words"),
+    [
+        ("dix-mille", {"total": 375}, "turn total must be a multiple of 50"),
+        ("dix-mille", {"score": 12000}, "T-9"),
+        ("dix-mille", {"score": 9525}, "banked score must be a multiple of 50"),
+        ("dix-mille", {"farkles": 1}, "F-1"),
+        ("zilch", {"farkles": 3}, "0 to 2"),
+    ],
+)
+def test_situations_the_rules_cannot_have_are_refused(
+    spec: str, kwargs: dict[str, int], words: str
+) -> None:
+    with pytest.raises(ZloutchError, match=words):
+        advise_throw(load_rules(spec), (1, 5, 2, 3, 4), **kwargs)  # type: ignore[arg-type]
+
+
+def test_past_an_exact_target_the_keep_ends_the_turn() -> None:
+    # 9500 banked and 400 kept: the 1 lands on 10,000; the straight passes it (T-9).
+    advice = advise_throw(load_rules("dix-mille"), (1, 5, 2, 3, 4), 400, score=9500)
+    found = {a.dice: (a.value, a.then) for a in advice}
+    assert found[(1,)] == (500.0, "bank")
+    assert found[(1, 2, 3, 4, 5)] == (0.0, "over")
+
+
+def zilch_at_300_with_three_dice(farkles: int) -> GameState:
+    """A zilch turn at 300 with three dice to throw, after two throws of the engine."""
+    rules = load_rules("zilch")
+    state = apply(new_game(rules, ["Ana", "Bob"]), Throw())
+    state = apply(apply(state, Roll((1, 2, 3, 4, 6, 6))), Keep((1,)))
+    state = apply(apply(apply(state, Throw()), Roll((1, 1, 2, 3, 4))), Keep((1, 1)))
+    assert (state.phase, state.turn.total, state.in_hand) == (Phase.DECIDE, 300, 3)
+    sheet = replace(state.sheets[0], farkles_in_row=farkles)
+    return replace(state, sheets=(sheet, *state.sheets[1:]))
+
+
+def test_f1_expert_banks_earlier_after_two_farkles_in_a_row() -> None:
+    # F-1: a third farkle costs 500, so at 300 with three dice the expert throws with no
+    # farkle behind it and banks with two.
+    bot, rng = ExpertBot(), random.Random(0)
+    fresh, risky = zilch_at_300_with_three_dice(0), zilch_at_300_with_three_dice(2)
+    assert bot.choose(fresh, rng) == Throw()
+    assert bot.choose(risky, rng) == Bank()
+    advisor = bot.advisor(fresh.rules)
+    assert advisor.advise(risky).objective == LONG_RUN
+    average = advisor.average_reward()
+    assert advisor.solution(risky) is average.solutions[2]
+    assert advisor.solution(fresh) is average.solutions[0]
+
+
+def test_f1_is_left_out_where_the_sheet_matters() -> None:
+    # With an exact target the score changes the turn: the turn is valued alone.
+    rules = load_rules("zilch(exact_target=true)")
+    state = new_game(rules, ["Ana", "Bob"])
+    advisor = TurnAdvisor(rules)
+    assert advisor.advise(state).objective == POINTS
+    assert advisor._average is None
