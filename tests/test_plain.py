@@ -9,6 +9,7 @@ from __future__ import annotations
 import difflib
 import io
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -17,11 +18,20 @@ from typer.testing import CliRunner
 from plain_golden import CASES, Case, golden_path, run_case
 from zloutch.cli import app
 from zloutch.dice_sources import DiceExhaustedError, DiceFileError, ScriptedDice, SeededDice
-from zloutch.engine import Bank, IllegalActionError, Phase, Throw
+from zloutch.engine import Bank, IllegalActionError, Level, Phase, Throw
 from zloutch.engine.record import sheet_json
-from zloutch.plain import PlainGame
-from zloutch.session import InvalidPlayersError, Need, Session, SessionError, parse_players
+from zloutch.plain import PlainGame, situation_lines
+from zloutch.render import sheet_table
+from zloutch.session import (
+    InvalidPlayersError,
+    Need,
+    Session,
+    SessionError,
+    parse_players,
+    ticks_words,
+)
 from zloutch.strategy.bots import UnknownBotError
+from zloutch.tui.views import aside_text, status_text
 
 runner = CliRunner()
 
@@ -78,6 +88,11 @@ def invoke(*args: str, stdin: str = "") -> tuple[int, str]:
         (("--dice", "no-such-file.txt"), "cannot read the dice file no-such-file.txt"),
         (("--resume", "no-such-record.json"), "cannot read the record no-such-record.json"),
         (("--pace", "-1"), "error: --pace -1.0: the pace is a number of seconds, 0 or more"),
+        (("--players", ""), "every player needs a name"),
+        (("--rules", ""), "error: the rule spec is empty"),
+        (("--record", "no-such-folder/game.json"), "there is no folder no-such-folder"),
+        (("--record", "."), "error: --record .: that is a folder"),
+        (("--dice", "throws.txt", "--seed", "3"), "error: --dice and --seed:"),
     ],
 )
 @pytest.mark.parametrize("command", ["play", "table"])
@@ -311,3 +326,139 @@ def test_bots_wait_the_pace_between_their_moves() -> None:
     assert s.state.phase is Phase.OVER
     assert waits and set(waits) == {0.25}
     assert "Game over:" in out.getvalue()
+
+
+# ---------------------------------------------------------------------------- review fixes
+
+
+def test_bad_record_path_is_refused_before_the_game_starts(tmp_path: Path) -> None:
+    code, output = invoke(
+        "play", "--plain", "--record", str(tmp_path / "gone" / "game.json"), stdin="throw\n"
+    )
+    assert code == 2
+    assert output.startswith("error: --record ")  # before any line of the game
+    assert "Zloutch:" not in output and len(output.splitlines()) == 1
+
+
+def test_record_in_a_read_only_folder_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Permissions are asked of the system (root may write anywhere, so the answer is faked).
+    import zloutch.session
+
+    monkeypatch.setattr(zloutch.session.os, "access", lambda path, mode: False)
+    code, output = invoke("play", "--plain", "--record", str(tmp_path / "game.json"))
+    assert code == 2
+    assert "cannot be written" in output
+
+
+def test_help_of_play_lists_every_bot_level_and_every_plain_command() -> None:
+    result = runner.invoke(app, ["play", "--help"], env={"COLUMNS": "300"})
+    text = " ".join(result.output.split())
+    assert "best" in text and "optimal" in text
+    for word in ("undo", "save", "help", "hint", "sheet", "quit"):
+        assert word in text
+    assert "not with --dice" in text
+
+
+def test_resumed_mid_turn_says_the_throw_on_the_table(tmp_path: Path) -> None:
+    dice = tmp_path / "dice.txt"
+    dice.write_text("1 1 4 4 3\n")
+    record = play_to_record(tmp_path, "throw\n", "--dice", str(dice))
+    code, output = invoke("play", "--plain", "--resume", str(record), stdin="quit\n")
+    assert code == 0
+    assert "On the table: 1 1 3 4 4.\nTurn total 0.\nKeep one of: keep 1 1 (200)" in output
+
+
+def test_just_thrown_dice_are_not_said_twice() -> None:
+    dice = ScriptedDice.from_text("1 1 4 4 3", "d")
+    out = io.StringIO()
+    PlainGame(Session.new("dix-mille", "Ana,Bob", dice=dice), io.StringIO("throw\n"), out).run()
+    assert "Ana throws: 1 1 3 4 4\nTurn total 0.\nKeep one of:" in out.getvalue()
+
+
+def test_undo_back_to_a_keep_says_the_throw_on_the_table() -> None:
+    s = Session.new("dix-mille", "Ana,Bob", table_mode=True)
+    out = io.StringIO()
+    PlainGame(s, io.StringIO("1 1 4 4 3\noff\nundo\n"), out).run()
+    assert "undone: off\nOn the table: 1 1 3 4 4.\nTurn total 0.\nKeep one of:" in out.getvalue()
+
+
+def interrupt(*_: object) -> str:
+    raise KeyboardInterrupt
+
+
+def test_ctrl_c_while_a_bot_waits_writes_the_record(tmp_path: Path) -> None:
+    record = tmp_path / "game.json"
+    s = Session.new("dix-mille", "bot:greedy,bot:cautious", dice=SeededDice(5))
+    out = io.StringIO()
+    game = PlainGame(s, io.StringIO(""), out, pace=0.5, record_path=str(record), sleep=interrupt)
+    assert game.run() == 130
+    assert out.getvalue().endswith(f"Interrupted.\nRecord written to {record}.\n")
+    assert "End of input" not in out.getvalue()
+    assert json.loads(record.read_text())["players"] == ["bot:greedy", "bot:cautious"]
+
+
+def test_ctrl_c_at_the_prompt_writes_the_record_and_exits_130(tmp_path: Path) -> None:
+    record = tmp_path / "game.json"
+    stdin = io.StringIO()
+    stdin.readline = interrupt  # type: ignore[method-assign]
+    out = io.StringIO()
+    s = Session.new("dix-mille", "Ana,Bob", dice=SeededDice(1))
+    assert PlainGame(s, stdin, out, record_path=str(record)).run() == 130
+    assert out.getvalue().endswith(f"Ana> \nInterrupted.\nRecord written to {record}.\n")
+    assert "End of input" not in out.getvalue()
+    assert record.exists()
+
+
+def test_wrong_number_of_faces_at_the_start_of_a_turn_changes_nothing() -> None:
+    s = Session.new("dix-mille", "Ana,Bob", table_mode=True)
+    with pytest.raises(IllegalActionError, match="5 dice are thrown, not 3"):
+        s.play(s.read("1 2 3"))
+    assert s.state.phase is Phase.START and s.record.actions == ()
+    assert s.log[-1].text == "Ana throws 1 2 3? No: 5 dice are thrown, not 3"
+    s.play(s.read("1 1 4 4 3"))  # the right number: thrown and rolled at once
+    assert s.record.actions == ("throw", "roll 1 1 3 4 4")
+
+
+def test_g8_offer_names_the_player_who_banked_it() -> None:
+    s = Session.new("dix-mille", "Ana,Bob,Chloe", dice=ScriptedDice.from_text("6 6 6 4 2", "d"))
+    s.act(Throw())
+    s.roll()
+    s.play(s.read("keep 6 6 6"))
+    s.act(Bank())
+    assert s.state.offer is not None and s.state.offer.player == 0
+    # The engine says who left the dice: the words follow it, whatever the seats.
+    s.state = replace(s.state, offer=replace(s.state.offer, player=2))
+    lines = situation_lines(s)
+    assert lines[1].startswith("Chloe banked 600 with 2 dice left")
+    assert "Chloe banked 600 with 2 dice left (G-8)" in aside_text(s).plain
+
+
+def test_g3_ticks_that_count_are_the_engines_current_ticks() -> None:
+    s = Session.new("dix-mille", "Ana,Bob", dice=SeededDice(1))
+    # A player with a penalty level only (F-1): not entered, yet the ticks beside that
+    # level count, not the loose ticks collected before it.
+    sheet = replace(s.state.sheets[0], levels=(Level(-500, penalty=True),), ticks=2, loose_ticks=1)
+    state = replace(s.state, sheets=(sheet, *s.state.sheets[1:]))
+    assert sheet.current_ticks == 2
+    assert ticks_words(state, 0) == "2 ticks"
+    loose = replace(s.state.sheets[0], loose_ticks=1)
+    assert ticks_words(replace(s.state, sheets=(loose, *s.state.sheets[1:])), 0) == "1 tick"
+    footers = [str(c.footer) for c in sheet_table(state).columns]
+    assert footers[0] == "-500"  # the ticks stand beside the level, not under the column
+    footers = [str(c.footer) for c in sheet_table(replace(state, sheets=(loose, sheet))).columns]
+    assert footers == ["0 /", "-500"]
+
+
+def test_line_mode_and_table_word_the_turn_alike() -> None:
+    s = Session.new("dix-mille", "Ana,Bob", dice=ScriptedDice.from_text("1 1 4 4 3", "d"))
+    s.act(Throw())
+    s.roll()
+    s.play(s.read("keep 1 1"))
+    plain_hand = situation_lines(s)[0]
+    assert plain_hand == "Turn total 200, set aside 1 1, 3 dice in hand."
+    status = status_text(s, "").plain
+    assert status == (
+        "Ana to play · score 0 · not entered: 500 to enter (T-7) · turn total 200 · 3 dice in hand"
+    )

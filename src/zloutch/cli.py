@@ -16,8 +16,7 @@ from __future__ import annotations
 import json
 import sys
 import time
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from typing import Annotated, Any
 
 import typer
@@ -32,6 +31,7 @@ from zloutch.cli_support import (
     RULES_HELP,
     RulesOption,
     console,
+    off_terminal,
     progress_bar,
     user_errors,
     write_output,
@@ -61,6 +61,7 @@ from zloutch.rules import (
     Keep,
     RuleSet,
     ThrowScore,
+    ZloutchError,
     format_dice,
     load_rules,
     parse_dice,
@@ -68,7 +69,8 @@ from zloutch.rules import (
     to_toml,
 )
 from zloutch.session import PLAY_PLAYERS, TABLE_PLAYERS, Session, SessionError
-from zloutch.strategy.expert import KeepAdvice, advise_throw
+from zloutch.strategy.expert import POINTS, KeepAdvice, advise_throw
+from zloutch.strategy.expert import objective as advice_objective
 
 # The rule set's tables moved to zloutch.render (the game screens draw them too); their
 # names stay importable from here.
@@ -124,15 +126,26 @@ def count_dice(n: int) -> str:
     return f"{n} die" if n == 1 else f"{n} dice"
 
 
-def read_context(rules: RuleSet, set_aside: str | None, throw: Dice) -> HandContext:
-    """The hand context from ``--set-aside``; set aside + thrown must be the whole hand."""
+def read_context(rules: RuleSet, set_aside: str | Sequence[str] | None, throw: Dice) -> HandContext:
+    """The hand context from ``--set-aside``; set aside + thrown must be the whole hand.
+
+    Several values (a repeated ``--set-aside``) add up: ``-s 1 -s 5`` is ``-s '1 5'``.
+    """
     if set_aside is None:
         return NO_CONTEXT
+    values = [set_aside] if isinstance(set_aside, str) else list(set_aside)
     try:
-        aside = parse_dice(set_aside, max_dice=rules.dice)
+        # No limit here: too many dice is said below, with the throw.
+        aside = parse_dice(values, max_dice=sys.maxsize)
     except InvalidDiceError as exc:
         raise InvalidDiceError(f"--set-aside: {exc}") from None
     total = len(aside) + len(throw)
+    if total > rules.dice:
+        raise InvalidDiceError(
+            f"--set-aside: {count_dice(len(aside))} set aside and {len(throw)} thrown make "
+            f"{total}, more than the {rules.dice} dice of {rules.name}: together they must "
+            "make the whole hand"
+        )
     if throw and total != rules.dice:
         raise InvalidDiceError(
             f"{count_dice(len(aside))} set aside and {len(throw)} thrown make {total}, "
@@ -142,15 +155,6 @@ def read_context(rules: RuleSet, set_aside: str | None, throw: Dice) -> HandCont
 
 
 # ---------------------------------------------------------------------------- score
-
-
-def ordered_keeps(score: ThrowScore) -> list[Keep]:
-    """The legal keeps by points, highest first, as the JSON contract says.
-
-    Ties keep the core's best-first order. The core puts a keep that wins the game (G-5,
-    worth 0 points) first; here it goes by its points, and ``"wins"`` marks it.
-    """
-    return sorted(score.keeps, key=lambda keep: -keep.points)
 
 
 def keep_json(keep: Keep) -> dict[str, Any]:
@@ -167,14 +171,20 @@ def keep_json(keep: Keep) -> dict[str, Any]:
 
 
 def score_json(rules: RuleSet, score: ThrowScore, context: HandContext) -> dict[str, Any]:
-    """The ``--json`` object of ``zloutch score`` (a contract: add keys, never rename)."""
-    keeps = ordered_keeps(score)
+    """The ``--json`` object of ``zloutch score`` (a contract: add keys, never rename).
+
+    ``keeps``: the legal keeps sorted by points, highest first, except that a keep that wins
+    the game (G-5, worth no points itself) comes above any points, as in the table; ties keep
+    the core's order, so the same dice read as points follow their win. ``best``: the most
+    points any reading of the throw is worth (five 1s in cinq-mille: 1200, and ``wins``).
+    """
+    keeps = sorted(score.keeps, key=lambda keep: (not keep.wins, -keep.points))
     return {
         "rules": rules.spec,
         "throw": list(score.throw),
         "set_aside": list(context.set_aside),
         "farkle": score.farkle,
-        "best": keeps[0].points if keeps else 0,
+        "best": score.points,
         "wins": any(keep.wins for keep in keeps),
         "keeps": [keep_json(keep) for keep in keeps],
     }
@@ -214,7 +224,8 @@ def render_score(rules: RuleSet, score: ThrowScore, context: HandContext) -> Non
     out.print(table)
     best = score.keeps[0]
     if best.wins:
-        out.print(f"best: keep {format_dice(best.dice)}: it wins the game at once")
+        as_points = f"; read as points, the throw is worth {score.points}" if score.points else ""
+        out.print(f"best: keep {format_dice(best.dice)}: it wins the game at once{as_points}")
     else:
         out.print(f"best: keep {format_dice(best.dice)} for {best.points}")
 
@@ -271,15 +282,15 @@ def score(
     ] = None,
     rules_spec: RulesOption = DEFAULT_RULES,
     set_aside: Annotated[
-        str | None,
+        list[str] | None,
         typer.Option(
             "--set-aside",
             "-s",
             metavar="FACES",
             help=(
-                "Dice already set aside in this hand (e.g. 1 or '1 5'), for the variants "
-                "that score across throws (V-6, V-7). Set aside and thrown dice must make "
-                "the whole hand."
+                "Dice already set aside in this hand (e.g. 1 or '1 5'; repeat it to add "
+                "more), for the variants that score across throws (V-6, V-7). Set aside "
+                "and thrown dice must make the whole hand."
             ),
         ),
     ] = None,
@@ -294,65 +305,98 @@ def score(
         ),
     ] = False,
     total: Annotated[
-        int,
+        int | None,
         typer.Option("--total", min=0, help="With --advise: the turn total before this throw."),
-    ] = 0,
+    ] = None,
     banked: Annotated[
-        int,
+        int | None,
         typer.Option("--score", min=0, help="With --advise: the player's banked score."),
-    ] = 0,
+    ] = None,
     not_entered: Annotated[
         bool,
         typer.Option("--not-entered", help="With --advise: the player has not entered (T-7)."),
     ] = False,
+    farkles: Annotated[
+        int | None,
+        typer.Option(
+            "--farkles",
+            min=0,
+            help=(
+                "With --advise, under the consecutive-farkle penalty (F-1): the player's "
+                "farkles in a row so far."
+            ),
+        ),
+    ] = None,
 ) -> None:
     """Show every legal keep of a throw, best first, with its combinations and points."""
     with user_errors():
+        given = {
+            "--total": total is not None,
+            "--score": banked is not None,
+            "--not-entered": not_entered,
+            "--farkles": farkles is not None,
+        }
+        if not advise:
+            for name, present in given.items():
+                if present:
+                    raise ZloutchError(f"{name} only applies with --advise")
         rules = load_rules(rules_spec)
         throw = read_faces(faces or [], max_dice=rules.dice)
         context = read_context(rules, set_aside, throw)
         result = score_throw(rules, throw, context)
+        if farkles is not None and not rules.turn.farkle_penalty:
+            raise ZloutchError(
+                f"--farkles only applies to rule sets with the consecutive-farkle penalty "
+                f"(F-1), which {rules.spec} does not have"
+            )
+        total = total or 0
+        entered, score_banked = not not_entered, banked or 0
         advice = (
             advise_throw(
                 rules,
                 throw,
                 total,
-                context.set_aside,
-                entered=not not_entered,
-                score=banked,
+                context,
+                entered=entered,
+                score=score_banked,
+                farkles=farkles or 0,
             )
             if advise
             else None
         )
+        goal = advice_objective(rules, entered, score_banked)
     if as_json:
         document = score_json(rules, result, context)
         if advice is not None:
-            document["advice"] = advice_json(total, advice)
+            document["advice"] = advice_json(total, advice, goal)
         typer.echo(json.dumps(document))
     else:
         render_score(rules, result, context)
         if advice is not None:
-            render_advice(total, advice)
+            render_advice(total, advice, goal)
 
 
-def advice_json(total: int, advice: Sequence[KeepAdvice]) -> dict[str, Any]:
+def advice_json(
+    total: int, advice: Sequence[KeepAdvice], objective: str = POINTS
+) -> dict[str, Any]:
     keeps = [
         {"dice": list(k.dice), "points": k.points, "value": k.value, "then": k.then} for k in advice
     ]
     return {
         "total": total,
-        "objective": "expected points",
+        "objective": objective,
         "keeps": keeps,
         "best": keeps[0] if keeps else None,
     }
 
 
-def render_advice(total: int, advice: Sequence[KeepAdvice]) -> None:
+def render_advice(total: int, advice: Sequence[KeepAdvice], objective: str = POINTS) -> None:
     out = console()
     if not advice:
         out.print(f"No keep: the turn total of {total} is lost.")
         return
-    table = Table(title=f"Advice at a turn total of {total} (expected points banked by the turn)")
+    what = "expected points banked by the turn" if objective == POINTS else "long-run value, F-1"
+    table = Table(title=f"Advice at a turn total of {total} ({what})")
     table.add_column("keep")
     table.add_column("points", justify="right")
     table.add_column("value", justify="right")
@@ -365,6 +409,11 @@ def render_advice(total: int, advice: Sequence[KeepAdvice]) -> None:
     best = advice[0]
     after = "bank" if best.then == "bank" else "throw again"
     out.print(f"Keep {format_dice(best.dice)}, then {after}.")
+    if objective != POINTS:
+        out.print(
+            "Values for the long run (F-1): the points the turn banks, plus what the count of "
+            "farkles in a row it leaves is worth in the turns to come."
+        )
 
 
 # ---------------------------------------------------------------------------- solve
@@ -404,21 +453,16 @@ def solve(
         if game:
             document = solve_game_command(rules, device, compensation, quiet=as_json)
         else:
-            with (
-                console().status("Solving the turn...", spinner="dots") if not as_json else _quiet()
-            ):
-                document, _ = cached_turn_summary(rules, not not_entered, banked)
+            # The bar counts the rows of the turn total, then (F-1) the long-run iterations.
+            quiet = as_json or off_terminal()
+            with progress_bar("Solving the turn", "steps", disable=quiet) as progress:
+                document, _ = cached_turn_summary(rules, not not_entered, banked, progress=progress)
     if as_json:
         typer.echo(json.dumps(document))
     elif game:
         render_game(document)
     else:
         render_turn(document)
-
-
-@contextmanager
-def _quiet() -> Iterator[None]:
-    yield
 
 
 def solve_game_command(
@@ -454,10 +498,29 @@ def render_turn(document: dict[str, Any]) -> None:
         exact = document["farkle_probability_exact"][n]
         table.add_row(
             n,
-            "never" if threshold is None else str(threshold),
+            _threshold_text(threshold),
             f"{document['farkle_probability'][n]:.4f} ({exact})",
         )
     out.print(table)
+    out.print(
+        "Bank from: the smallest turn total at which banking is best with that many dice to "
+        "throw next (all of them: a full hand), in the plain hand, or else in any hand a "
+        "turn can reach (dice set aside under V-6 and V-7, entry by one throw under T-7). "
+        "Never: no such hand ever banks (throwing on is better, or the rules forbid it)."
+    )
+    by_farkles: dict[str, dict[str, int | None]] = document.get("thresholds_by_farkles", {})
+    if by_farkles:
+        table = Table(title="Bank from, by farkles in a row before the turn (F-1, long run)")
+        table.add_column("dice", justify="right")
+        for z in by_farkles:
+            table.add_column(f"{z} farkle{'' if z == '1' else 's'}", justify="right")
+        for n in document["thresholds"]:
+            table.add_row(n, *(_threshold_text(by_farkles[z][n]) for z in by_farkles))
+        out.print(table)
+
+
+def _threshold_text(threshold: int | None) -> str:
+    return "never" if threshold is None else str(threshold)
 
 
 def render_game(document: dict[str, Any]) -> None:
@@ -533,8 +596,8 @@ PlayersOption = Annotated[
         metavar="NAMES",
         help=(
             "Who plays, in order, separated by commas: a name is a person, bot:LEVEL a bot "
-            "(beginner, easy, medium, strong; or random, cautious, greedy, expert, "
-            "threshold:N). Example: Ana,Bob,bot:strong."
+            "(beginner, easy, medium, strong, best; or random, cautious, greedy, expert, "
+            "optimal, threshold:N). Example: Ana,Bob,bot:strong."
         ),
         show_default=False,
     ),
@@ -546,7 +609,7 @@ PlainOption = Annotated[
         help=(
             "Line mode, for screen readers, pipes and scripts: the game in plain text, "
             "one command per line (keep 1 1 5, throw, bank, take, fresh, joker 5 5, off, "
-            "hint, sheet, quit)."
+            "undo, hint, sheet, save FILE, help, quit)."
         ),
     ),
 ]
@@ -555,7 +618,10 @@ DiceOption = Annotated[
     typer.Option(
         "--dice",
         metavar="FILE",
-        help="Take the throws from a file: one throw per line, faces separated by spaces.",
+        help=(
+            "Take the throws from a file: one throw per line, faces separated by spaces "
+            "(not with --seed)."
+        ),
         show_default=False,
     ),
 ]
@@ -564,7 +630,7 @@ SeedOption = Annotated[
     typer.Option(
         "--seed",
         metavar="N",
-        help="Fix the random dice (and the bots' choices).",
+        help="Fix the random dice (and the bots' choices); not with --dice.",
         show_default=False,
     ),
 ]
@@ -616,9 +682,11 @@ def open_session(
         return Session.resume(read_text(resume, "record"), dice=dice)
     if ask and rules_spec is None and players is None:
         return None
+    if players is None:  # an empty --players "" is refused by Session.new, not replaced
+        players = TABLE_PLAYERS if table_mode else PLAY_PLAYERS
     return Session.new(
-        rules_spec or DEFAULT_RULES,
-        players or (TABLE_PLAYERS if table_mode else PLAY_PLAYERS),
+        DEFAULT_RULES if rules_spec is None else rules_spec,
+        players,
         table_mode=table_mode,
         dice=dice or choose_dice(dice_file=None, seed=None, table_mode=table_mode),
     )
@@ -640,6 +708,15 @@ def run_game(
     with user_errors():
         if pace is not None and not pace >= 0:
             raise SessionError(f"--pace {pace}: the pace is a number of seconds, 0 or more")
+        if dice_file is not None and seed is not None:
+            raise SessionError(
+                "--dice and --seed: the throws come from the dice file, so a seed would "
+                "change nothing; leave out one of them"
+            )
+        if record_path is not None:  # found now, not when the game ends
+            from zloutch.session import check_record_path
+
+            check_record_path(record_path)
         dice = None
         if dice_file is not None or seed is not None:
             dice = choose_dice(dice_file=dice_file, seed=seed, table_mode=table_mode)

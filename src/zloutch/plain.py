@@ -25,12 +25,23 @@ from zloutch.engine import (
     bank_refusal,
     throw_score,
 )
+from zloutch.engine.events import Thrown
 from zloutch.render import ranking_rows
 from zloutch.rules import ZloutchError, format_dice
-from zloutch.session import LogEntry, Need, Session, entry_status, short_reason, ticks_words
+from zloutch.session import (
+    LogEntry,
+    Need,
+    Session,
+    hand_words,
+    short_reason,
+    standing_words,
+    ticks_words,
+)
 
 EXIT_OK = 0
 EXIT_ERROR = 2
+EXIT_INTERRUPTED = 130
+"""Ctrl-C: 128 + SIGINT, as shells report it."""
 
 HELP = (
     "Commands: keep DICE (or just the faces, as in 1 1 5), throw, bank, take (take back the "
@@ -91,38 +102,32 @@ def situation_lines(session: Session) -> list[str]:
         moves = tuple(sorted(moves, key=lambda a: order.get(getattr(a, "dice", ()), len(order))))
     can = ", ".join(move_words(state, a) for a in moves)
     if state.phase is Phase.START:
-        standing = [f"score {state.sheets[seat].score}"]
-        ticks = ticks_words(state, seat)
-        if ticks:
-            standing.append(ticks)
-        standing.append(entry_status(state, seat))
-        lines = [f"{name}'s turn: {', '.join(standing)}."]
+        lines = [f"{name}'s turn: {', '.join(standing_words(state, seat))}."]
         offer = state.offer
         if offer is not None:
-            previous = session.names[(seat - 1) % len(session.names)]
+            banker = session.names[offer.player]
             lines.append(
-                f"{previous} banked {offer.total} with {count_dice(offer.dice)} left: "
+                f"{banker} banked {offer.total} with {count_dice(offer.dice)} left: "
                 "take continues that turn (G-8), fresh starts a new one."
             )
         lines.append(f"You can: {can}.")
         return lines
-    hand = [f"Turn total {turn.total}"]
-    if turn.set_aside:
-        hand.append(f"set aside {format_dice(turn.set_aside)}")
-    if turn.jokers:
-        hand.append(f"jokers {format_dice(turn.jokers)}")
-    if turn.pending:
-        hand.append("a figure waits for a 1 or a 5 (V-1)")
+    hand = ", ".join(hand_words(state))
     if state.phase is Phase.KEEP:
-        return [", ".join(hand) + ".", f"Keep one of: {can}."]
-    if turn.full_hand:
-        hand.append(f"full hand: all {count_dice(state.rules.dice)} in hand")
-    else:
-        hand.append(f"{count_dice(state.in_hand)} in hand")
-    lines = [", ".join(hand) + "."]
+        lines = [_capital(hand) + "."]
+        if not just_thrown(session):  # after --resume or undo: say what is on the table
+            lines.insert(0, f"On the table: {format_dice(turn.throw)}.")
+        return [*lines, f"Keep one of: {can}."]
+    lines = [_capital(hand) + "."]
     refused = bank_refusal(state) if Bank() not in moves else None
     lines.append(f"You can: {can}." + (f" Bank: no, {short_reason(refused)}." if refused else ""))
     return lines
+
+
+def just_thrown(session: Session) -> bool:
+    """Whether the last thing the game said is the throw that is on the table now."""
+    thrown = [event.dice for event in session.last_events if isinstance(event, Thrown)]
+    return bool(thrown) and sorted(thrown[-1]) == sorted(session.state.turn.throw)
 
 
 def hint_lines(session: Session) -> list[str]:
@@ -182,6 +187,8 @@ class PlainGame:
         self.sleep = sleep
         self._shown = 0
         self._described: GameState | None = None
+        self._prompted = False
+        """A prompt waits on the line (Ctrl-C there starts a new line first)."""
 
     def say(self, text: str = "") -> None:
         self.stdout.write(text + "\n")
@@ -193,7 +200,21 @@ class PlainGame:
         self.stderr.flush()
 
     def run(self) -> int:
-        """Play until the game ends, the input ends, ``quit``, or the dice run out."""
+        """Play until the game ends, the input ends, ``quit``, or the dice run out.
+
+        Ctrl-C, at the prompt or while a bot waits out its pace, ends the game as ``quit``
+        does (the record is written to ``--record``), with exit code 130.
+        """
+        try:
+            return self.loop()
+        except KeyboardInterrupt:
+            if self._prompted:
+                self.say("")
+            self._prompted = False
+            self.say("Interrupted.")
+            return self.finish(EXIT_INTERRUPTED)
+
+    def loop(self) -> int:
         s = self.session
         mode = "a real table" if s.state.table_mode else "a game"
         self.say(f"Zloutch: {mode} of {s.state.rules.spec}, {', '.join(s.names)}.")
@@ -237,11 +258,9 @@ class PlainGame:
         prompt = f"{name} faces> " if s.need() is Need.TYPED_DICE else f"{name}> "
         self.stdout.write(prompt)
         self.stdout.flush()
-        try:
-            line = self.stdin.readline()
-        except KeyboardInterrupt:
-            self.say("")
-            return None
+        self._prompted = True
+        line = self.stdin.readline()
+        self._prompted = False
         if not line:
             if self.echo:
                 self.say("")

@@ -277,8 +277,9 @@ def sheet_table(
         elif not over and seat == state.turn.player:
             mark = " <"
         footer = str(sheet.score)
-        if not sheet.entered and sheet.loose_ticks:
-            footer += " " + TICK * sheet.loose_ticks
+        if sheet.current_index is None and sheet.current_ticks:
+            # Ticks with no level to stand beside (G-3 Reading): under the column.
+            footer += " " + TICK * sheet.current_ticks
         table.add_column(
             Text(sheet.name + mark, style="bold" if mark else ""),
             footer=Text(footer, style="bold"),

@@ -11,6 +11,7 @@ for the log ("Bob banks 650? No: a total ending in 50 cannot be banked (T-6)").
 from __future__ import annotations
 
 import math
+import os
 import random
 from dataclasses import dataclass, replace
 from enum import Enum
@@ -138,21 +139,72 @@ def attempt_words(state: GameState, action: Action) -> str:
 
 def entry_status(state: GameState, seat: int) -> str:
     """Whether a player is in the game, and what entry needs if not (T-7)."""
-    sheet = state.sheets[seat]
+    entered = state.entered(seat)
     turn = state.rules.turn
-    if sheet.entered or not turn.entry:
-        return "entered" if sheet.entered else "no entry minimum"
+    if entered or not turn.entry:
+        return "entered" if entered else "no entry minimum"
     if turn.entry_by == "throw":
         return f"not entered: one throw of {turn.entry} to enter (T-7)"
     return f"not entered: {turn.entry} to enter (T-7)"
 
 
 def ticks_words(state: GameState, seat: int) -> str:
-    sheet = state.sheets[seat]
-    ticks = sheet.ticks if sheet.entered else sheet.loose_ticks
+    """The ticks that count now (G-3), as the engine says: ``2 ticks``, or empty."""
+    ticks = state.sheets[seat].current_ticks
     if not ticks or not state.rules.game.ticks_to_cross:
         return ""
     return f"{ticks} tick" if ticks == 1 else f"{ticks} ticks"
+
+
+def standing_words(state: GameState, seat: int) -> list[str]:
+    """A player's place in the game: score, the ticks that count, entry (T-7)."""
+    words = [f"score {state.sheets[seat].score}"]
+    ticks = ticks_words(state, seat)
+    if ticks:
+        words.append(ticks)
+    words.append(entry_status(state, seat))
+    return words
+
+
+def hand_words(state: GameState, *, aside: bool = True) -> list[str]:
+    """Where the turn stands: its total, the dice set aside and the jokers (``aside``: unless
+    they are shown elsewhere), the dice in the air or in hand, a figure waiting (V-1).
+
+    The line mode and the table both word the turn with this. A throw to keep from has no
+    dice in hand yet: its faces are on the table, which each front end shows its own way.
+    """
+    t = state.turn
+    words = [f"turn total {t.total}"]
+    if aside and t.set_aside:
+        words.append(f"set aside {format_dice(t.set_aside)}")
+    if aside and t.jokers:
+        words.append(f"jokers {format_dice(t.jokers)}")
+    if state.phase is Phase.ROLL:
+        words.append(f"{count_dice(t.rolling)} in the air")
+    elif state.phase is Phase.DECIDE and t.full_hand:
+        words.append(f"full hand: all {count_dice(state.rules.dice)} in hand")
+    elif state.phase is Phase.DECIDE:
+        words.append(f"{count_dice(state.in_hand)} in hand")
+    elif state.phase is Phase.START:
+        words.append(f"{count_dice(state.rules.dice)} in hand")
+    if t.pending:
+        words.append("a figure waits for a 1 or a 5 (V-1)")
+    return words
+
+
+def check_record_path(path: str) -> None:
+    """Refuse a ``--record`` path that could not be written, before the game starts."""
+    target = Path(path)
+    if target.is_dir():
+        raise SessionError(f"--record {path}: that is a folder; give a file name, as in game.json")
+    folder = target.parent
+    if not folder.is_dir():
+        raise SessionError(f"--record {path}: there is no folder {folder}")
+    if target.exists():
+        if not os.access(target, os.W_OK):
+            raise SessionError(f"--record {path}: the file cannot be written (permission denied)")
+    elif not os.access(folder, os.W_OK | os.X_OK):
+        raise SessionError(f"--record {path}: the folder {folder} cannot be written to")
 
 
 # ---------------------------------------------------------------------------- commands
@@ -270,13 +322,18 @@ class Session:
             return Need.TYPED_DICE if self.dice.typed else Need.DICE
         return Need.BOT if who in self.bots else Need.PERSON
 
-    def refusal(self, action: Action) -> str | None:
-        """Why an action cannot be played now (None: it can). The engine decides the rules."""
+    def refusal(self, action: Action, state: GameState | None = None) -> str | None:
+        """Why an action cannot be played now, or in ``state`` (None: it can). The engine
+        decides the rules."""
+        if state is None:
+            state = self.state
         if isinstance(action, Roll) and not self.dice.typed:
             return "the game throws the dice: type throw"
-        if self.state.phase is Phase.ROLL and not isinstance(action, Roll):
-            return f"the dice are in the air: type the faces of the {count_dice(self.rolling)}"
-        return why_illegal(self.state, action)
+        if state.phase is Phase.ROLL and not isinstance(action, Roll):
+            return (
+                f"the dice are in the air: type the faces of the {count_dice(state.turn.rolling)}"
+            )
+        return why_illegal(state, action)
 
     @property
     def rolling(self) -> int:
@@ -345,25 +402,36 @@ class Session:
 
     def act(self, action: Action) -> tuple[Event, ...]:
         """Play an action for whoever is to move; a refusal is logged and raised."""
-        reason = self.refusal(action)
-        if reason is not None:
-            who = self.names[self.state.turn.player]
-            text = f"{who} {attempt_words(self.state, action)}? No: {short_reason(reason)}"
-            self.log.append(LogEntry(text, kind="refused"))
-            raise IllegalActionError(reason)
+        self._check((action,))
         return self._apply(action)
 
     def play(self, command: Command) -> tuple[Event, ...]:
-        """The actions of a typed command, in order (a throw and its faces at a table)."""
+        """The actions of a typed command, in order (a throw and its faces at a table).
+
+        All or nothing: every action is checked first, each in the state the ones before it
+        lead to, so faces of the wrong size refuse the throw they came with too.
+        """
+        self._check(command.actions)
         before = self.state
         events: list[Event] = []
-        try:
-            for action in command.actions:
-                events += self.act(action)
-        finally:
-            self.previous = before
-            self.last_events = tuple(events)
+        for action in command.actions:
+            events += self._apply(action)
+        self.previous = before
+        self.last_events = tuple(events)
         return self.last_events
+
+    def _check(self, actions: tuple[Action, ...]) -> None:
+        """Raise (and log) the first refusal among actions played in turn from now."""
+        state = self.state
+        for i, action in enumerate(actions):
+            reason = self.refusal(action, state)
+            if reason is not None:
+                who = self.names[state.turn.player]
+                text = f"{who} {attempt_words(state, action)}? No: {short_reason(reason)}"
+                self.log.append(LogEntry(text, kind="refused"))
+                raise IllegalActionError(reason)
+            if i + 1 < len(actions):
+                state, _ = step(state, action)
 
     def roll(self) -> tuple[Event, ...]:
         """Throw the dice in the air from the seed or the file."""

@@ -10,19 +10,22 @@ import json
 from pathlib import Path
 
 from rich.console import Console
+from textual.widget import Widget
 from textual.widgets import Input, RichLog, Static
 from tui_helpers import SIZE, game_screen, keep, levels, make_app, press, run
 
-from zloutch.engine import Phase
+from zloutch.dice_sources import ScriptedDice
+from zloutch.engine import Phase, Throw
 from zloutch.engine.record import load_record, sheet_json
-from zloutch.render import ranking_rows
+from zloutch.render import option_meaning, ranking_rows
+from zloutch.rules import OPTIONS
 from zloutch.session import Session
 from zloutch.strategy.expert import TurnAdvisor
 from zloutch.tui import AppConfig, ZloutchApp
 from zloutch.tui.newgame import NewGameScreen
 from zloutch.tui.screens import EndScreen, HelpScreen, QuitScreen, SaveScreen
 from zloutch.tui.table import GameScreen
-from zloutch.tui.widgets import HintPanel
+from zloutch.tui.widgets import Die, HintPanel
 
 SHORT = "dix-mille(target=1000)"
 FARKLE = "2 3 4 6 6"
@@ -332,3 +335,173 @@ def test_quitting_an_unsaved_game_asks_first(tmp_path: Path) -> None:
     assert app.return_value == 0
     _, state = load_record((tmp_path / "quit.json").read_text())
     assert state.phase is Phase.KEEP and state.turn.throw == (2, 4, 6, 6, 6)
+
+
+# ---------------------------------------------------------------------------- review fixes
+
+
+def test_a_new_game_never_overwrites_the_last_games_save(tmp_path: Path) -> None:
+    first = tmp_path / "game1.json"
+    app = make_app(SHORT, "Ana,Bob", "1 1 1 2 3")
+
+    async def play() -> None:
+        async with app.run_test(size=SIZE) as pilot:
+            await press(pilot, "t")
+            await keep(pilot, "1 1 1")
+            await press(pilot, "b")
+            assert isinstance(app.screen, EndScreen)
+            await press(pilot, "s")
+            assert isinstance(app.screen, SaveScreen)
+            app.screen.query_one("#path", Input).value = str(first)
+            await press(pilot, "enter")
+            await press(pilot, "n")
+            assert isinstance(app.screen, NewGameScreen)
+            await press(pilot, "enter", "t")  # a new game, and a move in it
+            assert isinstance(app.screen, GameScreen)
+            assert app.session is not None and app.session.record.actions
+            await press(pilot, "q")
+            assert isinstance(app.screen, QuitScreen)  # the new game is saved nowhere yet
+            await press(pilot, "q")  # quit without saving
+
+    run(play)
+    _, state = load_record(first.read_text())
+    assert state.names == ("Ana", "Bob") and state.phase is Phase.OVER
+
+
+def resumed_app(tmp_path: Path) -> ZloutchApp:
+    record = tmp_path / "game.json"
+    session = Session.new("dix-mille", "Ana,Bob", dice=ScriptedDice.from_text("6 6 6 4 2", "d"))
+    session.act(Throw())
+    session.roll()
+    session.save(str(record))
+    resumed = Session.resume(record.read_text())
+    return ZloutchApp(AppConfig(session=resumed, pace=0, resume_path=str(record)))
+
+
+def test_quitting_a_resumed_game_asks_only_after_a_new_move(tmp_path: Path) -> None:
+    app = resumed_app(tmp_path)
+
+    async def untouched() -> None:
+        async with app.run_test(size=SIZE) as pilot:
+            await press(pilot, "q")  # nothing new since the file: no question
+
+    run(untouched)
+    assert app.return_value == 0
+    again = resumed_app(tmp_path)
+
+    async def moved() -> None:
+        async with again.run_test(size=SIZE) as pilot:
+            await keep(pilot, "6 6 6")
+            await press(pilot, "q")
+            assert isinstance(again.screen, QuitScreen)
+            await press(pilot, "q")
+
+    run(moved)
+
+
+def screen_text(widget: Widget) -> str:
+    return str(widget.render())
+
+
+def test_clicking_dice_selects_them_and_the_keeps_follow() -> None:
+    app = make_app("dix-mille", "Ana,Bob", "1 1 5 4 3")
+
+    async def play() -> None:
+        async with app.run_test(size=SIZE) as pilot:
+            await press(pilot, "t")
+            screen = game_screen(pilot)
+            keeps = screen.query_one("#keeps", Static)
+            assert "Nothing selected yet." in screen_text(keeps)
+            assert [d.face for d in screen.query(Die)] == [1, 1, 3, 4, 5]
+
+            async def click(index: int) -> None:  # the dice are drawn anew on every change
+                die = next(d for d in screen.query(Die) if d.index == index)
+                assert await pilot.click(die)
+                await pilot.pause()
+
+            await click(0)
+            assert screen.selection() == (1,)
+            assert "Selected 1: 100, k keeps it" in screen_text(keeps)
+            assert next(d for d in screen.query(Die) if d.index == 0).has_class("selected")
+            await click(4)
+            assert "Selected 1 5: 150, k keeps it" in screen_text(keeps)
+            await click(2)  # a 3 scores nothing: the engine says why
+            assert screen.selection() == (1, 3, 5)
+            assert "Selected 1 3 5: " in screen_text(keeps)
+            assert "k keeps it" not in screen_text(keeps)
+            assert screen.query_one("#do-keep").disabled
+            await click(2)  # clicked again: unselected
+            assert screen.selection() == (1, 5)
+            await press(pilot, "k")
+            assert app.session is not None
+            assert app.session.state.turn.total == 150
+            assert app.session.state.turn.set_aside == (1, 5)
+
+    run(play)
+
+
+def test_table_mode_face_buttons_type_the_throw() -> None:
+    app = make_app("dix-mille", "Ana,Bob", table=True)
+
+    async def play() -> None:
+        async with app.run_test(size=SIZE) as pilot:
+            await press(pilot, "t")
+            faces = game_screen(pilot).query_one("#faces", Input)
+            for face in (1, 1, 4):
+                assert await pilot.click(f"#face-{face}")
+            assert faces.value == "1 1 4"
+            assert await pilot.click("#face-clear")
+            assert faces.value == ""
+            for face in (1, 1, 4, 4, 3):
+                assert await pilot.click(f"#face-{face}")
+            assert faces.value == "1 1 4 4 3" and faces.has_focus
+            await press(pilot, "enter")
+            assert app.session is not None
+            assert app.session.state.turn.throw == (1, 1, 3, 4, 4)
+
+    run(play)
+
+
+def test_table_mode_faces_of_the_wrong_size_throw_nothing() -> None:
+    app = make_app("dix-mille", "Ana,Bob", table=True)
+
+    async def play() -> None:
+        async with app.run_test(size=SIZE) as pilot:
+            faces = game_screen(pilot).query_one("#faces", Input)
+            faces.focus()
+            await pilot.press(*"123", "enter")
+            assert app.session is not None
+            assert app.session.state.phase is Phase.START  # not thrown, then refused
+            assert app.session.record.actions == ()
+            assert log_lines(app)[-1] == "Ana throws 1 2 3? No: 5 dice are thrown, not 3"
+
+    run(play)
+
+
+def test_a_bot_with_a_pace_plays_its_turn_to_the_end() -> None:
+    dice = ScriptedDice.from_text("\n".join([FARKLE, "1 2 3 3 4", "5 5 5 2"]), "d")
+    session = Session.new("dix-mille", "Ana,bot:cautious", dice=dice)
+    app = ZloutchApp(AppConfig(session=session, pace=0.02))
+
+    async def play() -> None:
+        async with app.run_test(size=SIZE) as pilot:
+            await press(pilot, "t")  # Ana farkles; the bot's moves wait the pace
+            screen = game_screen(pilot)
+            for _ in range(200):
+                if session.state.turn.player == 0:
+                    break
+                assert session.state.turn.player == 1
+                assert "bot:cautious (bot) to play" in screen_text(screen.query_one("#status"))
+                assert screen.query_one("#do-throw").disabled  # not Ana's move
+                await pilot.pause(0.02)
+            assert session.state.turn.player == 0
+            assert levels(app, 1) == [(600, False, 0)]
+            assert "bot:cautious banks 600: new level 600" in log_lines(app)
+            assert not screen.query_one("#do-throw").disabled
+
+    run(play)
+
+
+def test_every_option_on_the_new_game_screen_has_a_rule_id_and_a_meaning() -> None:
+    missing = [name for name in OPTIONS if not all(option_meaning(name))]
+    assert missing == []

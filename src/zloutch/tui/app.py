@@ -29,7 +29,11 @@ class AppConfig:
     table_mode: bool = False
     pace: float = DEFAULT_PACE
     record_path: str | None = None
-    """``--record``: where the record is written at the end, on quit, and by default on save."""
+    """``--record``: where the record is written at the end, on quit, and by default on save.
+
+    The app never changes it: a game saved elsewhere writes there (``ZloutchApp.record_path``)
+    until a new game starts, which goes back to this one.
+    """
     dice: DiceSource | None = None
     """The dice of ``--dice`` or ``--seed`` for the game the new-game screen starts."""
     resume_path: str | None = None
@@ -48,8 +52,14 @@ class ZloutchApp(App[int]):
         super().__init__()
         self.config = config
         self.session: Session | None = config.session
+        self.record_path = config.record_path
+        """Where this game's record goes: ``--record``, or the file it was last saved to."""
+        self.resume_path = config.resume_path
+        """The file this game was resumed from (the save dialog offers it first)."""
         self.saved_at: int | None = None
         """How many actions the game had when it was last saved (None: never)."""
+        if config.session is not None and config.resume_path is not None:
+            self.saved_at = len(config.session.record.actions)  # as it stands in that file
         self.sub_title = "a real table" if config.table_mode else "10,000 and its family"
 
     def on_mount(self) -> None:
@@ -75,7 +85,7 @@ class ZloutchApp(App[int]):
 
     def autosave(self) -> bool:
         """Write the record to ``--record`` when it was given; False if that failed."""
-        path = self.config.record_path
+        path = self.record_path
         if path is None or self.session is None or not self.session.record.actions:
             return True
         try:
@@ -89,7 +99,7 @@ class ZloutchApp(App[int]):
     def unsaved(self) -> bool:
         """Whether quitting now would lose moves (``--record`` writes them by itself)."""
         session = self.session
-        if session is None or self.config.record_path is not None:
+        if session is None or self.record_path is not None:
             return False
         return bool(session.record.actions) and self.saved_at != len(session.record.actions)
 
@@ -107,18 +117,25 @@ class ZloutchApp(App[int]):
                 self.notify(str(exc), severity="error", timeout=10)
                 return
             self.saved_at = len(session.record.actions)
-            self.config.record_path = self.config.record_path or path
+            self.record_path = self.record_path or path
             session.note(f"game saved to {path}")
             self.notify(f"Saved to {path}. Resume: zloutch play --resume {path}")
             if then_quit:
                 self.exit(0)
 
-        default = self.config.record_path or self.config.resume_path or DEFAULT_RECORD
+        default = self.record_path or self.resume_path or DEFAULT_RECORD
         self.push_screen(SaveScreen(default), write)
 
     def action_new_game(self) -> None:
-        """From the end screen: back to the new-game screen."""
+        """From the end screen: back to the new-game screen.
+
+        The new game starts with nothing saved: its record goes to ``--record`` (if given),
+        never to the file the last game was saved to.
+        """
         self.session = None
+        self.record_path = self.config.record_path
+        self.resume_path = None
+        self.saved_at = None
         while len(self.screen_stack) > 2:
             self.pop_screen()
         self.switch_screen(self.new_game_screen())

@@ -8,7 +8,7 @@ from zloutch.dice_sources import count_dice
 from zloutch.engine import GameState, Joker, Keep, Phase, throw_score
 from zloutch.engine.events import Banked, Bumped, Crossed, Farkled, Thrown, Won
 from zloutch.rules import Dice, format_dice
-from zloutch.session import LogEntry, Session, entry_status, ticks_words
+from zloutch.session import LogEntry, Session, hand_words, standing_words
 
 
 def log_text(entry: LogEntry) -> Text:
@@ -34,28 +34,13 @@ def status_text(session: Session, stopped: str) -> Text:
     s = session
     state = s.state
     seat = state.turn.player
-    t = state.turn
     if stopped:
         return Text(stopped, style="bold red")
     if state.phase is Phase.OVER:
         return Text("Game over", style="bold")
     who = s.names[seat] + (" (bot)" if s.is_bot(seat) else "")
-    parts = [f"{who} to play", f"score {state.sheets[seat].score}"]
-    ticks = ticks_words(state, seat)
-    if ticks:
-        parts.append(ticks)
-    parts.append(entry_status(state, seat))
-    parts.append(f"turn total {t.total}")
-    if state.phase is Phase.ROLL:
-        parts.append(f"{count_dice(t.rolling)} in the air")
-    elif state.phase is Phase.DECIDE and t.full_hand:
-        parts.append(f"full hand: all {count_dice(state.rules.dice)} in hand")
-    elif state.phase is not Phase.START:
-        parts.append(f"{count_dice(state.in_hand)} in hand")
-    else:
-        parts.append(f"{count_dice(state.rules.dice)} in hand")
-    if t.pending:
-        parts.append("a figure waits for a 1 or a 5 (V-1)")
+    # The dice set aside and the jokers have their own line (aside_text).
+    parts = [f"{who} to play", *standing_words(state, seat), *hand_words(state, aside=False)]
     return Text(" · ".join(parts))
 
 
@@ -128,8 +113,8 @@ def aside_text(session: Session) -> Text:
         parts.append(f"jokers: {format_dice(t.jokers)}")
     offer = session.state.offer
     if offer is not None and session.state.phase is Phase.START:
-        previous = session.names[(t.player - 1) % len(session.names)]
-        parts.append(f"{previous} banked {offer.total} with {count_dice(offer.dice)} left (G-8)")
+        banker = session.names[offer.player]
+        parts.append(f"{banker} banked {offer.total} with {count_dice(offer.dice)} left (G-8)")
     return Text(" · ".join(parts))
 
 
