@@ -530,3 +530,21 @@ def test_G8_throw_answers_a_take_back_offer_as_fresh() -> None:
     assert s.offer is not None and s.offer.player == 0 and s.offer.dice == 2
     assert set(legal_actions(s)) == {Fresh(), Take()}  # each answer listed once
     assert apply(s, Throw()) == apply(s, Fresh())  # throw is accepted as a synonym
+
+
+def test_S16_reading_a_straight_of_five_leaves_the_sixth_die() -> None:
+    s = play(start("dix-mille-6"), "throw; roll 1 2 3 4 5 5; keep 1 2 3 4 5")
+    assert not s.turn.full_hand and s.in_hand == 1 and s.turn.total == 600
+
+
+def test_S16_option_a_figure_is_a_full_hand_on_six_dice() -> None:
+    rules = "dix-mille-6(figure_full_hand)"
+    s = play(start(rules), "throw; roll 1 2 3 4 5 5; keep 1 2 3 4 5")  # straight 600
+    assert s.turn.full_hand and s.in_hand == 6
+    assert "T-5" in str(bank_refusal(s))  # dix-mille's forced full hand
+    s = play(s, "throw")
+    assert s.turn.rolling == 6
+    five = play(start(rules), "throw; roll 2 6 6 6 6 6; keep 6 6 6 6 6")  # five 6s (S-5)
+    assert five.turn.full_hand and five.in_hand == 6
+    three = play(start(rules), "throw; roll 2 3 4 6 6 6; keep 6 6 6")  # not an S-16 figure
+    assert not three.turn.full_hand and three.in_hand == 3

@@ -169,6 +169,17 @@ def test_S16_five_of_a_kind_and_straight_are_full_hands() -> None:
     assert not best(DIX, [1, 1, 4, 4, 3]).full_hand
 
 
+def test_S16_option_figures_leaving_a_die_are_full_hands_on_six_dice() -> None:
+    dix6 = load_rules("dix-mille-6")
+    option = load_rules("dix-mille-6(figure_full_hand)")
+    throw, straight = [1, 2, 3, 4, 5, 5], (1, 2, 3, 4, 5)
+    assert not full_hand_of(dix6, throw, straight)  # the Reading: one die is left
+    assert full_hand_of(option, throw, straight)
+    assert full_hand_of(option, [2, 6, 6, 6, 6, 6], (6, 6, 6, 6, 6))  # five of a kind
+    assert not full_hand_of(option, [2, 3, 4, 6, 6, 6], (6, 6, 6))  # three: not S-16
+    assert not full_hand_of(option, throw, (1, 5))
+
+
 def test_S13_full_house_sum_is_500() -> None:
     rules = load_rules("dix-mille(full_house=sum)")
     # 2 2 2 6 6 = 2 x 100 + 6 x 50 = 500, a full hand (S-16).

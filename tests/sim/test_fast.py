@@ -45,6 +45,7 @@ REPLAYED = [
     (f"dix-mille-6({NO_SHEET},target=4000)", ["expert", "greedy"]),  # T-7 entry by throw
     (f"dix-mille({NO_SHEET},confirmation)", ["expert", "threshold:300"]),  # V-1
     (f"dix-mille({NO_SHEET},multiples_over_throws,target=4000)", ["expert", "greedy"]),  # V-7
+    (f"dix-mille-6({NO_SHEET},figure_full_hand,target=3000)", ["expert", "greedy"]),  # S-16
 ]
 
 

@@ -413,7 +413,8 @@ def _keep(state: GameState, dice: Dice, events: list[Event]) -> GameState:
             pending = False
         pending = pending or keep.figure
     total = t.total + points
-    full_hand = len(set_aside) == rules.dice
+    # S-16: every die set aside, or (its Reading, figure_full_hand) a figure that is one
+    full_hand = len(set_aside) == rules.dice or (rules.turn.figure_full_hand and keep.whole)
     turn = replace(
         t,
         rethrow=_is_no_score_bonus(keep),

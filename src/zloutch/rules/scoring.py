@@ -52,6 +52,9 @@ class Combination:
     """This combination wins the game at once (G-5)."""
     figure: bool = False
     """A figure (three of a kind or more, straight, full house...) that V-1 must confirm."""
+    whole: bool = False
+    """A figure S-16 names (five of a kind or more, a straight of five or more, a full
+    house): a full hand by itself where ``turn.figure_full_hand`` is on."""
 
 
 @dataclass(frozen=True)
@@ -69,6 +72,11 @@ class Keep:
     def figure(self) -> bool:
         """Whether the keep holds a figure (V-1)."""
         return any(c.figure for c in self.combinations)
+
+    @property
+    def whole(self) -> bool:
+        """Whether the keep holds a figure that S-16 makes a full hand by itself."""
+        return any(c.whole for c in self.combinations)
 
     def __str__(self) -> str:
         return f"keep {format_dice(self.dice)}"
@@ -243,13 +251,19 @@ class ScoreTable:
                         0 if wins else int(value),
                         wins,
                         True,
+                        n >= 5,
                     )
                 )
         if self._five_ones_win and c[0] >= 5:  # G-5
-            found.append(Combination("five 1s", (1,) * 5, 0, True, True))
+            found.append(Combination("five 1s", (1,) * 5, 0, True, True, True))
         for pattern in s.patterns:
             if contains(throw, pattern.faces) and pattern.thrown in (0, len(throw)):
-                found.append(Combination(pattern.name, pattern.faces, pattern.points, figure=True))
+                whole = len(pattern.faces) >= 5  # S-16: a straight
+                found.append(
+                    Combination(
+                        pattern.name, pattern.faces, pattern.points, figure=True, whole=whole
+                    )
+                )
         if v.four_two_one and throw == (1, 2, 4):
             found.append(Combination("421", throw, FOUR_TWO_ONE, figure=True))
         shape = sorted((k for k in c if k), reverse=True)
@@ -278,7 +292,9 @@ class ScoreTable:
                             else base + s.full_house_pair * pair
                         )
                         dice = sort_dice((three, three, three, pair, pair))
-                        found.append(Combination("full house", dice, points, figure=True))
+                        found.append(
+                            Combination("full house", dice, points, figure=True, whole=True)
+                        )
         found += self._cross_throw(throw, context)
         return found
 
@@ -327,12 +343,12 @@ class ScoreTable:
             split = best_reading(part)
             if split is None:
                 continue
-            keep = _keep(part, split, full)
+            keep = _keep(part, split, full, self.rules.turn.figure_full_hand)
             keeps.append(keep)
             if keep.wins:
                 as_points = points_reading(part)
                 if as_points is not None:
-                    keeps.append(_keep(part, as_points, full))
+                    keeps.append(_keep(part, as_points, full, self.rules.turn.figure_full_hand))
         if not keeps and self.rules.scoring.no_score_bonus and len(throw) == self.rules.dice:
             bonus = Combination(NO_SCORE_BONUS, throw, self.rules.scoring.no_score_bonus)
             keeps.append(Keep(throw, (bonus,), bonus.points, True))
@@ -459,8 +475,9 @@ def _best_split(combos: list[Combination]) -> Callable[[Dice], Split | None]:
     return solve
 
 
-def _keep(dice: Dice, split: Split, full_hand: bool) -> Keep:
+def _keep(dice: Dice, split: Split, full_hand: bool, figure_full_hand: bool = False) -> Keep:
     wins = any(c.wins for c in split)
+    full_hand = full_hand or (figure_full_hand and any(c.whole for c in split))  # S-16
     return Keep(dice, split, sum(c.points for c in split), full_hand, wins)
 
 

@@ -250,6 +250,8 @@ class TurnModel:
         aside_count = rules.dice - node.n - len(node.jokers) - node.waiting
         points = keep.points // self.unit + node.joker_points
         free = rules.dice - (aside_count + len(keep.dice) + len(node.jokers))
+        if rules.turn.figure_full_hand and keep.whole:
+            free = 0  # S-16 Reading: the figure is a full hand, all the dice are thrown again
         aside: Dice = ()
         multiples: tuple[Face, ...] = ()
         if self.track_aside and free:
