@@ -313,7 +313,7 @@ def test_keep_whole_multiples_keeps() -> None:
     ]
     with pytest.raises(IllegalKeepError) as exc:
         validate_keep(rules, (5, 5, 5, 1, 2), (5,))
-    assert "three 5s must be taken whole: keep all 3 of them (keep_whole_multiples)" in str(
+    assert "three 5s must be taken whole: keep all 3 of them (keep_whole_multiples, F-5)" in str(
         exc.value
     )
     keeps = score_throw(rules, (2, 2, 2, 2, 3)).keeps

@@ -103,11 +103,11 @@ class TurnRules:
     full_hand_win: bool = False
     """T-10: a full hand that lands exactly on the target may be banked to win."""
     full_hand_win_from: int = 1500
+    """T-10: the turn total needed for that."""
     figure_full_hand: bool = False
     """S-16 Reading: where a figure leaves dice (six dice), a keep with five of a kind, a
     straight of five or more or a full house is a full hand: all the dice are thrown again
     (true); false: a full hand is every die set aside. Changes nothing with five dice."""
-    """T-10: the turn total needed for that."""
     farkle_penalty: int = 0
     """F-1: points lost at the ``farkle_penalty_after``-th farkle in a row; 0 = off."""
     farkle_penalty_after: int = 3

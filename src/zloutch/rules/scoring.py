@@ -421,7 +421,7 @@ class ScoreTable:
             widest = max(covering, key=lambda k: (len(k.dice), k.points), default=None)
             left = difference(dice, widest.dice) if widest else dice
             verb = "does" if len(left) == 1 else "do"
-            raise IllegalKeepError(f"the {format_dice(left)} {verb} not score")
+            raise IllegalKeepError(f"the {format_dice(left)} {verb} not score (T-2)")
         if self.rules.scoring.keep_whole_multiples:
             kept_counts = counts(dice)
             for face in range(1, 7):
@@ -429,7 +429,7 @@ class ScoreTable:
                 if need and 0 < kept_counts[face - 1] < need:
                     raise IllegalKeepError(
                         f"{KIND_WORDS[need]} {face}s must be taken whole: keep all {need} of them "
-                        "(keep_whole_multiples)"
+                        "(keep_whole_multiples, F-5)"
                     )
         best = entry.keeps[0] if entry.keeps else None
         if self.rules.scoring.keep_all_scoring and best is not None:
