@@ -38,22 +38,23 @@ def error_line(*args: str) -> str:
 # ---------------------------------------------------------------------------- G-5 and S-5
 
 
-def test_s5_g5_json_best_is_4000_and_the_win_comes_first() -> None:
+def test_s5_g5_json_best_is_4000_and_keeps_stay_sorted_by_points() -> None:
     data = score_json("-r", "dix-mille(five_ones_win)", "1", "1", "1", "1", "1")
     assert data["best"] == 4000  # S-5: five 1s are 4000; G-5 adds the win
     assert data["wins"] is True
-    first, second = data["keeps"][:2]
-    assert (first["dice"], first["wins"], first["points"]) == ([1, 1, 1, 1, 1], True, 0)
-    assert (second["dice"], second["wins"], second["points"]) == ([1, 1, 1, 1, 1], False, 4000)
-    # After the win, sorted by points, highest first.
-    points = [keep["points"] for keep in data["keeps"][1:]]
+    first = data["keeps"][0]
+    assert (first["dice"], first["wins"], first["points"]) == ([1, 1, 1, 1, 1], False, 4000)
+    # The contract: sorted by points, highest first; the win (no points of its own) is marked.
+    points = [keep["points"] for keep in data["keeps"]]
     assert points == sorted(points, reverse=True)
+    wins = [keep for keep in data["keeps"] if keep["wins"]]
+    assert [(k["dice"], k["points"]) for k in wins] == [([1, 1, 1, 1, 1], 0)]
 
 
 def test_s5_g5_cinq_mille_five_ones_are_worth_1200() -> None:
     data = score_json("-r", "cinq-mille", "11111")
     assert data["best"] == 1000 + 100 + 100
-    assert data["keeps"][0]["wins"] is True
+    assert data["wins"] is True and any(keep["wins"] for keep in data["keeps"])
 
 
 def test_s6_dix_mille_6_six_ones_are_worth_4100() -> None:
