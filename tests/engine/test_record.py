@@ -150,3 +150,16 @@ def test_a_long_bad_action_is_quoted_short() -> None:
     message = str(info.value)
     assert message.startswith("cannot replay") or "action 2" in message
     assert len(message) < 300 and "..." in message
+
+
+def test_a_version_1_record_is_read_without_its_level_ticks() -> None:
+    # Version 1 wrote the ticks a level had before a fall-back (G-3): they are not compared.
+    record = Record("dix-mille", ("Ana", "Bob"), ("throw", "roll 1 1 1 2 3", "keep 1 1 1", "bank"))
+    data = json.loads(dump_record(record))
+    data["sheet"]["players"][0]["levels"][0]["ticks"] = 2
+    data["version"] = 1
+    _, state = load_record(json.dumps(data))
+    assert state.sheets[0].score == 1000
+    data["version"] = VERSION
+    with pytest.raises(InvalidRecordError, match="does not match the replay"):
+        load_record(json.dumps(data))

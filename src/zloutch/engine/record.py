@@ -27,7 +27,9 @@ from zloutch.rules.errors import ZloutchError
 from zloutch.rules.loader import load_rules
 
 FORMAT = "zloutch-record"
-VERSION = 1
+VERSION = 2
+"""2: the ticks beside a level fallen back to restart from 0 (G-3 Reading, ticks_restart).
+A version-1 record's sheet may show older ticks there: its ticks are not compared."""
 
 
 class InvalidRecordError(ZloutchError):
@@ -176,12 +178,30 @@ def load_record(text: str) -> tuple[Record, GameState]:
     except ZloutchError as exc:
         raise InvalidRecordError(f"cannot replay the record: {exc}") from None
     recorded = data.get("sheet")
-    if recorded is not None and recorded != sheet_json(state):
+    replayed = sheet_json(state)
+    if version < 2:
+        recorded, replayed = _without_ticks(recorded), _without_ticks(replayed)
+    if recorded is not None and recorded != replayed:
         raise InvalidRecordError(
             "corrupt record: its sheet does not match the replay of its actions"
-            + _first_difference(recorded, sheet_json(state))
+            + _first_difference(recorded, replayed)
         )
     return record, state
+
+
+def _without_ticks(sheet: Any) -> Any:
+    """A sheet with the ticks beside its levels left out (version-1 records)."""
+    if not isinstance(sheet, dict) or not isinstance(sheet.get("players"), list):
+        return sheet
+    players = [
+        {**p, "levels": [{k: v for k, v in lv.items() if k != "ticks"} for lv in p["levels"]]}
+        if isinstance(p, dict)
+        and isinstance(p.get("levels"), list)
+        and all(isinstance(lv, dict) for lv in p["levels"])
+        else p
+        for p in sheet["players"]
+    ]
+    return {**sheet, "players": players}
 
 
 def _first_difference(recorded: object, replayed: dict[str, Any]) -> str:
