@@ -539,7 +539,7 @@ def throw_extremes(rules: RuleSet) -> tuple[int, bool]:
 
     Every throw of 1 to ``rules.dice`` dice is read, and with V-6 or V-7 every hand context
     those variants score in. Only the scoring rules matter, so the answer is kept per
-    scoring rules (the loader asks for it when it checks a rule set, T-7 by one throw).
+    scoring rules (``validate`` asks for it when it checks a rule set, T-7 by one throw).
     """
     v = rules.variants
     scoring_only = RuleSet(

@@ -1,0 +1,179 @@
+"""Checking a rule set: refuse the rules that cannot mean anything together.
+
+``validate`` runs on every rule set the loader builds and on every change of options; it
+names the key and the reason of the first contradiction it finds.
+"""
+
+from __future__ import annotations
+
+import math
+
+from zloutch.rules.dice import Dice, format_dice
+from zloutch.rules.errors import InvalidRulesError
+from zloutch.rules.ruleset import KIND_WORDS, RuleSet, resolve_kinds
+from zloutch.rules.scoring import throw_extremes
+
+
+def validate(rules: RuleSet) -> None:
+    """Refuse what the rules cannot mean together, naming the key and the reason."""
+    s, t, g, v = rules.scoring, rules.turn, rules.game, rules.variants
+    dice = rules.dice
+    try:
+        resolve_kinds(s.kinds, g.five_ones_win, dice)
+    except ValueError as exc:
+        raise InvalidRulesError(str(exc), "scoring.kinds") from None
+    for kind in s.kinds:
+        if kind.count > dice:
+            raise InvalidRulesError(
+                f"{KIND_WORDS[kind.count]} of a kind cannot be thrown with {dice} dice",
+                f"scoring.kinds.{kind.count}",
+            )
+    if not _anything_scores(rules):
+        raise InvalidRulesError(
+            "nothing can ever score: no single die scores (singles), no multiple "
+            "([scoring.kinds]), no pattern and no other combination, so every throw would be "
+            "a farkle",
+            "scoring",
+        )
+    same_faces: dict[Dice, int] = {}
+    for j, pattern in enumerate(s.patterns):
+        faces = tuple(sorted(pattern.faces))
+        i = same_faces.setdefault(faces, j)
+        if i != j:
+            raise InvalidRulesError(
+                f"{pattern.name!r} has the same faces ({format_dice(faces)}) as "
+                f"scoring.patterns[{i}] {s.patterns[i].name!r}: one set of faces can be only "
+                "one pattern, with one value",
+                f"scoring.patterns[{j}]",
+            )
+    for pattern in s.patterns:
+        if pattern.thrown > dice:
+            raise InvalidRulesError(
+                f"{pattern.name} counts only when {pattern.thrown} dice are thrown, "
+                f"this rule set has {dice}",
+                "scoring.patterns",
+            )
+        if len(pattern.faces) > dice:
+            raise InvalidRulesError(
+                f"{pattern.name} needs {len(pattern.faces)} dice, this rule set has {dice}",
+                "scoring.patterns",
+            )
+    for key in ("three_pairs", "four_and_pair", "two_triplets"):
+        if getattr(s, key) and dice < 6:
+            raise InvalidRulesError(f"needs six dice, this rule set has {dice}", f"scoring.{key}")
+    if s.full_house != "off" and dice < 5:
+        raise InvalidRulesError(
+            f"a full house needs five dice, this rule set has {dice}", "scoring.full_house"
+        )
+    if g.target <= 0:
+        raise InvalidRulesError("the target must be positive", "game.target")
+    if g.exact_target and g.target % rules.unit:
+        raise InvalidRulesError(
+            f"{g.target} cannot be reached exactly with points in steps of {rules.unit}",
+            "game.target",
+        )
+    if g.exact_target:
+        _check_exact_target(rules)
+    if g.exact_target and not g.ticks_to_cross and not t.farkle_penalty:
+        step = math.lcm(rules.unit, 100) if t.bank_multiple_of_100 else rules.unit
+        smallest = max(t.min_bank, step)
+        gaps = [r for r in range(step, smallest, step) if not (t.petit_palier and r == 100)]
+        if gaps:
+            raise InvalidRulesError(
+                f"a player left {gaps[0]} short of an exact target (T-9) could never finish: "
+                f"the smallest bank is {t.min_bank} (min_bank), and without ticks (G-3) or "
+                "a penalty (F-1) nothing would ever move them back; lower min_bank, allow "
+                "petit_palier, or switch ticks on",
+                "game.exact_target",
+            )
+    if g.final_round and g.final_turns:
+        raise InvalidRulesError(
+            "final_round (G-6) and final_turns (F-4) are two different endings: choose one",
+            "game.final_turns",
+        )
+    if g.min_players < 1 or g.max_players > 8 or g.min_players > g.max_players:
+        raise InvalidRulesError(
+            "players must satisfy 1 <= min_players <= max_players <= 8", "game.max_players"
+        )
+    if g.last_thousand and g.target <= 1000:
+        raise InvalidRulesError(
+            "the last 1000 in one turn (G-7) needs a target above 1000", "game.last_thousand"
+        )
+    if g.five_ones_win and dice < 5:
+        raise InvalidRulesError(f"five 1s cannot be thrown with {dice} dice", "game.five_ones_win")
+    if t.full_hand_win and not g.exact_target:
+        raise InvalidRulesError(
+            "winning on a full hand that lands exactly on the target (T-10) needs exact_target",
+            "turn.full_hand_win",
+        )
+    if t.farkle_penalty and t.farkle_penalty_after < 1:
+        raise InvalidRulesError("must be at least 1", "turn.farkle_penalty_after")
+    if v.joker and s.keep_all_scoring:
+        raise InvalidRulesError(
+            "jokers (V-2) set scoring dice aside without keeping them, which keep_all_scoring "
+            "forbids (V-5: charentaise is played without jokers)",
+            "variants.joker",
+        )
+    if v.four_two_one and dice < 3:
+        raise InvalidRulesError(f"4-2-1 cannot be thrown with {dice} dice", "variants.four_two_one")
+    if v.straights_over_throws:
+        if dice != 5:
+            raise InvalidRulesError(
+                "straights over several throws (V-6) are a 5-dice variant",
+                "variants.straights_over_throws",
+            )
+        if not any(len(set(p.faces)) == dice for p in s.patterns):
+            raise InvalidRulesError(
+                "straights over several throws (V-6) need a five-dice straight in scoring.patterns",
+                "variants.straights_over_throws",
+            )
+    if v.multiples_over_throws and not any(k.count == 3 for k in s.kinds):
+        raise InvalidRulesError(
+            "multiples over several throws (V-7) need three of a kind to score",
+            "variants.multiples_over_throws",
+        )
+    if t.entry and t.entry_by == "throw":
+        most, wins = throw_extremes(rules)
+        if t.entry > most and not wins:
+            raise InvalidRulesError(
+                f"entry by one throw (entry_by = throw, T-7) needs a single throw worth "
+                f"{t.entry}, but no throw of this rule set scores more than {most} and none "
+                "wins the game: no player could ever enter",
+                "turn.entry",
+            )
+
+
+def _anything_scores(rules: RuleSet) -> bool:
+    """Whether some throw can score at all (a rule set where none can is a mistake)."""
+    s = rules.scoring
+    kinds = resolve_kinds(s.kinds, rules.game.five_ones_win, rules.dice)
+    shapes = (s.three_pairs, s.four_and_pair, s.two_triplets, s.no_score_bonus)
+    return bool(s.singles or kinds or s.patterns or any(shapes) or rules.variants.four_two_one)
+
+
+def _check_exact_target(rules: RuleSet) -> None:
+    """T-9: refuse an exact target that no player could ever hit."""
+    t, g = rules.turn, rules.game
+    if t.bank_multiple_of_100:
+        # T-6: every bank is a multiple of 100 (and of the unit); only an F-1 penalty can
+        # move a score off that step.
+        step = math.lcm(rules.unit, 100)
+        reach = math.gcd(step, t.farkle_penalty) if t.farkle_penalty else step
+        if g.target % reach:
+            raise InvalidRulesError(
+                f"{g.target} can never be hit exactly: with bank_multiple_of_100 (T-6) every "
+                f"bank is a multiple of {step}",
+                "game.target",
+            )
+    if t.entry > g.target:
+        raise InvalidRulesError(
+            f"the entry {t.entry} (T-7) is above the exact target {g.target} (T-9): the first "
+            "bank would always pass the target, so no player could ever enter",
+            "turn.entry",
+        )
+    if t.min_bank > g.target:
+        raise InvalidRulesError(
+            f"the smallest bank {t.min_bank} (F-3) is above the exact target {g.target} (T-9): "
+            "every bank would pass the target",
+            "turn.min_bank",
+        )

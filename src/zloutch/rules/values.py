@@ -1,0 +1,204 @@
+"""Reading the values of rule data: typed scalars, options, kinds, singles and patterns.
+
+Each helper turns one value of a parsed rule file (or of an option given in code or in a
+spec) into what a ``RuleSet`` holds, or raises one ``InvalidRulesError`` naming the key.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Mapping
+
+from zloutch.rules.dice import FACES
+from zloutch.rules.errors import InvalidRulesError
+from zloutch.rules.ruleset import (
+    KIND_WORDS,
+    KindRule,
+    OptionValue,
+    Pattern,
+    option_choices,
+    option_kind,
+)
+
+_KIND_RULE = re.compile(r"^(\d+)\s*x\s*face$")
+
+
+def _is_number(text: str) -> bool:
+    """ASCII digits only: ``"²".isdigit()`` is true, but ``int("²")`` raises."""
+    return text.isascii() and text.isdigit()
+
+
+def _suggest(word: str, choices: list[str] | tuple[str, ...]) -> str:
+    close = difflib.get_close_matches(word, list(choices), n=1)
+    return f" (did you mean {close[0]!r}?)" if close else ""
+
+
+# ---------------------------------------------------------------------------- values
+
+
+def _as_bool(value: object, key: str) -> bool:
+    if isinstance(value, bool):
+        return value
+    raise InvalidRulesError(f"expected true or false, got {value!r}", key)
+
+
+def _as_int(value: object, key: str, *, minimum: int = 0) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise InvalidRulesError(f"expected a whole number, got {value!r}", key)
+    if value < minimum:
+        raise InvalidRulesError(f"must be at least {minimum}, got {value}", key)
+    return value
+
+
+def _as_str(value: object, key: str) -> str:
+    if not isinstance(value, str):
+        raise InvalidRulesError(f"expected text, got {value!r}", key)
+    return value
+
+
+def _convert_option(name: str, value: object, key: str) -> OptionValue:
+    kind = option_kind(name)
+    if kind == "bool":
+        return _as_bool(value, key)
+    if kind == "int":
+        return _as_int(value, key)
+    return _choice(name, _as_str(value, key), key)
+
+
+def _choice(name: str, text: str, key: str) -> str:
+    """A choice option's word, in any case (``ANY`` is ``any``)."""
+    choices = option_choices(name)
+    word = text.strip().lower()
+    if word not in choices:
+        raise InvalidRulesError(
+            f"{text!r} is not one of {', '.join(choices)}{_suggest(word, choices)}", key
+        )
+    return word
+
+
+def _normalise_kind_rule(value: object, key: str) -> str:
+    if isinstance(value, bool):
+        if value is False:
+            return "none"
+        raise InvalidRulesError('true is not a kind rule; write a value such as "double"', key)
+    if isinstance(value, int):
+        if value <= 0:
+            raise InvalidRulesError(f"points must be positive, got {value}", key)
+        return str(value)
+    if not isinstance(value, str):
+        raise InvalidRulesError(f"expected a kind rule, got {value!r}", key)
+    text = " ".join(value.lower().replace("\u00d7", "x").split())
+    compact = text.replace(" ", "")
+    if text in ("none", "win", "double"):
+        return text
+    if text.isascii() and text.isdigit() and int(text) > 0:
+        return str(int(text))
+    if compact in ("(n-2)xthree", "n-2xthree"):
+        return "(n-2) x three"
+    match = _KIND_RULE.match(text)
+    if match and int(match.group(1)) > 0:
+        return f"{int(match.group(1))} x face"
+    raise InvalidRulesError(
+        f'{value!r} is not a kind rule: write points (1000), "K x face", "double", '
+        '"(n-2) x three", "win" or "none"',
+        key,
+    )
+
+
+def _parse_face(text: str, key: str) -> int:
+    if not _is_number(text) or int(text) not in FACES:
+        raise InvalidRulesError(f"{text!r} is not a face: faces are 1 to 6", key)
+    return int(text)
+
+
+# ---------------------------------------------------------------------------- scoring
+
+
+def _parse_kinds(data: object, dice: int, base: tuple[KindRule, ...]) -> tuple[KindRule, ...]:
+    if not isinstance(data, Mapping):
+        raise InvalidRulesError("expected a table of counts 3 to 6", "scoring.kinds")
+    by_count = {k.count: k for k in base}
+    for count_text, rule in data.items():
+        key = f"scoring.kinds.{count_text}"
+        if not _is_number(count_text) or int(count_text) not in KIND_WORDS:
+            raise InvalidRulesError("the count of a kind must be 3, 4, 5 or 6", key)
+        count = int(count_text)
+        if count > dice:
+            raise InvalidRulesError(
+                f"{KIND_WORDS[count]} of a kind cannot be thrown with {dice} dice", key
+            )
+        if isinstance(rule, Mapping):
+            default = "none"
+            overrides: list[tuple[int, str]] = []
+            for face_text, face_rule in rule.items():
+                if face_text == "default":
+                    default = _normalise_kind_rule(face_rule, f"{key}.default")
+                else:
+                    face = _parse_face(face_text, f"{key}.{face_text}")
+                    overrides.append((face, _normalise_kind_rule(face_rule, f"{key}.{face}")))
+            by_count[count] = KindRule(count, default, tuple(sorted(overrides)))
+        else:
+            by_count[count] = KindRule(count, _normalise_kind_rule(rule, key))
+    kinds = tuple(
+        by_count[c] for c in sorted(by_count) if by_count[c].default != "none" or by_count[c].faces
+    )
+    return kinds
+
+
+def _parse_singles(data: object) -> tuple[tuple[int, int], ...]:
+    if not isinstance(data, Mapping):
+        raise InvalidRulesError("expected a table of face = points", "scoring.singles")
+    singles = []
+    for face_text, points in data.items():
+        key = f"scoring.singles.{face_text}"
+        face = _parse_face(face_text, key)
+        singles.append((face, _as_int(points, key, minimum=1)))
+    return tuple(sorted(singles))
+
+
+def _parse_patterns(data: object, dice: int) -> tuple[Pattern, ...]:
+    if not isinstance(data, list):
+        raise InvalidRulesError(
+            "expected a list of [[scoring.patterns]] tables", "scoring.patterns"
+        )
+    patterns = []
+    for i, item in enumerate(data):
+        key = f"scoring.patterns[{i}]"
+        if not isinstance(item, Mapping):
+            raise InvalidRulesError("expected a table with name, faces and points", key)
+        unknown = set(item) - {"name", "faces", "points", "thrown"}
+        if unknown:
+            word = sorted(unknown)[0]
+            raise InvalidRulesError(
+                f"unknown key{_suggest(word, ['name', 'faces', 'points', 'thrown'])}",
+                f"{key}.{word}",
+            )
+        for required in ("faces", "points"):
+            if required not in item:
+                raise InvalidRulesError("missing key", f"{key}.{required}")
+        faces_value = item["faces"]
+        if not isinstance(faces_value, list) or not faces_value:
+            raise InvalidRulesError(
+                "expected a list of faces such as [1, 2, 3, 4, 5]", f"{key}.faces"
+            )
+        faces = tuple(sorted(_parse_face(str(f), f"{key}.faces") for f in faces_value))
+        if len(faces) < 2:
+            raise InvalidRulesError(
+                "a pattern needs at least two dice (use singles for one)", f"{key}.faces"
+            )
+        if len(faces) > dice:
+            raise InvalidRulesError(
+                f"{len(faces)} faces cannot be thrown with {dice} dice", f"{key}.faces"
+            )
+        points = _as_int(item["points"], f"{key}.points", minimum=1)
+        thrown = _as_int(item.get("thrown", 0), f"{key}.thrown")
+        if thrown and not len(faces) <= thrown <= dice:
+            raise InvalidRulesError(
+                f"must be 0 (any throw) or between {len(faces)} and {dice}", f"{key}.thrown"
+            )
+        run = len(set(faces)) == len(faces) and faces[-1] - faces[0] == len(faces) - 1
+        default_name = ("straight " if run else "pattern ") + "-".join(map(str, faces))
+        name = _as_str(item.get("name", default_name), f"{key}.name").strip() or default_name
+        patterns.append(Pattern(name, faces, points, thrown))
+    return tuple(patterns)
