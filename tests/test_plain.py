@@ -427,12 +427,11 @@ def test_g8_offer_names_the_player_who_banked_it() -> None:
     s.roll()
     s.play(s.read("keep 6 6 6"))
     s.act(Bank())
-    assert s.state.offer is not None and s.state.offer.player == 0
-    # The engine says who left the dice: the words follow it, whatever the seats.
-    s.state = replace(s.state, offer=replace(s.state.offer, player=2))
+    assert s.state.offer is not None and s.state.offered_by == 0
+    # The engine says who left the dice (GameState.offered_by); the words name that seat.
     lines = situation_lines(s)
-    assert lines[1].startswith("Chloe banked 600 with 2 dice left")
-    assert "Chloe banked 600 with 2 dice left (G-8)" in aside_text(s).plain
+    assert lines[1].startswith("Ana banked 600 with 2 dice left")
+    assert "Ana banked 600 with 2 dice left (G-8)" in aside_text(s).plain
 
 
 def test_g3_ticks_that_count_are_the_engines_current_ticks() -> None:

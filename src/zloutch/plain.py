@@ -103,9 +103,9 @@ def situation_lines(session: Session) -> list[str]:
     can = ", ".join(move_words(state, a) for a in moves)
     if state.phase is Phase.START:
         lines = [f"{name}'s turn: {', '.join(standing_words(state, seat))}."]
-        offer = state.offer
-        if offer is not None:
-            banker = session.names[offer.player]
+        offer, by = state.offer, state.offered_by
+        if offer is not None and by is not None:
+            banker = session.names[by]
             lines.append(
                 f"{banker} banked {offer.total} with {count_dice(offer.dice)} left: "
                 "take continues that turn (G-8), fresh starts a new one."

@@ -86,6 +86,7 @@ FLAGS = (
     "keep_whole_multiples",
     "ticks_restart",
     "reentry",
+    "figure_full_hand",
 )
 """Every switch of RULES.md, the Reading options included."""
 VALUED = (

@@ -527,7 +527,7 @@ def test_F2_after_the_bonus_all_six_dice_are_thrown_again() -> None:
 
 def test_G8_throw_answers_a_take_back_offer_as_fresh() -> None:
     s = play(start("dix-mille"), "throw; roll 6 6 6 4 2; keep 6 6 6; bank")
-    assert s.offer is not None and s.offer.player == 0 and s.offer.dice == 2
+    assert s.offer is not None and s.offered_by == 0 and s.offer.dice == 2
     assert set(legal_actions(s)) == {Fresh(), Take()}  # each answer listed once
     assert apply(s, Throw()) == apply(s, Fresh())  # throw is accepted as a synonym
 

@@ -72,7 +72,7 @@ def test_g5_table_puts_the_win_first_and_says_the_points() -> None:
 # ---------------------------------------------------------------------------- --set-aside
 
 
-def test_v6_set_aside_and_throw_together_past_the_dice() -> None:
+def test_set_aside_and_throw_together_past_the_dice() -> None:
     line = error_line("score", "--set-aside", "123456", "2")
     assert "6 dice set aside and 1 thrown make 7, more than the 5 dice of dix-mille" in line
     assert "at most 5 are thrown" not in line

@@ -52,7 +52,6 @@ def normalise(state: GameState, floor: int | None = None) -> GameState:
                 ticks=0,
                 loose_ticks=0,
                 farkles_in_row=s.farkles_in_row if penalty else 0,
-                entered_once=s.entered,  # without crossings, entered once = entered now
             )
         )
     return replace(state, sheets=tuple(sheets), turns=0)

@@ -17,6 +17,7 @@ from zloutch.strategy.expert import ExpertBot, TurnAdvisor
 from zloutch.strategy.turn_solver import (
     Hand,
     Situation,
+    Terminal,
     farkle_probabilities,
     solve_average_reward,
     solve_turn,
@@ -98,17 +99,6 @@ def tiny(
     return TINY.format(turn=turn, game=game, target=target, scoring=scoring, extra=extra, dice=dice)
 
 
-def engine_rethrows_after_the_bonus() -> bool:
-    """Whether the engine refuses a bank after the no-score bonus (F-2), as the solver does."""
-    from zloutch.engine import Roll
-    from zloutch.engine.actions import Bank, Keep, Throw
-
-    rules = parse_rules_text(tiny(scoring="no_score_bonus = 500"), source="tiny")
-    state = apply(new_game(rules, ["Ana", "Bob"]), Throw())
-    state = apply(apply(state, Roll((2, 3, 4))), Keep((2, 3, 4)))
-    return Bank() not in legal_actions(state)
-
-
 CASES = {
     "plain": (tiny(), ""),
     "T-2 keep all scoring": (tiny(), "keep_all_scoring"),
@@ -148,8 +138,6 @@ CAPS = {"G-5 five 1s win": 500}
 @pytest.mark.parametrize("entered", [True, False])
 def test_solver_equals_a_plain_recursion_through_the_engine(case: str, entered: bool) -> None:
     text, options = CASES[case]
-    if case == "F-2 no-score bonus" and not engine_rethrows_after_the_bonus():
-        pytest.skip("the engine does not yet make the player throw again after F-2")
     rules = parse_rules_text(text, source="tiny")
     if options:
         rules = rules.replace_options(dict.fromkeys(options.split(","), True))
@@ -248,10 +236,12 @@ def test_values_past_the_cap_are_banked_or_lost() -> None:
     # T-9: past the room left the turn is lost.
     dix = solve_turn(load_rules("dix-mille"), Situation(True, 9000))
     assert dix.value(50000, dix.model.start) == 0.0
-    # F-1: the terminal values of the long-run solve count past the cap too.
-    average = solve_average_reward(load_rules("zilch"))
-    last = average.solutions[2]
-    assert last.bank_value(50000) == 50000.0 + average.bias[0]
+    # F-1: the terminal values of a solve (bank bonus, farkle value) count past the cap too.
+    terminal = solve_turn(load_rules("zilch"), terminal=Terminal(7.0, -3.0))
+    assert terminal.bank_value(50000) == 50007.0
+    assert terminal.value(50000, hand) == 50007.0
+    exact = solve_turn(load_rules("dix-mille"), Situation(True, 9000), terminal=Terminal(7.0, -3.0))
+    assert exact.value(50000, exact.model.start) == -3.0
 
 
 def test_f2_after_the_no_score_bonus_the_hand_cannot_bank() -> None:
@@ -261,11 +251,6 @@ def test_f2_after_the_no_score_bonus_the_hand_cannot_bank() -> None:
     assert rethrow in solution.model.column and Hand(0) in solution.model.column
     assert not any(solution.can_bank(t * 50, rethrow) for t in range(solution.rows))
     assert solution.can_bank(300, Hand(0))
-
-
-def test_zilch_long_run_average_to_six_decimals() -> None:
-    # F-2's rethrow changes nothing in zilch: six dice never farkle, so nobody banks there.
-    assert f"{solve_average_reward(load_rules('zilch')).average:.6f}" == "620.854672"
 
 
 def test_solves_report_their_progress() -> None:

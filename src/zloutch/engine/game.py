@@ -56,8 +56,7 @@ from zloutch.engine.state import (
 from zloutch.rules.dice import Dice, contains, difference, format_dice, multisets, probability
 from zloutch.rules.errors import IllegalKeepError, InvalidRulesError
 from zloutch.rules.ruleset import RuleSet
-from zloutch.rules.scoring import NO_SCORE_BONUS, HandContext, ThrowScore, score_table
-from zloutch.rules.scoring import Keep as ScoreKeep
+from zloutch.rules.scoring import HandContext, ThrowScore, score_table
 
 # ------------------------------------------------------------------------------ queries
 
@@ -417,7 +416,7 @@ def _keep(state: GameState, dice: Dice, events: list[Event]) -> GameState:
     full_hand = len(set_aside) == rules.dice or (rules.turn.figure_full_hand and keep.whole)
     turn = replace(
         t,
-        rethrow=_is_no_score_bonus(keep),
+        rethrow=keep.bonus,  # F-2
         total=total,
         set_aside=set_aside,
         multiples=tuple(sorted(multiples)),
@@ -436,11 +435,6 @@ def _keep(state: GameState, dice: Dice, events: list[Event]) -> GameState:
     return state
 
 
-def _is_no_score_bonus(keep: ScoreKeep) -> bool:
-    """The keep is the F-2 bonus of a scoreless throw of every die."""
-    return any(c.name == NO_SCORE_BONUS for c in keep.combinations)
-
-
 # ------------------------------------------------------------------------------ the sheet
 
 
@@ -455,7 +449,7 @@ def _bank(state: GameState, events: list[Event]) -> GameState:
     was_entered = state.entered(p)
     pp = rules.turn.petit_palier and t.total == 100
     sheets = list(state.sheets)
-    sheets[p] = replace(sheet.write(Level(value, pp=pp)), farkles_in_row=0, entered_once=True)
+    sheets[p] = replace(sheet.write(Level(value, pp=pp)), farkles_in_row=0)
     events.append(Banked(p, t.total, value, pp))
     if not was_entered:
         events.append(Entered(p, value))
@@ -463,7 +457,7 @@ def _bank(state: GameState, events: list[Event]) -> GameState:
     state = replace(state, sheets=tuple(sheets))
     offer = None
     if g.take_back and not t.full_hand and state.in_hand > 0:
-        offer = TakeBackOffer(t.total, state.in_hand, t.set_aside, t.multiples, player=p)
+        offer = TakeBackOffer(t.total, state.in_hand, t.set_aside, t.multiples)
     reached = value == g.target if g.exact_target else value >= g.target
     if reached:
         if g.final_round or g.final_turns:

@@ -29,7 +29,9 @@ from zloutch.rules.loader import load_rules
 FORMAT = "zloutch-record"
 VERSION = 2
 """2: the ticks beside a level fallen back to restart from 0 (G-3 Reading, ticks_restart).
-A version-1 record's sheet may show older ticks there: its ticks are not compared."""
+A version-1 record's sheet may show older ticks there: its ticks are not compared. Version 1
+also let a player bank right after the no-score bonus; F-2 forbids it, and such a record is
+refused at that action with the F-2 reason."""
 
 
 class InvalidRecordError(ZloutchError):

@@ -54,8 +54,6 @@ class PlayerSheet:
     """Ticks of a player with no level: they cross nothing (G-3 Reading)."""
     farkles_in_row: int = 0
     """Consecutive farkles since the last bank or penalty (F-1)."""
-    entered_once: bool = False
-    """The player has banked at least once (T-7 with ``reentry`` off: entered for good)."""
 
     @property
     def current_index(self) -> int | None:
@@ -80,6 +78,13 @@ class PlayerSheet:
         return any(not lv.crossed and not lv.penalty for lv in self.levels)
 
     @property
+    def entered_once(self) -> bool:
+        """Whether the player has ever banked (T-7 with ``reentry`` off: entered for good).
+
+        A bank writes a level that is not a penalty, and levels are never erased."""
+        return any(not lv.penalty for lv in self.levels)
+
+    @property
     def current_ticks(self) -> int:
         """The ticks that count toward a crossing now (G-3): beside the current level, or the
         loose ticks of a player with no level, which cross nothing."""
@@ -98,8 +103,6 @@ class TakeBackOffer:
     dice: int
     set_aside: Dice
     multiples: tuple[Face, ...] = ()
-    player: int = 0
-    """The seat of the player who banked and left the dice."""
 
 
 @dataclass(frozen=True)
@@ -162,6 +165,14 @@ class GameState:
     @property
     def names(self) -> tuple[str, ...]:
         return tuple(s.name for s in self.sheets)
+
+    @property
+    def offered_by(self) -> int | None:
+        """The seat that banked and left the dice of a take-back offer (G-8): the offer goes
+        to the next player, so it is the seat before the player to move. None: no offer."""
+        if self.offer is None:
+            return None
+        return (self.turn.player - 1) % len(self.sheets)
 
     def entered(self, seat: int) -> bool:
         """Whether the entry minimum (T-7) no longer applies to a player.

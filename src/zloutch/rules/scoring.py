@@ -52,6 +52,9 @@ class Combination:
     """This combination wins the game at once (G-5)."""
     figure: bool = False
     """A figure (three of a kind or more, straight, full house...) that V-1 must confirm."""
+    bonus: bool = False
+    """The F-2 no-score bonus of a scoreless throw of every die (all the dice are thrown
+    again); only the table makes it, whatever a rule file names its combinations."""
     whole: bool = False
     """A figure S-16 names (five of a kind or more, a straight of five or more, a full
     house): a full hand by itself where ``turn.figure_full_hand`` is on."""
@@ -72,6 +75,11 @@ class Keep:
     def figure(self) -> bool:
         """Whether the keep holds a figure (V-1)."""
         return any(c.figure for c in self.combinations)
+
+    @property
+    def bonus(self) -> bool:
+        """Whether the keep is the F-2 no-score bonus: the player throws all the dice again."""
+        return any(c.bonus for c in self.combinations)
 
     @property
     def whole(self) -> bool:
@@ -350,7 +358,9 @@ class ScoreTable:
                 if as_points is not None:
                     keeps.append(_keep(part, as_points, full, self.rules.turn.figure_full_hand))
         if not keeps and self.rules.scoring.no_score_bonus and len(throw) == self.rules.dice:
-            bonus = Combination(NO_SCORE_BONUS, throw, self.rules.scoring.no_score_bonus)
+            bonus = Combination(
+                NO_SCORE_BONUS, throw, self.rules.scoring.no_score_bonus, bonus=True
+            )
             keeps.append(Keep(throw, (bonus,), bonus.points, True))
         keeps.sort(key=_keep_order)
         scoring = tuple(keeps)

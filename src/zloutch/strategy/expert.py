@@ -191,7 +191,8 @@ class TurnAdvisor:
 
 
 class ExpertBot:
-    """Plays every turn to maximise its expected points banked (the turn-optimal policy)."""
+    """Plays every turn to maximise its expected points banked (the turn-optimal policy);
+    under the consecutive-farkle penalty (F-1), its long-run points per turn instead."""
 
     name = "expert"
 

@@ -27,7 +27,6 @@ from zloutch.rules.errors import ZloutchError
 from zloutch.rules.ruleset import RuleSet
 from zloutch.rules.scoring import (
     NO_CONTEXT,
-    NO_SCORE_BONUS,
     HandContext,
     Keep,
     ScoreTable,
@@ -269,7 +268,7 @@ class TurnModel:
             pending = (pending and not confirms) or keep.figure
         met = node.met or (self.track_met and keep.points >= rules.turn.entry)
         # F-2: after the no-score bonus all the dice are thrown again; the hand cannot bank.
-        rethrow = any(c.name == NO_SCORE_BONUS for c in keep.combinations)
+        rethrow = keep.bonus
         found = [(points, self.col(Hand(free, aside, multiples, pending, met, rethrow)))]
         if rules.variants.joker and free:
             left = difference(roll, keep.dice)

@@ -111,9 +111,9 @@ def aside_text(session: Session) -> Text:
         parts.append(f"set aside: {format_dice(t.set_aside)}")
     if t.jokers:
         parts.append(f"jokers: {format_dice(t.jokers)}")
-    offer = session.state.offer
-    if offer is not None and session.state.phase is Phase.START:
-        banker = session.names[offer.player]
+    offer, by = session.state.offer, session.state.offered_by
+    if offer is not None and by is not None and session.state.phase is Phase.START:
+        banker = session.names[by]
         parts.append(f"{banker} banked {offer.total} with {count_dice(offer.dice)} left (G-8)")
     return Text(" · ".join(parts))
 
