@@ -329,21 +329,27 @@ class SheetFromEvents:
                 assert counted >= t.entry, f"T-7: entered with {counted} < {t.entry}"
         if was_entered:
             assert not entered_event, f"seat {event.player} enters twice"
-        if g.bump != "off":
-            for q, other in enumerate(self.columns):
-                if q == event.player:
-                    continue
-                if g.bump == "current":
-                    if other.current is not None and other.score == event.level:
-                        self.bumps.append((q, event.level))
-                else:
-                    hits = [lv for lv in other.levels if not lv.crossed]
-                    self.bumps += [(q, event.level) for lv in hits if lv.value == event.level]
+        self._due_bumps(event.player, event.level)
         column.levels.append(_Level(event.level, pp=event.pp))
         column.ticks = 0
         column.farkles_in_row = 0
         column.entered_once = True
         return entered_event
+
+    def _due_bumps(self, player: int, level: int) -> None:
+        """G-4: a new level of ``player`` crosses the equal levels of the others."""
+        mode = self.rules.game.bump
+        if mode == "off":
+            return
+        for q, other in enumerate(self.columns):
+            if q == player:
+                continue
+            if mode == "current":
+                if other.current is not None and other.score == level:
+                    self.bumps.append((q, level))
+            else:
+                hits = [lv for lv in other.levels if not lv.crossed]
+                self.bumps += [(q, level) for lv in hits if lv.value == level]
 
     def _bumped(self, event: ev.Bumped, following: ev.Event | None) -> None:
         pair = (event.victim, event.level)
@@ -388,6 +394,9 @@ class SheetFromEvents:
         )
         if event.reason == "ticks" and self.cross_due == event.player:
             self.cross_due = None
+        if current and self.rules.game.fallback_bumps and column.score:
+            # G-4 option: the level fallen back to bumps the equal levels of the others
+            self._due_bumps(event.player, column.score)
 
     def _farkled(self, event: ev.Farkled, following: ev.Event | None, rest: list) -> None:
         rules = self.rules

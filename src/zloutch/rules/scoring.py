@@ -52,12 +52,12 @@ class Combination:
     """This combination wins the game at once (G-5)."""
     figure: bool = False
     """A figure (three of a kind or more, straight, full house...) that V-1 must confirm."""
-    bonus: bool = False
-    """The F-2 no-score bonus of a scoreless throw of every die (all the dice are thrown
-    again); only the table makes it, whatever a rule file names its combinations."""
     whole: bool = False
     """A figure S-16 names (five of a kind or more, a straight of five or more, a full
     house): a full hand by itself where ``turn.figure_full_hand`` is on."""
+    bonus: bool = False
+    """The F-2 no-score bonus of a scoreless throw of every die (all the dice are thrown
+    again); only the table makes it, whatever a rule file names its combinations."""
 
 
 @dataclass(frozen=True)
@@ -257,13 +257,13 @@ class ScoreTable:
                         f"{KIND_WORDS[n]} {face}s",
                         (face,) * n,
                         0 if wins else int(value),
-                        wins,
-                        True,
-                        n >= 5,
+                        wins=wins,
+                        figure=True,
+                        whole=n >= 5,
                     )
                 )
         if self._five_ones_win and c[0] >= 5:  # G-5
-            found.append(Combination("five 1s", (1,) * 5, 0, True, True, True))
+            found.append(Combination("five 1s", (1,) * 5, 0, wins=True, figure=True, whole=True))
         for pattern in s.patterns:
             if contains(throw, pattern.faces) and pattern.thrown in (0, len(throw)):
                 whole = len(pattern.faces) >= 5  # S-16: a straight
