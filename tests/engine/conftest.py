@@ -41,7 +41,8 @@ from zloutch.engine import (
     turn_player,
 )
 from zloutch.engine import events as ev
-from zloutch.rules import RuleSet
+from zloutch.rules import RuleSet, score_table
+from zloutch.rules.dice import difference
 
 # ---------------------------------------------------------------------------- the policy
 
@@ -166,7 +167,12 @@ def check_state(state: GameState, actions: tuple[Action, ...] | None = None) -> 
         assert (Bank() in actions) == (bank_refusal(state) is None), (
             f"Bank legal: {Bank() in actions}, bank_refusal: {bank_refusal(state)!r}"
         )
-        if t.full_hand:
+        if t.full_hand and state.rules.turn.figure_full_hand and aside < dice:
+            # S-16 option: the last keep held a figure that is a full hand by itself
+            kept = difference(t.throw, t.left)
+            keep = score_table(state.rules).lookup(t.throw).keep_for(kept)
+            assert keep is not None and keep.whole, "a full hand without a figure (S-16)"
+        elif t.full_hand:
             assert aside == dice and jokers == 0, "a full hand without every die set aside"
         else:
             assert aside + jokers < dice, "no die left in hand outside a full hand"
