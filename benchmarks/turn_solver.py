@@ -17,7 +17,7 @@ import os
 import tempfile
 import time
 
-from zloutch.commands.solve import cached_turn_summary
+from zloutch.app.solve import cached_turn_summary
 from zloutch.rules import PRESETS, RuleSet, load_rules, score_table
 from zloutch.strategy.reference import reference_expected_turn
 from zloutch.strategy.turn_solver import Terminal, TurnModel, solve_average_reward, solve_turn

@@ -12,7 +12,7 @@ import argparse
 import random
 import time
 
-from zloutch.commands.solve import solved_game
+from zloutch.app.solve import solved_game
 from zloutch.engine import CHANCE, apply, current_player, is_terminal, new_game
 from zloutch.engine.record import roll
 from zloutch.rules import load_rules

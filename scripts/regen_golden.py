@@ -1,4 +1,4 @@
-"""Rewrite the golden transcripts of the line mode (tests/golden/*.txt).
+"""Rewrite the golden transcripts of the line mode (tests/adapters/golden/*.txt).
 
     python scripts/regen_golden.py          # every case
     python scripts/regen_golden.py joker    # some cases, by name
@@ -13,7 +13,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "adapters"))
 
 from plain_golden import CASES, golden_path, run_case
 

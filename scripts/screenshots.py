@@ -3,7 +3,7 @@
     python scripts/screenshots.py            # writes docs/screenshots/*.svg
 
 A scripted game of three people is played through the app with Textual's pilot, so the
-pictures always show the current program. ``tests/tui/test_screenshots.py`` plays the same
+pictures always show the current program. ``tests/adapters/tui/test_screenshots.py`` plays the same
 game without saving, so a change that breaks the script fails the tests.
 """
 
@@ -15,12 +15,12 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tests" / "tui"))
+sys.path.insert(0, str(ROOT / "tests" / "adapters" / "tui"))
 
 from textual.pilot import Pilot  # noqa: E402
 from tui_helpers import keep, make_app, press, select  # noqa: E402
 
-from zloutch.tui import AppConfig, ZloutchApp  # noqa: E402
+from zloutch.adapters.tui import AppConfig, ZloutchApp  # noqa: E402
 
 OUT = ROOT / "docs" / "screenshots"
 SIZE = (132, 42)

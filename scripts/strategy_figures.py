@@ -2,7 +2,7 @@
 
 Run: python scripts/strategy_figures.py [FILE]   (needs matplotlib: pip install -e '.[plot]')
 Prints the markdown table and writes docs/strategy-dix-mille.png (or FILE, .png or .svg).
-The drawing itself lives in ``zloutch.plots`` (``zloutch plot values`` draws it too).
+The drawing itself lives in ``zloutch.adapters.plots`` (``zloutch plot values`` draws it too).
 """
 
 from __future__ import annotations
@@ -42,8 +42,8 @@ def table() -> None:
 
 
 def plot(out: Path = OUT) -> None:
-    """The value plot: drawn by ``zloutch.plots`` (also ``zloutch plot values``)."""
-    from zloutch.plots import turn_solution, turn_values_figure
+    """The value plot: drawn by ``zloutch.adapters.plots`` (also ``zloutch plot values``)."""
+    from zloutch.adapters.plots import turn_solution, turn_values_figure
 
     rules = load_rules("dix-mille")
     picture = turn_values_figure(turn_solution(rules), max_total=3000)

@@ -1,6 +1,6 @@
 """``python -m zloutch``: the same as the ``zloutch`` command."""
 
-from zloutch.cli import main
+from zloutch.adapters.cli import main
 
 if __name__ == "__main__":
     main()

@@ -1,7 +1,7 @@
 """The rules-facing parts of the command line: ``zloutch score`` and ``zloutch rules``.
 
 Expected values are worked out by hand from RULES.md; test names carry the rule ids. (The
-rest of the command line is tested in tests/test_cli.py.)
+rest of the command line is tested in tests/adapters/cli/test_cli.py.)
 """
 
 from __future__ import annotations
@@ -12,7 +12,8 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from zloutch.cli import app, read_context
+from zloutch.adapters.cli import app
+from zloutch.adapters.cli.score import read_context
 from zloutch.rules import HandContext, InvalidDiceError, load_rules
 
 runner = CliRunner()

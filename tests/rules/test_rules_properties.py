@@ -13,8 +13,8 @@ from rules_cases import RULES_SETTINGS, all_rules
 from zloutch.rules import (
     HandContext,
     IllegalKeepError,
-    Keep,
     RuleSet,
+    ScoredKeep,
     ThrowScore,
     is_farkle,
     legal_keeps,
@@ -43,7 +43,7 @@ def context_and_throw(draw: st.DrawFn) -> tuple[HandContext, list[int]]:
     return HandContext.from_set_aside(aside), throw
 
 
-def value(keep: Keep) -> tuple[bool, int]:
+def value(keep: ScoredKeep) -> tuple[bool, int]:
     return (keep.wins, keep.points)
 
 
@@ -123,7 +123,7 @@ def test_order_of_the_faces_does_not_matter(
 def test_validate_keep_accepts_exactly_the_legal_keeps(case: tuple[RuleSet, list[int]]) -> None:
     rules, throw = case
     score = score_throw(rules, throw)
-    legal: dict[tuple[int, ...], Keep] = {}
+    legal: dict[tuple[int, ...], ScoredKeep] = {}
     for keep in score.keeps:
         legal.setdefault(keep.dice, keep)  # the winning reading of the dice comes first
     subsets = {

@@ -12,11 +12,11 @@ from reference import Reference, reference, set_partitions
 from rules_cases import RULES_SETTINGS, all_rules, family_rules, rules_id
 from rules_strategies import rule_documents
 
-from zloutch.rules import InvalidRulesError, Keep, RuleSet, load_rules, score_table
+from zloutch.rules import InvalidRulesError, RuleSet, ScoredKeep, load_rules, score_table
 from zloutch.rules.loader import parse_rules
 
 
-def summary(keeps: tuple[Keep, ...]) -> dict[tuple[tuple[int, ...], bool], tuple[int, bool]]:
+def summary(keeps: tuple[ScoredKeep, ...]) -> dict[tuple[tuple[int, ...], bool], tuple[int, bool]]:
     """Keeps by (dice, wins): (points, full hand); each key at most once."""
     found = {(k.dice, k.wins): (k.points, k.full_hand) for k in keeps}
     assert len(found) == len(keeps), "a selection is listed twice with the same reading"

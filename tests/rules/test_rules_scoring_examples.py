@@ -14,8 +14,8 @@ import pytest
 from zloutch.rules import (
     NO_CONTEXT,
     HandContext,
-    Keep,
     RuleSet,
+    ScoredKeep,
     is_farkle,
     legal_keeps,
     load_rules,
@@ -42,7 +42,7 @@ def keeps(
     return {k.dice: k.points for k in legal_keeps(rules, throw, context)}
 
 
-def best(rules: RuleSet, throw: Iterable[int], context: HandContext = NO_CONTEXT) -> Keep:
+def best(rules: RuleSet, throw: Iterable[int], context: HandContext = NO_CONTEXT) -> ScoredKeep:
     found = score_throw(rules, throw, context).best
     assert found is not None, "expected a scoring throw"
     return found

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 import pytest
 from typer.testing import CliRunner
 
-from zloutch.cli import app
+from zloutch.adapters.cli import app
 from zloutch.engine import GameState, Phase, legal_actions, new_game, step
 from zloutch.engine.actions import Bank, Keep, Roll, Throw
 from zloutch.engine.game import throw_score

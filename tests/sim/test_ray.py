@@ -7,7 +7,7 @@ from collections.abc import Iterator
 import pytest
 from typer.testing import CliRunner
 
-from zloutch.cli import app
+from zloutch.adapters.cli import app
 from zloutch.rules import load_rules
 from zloutch.sim import SimulationError, simulate
 

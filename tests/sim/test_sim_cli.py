@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from zloutch.cli import app
+from zloutch.adapters.cli import app
 
 runner = CliRunner()
 

@@ -220,7 +220,7 @@ def test_optimal_bot_reads_both_players_farkles_in_a_row_under_the_penalty() -> 
 
 
 def test_penalty_tables_are_saved_and_loaded_whole() -> None:
-    from zloutch.store import load_game_solution, save_game_solution
+    from zloutch.app.store import load_game_solution, save_game_solution
 
     rules = PENALTY_CASES["farkle penalty (F-1)"]
     seen: list[tuple[int, int]] = []

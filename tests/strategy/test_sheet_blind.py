@@ -11,7 +11,7 @@ import random
 
 import pytest
 
-from zloutch.commands.solve import solved_game
+from zloutch.app.solve import solved_game
 from zloutch.engine import CHANCE, Phase, apply, current_player, is_terminal, new_game
 from zloutch.engine.actions import Fresh, Take
 from zloutch.engine.record import roll

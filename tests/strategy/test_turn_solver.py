@@ -201,7 +201,7 @@ def test_vectorised_solve_equals_the_plain_reference(preset: str) -> None:
 
 
 def test_solve_summary_is_cached_on_disk(tmp_path: object, monkeypatch: pytest.MonkeyPatch) -> None:
-    from zloutch.commands.solve import cached_turn_summary
+    from zloutch.app.solve import cached_turn_summary
 
     monkeypatch.setenv("ZLOUTCH_CACHE", str(tmp_path))
     rules = load_rules("greed")

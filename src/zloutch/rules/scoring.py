@@ -61,7 +61,7 @@ class Combination:
 
 
 @dataclass(frozen=True)
-class Keep:
+class ScoredKeep:
     """Dice set aside from one throw, with the combinations they are read as."""
 
     dice: Dice
@@ -148,14 +148,14 @@ class ThrowScore:
     """Everything about one throw: its keeps, best first."""
 
     throw: Dice
-    keeps: tuple[Keep, ...]
+    keeps: tuple[ScoredKeep, ...]
     """The legal keeps under the rule set's keep rules, best first: a keep that wins the
     game (G-5) before any points, then by points, highest first.
 
     Dice that can be read as a win appear twice: the keep that wins, then the same dice at
     their best reading as points (five 1s in dix-mille with ``five_ones_win``: the win, then
     4000). Every other selection appears once, at its best reading."""
-    scoring: tuple[Keep, ...]
+    scoring: tuple[ScoredKeep, ...]
     """Every selection that scores whole (free choice, T-2), in the same order."""
 
     @property
@@ -164,7 +164,7 @@ class ThrowScore:
         return not self.keeps
 
     @property
-    def best(self) -> Keep | None:
+    def best(self) -> ScoredKeep | None:
         """The keep worth most (a winning keep first); None on a farkle."""
         return self.keeps[0] if self.keeps else None
 
@@ -179,17 +179,17 @@ class ThrowScore:
         """
         return max((k.points for k in self.scoring), default=0)
 
-    def keep_for(self, dice: Iterable[Face]) -> Keep | None:
+    def keep_for(self, dice: Iterable[Face]) -> ScoredKeep | None:
         """The legal keep of exactly these dice (the winning reading first), or None."""
         wanted = sort_dice(dice)
         return next((k for k in self.keeps if k.dice == wanted), None)
 
 
-def _keep_order(keep: Keep) -> tuple[bool, int, int, Dice]:
+def _keep_order(keep: ScoredKeep) -> tuple[bool, int, int, Dice]:
     return (not keep.wins, -keep.points, len(keep.dice), keep.dice)
 
 
-def _value_order(keep: Keep) -> tuple[bool, int]:
+def _value_order(keep: ScoredKeep) -> tuple[bool, int]:
     return (keep.wins, keep.points)
 
 
@@ -343,7 +343,7 @@ class ScoreTable:
         # A selection that can win also has its best reading as points, a keep of its own.
         points_reading = _best_split(plain) if len(plain) < len(combos) else best_reading
 
-        keeps: list[Keep] = []
+        keeps: list[ScoredKeep] = []
         for part in sub_multisets(throw):
             if not part:
                 continue
@@ -366,7 +366,7 @@ class ScoreTable:
         scoring = tuple(keeps)
         return ThrowScore(throw, self._legal(throw, scoring), scoring)
 
-    def _legal(self, throw: Dice, scoring: tuple[Keep, ...]) -> tuple[Keep, ...]:
+    def _legal(self, throw: Dice, scoring: tuple[ScoredKeep, ...]) -> tuple[ScoredKeep, ...]:
         s = self.rules.scoring
         legal = list(scoring)
         if s.keep_whole_multiples:
@@ -396,7 +396,7 @@ class ScoreTable:
 
     def validate_keep(
         self, throw: Iterable[Face], kept: Iterable[Face], context: HandContext = NO_CONTEXT
-    ) -> Keep:
+    ) -> ScoredKeep:
         """The keep of ``kept`` from ``throw``, or IllegalKeepError saying why not.
 
         Faces outside 1..6 (thrown or kept) raise InvalidDiceError.
@@ -485,7 +485,7 @@ def _best_split(combos: list[Combination]) -> Callable[[Dice], Split | None]:
     return solve
 
 
-def _keep(dice: Dice, split: Split, full_hand: bool, figure_full_hand: bool = False) -> Keep:
+def _keep(dice: Dice, split: Split, full_hand: bool, figure_full_hand: bool = False) -> ScoredKeep:
     wins = any(c.wins for c in split)
     full_hand = full_hand or (figure_full_hand and any(c.whole for c in split))  # S-16
     return Keep(dice, split, sum(c.points for c in split), full_hand, wins)
@@ -506,7 +506,7 @@ def score_throw(
 
 def legal_keeps(
     rules: RuleSet, throw: Iterable[Face], context: HandContext = NO_CONTEXT
-) -> tuple[Keep, ...]:
+) -> tuple[ScoredKeep, ...]:
     """The legal keeps of a throw, best first (empty on a farkle)."""
     return score_throw(rules, throw, context).keeps
 
@@ -539,7 +539,7 @@ def selection_points(
 
 def validate_keep(
     rules: RuleSet, throw: Iterable[Face], kept: Iterable[Face], context: HandContext = NO_CONTEXT
-) -> Keep:
+) -> ScoredKeep:
     """The keep a player names, or IllegalKeepError with a reason a player understands."""
     return score_table(rules).validate_keep(throw, kept, context)
 
@@ -586,3 +586,7 @@ def _throw_extremes(rules: RuleSet) -> tuple[int, bool]:
             most = max(most, score.points)
             wins = wins or any(k.wins for k in score.scoring)
     return most, wins
+
+
+Keep = ScoredKeep
+"""Until the turn solver is moved over: the old name of ``ScoredKeep``."""

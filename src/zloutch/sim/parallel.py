@@ -43,7 +43,7 @@ class BotFactory:
     """Builds the players' bots by name in each worker (bots need not pickle; names do).
 
     ``solutions`` must pickle (a module-level function such as
-    ``zloutch.store.load_game_solution``) when more than one job runs.
+    ``zloutch.app.store.load_game_solution``) when more than one job runs.
     """
 
     names: tuple[str, ...]

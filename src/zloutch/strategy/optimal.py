@@ -41,7 +41,7 @@ class OptimalBot:
     """Plays to win: each action maximises its chance to win the two-player game.
 
     It reads solved games from ``solutions`` (a GameSolution, or a function that finds one
-    for a rule set, such as ``zloutch.store.load_game_solution``). A rule set whose sheet's
+    for a rule set, such as ``zloutch.app.store.load_game_solution``). A rule set whose sheet's
     history matters (ticks, bumps, take-back) is played by its sheet-blind model
     (``sheet_blind``) when that one is solved, and says so in ``note``. Where nothing is
     found, or the game has more than two players, it plays the turn-optimal policy and says

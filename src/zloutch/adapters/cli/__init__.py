@@ -1,0 +1,92 @@
+"""The ``zloutch`` command line: parse input, call the application layer, render the result.
+
+No rule lives here. Each command is a small function in a module of its own that reads its
+arguments, asks the core or the application layer, and hands the answer to a renderer
+(``render_*``: Rich tables for people, ``*_json`` for programs). Every ``ZloutchError`` is
+caught at the edge (``user_errors``) and printed as one ``error: ...`` line on stderr with
+exit code 2.
+
+- this module: ``app``, ``--version`` and ``main``, the console script; it registers the
+  commands in the order of ``zloutch --help``;
+- one module per command: ``score``, ``rules`` (``rules list|show``), ``record``
+  (``record show``), ``solve``, ``play`` (``play`` and ``table``), ``simulate``, ``plot``
+  (``plot ...``) and ``review``;
+- ``support``: what they share (``user_errors``, ``console``, ``RulesOption``,
+  ``progress_bar``, ``write_output``). The command modules import from it, never from here.
+
+The command line is the entry point that starts the other adapters (the full-screen app, the
+line mode, the pictures); it imports them only inside the commands that need them.
+
+To add a command: write it in a module ``zloutch.adapters.cli.<name>`` as a plain function and
+register it below, take the rule set with the shared ``RulesOption``, wrap its body in
+``with user_errors():``, and keep its rendering in a ``render_*`` function.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from zloutch import __version__
+from zloutch.adapters.cli.play import play, table
+from zloutch.adapters.cli.plot import plot_app
+from zloutch.adapters.cli.record import record_app
+from zloutch.adapters.cli.review import review
+from zloutch.adapters.cli.rules import rules_app
+from zloutch.adapters.cli.score import score
+from zloutch.adapters.cli.simulate import simulate
+from zloutch.adapters.cli.solve import solve
+
+__all__ = ["app", "main"]
+
+app = typer.Typer(
+    name="zloutch",
+    help="The dice game 10,000 (dix mille, zilch, farkle) and its family, exactly.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_show_locals=False,
+)
+
+
+# ---------------------------------------------------------------------------- root and score
+
+
+def show_version(value: bool) -> None:
+    if value:
+        typer.echo(f"zloutch {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def root(
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version",
+            callback=show_version,
+            is_eager=True,
+            help="Print the version and exit.",
+        ),
+    ] = False,
+) -> None:
+    """The dice game 10,000 (dix mille, zilch, farkle) and its family, exactly.
+
+    Score a throw with 'zloutch score 1 1 5 3 2'; see the rule sets with 'zloutch rules list'.
+    """
+
+
+app.command(context_settings={"ignore_unknown_options": True})(score)
+app.add_typer(rules_app, name="rules")
+app.add_typer(record_app, name="record")
+app.command()(solve)
+app.command()(play)
+app.command()(table)
+app.command()(simulate)
+app.add_typer(plot_app, name="plot")
+app.command()(review)
+
+
+def main() -> None:
+    """The ``zloutch`` console script."""
+    app()

@@ -1,0 +1,258 @@
+"""``zloutch play`` and ``zloutch table``: start a game, full-screen or in lines of text.
+
+Both commands take the same options (the ``*Option`` types below) and go through
+``run_game``: every flag is checked before the game starts, then the game is handed to the
+full-screen app (``zloutch.adapters.tui``) or, with ``--plain``, to the line mode
+(``zloutch.adapters.plain``).
+``play`` throws the dice; ``table`` keeps the score of a game played with real dice.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Annotated
+
+import typer
+
+from zloutch.adapters.cli.support import DEFAULT_RULES, RULES_HELP, user_errors
+from zloutch.app.dice import DiceSource, choose_dice, read_text
+from zloutch.app.session import DEFAULT_PACE, PLAY_PLAYERS, TABLE_PLAYERS, Session, SessionError
+
+GameRulesOption = Annotated[
+    str | None,
+    typer.Option(
+        "--rules",
+        "-r",
+        metavar="SPEC",
+        help=RULES_HELP + " Given with or without --players, it skips the new-game screen.",
+        show_default=False,
+    ),
+]
+PlayersOption = Annotated[
+    str | None,
+    typer.Option(
+        "--players",
+        "-p",
+        metavar="NAMES",
+        help=(
+            "Who plays, in order, separated by commas: a name is a person, bot:LEVEL a bot "
+            "(beginner, easy, medium, strong, best; or random, cautious, greedy, expert, "
+            "optimal, threshold:N). Example: Ana,Bob,bot:strong."
+        ),
+        show_default=False,
+    ),
+]
+PlainOption = Annotated[
+    bool,
+    typer.Option(
+        "--plain",
+        help=(
+            "Line mode, for screen readers, pipes and scripts: the game in plain text, "
+            "one command per line (keep 1 1 5, throw, bank, take, fresh, joker 5 5, off, "
+            "undo, hint, sheet, save FILE, help, quit)."
+        ),
+    ),
+]
+DiceOption = Annotated[
+    str | None,
+    typer.Option(
+        "--dice",
+        metavar="FILE",
+        help=(
+            "Take the throws from a file: one throw per line, faces separated by spaces "
+            "(not with --seed)."
+        ),
+        show_default=False,
+    ),
+]
+SeedOption = Annotated[
+    int | None,
+    typer.Option(
+        "--seed",
+        metavar="N",
+        help="Fix the random dice (and the bots' choices); not with --dice.",
+        show_default=False,
+    ),
+]
+RecordOption = Annotated[
+    str | None,
+    typer.Option(
+        "--record",
+        metavar="FILE",
+        help="Write the game record (JSON) to FILE at the end of the game or on quit.",
+        show_default=False,
+    ),
+]
+ResumeOption = Annotated[
+    str | None,
+    typer.Option(
+        "--resume",
+        metavar="FILE",
+        help="Go on with a saved game (a record written by save or --record).",
+        show_default=False,
+    ),
+]
+PaceOption = Annotated[
+    float | None,
+    typer.Option(
+        "--pace",
+        metavar="SECONDS",
+        help="Seconds between two moves of a bot (0: at once). Default 0.8 on a terminal.",
+        show_default=False,
+    ),
+]
+
+
+def open_session(
+    *,
+    table_mode: bool,
+    rules_spec: str | None,
+    players: str | None,
+    dice: DiceSource | None,
+    resume: str | None,
+    ask: bool,
+) -> Session | None:
+    """The game the flags describe; None when the new-game screen should ask for it."""
+    if resume is not None:
+        if rules_spec is not None or players is not None:
+            raise SessionError(
+                "--resume goes on with the saved game, its rules and its players: "
+                "leave out --rules and --players"
+            )
+        return Session.resume(read_text(resume, "record"), dice=dice)
+    if ask and rules_spec is None and players is None:
+        return None
+    if players is None:  # an empty --players "" is refused by Session.new, not replaced
+        players = TABLE_PLAYERS if table_mode else PLAY_PLAYERS
+    return Session.new(
+        DEFAULT_RULES if rules_spec is None else rules_spec,
+        players,
+        table_mode=table_mode,
+        dice=dice or choose_dice(dice_file=None, seed=None, table_mode=table_mode),
+    )
+
+
+def run_game(
+    *,
+    table_mode: bool,
+    rules_spec: str | None,
+    players: str | None,
+    plain: bool,
+    dice_file: str | None,
+    seed: int | None,
+    record_path: str | None,
+    resume: str | None,
+    pace: float | None,
+) -> None:
+    """``zloutch play`` and ``zloutch table``: check every flag, then start the game."""
+    with user_errors():
+        if pace is not None and not pace >= 0:
+            raise SessionError(f"--pace {pace}: the pace is a number of seconds, 0 or more")
+        if dice_file is not None and seed is not None:
+            raise SessionError(
+                "--dice and --seed: the throws come from the dice file, so a seed would "
+                "change nothing; leave out one of them"
+            )
+        if record_path is not None:  # found now, not when the game ends
+            from zloutch.app.session import check_record_path
+
+            check_record_path(record_path)
+        dice = None
+        if dice_file is not None or seed is not None:
+            dice = choose_dice(dice_file=dice_file, seed=seed, table_mode=table_mode)
+        session = open_session(
+            table_mode=table_mode,
+            rules_spec=rules_spec,
+            players=players,
+            dice=dice,
+            resume=resume,
+            ask=not plain,
+        )
+    if plain:
+        assert session is not None
+        from zloutch.adapters.plain import PlainGame
+
+        if pace is None:
+            pace = DEFAULT_PACE if sys.stdout.isatty() else 0.0
+        game = PlainGame(
+            session,
+            sys.stdin,
+            sys.stdout,
+            stderr=sys.stderr,
+            pace=pace,
+            record_path=record_path,
+            echo=not sys.stdin.isatty(),
+        )
+        code = game.run()
+        if code:
+            raise typer.Exit(code)
+        return
+    from zloutch.adapters.tui import AppConfig, ZloutchApp
+
+    config = AppConfig(
+        session=session,
+        table_mode=table_mode if session is None else session.state.table_mode,
+        pace=DEFAULT_PACE if pace is None else pace,
+        record_path=record_path,
+        dice=dice,
+        resume_path=resume,
+    )
+    ZloutchApp(config).run()
+
+
+def play(
+    rules_spec: GameRulesOption = None,
+    players: PlayersOption = None,
+    plain: PlainOption = False,
+    dice_file: DiceOption = None,
+    seed: SeedOption = None,
+    record_path: RecordOption = None,
+    resume: ResumeOption = None,
+    pace: PaceOption = None,
+) -> None:
+    """Play a game against people and bots: a new-game screen, the table, the sheet.
+
+    With no flags, a new-game screen asks for the rules and players (Enter: against a bot).
+
+    --rules and --players start at once; --plain plays in lines of text; --resume goes on.
+    """
+    run_game(
+        table_mode=False,
+        rules_spec=rules_spec,
+        players=players,
+        plain=plain,
+        dice_file=dice_file,
+        seed=seed,
+        record_path=record_path,
+        resume=resume,
+        pace=pace,
+    )
+
+
+def table(
+    rules_spec: GameRulesOption = None,
+    players: PlayersOption = None,
+    plain: PlainOption = False,
+    dice_file: DiceOption = None,
+    seed: SeedOption = None,
+    record_path: RecordOption = None,
+    resume: ResumeOption = None,
+    pace: PaceOption = None,
+) -> None:
+    """Keep the score of a game with real dice: type each throw's faces, the rules are kept.
+
+    Shows the legal keeps of every throw and the sheet.
+
+    'off' loses the turn when a die falls off the table; 'undo' takes back the last entry.
+    """
+    run_game(
+        table_mode=True,
+        rules_spec=rules_spec,
+        players=players,
+        plain=plain,
+        dice_file=dice_file,
+        seed=seed,
+        record_path=record_path,
+        resume=resume,
+        pace=pace,
+    )

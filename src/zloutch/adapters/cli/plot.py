@@ -1,0 +1,346 @@
+"""``zloutch plot``: pictures of strategies and simulations, written as PNG or SVG.
+
+Each sub-command computes its numbers with the solvers or the engine, hands them to a figure
+builder of ``zloutch.adapters.plots`` and writes the file named by ``--out`` (its suffix picks the
+format). Mistakes (a bad suffix, an unknown rule set, a rule set the game solver does not
+model, a file that is not a simulation result) are one ``error:`` line and exit code 2.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from zloutch.adapters.cli.support import (
+    DEFAULT_RULES,
+    RulesOption,
+    off_terminal,
+    progress_bar,
+    user_errors,
+)
+from zloutch.rules import RuleSet, load_rules
+from zloutch.sim.turns import simulate_turns
+
+if TYPE_CHECKING:
+    from zloutch.strategy.game_solver import GameSolution
+
+plot_app = typer.Typer(
+    help="Draw pictures (PNG or SVG): policies, thresholds, win rates, turn scores.",
+    no_args_is_help=True,
+)
+
+OutOption = Annotated[
+    str | None,
+    typer.Option("--out", "-o", metavar="FILE", help="The picture to write: FILE.png or FILE.svg."),
+]
+NotEnteredOption = Annotated[
+    bool, typer.Option("--not-entered", help="For a player who has not entered the game yet.")
+]
+ScoreOption = Annotated[
+    int, typer.Option("--score", metavar="POINTS", help="The player's banked score.")
+]
+MaxTotalOption = Annotated[
+    int | None,
+    typer.Option("--max-total", metavar="POINTS", help="The largest turn total drawn."),
+]
+
+
+def checked_out(out: str | None) -> str:
+    """The picture file, checked before any work: named, and .png or .svg."""
+    from zloutch.adapters.plots import PlotError, output_format
+
+    if not out:
+        raise PlotError("name the picture to write with --out FILE.png or --out FILE.svg")
+    output_format(out)
+    return out
+
+
+def who(entered: bool, score: int) -> str:
+    if not entered:
+        return "a player not entered yet"
+    return f"a player who has entered, with {score} banked"
+
+
+def check_entered(entered: bool, score: int) -> None:
+    from zloutch.adapters.plots import PlotError
+
+    if not entered and score:
+        raise PlotError("a player not entered yet has no banked score: drop --score")
+
+
+# ---------------------------------------------------------------------------- policy
+
+
+@plot_app.command("policy")
+def policy(
+    rules_spec: RulesOption = DEFAULT_RULES,
+    out: OutOption = None,
+    game: Annotated[
+        bool,
+        typer.Option("--game", help="Play to win (the game solver) at --score and --opponent."),
+    ] = False,
+    score: ScoreOption = 0,
+    opponent: Annotated[
+        int,
+        typer.Option(
+            "--opponent", metavar="POINTS", help="With --game: the opponent's banked score."
+        ),
+    ] = 0,
+    not_entered: NotEnteredOption = False,
+    max_total: MaxTotalOption = None,
+) -> None:
+    """The policy map: bank or throw, by turn total and dice in hand.
+
+    From the turn solver (the most points per turn), or with --game from the game solver
+    (the best chance to win, two players) at the two banked scores.
+    """
+    from zloutch.adapters import plots
+
+    with user_errors():
+        path = checked_out(out)
+        rules = load_rules(rules_spec)
+        if game:
+            if not_entered:
+                raise plots.PlotError(
+                    "--not-entered is for the turn solver: with --game, a score of 0 "
+                    "is a player not entered yet"
+                )
+            from zloutch.strategy.game_solver import PairSolutions
+
+            plots.check_score(rules, score, "--score")
+            plots.check_score(rules, opponent, "--opponent")
+            plots.check_mappable(rules)
+            solution = solved_game_with_progress(rules)
+            chance = float(solution.win[score // rules.unit, opponent // rules.unit])
+            if chance != chance:  # NaN: a pair of scores no game reaches
+                raise plots.PlotError(
+                    f"no game of {rules.spec} reaches {score} against {opponent}: "
+                    "no bank leads to one of these scores"
+                )
+            turn = PairSolutions(solution).turn(score, opponent)
+            title = f"{rules.name}: bank or throw to win, at {score} against {opponent}"
+            entry = " (not entered yet)" if score == 0 and rules.turn.entry else ""
+            caption = (
+                f"rules: {rules.spec}. Game solver: the play that maximises the chance to win "
+                f"against an optimal opponent, with {score} banked{entry} against {opponent} "
+                f"(the chance to win from the start of this turn is {chance:.1%}). "
+                "Each cell: the decision after a keep, at that turn total with those dice "
+                "to throw next."
+            )
+        else:
+            check_entered(not not_entered, score)
+            turn = plots.turn_solution(rules, not not_entered, score)
+            title = f"{rules.name}: bank or throw, by turn total and dice in hand"
+            caption = (
+                f"rules: {rules.spec}. Turn solver: the play that maximises the expected "
+                f"points banked by the turn, for {who(not not_entered, score)}. "
+                "Each cell: the decision after a keep, at that turn total with those dice "
+                "to throw next."
+            )
+        grid = plots.policy_grid(turn, max_total)
+        plots.policy_figure(grid, title=title, caption=caption).save(path)
+    typer.echo(f"wrote {path}")
+
+
+@plot_app.command("values")
+def values(
+    rules_spec: RulesOption = DEFAULT_RULES,
+    out: OutOption = None,
+    score: ScoreOption = 0,
+    not_entered: NotEnteredOption = False,
+    max_total: Annotated[
+        int,
+        typer.Option("--max-total", metavar="POINTS", help="The largest turn total drawn."),
+    ] = 3000,
+) -> None:
+    """Expected points of throwing on, by turn total and dice in hand, against banking."""
+    from zloutch.adapters import plots
+
+    with user_errors():
+        path = checked_out(out)
+        rules = load_rules(rules_spec)
+        check_entered(not not_entered, score)
+        if max_total < rules.unit:
+            raise plots.PlotError(f"--max-total must be at least {rules.unit}")
+        turn = plots.turn_solution(rules, not not_entered, score)
+        caption = (
+            f"rules: {rules.spec}. Turn solver (expected points), "
+            f"{who(not not_entered, score)}. A line: what the turn is worth if the "
+            "dice in hand are thrown now and the rest is played optimally; dashed: banking now."
+        )
+        picture = plots.turn_values_figure(turn, max_total=max_total, caption=caption)
+        picture.save(path)
+    typer.echo(f"wrote {path}")
+
+
+# ---------------------------------------------------------------------------- threshold
+
+
+@plot_app.command("threshold")
+def threshold(
+    rules_spec: RulesOption = DEFAULT_RULES,
+    out: OutOption = None,
+    dice: Annotated[
+        int | None,
+        typer.Option(
+            "--dice", metavar="N", help="Only this number of dice in hand (default: each)."
+        ),
+    ] = None,
+) -> None:
+    """The game solver's banking threshold as a function of both banked scores.
+
+    One heat map per number of dice in hand: the smallest turn total at which banking gives
+    the best chance to win. Solves the game first (then kept in the cache) if needed.
+    """
+    from zloutch.adapters import plots
+
+    with user_errors():
+        path = checked_out(out)
+        rules = load_rules(rules_spec)
+        if dice is not None and not 1 <= dice <= rules.dice:
+            raise plots.PlotError(
+                f"--dice must be between 1 and {rules.dice} for {rules.spec}, not {dice}"
+            )
+        plots.check_mappable(rules)  # before a solve that would be for nothing
+        solution = solved_game_with_progress(rules)
+        bar = progress_bar("Thresholds of every score pair", "pairs", disable=off_terminal())
+        with bar as advance:
+            tmap = plots.game_thresholds(
+                solution, None if dice is None else [dice], progress=advance
+            )
+        title = f"{rules.name}: when to bank to win, by both banked scores"
+        caption = (
+            f"rules: {rules.spec}. Game solver, two players playing to win (from 0 to 0 the "
+            f"first player wins {tmap.first_player:.1%}). Colour: the smallest turn total at "
+            "which banking gives the best chance to win, after a keep that leaves those dice "
+            "to throw (the scale stops at the 95th percentile: an arrow); grey: throwing "
+            "on is always better, or banking is never allowed."
+        )
+        plots.threshold_figure(tmap, title=title, caption=caption).save(path)
+    typer.echo(f"wrote {path}")
+
+
+def solved_game_with_progress(rules: RuleSet) -> GameSolution:
+    """The solved game, from the cache or solved now under a progress bar on stderr."""
+    from zloutch.app.solve import solved_game
+
+    with progress_bar("Solving the game", "score levels", disable=off_terminal()) as advance:
+        solution, _ = solved_game(rules, progress=advance)
+    return solution
+
+
+# ---------------------------------------------------------------------------- win rates
+
+
+@plot_app.command("winrates")
+def winrates(
+    result_file: Annotated[
+        str,
+        typer.Argument(metavar="SIM_JSON", help="A result of zloutch simulate --json FILE (JSON)."),
+    ],
+    out: OutOption = None,
+) -> None:
+    """Win rates with 95% intervals, by player (strategy) and by seat, of a simulation."""
+    from zloutch.adapters import plots
+    from zloutch.app.dice import read_text
+
+    with user_errors():
+        path = checked_out(out)
+        document = plots.simulation_document(
+            read_text(result_file, "simulation result"), result_file
+        )
+        n = len(document["players"])
+        finished = document.get("finished", document["games"])
+        title = f"{document['rules']}: win rate by player and by seat"
+        caption = (
+            f"rules: {document['rules']}. {document['games']:,} games ({finished:,} finished), "
+            f"seed {document.get('seed', '?')}, seats rotated (zloutch simulate). Bars: 95% "
+            f"Wilson intervals; dashed: the fair share 1/{n}."
+        )
+        plots.winrates_figure(document, title=title, caption=caption).save(path)
+    typer.echo(f"wrote {path}")
+
+
+# ---------------------------------------------------------------------------- turn scores
+
+
+@plot_app.command("turn-scores")
+def turn_scores(
+    rules_spec: RulesOption = DEFAULT_RULES,
+    out: OutOption = None,
+    players: Annotated[
+        str,
+        typer.Option(
+            "--players",
+            "-p",
+            metavar="BOTS",
+            help="The bots, comma-separated (e.g. expert,threshold:300,greedy).",
+        ),
+    ] = "expert,threshold:300",
+    turns: Annotated[int, typer.Option("--turns", "-n", help="Turns simulated per bot.")] = 10000,
+    seed: Annotated[int, typer.Option("--seed", help="The seed: same seed, same picture.")] = 0,
+    width: Annotated[
+        int | None,
+        typer.Option("--bin", metavar="POINTS", help="Bin width (default: two score steps)."),
+    ] = None,
+    score: ScoreOption = 0,
+    not_entered: NotEnteredOption = False,
+) -> None:
+    """The distribution of points banked per turn (0 for a farkle), one line per bot.
+
+    The turns are simulated through the engine; the turn solver's exact mean is drawn for
+    the expert bot.
+    """
+    from zloutch.adapters import plots
+    from zloutch.app.store import load_game_solution
+    from zloutch.strategy.bots import make_bot
+
+    with user_errors():
+        path = checked_out(out)
+        rules = load_rules(rules_spec)
+        names = [name.strip() for name in players.split(",")]
+        if any(not name for name in names):
+            raise plots.PlotError(f"--players needs bot names separated by commas: {players!r}")
+        if turns < 1:
+            raise plots.PlotError(f"--turns must be at least 1, not {turns}")
+        if width is not None and width < 1:
+            raise plots.PlotError(f"--bin must be at least 1 point, not {width}")
+        check_entered(not not_entered, score)
+        plots.check_score(rules, score, "--score")
+        bots = [make_bot(name, load_game_solution) for name in names]
+        scores = []
+        with progress_bar("Simulating turns", "turns", disable=off_terminal()) as advance:
+            for i, bot in enumerate(bots):
+                scores.append(
+                    simulate_turns(
+                        rules,
+                        bot,
+                        turns,
+                        seed,
+                        entered=not not_entered,
+                        score=score,
+                        progress=_offset(advance, i * turns, len(bots) * turns),
+                    )
+                )
+        solved = None
+        if any(bot.name == "expert" for bot in bots):
+            solved = plots.turn_solution(rules, not not_entered, score).expected_turn
+        title = f"{rules.name}: points banked per turn"
+        caption = (
+            f"rules: {rules.spec}. {turns:,} turns per bot simulated through the engine "
+            f"(seed {seed}), each a fresh turn of {who(not not_entered, score)}; "
+            "a lost turn banks 0. Dotted lines: each bot's mean (its 95% interval: ± in the "
+            "legend)."
+        )
+        picture = plots.turn_scores_figure(
+            rules, scores, width=width, solved_mean=solved, title=title, caption=caption
+        )
+        picture.save(path)
+    typer.echo(f"wrote {path}")
+
+
+def _offset(advance: Callable[[int, int], None], before: int, total: int) -> Callable[[int], None]:
+    """Report the turns of one bot as turns of the whole run."""
+    return lambda done: advance(before + done, total)

@@ -1,0 +1,124 @@
+"""``zloutch review``: replay a saved game and grade each decision of each player.
+
+The grading is ``zloutch.app.review``; this module finds the game table (the cache, or solved
+now with ``--solve``), renders the review
+(``zloutch.app.review_tables``), and writes ``--json`` and
+``--plot``.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated
+
+import typer
+
+from zloutch.adapters.cli.support import console, progress_bar, user_errors, write_output
+from zloutch.adapters.plots import new_picture, output_format, review_figure
+from zloutch.app.dice import read_text
+from zloutch.app.review import review_record, win_probability_reason
+from zloutch.app.review_tables import game_table, render_review
+from zloutch.engine.record import load_record
+from zloutch.rules import RuleSet, ZloutchError, load_rules
+from zloutch.strategy.game_solver import GameSolution
+
+
+class ReviewError(ZloutchError):
+    """Options of ``zloutch review`` that do not go together, or a picture it cannot draw."""
+
+
+def _solve_with_progress(
+    rules: RuleSet, players: int, *, solve: bool, quiet: bool
+) -> tuple[GameSolution | None, str]:
+    if not solve:
+        return game_table(rules, players, solve=False)
+    with progress_bar("Solving the game", "score levels", disable=quiet) as progress:
+        return game_table(rules, players, solve=True, progress=progress)
+
+
+# ---------------------------------------------------------------------------- the command
+
+
+def review(
+    record: Annotated[
+        str, typer.Argument(metavar="RECORD", help="A game record (JSON), as --record saves it.")
+    ],
+    json_file: Annotated[
+        str | None,
+        typer.Option(
+            "--json",
+            metavar="FILE",
+            help="Write the review (JSON) to FILE; '-' prints it instead of the tables.",
+        ),
+    ] = None,
+    plot_file: Annotated[
+        str | None,
+        typer.Option(
+            "--plot",
+            metavar="FILE",
+            help="Draw the win-probability (or expected-score) curve to FILE, .png or .svg "
+            "(needs matplotlib, the 'plot' extra of zloutch).",
+        ),
+    ] = None,
+    show_all: Annotated[
+        bool, typer.Option("--all", help="List every move, the forced ones too.")
+    ] = False,
+    mistakes_only: Annotated[
+        bool, typer.Option("--mistakes-only", help="List only the decisions that cost something.")
+    ] = False,
+    top: Annotated[
+        int, typer.Option("--top", metavar="N", help="Biggest mistakes shown per player.")
+    ] = 3,
+    solve: Annotated[
+        bool,
+        typer.Option(
+            "--solve",
+            help="Solve the two-player game now when no solved table is cached, to grade in "
+            "win probability (farkle: about 90 s).",
+        ),
+    ] = False,
+    points: Annotated[
+        bool,
+        typer.Option("--points", help="Grade in expected points even when a game is solved."),
+    ] = False,
+    quiet: Annotated[
+        bool, typer.Option("--quiet", "-q", help="No tables: only write --json and --plot.")
+    ] = False,
+) -> None:
+    """Replay a saved game and grade each decision: the best action and what the chosen one
+    cost, in win probability where a solved two-player game applies, else in expected points.
+
+    Then a summary per player (accuracy, biggest mistakes); --plot draws the game's curve.
+    """
+    with user_errors():
+        if show_all and mistakes_only:
+            raise ReviewError("--all and --mistakes-only do not go together: choose one")
+        if solve and points:
+            raise ReviewError("--solve and --points do not go together: choose one")
+        if top < 0:
+            raise ReviewError(f"--top must be 0 or more, not {top}")
+        if plot_file is not None:
+            output_format(plot_file)
+            new_picture("", "", 1, 1)  # matplotlib is there, before any work
+        saved, state = load_record(read_text(record, "record"))
+        players = len(state.sheets)
+        if points:
+            solution, note = None, "expected points, as asked (--points)"
+        else:
+            rules = load_rules(saved.rules)
+            solution, note = _solve_with_progress(
+                rules, players, solve=solve, quiet=quiet or json_file == "-"
+            )
+            if solution is None and win_probability_reason(rules, players) is None:
+                note += " (add --solve to solve it and grade in win probability)"
+        result = review_record(saved, solution=solution, note=note, top=top)
+        if json_file == "-":
+            typer.echo(json.dumps(result.to_json()))
+        elif json_file is not None:
+            write_output(json_file, json.dumps(result.to_json(), indent=2) + "\n")
+        if plot_file is not None:
+            review_figure(result).save(plot_file)
+    if quiet or json_file == "-":
+        return
+    listing = "all" if show_all else "mistakes" if mistakes_only else "decisions"
+    render_review(result, listing=listing, out=console())

@@ -1,0 +1,69 @@
+"""``zloutch rules list|show``: the presets, and every combination and rule of a rule set."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+from rich.markup import escape
+
+from zloutch.adapters.cli.support import console, user_errors
+from zloutch.app.render import (
+    presets_table,
+    rules_renderables,
+)
+from zloutch.rules import (
+    RuleSet,
+    load_rules,
+    to_toml,
+)
+
+rules_app = typer.Typer(
+    help="List the preset rule sets, or show every combination and rule of one.",
+    no_args_is_help=True,
+)
+
+
+# ---------------------------------------------------------------------------- rules
+
+
+def render_rules(rules: RuleSet) -> None:
+    out = console()
+    for part in rules_renderables(rules):
+        out.print(part)
+    out.print(
+        "Switch any option by name: "
+        + escape(f"zloutch rules show '{rules.source or rules.name}(option=value,...)'")
+    )
+
+
+@rules_app.command("list")
+def rules_list() -> None:
+    """List the preset rule sets: name, dice, target and a one-line summary."""
+    with user_errors():
+        table = presets_table()
+    console().print(table)
+    console().print("Details: zloutch rules show NAME")
+
+
+@rules_app.command("show")
+def rules_show(
+    spec: Annotated[
+        str,
+        typer.Argument(
+            metavar="SPEC",
+            help="A preset name or a .toml rule file, with options: 'dix-mille(bump=any)'.",
+        ),
+    ],
+    as_toml: Annotated[
+        bool,
+        typer.Option("--toml", help="Print the canonical rule file (TOML) instead."),
+    ] = False,
+) -> None:
+    """Show every combination and rule of a rule set, generated from its data."""
+    with user_errors():
+        rules = load_rules(spec)
+    if as_toml:
+        typer.echo(to_toml(rules), nl=False)
+    else:
+        render_rules(rules)

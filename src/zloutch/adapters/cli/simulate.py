@@ -1,0 +1,253 @@
+"""``zloutch simulate``: play many games of bots and report win rates, scores and seats.
+
+The games are played by ``zloutch.sim`` (the engine or the compiled fast path, here or on a
+Ray cluster) under a progress bar; the result document is rendered as Rich tables and can be
+written as JSON (``--json``) and CSV (``--csv``).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+from zloutch.adapters.cli.support import (
+    DEFAULT_RULES,
+    RulesOption,
+    console,
+    user_errors,
+    write_output,
+)
+from zloutch.rules import load_rules
+
+
+def simulate(
+    rules_spec: RulesOption = DEFAULT_RULES,
+    players: Annotated[
+        str,
+        typer.Option(
+            "--players",
+            "-p",
+            metavar="BOTS",
+            help="The bots, comma-separated: random, cautious, threshold:N, greedy, expert, "
+            "optimal (e.g. expert,threshold:300).",
+        ),
+    ] = "expert,threshold:300",
+    games: Annotated[int, typer.Option("--games", "-n", help="Number of games.")] = 1000,
+    seed: Annotated[int, typer.Option("--seed", help="The seed: same seed, same result.")] = 0,
+    jobs: Annotated[
+        int | None,
+        typer.Option("--jobs", "-j", help="Processes to use (default: every core)."),
+    ] = None,
+    json_file: Annotated[
+        str | None,
+        typer.Option("--json", metavar="FILE", help="Write the result document (JSON) to FILE."),
+    ] = None,
+    csv_file: Annotated[
+        str | None,
+        typer.Option("--csv", metavar="FILE", help="Write one row per player (CSV) to FILE."),
+    ] = None,
+    quiet: Annotated[
+        bool, typer.Option("--quiet", "-q", help="No progress bar and no tables.")
+    ] = False,
+    method: Annotated[
+        str,
+        typer.Option(
+            "--method",
+            "-m",
+            metavar="auto|engine|fast",
+            help="engine: every game through the engine; fast: the compiled fast path "
+            "(table bots: cautious, threshold:N, greedy, expert; rule sets without ticks, "
+            "bumps, take-back, final round, F-1 penalty, jokers); auto: fast where it can.",
+        ),
+    ] = "auto",
+    backend: Annotated[
+        str,
+        typer.Option(
+            "--backend",
+            metavar="local|ray",
+            help="local: this machine; ray: the same games as Ray tasks on a cluster "
+            "(pip install 'zloutch[ray]'), with the same result for the same seed.",
+        ),
+    ] = "local",
+    address: Annotated[
+        str | None,
+        typer.Option(
+            "--address",
+            metavar="ADDR",
+            help="With --backend ray: the cluster (auto, ray://HOST:10001); "
+            "default: a Ray instance started on this machine for the run.",
+        ),
+    ] = None,
+) -> None:
+    """Play many games of bots and report win rates (95% intervals), scores and seats.
+
+    Seats rotate fairly (game g starts with player g mod n); every game is seeded from the
+    seed and its index, so the result is the same for any --jobs. The fast path plays other
+    dice than the engine for the same seed: the two agree in distribution, not game by game.
+    """
+    from zloutch.app.store import load_game_solution
+    from zloutch.sim import SimulationError, default_jobs
+    from zloutch.sim import simulate as run_simulation
+
+    with user_errors():
+        rules = load_rules(rules_spec)
+        names = [name.strip() for name in players.split(",")]
+        if not players.strip() or any(not name for name in names):
+            raise SimulationError(f"--players needs bot names separated by commas: {players!r}")
+        if games < 1:
+            raise SimulationError(f"--games must be at least 1, not {games}")
+        if jobs is not None and jobs < 1:
+            raise SimulationError(f"--jobs must be at least 1, not {jobs}")
+        workers = default_jobs() if jobs is None else jobs
+        result = _simulate_with_progress(
+            lambda progress: run_simulation(
+                rules,
+                names,
+                games,
+                seed,
+                jobs=workers,
+                solutions=load_game_solution,
+                progress=progress,
+                method=method.strip().lower(),
+                backend=backend.strip().lower(),
+                address=address,
+            ),
+            games,
+            quiet=quiet,
+        )
+        document = result.to_json()
+        document["jobs"] = workers
+        if json_file is not None:
+            write_output(json_file, json.dumps(document, indent=2) + "\n")
+        if csv_file is not None:
+            write_output(csv_file, simulation_csv(document))
+    if not quiet:
+        render_simulation(document)
+
+
+def _simulate_with_progress(run: Any, games: int, *, quiet: bool) -> Any:
+    """``run(progress)`` under a progress bar on stderr (games done, games per second)."""
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    with Progress(
+        TextColumn("Simulating"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("{task.fields[rate]}"),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+        console=Console(stderr=True),
+        disable=quiet,
+        transient=True,
+    ) as bar:
+        task = bar.add_task("simulate", total=games, rate="")
+        begin = time.perf_counter()
+
+        def progress(done: int) -> None:
+            seconds = time.perf_counter() - begin
+            rate = f"{done / seconds:,.0f} games/s" if seconds > 0 else ""
+            bar.update(task, completed=done, rate=rate)
+
+        return run(progress)
+
+
+SIMULATION_CSV_FIELDS = (
+    "name",
+    "policy",
+    "games",
+    "finished",
+    "wins",
+    "win_rate",
+    "win_low",
+    "win_high",
+    "average_score",
+    "average_turns",
+    "farkle_rate",
+    "average_bank",
+    "ticks",
+    "bumps",
+    "bumped",
+    "take_backs",
+    "penalties",
+)
+
+
+def simulation_csv(document: dict[str, Any]) -> str:
+    """One row per player of a ``simulate`` result document."""
+    import csv
+    import io
+
+    out = io.StringIO()
+    writer = csv.DictWriter(out, fieldnames=["rules", "seed", *SIMULATION_CSV_FIELDS])
+    writer.writeheader()
+    for player in document["players"]:
+        row = {key: player.get(key) for key in SIMULATION_CSV_FIELDS}
+        row["win_low"], row["win_high"] = player["win_rate_ci95"]
+        writer.writerow({"rules": document["rules"], "seed": document["seed"], **row})
+    return out.getvalue()
+
+
+def render_simulation(document: dict[str, Any]) -> None:
+    out = console()
+    finished, games = document["finished"], document["games"]
+    head = f"{escape(document['rules'])}: {games:,} games, seed {document['seed']}"
+    if finished != games:
+        head += f" ({games - finished:,} unfinished at {document['max_turns']:,} turns)"
+    out.print(head)
+    # The counts that these rules can make: a column of zeros says nothing.
+    extras = [
+        (key, title)
+        for key, title in (("ticks", "Tick"), ("bumps", "Bump"), ("take_backs", "Take"))
+        if any(p["per_game"][key] for p in document["players"])
+    ]
+    caption = "Score: average final score; Bank: average bank; Farkle: farkled turns"
+    if extras:
+        caption += "; " + ", ".join(t.lower() + "s" for _, t in extras) + ": per game"
+    from rich import box
+
+    table = Table(
+        title="Players", caption=caption, box=box.SIMPLE_HEAD, pad_edge=False, padding=(0, 0, 0, 1)
+    )
+    table.add_column("Player", no_wrap=True, min_width=8)
+    for name in ("Wins", "95% CI", "Score", "Turns", "Farkle", "Bank"):
+        table.add_column(name, justify="right", no_wrap=True)
+    for _, title in extras:
+        table.add_column(title, justify="right")
+    for p in document["players"]:
+        low, high = p["win_rate_ci95"]
+        table.add_row(
+            escape(p["name"]),
+            f"{p['win_rate']:.1%}",
+            f"{100 * low:.1f}-{100 * high:.1f}",
+            f"{p['average_score']:,.0f}",
+            f"{p['average_turns']:.1f}",
+            f"{p['farkle_rate']:.0%}",
+            f"{p['average_bank']:,.0f}",
+            *(f"{p['per_game'][key]:.2f}" for key, _ in extras),
+        )
+    out.print(table)
+    seats = Table(title="Seats (seat 1 plays first)", box=box.SIMPLE_HEAD, pad_edge=False)
+    for name in ("Seat", "Win rate", "95% interval", "vs fair share"):
+        seats.add_column(name, justify="right")
+    for s in document["seats"]:
+        low, high = s["win_rate_ci95"]
+        seats.add_row(
+            str(s["seat"]),
+            f"{s['win_rate']:.1%}",
+            f"{low:.1%} - {high:.1%}",
+            f"{s['advantage']:+.1%}",
+        )
+    out.print(seats)

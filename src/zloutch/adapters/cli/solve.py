@@ -1,0 +1,152 @@
+"""``zloutch solve``: the value of a turn and when to bank, or (``--game``) who wins.
+
+The numbers come from ``zloutch.app.solve`` (the turn solver, and the two-player game
+solver with its cache); this module shows a progress bar while they are computed and renders
+them as Rich tables, or prints them as one JSON object with ``--json``.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Annotated, Any
+
+import typer
+from rich.markup import escape
+from rich.table import Table
+
+from zloutch.adapters.cli.support import (
+    DEFAULT_RULES,
+    EXIT_USER_ERROR,
+    RulesOption,
+    console,
+    off_terminal,
+    progress_bar,
+    user_errors,
+)
+from zloutch.app.solve import cached_turn_summary, game_summary, solved_game
+from zloutch.rules import RuleSet, load_rules
+
+
+def solve(
+    rules_spec: RulesOption = DEFAULT_RULES,
+    game: Annotated[
+        bool,
+        typer.Option("--game", help="Solve the two-player game: play to win, not for points."),
+    ] = False,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print one JSON object instead of tables.")
+    ] = False,
+    compensation: Annotated[
+        bool,
+        typer.Option("--compensation", help="With --game: the fair head start for player two."),
+    ] = False,
+    device: Annotated[
+        str,
+        typer.Option("--device", help="With --game: cpu (Numba, all cores) or cuda (CuPy)."),
+    ] = "cpu",
+    not_entered: Annotated[
+        bool, typer.Option("--not-entered", help="Solve the turn of a player not entered yet.")
+    ] = False,
+    banked: Annotated[
+        int, typer.Option("--score", min=0, help="The banked score (exact targets, G-7).")
+    ] = 0,
+) -> None:
+    """Solve a rule set: the value of a turn and when to bank, or (--game) who wins."""
+    if device not in ("cpu", "cuda"):
+        typer.echo("error: --device must be cpu or cuda", err=True)
+        raise typer.Exit(EXIT_USER_ERROR)
+    with user_errors():
+        rules = load_rules(rules_spec)
+        if game:
+            document = solve_game_command(rules, device, compensation, quiet=as_json)
+        else:
+            # The bar counts the rows of the turn total, then (F-1) the long-run iterations.
+            quiet = as_json or off_terminal()
+            with progress_bar("Solving the turn", "steps", disable=quiet) as progress:
+                document, _ = cached_turn_summary(rules, not not_entered, banked, progress=progress)
+    if as_json:
+        typer.echo(json.dumps(document))
+    elif game:
+        render_game(document)
+    else:
+        render_turn(document)
+
+
+def solve_game_command(
+    rules: RuleSet, device: str, compensation: bool, *, quiet: bool
+) -> dict[str, Any]:
+    with progress_bar("Solving the game", "score levels", disable=quiet) as progress:
+        begin = time.perf_counter()
+        solution, cached = solved_game(rules, device=device, progress=progress)
+        seconds = time.perf_counter() - begin
+    document = game_summary(solution, None if cached else seconds)
+    document["cached"] = cached
+    if not compensation:
+        document.pop("compensation")
+    return document
+
+
+def render_turn(document: dict[str, Any]) -> None:
+    out = console()
+    out.print(
+        f"[bold]{escape(document['rules'])}[/bold]: a fresh turn is worth "
+        f"{document['expected_turn']:.3f} points on average, played optimally."
+    )
+    if "long_run_average" in document:
+        out.print(
+            f"With the consecutive-farkle penalty (F-1), the long-run average is "
+            f"{document['long_run_average']:.3f} points per turn."
+        )
+    table = Table(title="By dice in hand")
+    table.add_column("dice", justify="right")
+    table.add_column("bank from", justify="right")
+    table.add_column("farkle probability", justify="right")
+    for n, threshold in document["thresholds"].items():
+        exact = document["farkle_probability_exact"][n]
+        table.add_row(
+            n,
+            _threshold_text(threshold),
+            f"{document['farkle_probability'][n]:.4f} ({exact})",
+        )
+    out.print(table)
+    out.print(
+        "Bank from: the smallest turn total at which banking is best with that many dice to "
+        "throw next (all of them: a full hand), in the plain hand, or else in any hand a "
+        "turn can reach (dice set aside under V-6 and V-7, entry by one throw under T-7). "
+        "Never: no such hand ever banks (throwing on is better, or the rules forbid it)."
+    )
+    by_farkles: dict[str, dict[str, int | None]] = document.get("thresholds_by_farkles", {})
+    if by_farkles:
+        table = Table(title="Bank from, by farkles in a row before the turn (F-1, long run)")
+        table.add_column("dice", justify="right")
+        for z in by_farkles:
+            table.add_column(f"{z} farkle{'' if z == '1' else 's'}", justify="right")
+        for n in document["thresholds"]:
+            table.add_row(n, *(_threshold_text(by_farkles[z][n]) for z in by_farkles))
+        out.print(table)
+
+
+def _threshold_text(threshold: int | None) -> str:
+    return "never" if threshold is None else str(threshold)
+
+
+def render_game(document: dict[str, Any]) -> None:
+    out = console()
+    out.print(f"[bold]{escape(document['rules'])}[/bold], two players playing to win:")
+    out.print(f"the first player wins with probability {document['first_player']:.5f}.")
+    if "compensation" in document:
+        c = document["compensation"]
+        out.print(
+            f"A head start of {c['points']} points for the second player is fairest "
+            f"(the first player then wins with {c['first_player']:.5f})."
+        )
+    how = (
+        "read from the cache"
+        if document.get("cached")
+        else f"solved in {document['seconds']:.1f} s"
+    )
+    out.print(
+        f"{document['score_pairs']} score pairs, {document['passes']} passes, "
+        f"residual {document['residual']:.1e}; {how}."
+    )

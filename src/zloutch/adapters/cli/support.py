@@ -1,0 +1,78 @@
+"""What every ``zloutch`` command shares: the error edge, the console, the rules option.
+
+Commands live in the modules of ``zloutch.adapters.cli``, registered in its ``__init__``; they all
+take the rule set with ``RulesOption``, wrap their body in ``with user_errors():`` and write
+files with ``write_output`` (an unwritable path is a user error, not a traceback).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+
+from zloutch.rules import ZloutchError
+
+EXIT_USER_ERROR = 2
+"""Exit code of every mistake in the input (a bad face, a bad rule spec): the usage code."""
+
+DEFAULT_RULES = "dix-mille"
+
+
+@contextmanager
+def user_errors() -> Iterator[None]:
+    """Turn a ``ZloutchError`` into one ``error: ...`` line on stderr and exit code 2."""
+    try:
+        yield
+    except ZloutchError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(EXIT_USER_ERROR) from None
+
+
+def console() -> Console:
+    """A console on the current stdout (made per call so test runners can capture it)."""
+    return Console(highlight=False)
+
+
+def write_output(path: str, text: str) -> None:
+    """Write a text file the user named; a path that cannot be written is a user error."""
+    try:
+        Path(path).write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise ZloutchError(f"cannot write {path}: {exc.strerror or exc}") from None
+
+
+@contextmanager
+def progress_bar(
+    what: str, units: str, *, disable: bool = False
+) -> Iterator[Callable[[int, int], None]]:
+    """A progress bar on stderr, gone when done: yields ``advance(done, total)``."""
+    from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
+
+    with Progress(
+        TextColumn(what),
+        BarColumn(),
+        TextColumn(f"{{task.completed}}/{{task.total}} {units}"),
+        TimeRemainingColumn(),
+        console=Console(stderr=True),
+        disable=disable,
+        transient=True,
+    ) as bar:
+        task = bar.add_task(what, total=None)
+        yield lambda done, total: bar.update(task, completed=done, total=total)
+
+
+def off_terminal() -> bool:
+    """Whether stderr is not a terminal (no bar then, and no blank line, in a pipe or a log)."""
+    return not Console(stderr=True).is_terminal
+
+
+RULES_HELP = (
+    "The rule set: a preset name or a .toml rule file, optionally with options, "
+    "e.g. 'dix-mille(bump=any,entry=800,joker)'. See: zloutch rules list."
+)
+RulesOption = Annotated[str, typer.Option("--rules", "-r", metavar="SPEC", help=RULES_HELP)]

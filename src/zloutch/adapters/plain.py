@@ -1,0 +1,331 @@
+"""``zloutch play --plain`` and ``zloutch table --plain``: the game as lines of text.
+
+For screen readers, pipes and scripts. After every event the game says what happened and,
+when a person is to move, where the turn stands and what they can do; then it reads one
+command per line in the engine's notation (``keep 1 1 5``, ``throw``, ``bank``, ``take``,
+``fresh``, ``joker 5 5``, ``off``) or a word of the program (``hint``, ``sheet``, ``help``,
+``undo``, ``save``, ``quit``). A command it cannot play is answered with the reason, and it
+asks again. All the game logic is the ``Session``'s; this module only words it.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import TextIO
+
+from zloutch.app.dice import DiceExhaustedError, DiceFileError, count_dice
+from zloutch.app.render import ranking_rows
+from zloutch.app.session import (
+    LogEntry,
+    Need,
+    Session,
+    hand_words,
+    short_reason,
+    standing_words,
+    ticks_words,
+)
+from zloutch.engine import (
+    Action,
+    Bank,
+    GameState,
+    Keep,
+    Level,
+    Phase,
+    bank_refusal,
+    throw_score,
+)
+from zloutch.engine.events import Thrown
+from zloutch.rules import ZloutchError, format_dice
+
+EXIT_OK = 0
+EXIT_ERROR = 2
+EXIT_INTERRUPTED = 130
+"""Ctrl-C: 128 + SIGINT, as shells report it."""
+
+HELP = (
+    "Commands: keep DICE (or just the faces, as in 1 1 5), throw, bank, take (take back the "
+    "last turn, G-8), fresh (start fresh instead), joker DICE (V-2), off (a die off the "
+    "table, at a real table), undo (at a real table), hint, sheet, save [FILE], help, quit."
+)
+
+
+# ---------------------------------------------------------------------------- words
+
+
+def level_words(level: Level) -> str:
+    words = str(level.value)
+    if level.pp:
+        words += " pp"
+    if level.ticks:
+        words += f" with {level.ticks} tick" + ("s" if level.ticks > 1 else "")
+    if level.crossed:
+        words += " crossed"
+    return words
+
+
+def sheet_lines(state: GameState) -> list[str]:
+    """The sheet in words: a line per player, levels from first to last."""
+    lines = [f"Sheet, {state.rules.spec}:"]
+    for seat, sheet in enumerate(state.sheets):
+        standing = f"score {sheet.score}"
+        ticks = ticks_words(state, seat)
+        if ticks:
+            standing += f", {ticks}"
+        if sheet.levels:
+            levels = "levels " + ", ".join(level_words(lv) for lv in sheet.levels)
+        else:
+            levels = "no level yet"
+        lines.append(f"  {sheet.name}: {standing}; {levels}.")
+    return lines
+
+
+def move_words(state: GameState, action: Action) -> str:
+    if isinstance(action, Keep) and state.phase is Phase.KEEP:
+        points = {k.dice: k.points for k in throw_score(state).keeps}
+        return f"{action} ({points[action.dice]})"
+    return str(action)
+
+
+def situation_lines(session: Session) -> list[str]:
+    """Where the turn stands and what the person to move can do."""
+    state = session.state
+    turn = state.turn
+    seat = turn.player
+    name = session.names[seat]
+    if session.need() is Need.TYPED_DICE:
+        example = format_dice(range(1, turn.rolling + 1))
+        return [f"{name} throws {count_dice(turn.rolling)}: type the faces, as in {example}."]
+    moves = session.moves()
+    if state.phase is Phase.KEEP:  # best keep first, as the scoring lists them
+        order = {k.dice: i for i, k in enumerate(throw_score(state).keeps)}
+        moves = tuple(sorted(moves, key=lambda a: order.get(getattr(a, "dice", ()), len(order))))
+    can = ", ".join(move_words(state, a) for a in moves)
+    if state.phase is Phase.START:
+        lines = [f"{name}'s turn: {', '.join(standing_words(state, seat))}."]
+        offer, by = state.offer, state.offered_by
+        if offer is not None and by is not None:
+            banker = session.names[by]
+            lines.append(
+                f"{banker} banked {offer.total} with {count_dice(offer.dice)} left: "
+                "take continues that turn (G-8), fresh starts a new one."
+            )
+        lines.append(f"You can: {can}.")
+        return lines
+    hand = ", ".join(hand_words(state))
+    if state.phase is Phase.KEEP:
+        lines = [_capital(hand) + "."]
+        if not just_thrown(session):  # after --resume or undo: say what is on the table
+            lines.insert(0, f"On the table: {format_dice(turn.throw)}.")
+        return [*lines, f"Keep one of: {can}."]
+    lines = [_capital(hand) + "."]
+    refused = bank_refusal(state) if Bank() not in moves else None
+    lines.append(f"You can: {can}." + (f" Bank: no, {short_reason(refused)}." if refused else ""))
+    return lines
+
+
+def just_thrown(session: Session) -> bool:
+    """Whether the last thing the game said is the throw that is on the table now."""
+    thrown = [event.dice for event in session.last_events if isinstance(event, Thrown)]
+    return bool(thrown) and sorted(thrown[-1]) == sorted(session.state.turn.throw)
+
+
+def hint_lines(session: Session) -> list[str]:
+    advice = session.advice()
+    if advice is None:
+        if session.need() is Need.TYPED_DICE:
+            return ["No hint while the dice are in the air: type their faces first."]
+        return ["No hint now: nobody has a choice to make."]
+    name = session.names[session.state.turn.player]
+    lines = [f"Hint for {name}, {advice.objective} banked by this turn:"]
+    for i, (action, value) in enumerate(advice.values):
+        best = " (best)" if i == 0 else ""
+        lines.append(f"  {action}: {value:.1f}{best}")
+    return lines
+
+
+def ending_lines(session: Session) -> list[str]:
+    state = session.state
+    winners = [state.sheets[w].name for w in state.winners]
+    lines = [f"Game over: {' and '.join(winners)} won." if winners else "Game over."]
+    lines.append("Ranking and kicks (G-9):")
+    for rank, name, score, given, taken, _ in ranking_rows(state):
+        kicks = f"gives {given} kick{'s' if given != 1 else ''}, takes {taken}"
+        lines.append(f"  {rank}. {name}: {score}, {kicks}")
+    return lines
+
+
+def entry_line(entry: LogEntry) -> str:
+    return entry.text
+
+
+# ---------------------------------------------------------------------------- the loop
+
+
+class PlainGame:
+    """The read-print loop around a session."""
+
+    def __init__(
+        self,
+        session: Session,
+        stdin: TextIO,
+        stdout: TextIO,
+        *,
+        stderr: TextIO | None = None,
+        pace: float = 0.0,
+        record_path: str | None = None,
+        echo: bool = False,
+        sleep: Callable[[float], None] = time.sleep,
+    ) -> None:
+        self.session = session
+        self.stdin = stdin
+        self.stdout = stdout
+        self.stderr = stderr or stdout
+        self.pace = pace
+        self.record_path = record_path
+        self.echo = echo
+        self.sleep = sleep
+        self._shown = 0
+        self._described: GameState | None = None
+        self._prompted = False
+        """A prompt waits on the line (Ctrl-C there starts a new line first)."""
+
+    def say(self, text: str = "") -> None:
+        self.stdout.write(text + "\n")
+        self.stdout.flush()
+
+    def error(self, text: str) -> None:
+        self.stdout.flush()
+        self.stderr.write(f"error: {text}\n")
+        self.stderr.flush()
+
+    def run(self) -> int:
+        """Play until the game ends, the input ends, ``quit``, or the dice run out.
+
+        Ctrl-C, at the prompt or while a bot waits out its pace, ends the game as ``quit``
+        does (the record is written to ``--record``), with exit code 130.
+        """
+        try:
+            return self.loop()
+        except KeyboardInterrupt:
+            if self._prompted:
+                self.say("")
+            self._prompted = False
+            self.say("Interrupted.")
+            return self.finish(EXIT_INTERRUPTED)
+
+    def loop(self) -> int:
+        s = self.session
+        mode = "a real table" if s.state.table_mode else "a game"
+        self.say(f"Zloutch: {mode} of {s.state.rules.spec}, {', '.join(s.names)}.")
+        self.say("Type help for the commands.")
+        while True:
+            self.show_log()
+            need = s.need()
+            if need is Need.OVER:
+                for line in ending_lines(s):
+                    self.say(line)
+                return self.finish(EXIT_OK)
+            if need is Need.DICE:
+                try:
+                    s.roll()
+                except DiceExhaustedError as exc:
+                    self.say(f"{_capital(str(exc))}.")
+                    return self.finish(EXIT_OK)
+                except DiceFileError as exc:
+                    self.error(str(exc))
+                    return self.finish(EXIT_ERROR)
+                continue
+            if need is Need.BOT:
+                if self.pace:
+                    self.sleep(self.pace)
+                s.bot_step()
+                continue
+            if self._described is not s.state:
+                self._described = s.state
+                for text in situation_lines(s):
+                    self.say(text)
+            typed = self.ask(s)
+            if typed is None:
+                self.say("End of input.")
+                return self.finish(EXIT_OK)
+            done = self.handle(typed)
+            if done is not None:
+                return done
+
+    def ask(self, s: Session) -> str | None:
+        name = s.names[s.state.turn.player]
+        prompt = f"{name} faces> " if s.need() is Need.TYPED_DICE else f"{name}> "
+        self.stdout.write(prompt)
+        self.stdout.flush()
+        self._prompted = True
+        line = self.stdin.readline()
+        self._prompted = False
+        if not line:
+            if self.echo:
+                self.say("")
+            return None
+        line = line.rstrip("\r\n")
+        if self.echo:
+            self.say(line)
+        return line
+
+    def handle(self, line: str) -> int | None:
+        """Play one typed line; a return value ends the game with that exit code."""
+        s = self.session
+        try:
+            command = s.read(line)
+        except ZloutchError as exc:
+            self.say(f"Sorry, {line.strip()!r} is not a command I can read: {exc}.")
+            self.say("Type help for the commands.")
+            return None
+        if command.word == "quit":
+            self.say("Bye.")
+            return self.finish(EXIT_OK)
+        logged = len(s.log)
+        try:
+            if command.word == "help":
+                self.say(HELP)
+            elif command.word == "sheet":
+                for text in sheet_lines(s.state):
+                    self.say(text)
+            elif command.word == "hint":
+                for text in hint_lines(s):
+                    self.say(text)
+            elif command.word == "undo":
+                s.undo()
+                self._described = None
+            elif command.word == "save":
+                target = command.argument or self.record_path
+                if not target:
+                    self.say("Save needs a file name, as in: save game.json")
+                else:
+                    s.save(target)
+                    self.say(f"Record written to {target}.")
+            else:
+                s.play(command)
+        except ZloutchError as exc:
+            if len(s.log) == logged:  # a refused move is in the log already, with its reason
+                self.say(f"Sorry: {exc}.")
+        return None
+
+    def show_log(self) -> None:
+        log = self.session.log
+        for entry in log[self._shown :]:
+            self.say(entry_line(entry))
+        self._shown = len(log)
+
+    def finish(self, code: int) -> int:
+        self.show_log()
+        if self.record_path is not None:
+            try:
+                self.session.save(self.record_path)
+            except ZloutchError as exc:
+                self.error(str(exc))
+                return EXIT_ERROR
+            self.say(f"Record written to {self.record_path}.")
+        return code
+
+
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]

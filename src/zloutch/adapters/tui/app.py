@@ -1,0 +1,154 @@
+"""``zloutch play`` and ``zloutch table``: the full-screen application."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from textual.app import App
+from textual.binding import Binding, BindingType
+
+from zloutch.adapters.tui.newgame import NewGameScreen
+from zloutch.adapters.tui.screens import EndScreen, QuitScreen, SaveScreen
+from zloutch.adapters.tui.table import GameScreen
+from zloutch.app.dice import DiceSource
+from zloutch.app.session import DEFAULT_PACE, Session
+from zloutch.rules import ZloutchError
+
+DEFAULT_RECORD = "zloutch-game.json"
+
+
+@dataclass
+class AppConfig:
+    """What the command line asked for."""
+
+    session: Session | None = None
+    """A game to play at once (``--rules``/``--players`` or ``--resume``); None: ask."""
+    table_mode: bool = False
+    pace: float = DEFAULT_PACE
+    record_path: str | None = None
+    """``--record``: where the record is written at the end, on quit, and by default on save.
+
+    The app never changes it: a game saved elsewhere writes there (``ZloutchApp.record_path``)
+    until a new game starts, which goes back to this one.
+    """
+    dice: DiceSource | None = None
+    """The dice of ``--dice`` or ``--seed`` for the game the new-game screen starts."""
+    resume_path: str | None = None
+    """``--resume``: the file the save dialog offers first."""
+
+
+class ZloutchApp(App[int]):
+    """The game at the terminal: a new-game screen, the table, and the end of the game."""
+
+    TITLE = "Zloutch"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("ctrl+q", "quit_game", "Quit", show=False, priority=True)
+    ]
+
+    def __init__(self, config: AppConfig) -> None:
+        super().__init__()
+        self.config = config
+        self.session: Session | None = config.session
+        self.record_path = config.record_path
+        """Where this game's record goes: ``--record``, or the file it was last saved to."""
+        self.resume_path = config.resume_path
+        """The file this game was resumed from (the save dialog offers it first)."""
+        self.saved_at: int | None = None
+        """How many actions the game had when it was last saved (None: never)."""
+        if config.session is not None and config.resume_path is not None:
+            self.saved_at = len(config.session.record.actions)  # as it stands in that file
+        self.sub_title = "a real table" if config.table_mode else "10,000 and its family"
+
+    def on_mount(self) -> None:
+        if self.session is None:
+            self.push_screen(self.new_game_screen())
+        else:
+            self.push_screen(GameScreen(self.session, pace=self.config.pace))
+
+    def new_game_screen(self) -> NewGameScreen:
+        return NewGameScreen(table_mode=self.config.table_mode, dice=self.config.dice)
+
+    def start_game(self, session: Session) -> None:
+        """Leave the new-game screen for the table."""
+        self.session = session
+        self.switch_screen(GameScreen(session, pace=self.config.pace))
+
+    def game_over(self, note: str = "") -> None:
+        """The game has ended: write the record if asked, and show the ranking."""
+        session = self.session
+        assert session is not None
+        self.autosave()
+        self.push_screen(EndScreen(session.state, note=note, record=session.record))
+
+    def autosave(self) -> bool:
+        """Write the record to ``--record`` when it was given; False if that failed."""
+        path = self.record_path
+        if path is None or self.session is None or not self.session.record.actions:
+            return True
+        try:
+            self.session.save(path)
+        except ZloutchError as exc:
+            self.notify(str(exc), severity="error", timeout=10)
+            return False
+        self.saved_at = len(self.session.record.actions)
+        return True
+
+    def unsaved(self) -> bool:
+        """Whether quitting now would lose moves (``--record`` writes them by itself)."""
+        session = self.session
+        if session is None or self.record_path is not None:
+            return False
+        return bool(session.record.actions) and self.saved_at != len(session.record.actions)
+
+    def action_save_game(self, then_quit: bool = False) -> None:
+        session = self.session
+        if session is None:
+            return
+
+        def write(path: str | None) -> None:
+            if path is None:
+                return
+            try:
+                session.save(path)
+            except ZloutchError as exc:
+                self.notify(str(exc), severity="error", timeout=10)
+                return
+            self.saved_at = len(session.record.actions)
+            self.record_path = self.record_path or path
+            session.note(f"game saved to {path}")
+            self.notify(f"Saved to {path}. Resume: zloutch play --resume {path}")
+            if then_quit:
+                self.exit(0)
+
+        default = self.record_path or self.resume_path or DEFAULT_RECORD
+        self.push_screen(SaveScreen(default), write)
+
+    def action_new_game(self) -> None:
+        """From the end screen: back to the new-game screen.
+
+        The new game starts with nothing saved: its record goes to ``--record`` (if given),
+        never to the file the last game was saved to.
+        """
+        self.session = None
+        self.record_path = self.config.record_path
+        self.resume_path = None
+        self.saved_at = None
+        while len(self.screen_stack) > 2:
+            self.pop_screen()
+        self.switch_screen(self.new_game_screen())
+
+    def action_quit_game(self) -> None:
+        """Quit; an unsaved game asks first (save and quit, quit, or stay)."""
+        if not self.unsaved():
+            self.autosave()
+            self.exit(0)
+            return
+
+        def answer(choice: str | None) -> None:
+            if choice == "save":
+                self.action_save_game(then_quit=True)
+            elif choice == "quit":
+                self.exit(0)
+
+        self.push_screen(QuitScreen(), answer)

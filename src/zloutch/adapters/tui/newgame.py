@@ -1,0 +1,274 @@
+"""The new-game screen: the rule set and its options, and who plays.
+
+Enter starts the game with what is on the screen; the defaults (dix-mille, a person against
+one bot) make ``zloutch play`` then Enter then t a game under way.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, ClassVar
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, VerticalScroll
+from textual.screen import Screen
+from textual.widgets import (
+    Button,
+    Collapsible,
+    Footer,
+    Header,
+    Input,
+    Label,
+    Select,
+    Static,
+    Switch,
+)
+
+from zloutch.app.dice import DiceSource, choose_dice
+from zloutch.app.render import option_meaning
+from zloutch.app.session import BOT_LEVELS, BOT_PREFIX, PLAY_PLAYERS, TABLE_PLAYERS, Session
+from zloutch.rules import OPTIONS, PRESETS, RuleSet, ZloutchError, load_rules
+from zloutch.rules.ruleset import OptionValue, format_option, option_choices, option_kind
+
+if TYPE_CHECKING:
+    from zloutch.adapters.tui.app import ZloutchApp
+
+MAX_PLAYERS = 8
+PERSON = "person"
+KINDS: tuple[tuple[str, str], ...] = (
+    ("person", PERSON),
+    *((f"bot: {level}", f"{BOT_PREFIX}{level}") for level in BOT_LEVELS),
+)
+DEFAULT_RULES = "dix-mille"
+
+
+class NewGameScreen(Screen[None]):
+    """Choose the rule set, its options, and the players; Enter starts."""
+
+    DEFAULT_CSS = """
+    NewGameScreen #form { padding: 0 2; }
+    NewGameScreen .heading { text-style: bold; margin-top: 1; }
+    NewGameScreen .row { height: auto; }
+    NewGameScreen .row Label { width: 24; padding-top: 0; }
+    NewGameScreen #preset { width: 30; }
+    NewGameScreen #summary { width: 1fr; padding-left: 2; color: $text-muted; }
+    NewGameScreen #spec { width: 60; }
+    NewGameScreen .option { height: auto; }
+    NewGameScreen .option .rule { width: 14; color: $accent; }
+    NewGameScreen .option .name { width: 30; }
+    NewGameScreen .option .control { width: 22; }
+    NewGameScreen .option .meaning { width: 1fr; color: $text-muted; }
+    NewGameScreen .player { height: auto; }
+    NewGameScreen .player Label { width: 4; }
+    NewGameScreen .player Input { width: 30; }
+    NewGameScreen .player Select { width: 24; }
+    NewGameScreen #error { color: $error; height: auto; margin-top: 1; }
+    NewGameScreen #start-row { height: auto; dock: bottom; padding: 0 2 1 2; }
+    NewGameScreen #start-row Button { margin-right: 2; }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("ctrl+n", "add_player", "Add player"),
+        Binding("ctrl+d", "remove_player", "Remove player"),
+        Binding("escape", "app.quit_game", "Quit"),
+    ]
+
+    def __init__(self, *, table_mode: bool = False, dice: DiceSource | None = None) -> None:
+        super().__init__()
+        self.table_mode = table_mode
+        self.dice = dice
+        """The dice of --dice or --seed; None: random dice, or typed at a real table."""
+        self.defaults = (TABLE_PLAYERS if table_mode else PLAY_PLAYERS).split(",")
+        self.count = len(self.defaults)
+        self.rules: RuleSet = load_rules(DEFAULT_RULES)
+
+    @property
+    def zapp(self) -> ZloutchApp:
+        return self.app  # type: ignore[return-value]
+
+    # -- layout
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with VerticalScroll(id="form"):
+            where = "at a real table (you throw real dice)" if self.table_mode else ""
+            yield Static(f"New game {where}".strip(), classes="heading")
+            with Horizontal(classes="row"):
+                yield Label("Rule set")
+                yield Select(
+                    [(name, name) for name in PRESETS],
+                    value=DEFAULT_RULES,
+                    allow_blank=False,
+                    id="preset",
+                )
+                yield Static(self.rules.summary, id="summary")
+            with Horizontal(classes="row"):
+                yield Label("or a rule file / spec")
+                yield Input(placeholder="my-table.toml, or dix-mille(joker,bump=any)", id="spec")
+            with Collapsible(title="Options of the rule set: rule id, option, meaning", id="opts"):
+                for name in OPTIONS:
+                    yield self.option_row(name)
+            yield Static(f"Players (1 to {MAX_PLAYERS}, in the order they play)", classes="heading")
+            for i in range(MAX_PLAYERS):
+                default = self.defaults[i] if i < len(self.defaults) else f"Player {i + 1}"
+                kind = default if default.startswith(BOT_PREFIX) else PERSON
+                with Horizontal(classes="player", id=f"player-{i}"):
+                    yield Label(f"{i + 1}.")
+                    yield Input(
+                        default,
+                        placeholder="name",
+                        id=f"name-{i}",
+                        disabled=kind != PERSON,
+                        compact=True,
+                    )
+                    yield Select(KINDS, value=kind, allow_blank=False, id=f"kind-{i}", compact=True)
+            with Horizontal(classes="row"):
+                yield Button("+ player (ctrl+n)", id="add", compact=True)
+                yield Button("- player (ctrl+d)", id="remove", compact=True)
+            yield Static(id="error")
+        with Horizontal(id="start-row"):
+            yield Button("Start the game (Enter)", id="start", variant="primary")
+        yield Footer()
+
+    def option_row(self, name: str) -> Horizontal:
+        rule_id, meaning = option_meaning(name)
+        value = self.rules.option(name)
+        kind = option_kind(name)
+        control: Switch | Select[str] | Input
+        if kind == "bool":
+            control = Switch(bool(value), id=f"opt-{name}", classes="control")
+        elif kind == "choice":
+            control = Select(
+                [(c, c) for c in option_choices(name)],
+                value=str(value),
+                allow_blank=False,
+                id=f"opt-{name}",
+                classes="control",
+                compact=True,
+            )
+        else:
+            control = Input(
+                str(value), type="integer", id=f"opt-{name}", classes="control", compact=True
+            )
+        return Horizontal(
+            Static(rule_id, classes="rule"),
+            Static(name, classes="name"),
+            control,
+            Static(Text(meaning), classes="meaning"),
+            classes="option",
+        )
+
+    def on_mount(self) -> None:
+        self.show_players()
+        self.query_one("#start", Button).focus()
+
+    # -- the rule set
+
+    def on_select_changed(self, event: Select.Changed) -> None:
+        select_id = event.select.id or ""
+        if select_id == "preset" and isinstance(event.value, str):
+            self.rules = load_rules(event.value)
+            self.query_one("#summary", Static).update(self.rules.summary)
+            for name in OPTIONS:
+                self.set_option(name, self.rules.option(name))
+        elif select_id.startswith("kind-"):
+            i = int(select_id.removeprefix("kind-"))
+            field = self.query_one(f"#name-{i}", Input)
+            kind = str(event.value)
+            if kind == PERSON:
+                field.disabled = False
+                if field.value.startswith(BOT_PREFIX):
+                    field.value = f"Player {i + 1}"
+            else:
+                field.value = kind
+                field.disabled = True
+
+    def set_option(self, name: str, value: OptionValue) -> None:
+        control = self.query_one(f"#opt-{name}")
+        if isinstance(control, Switch):
+            control.value = bool(value)
+        elif isinstance(control, Select | Input):
+            control.value = str(value)
+
+    def option_value(self, name: str) -> OptionValue:
+        control = self.query_one(f"#opt-{name}")
+        if isinstance(control, Switch):
+            return control.value
+        if isinstance(control, Select):
+            return str(control.value)
+        assert isinstance(control, Input)
+        text = control.value.strip()
+        if not text.lstrip("-").isdigit():
+            raise ValueError(f"option {name}: {text!r} is not a whole number")
+        return int(text)
+
+    def spec(self) -> str:
+        """The rule spec on the screen: the rule file or spec typed, or the preset + options."""
+        typed = self.query_one("#spec", Input).value.strip()
+        if typed:
+            return typed
+        preset = self.query_one("#preset", Select).value
+        base = load_rules(str(preset))
+        changed = []
+        for name in OPTIONS:
+            value = self.option_value(name)
+            if value != base.option(name):
+                changed.append(format_option(name, value))
+        return f"{preset}({','.join(changed)})" if changed else str(preset)
+
+    # -- players
+
+    def show_players(self) -> None:
+        for i in range(MAX_PLAYERS):
+            self.query_one(f"#player-{i}").display = i < self.count
+
+    def action_add_player(self) -> None:
+        self.count = min(MAX_PLAYERS, self.count + 1)
+        self.show_players()
+
+    def action_remove_player(self) -> None:
+        self.count = max(1, self.count - 1)
+        self.show_players()
+
+    def players(self) -> str:
+        names = []
+        for i in range(self.count):
+            kind = str(self.query_one(f"#kind-{i}", Select).value)
+            if kind != PERSON:
+                names.append(kind)
+                continue
+            name = self.query_one(f"#name-{i}", Input).value.strip()
+            if not name:
+                raise ValueError(f"player {i + 1} needs a name")
+            if "," in name:
+                raise ValueError(f"player {i + 1}: a name cannot hold a comma")
+            names.append(name)
+        return ",".join(names)
+
+    # -- starting
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        button = event.button.id
+        if button == "start":
+            self.action_start()
+        elif button == "add":
+            self.action_add_player()
+        elif button == "remove":
+            self.action_remove_player()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        if event.input.id == "spec" or (event.input.id or "").startswith("name-"):
+            self.action_start()
+
+    def action_start(self) -> None:
+        error = self.query_one("#error", Static)
+        try:
+            spec = self.spec()
+            players = self.players()
+            dice = self.dice or choose_dice(dice_file=None, seed=None, table_mode=self.table_mode)
+            session = Session.new(spec, players, table_mode=self.table_mode, dice=dice)
+        except (ZloutchError, ValueError) as exc:
+            error.update(f"error: {exc}")
+            return
+        error.update("")
+        self.zapp.start_game(session)

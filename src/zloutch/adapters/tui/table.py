@@ -1,0 +1,449 @@
+"""The table: the dice, the keeps, the actions, the sheet, the log and the hint.
+
+Every question ("can Ana bank now?", "is 1 1 5 a keep?", "what is it worth?") goes to the
+session, which asks the engine; this screen draws the answers and turns keys and clicks into
+actions.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, ClassVar
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import Screen
+from textual.timer import Timer
+from textual.widgets import Button, Footer, Header, Input, RichLog, Static
+
+from zloutch.adapters.tui.screens import HelpScreen, SheetScreen
+from zloutch.adapters.tui.views import (
+    aside_text,
+    keeps_text,
+    log_text,
+    status_text,
+    tray_faces,
+    tray_view,
+    worth_saying,
+)
+from zloutch.adapters.tui.widgets import DiceTray, Die, HintPanel, SheetView
+from zloutch.app.dice import DiceExhaustedError, DiceFileError
+from zloutch.app.render import Change, sheet_changes
+from zloutch.app.session import (
+    Command,
+    Need,
+    Session,
+    short_reason,
+)
+from zloutch.engine import (
+    Action,
+    Bank,
+    Fresh,
+    Joker,
+    Keep,
+    Off,
+    Phase,
+    Take,
+    Throw,
+)
+from zloutch.engine.events import Bumped, Crossed
+from zloutch.rules import ZloutchError
+
+if TYPE_CHECKING:
+    from zloutch.adapters.tui.app import ZloutchApp
+
+GAME_ACTIONS: dict[str, Action] = {
+    "throw": Throw(),
+    "bank": Bank(),
+    "take": Take(),
+    "fresh": Fresh(),
+    "off": Off(),
+}
+BUTTONS: tuple[tuple[str, str], ...] = (
+    ("keep", "Keep (k)"),
+    ("throw", "Throw (t)"),
+    ("bank", "Bank (b)"),
+    ("take", "Take (x)"),
+    ("fresh", "Fresh (f)"),
+    ("joker", "Joker (j)"),
+    ("off", "Off (o)"),
+    ("undo", "Undo (u)"),
+)
+
+
+class GameScreen(Screen[None]):
+    """A game in progress."""
+
+    DEFAULT_CSS = """
+    GameScreen #main { height: 1fr; }
+    GameScreen #play { width: 1fr; padding: 0 1; }
+    GameScreen #side { width: 40%; min-width: 26; max-width: 56; padding: 0 1; }
+    GameScreen #status { height: auto; color: $text; text-style: bold; }
+    GameScreen #aside { height: auto; }
+    GameScreen #keeps { height: auto; margin-top: 1; }
+    GameScreen #actions {
+        layout: grid; grid-size: 4; grid-gutter: 0 1; height: auto; margin-top: 1;
+    }
+    GameScreen #actions Button { width: 1fr; min-width: 8; }
+    GameScreen #reasons { height: auto; color: $text-muted; }
+    GameScreen #typed { height: auto; margin-top: 1; }
+    GameScreen #typed Input { width: 1fr; max-width: 48; }
+    GameScreen #typed Horizontal { height: auto; }
+    GameScreen #typed Button { min-width: 5; margin-right: 1; }
+    GameScreen #hint { margin-top: 1; display: none; }
+    GameScreen #hint.shown { display: block; }
+    GameScreen #log {
+        height: 25%; min-height: 4; max-height: 12; border-top: solid $foreground 30%;
+    }
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("t", "throw", "Throw"),
+        Binding("k", "keep", "Keep"),
+        Binding("enter", "default", "Keep/throw", show=False),
+        Binding("b", "bank", "Bank"),
+        Binding("x", "take", "Take back"),
+        Binding("f", "fresh", "Fresh"),
+        Binding("j", "joker", "Joker"),
+        Binding("o", "off", "Off table"),
+        Binding("u", "undo", "Undo"),
+        Binding("h", "hint", "Hint"),
+        Binding("p", "sheet", "Sheet"),
+        Binding("s", "app.save_game", "Save"),
+        Binding("question_mark,f1", "help", "Help"),
+        Binding("q", "app.quit_game", "Quit"),
+        *(Binding(str(i), f"pick({i - 1})", show=False) for i in range(1, 7)),
+    ]
+
+    def __init__(self, session: Session, *, pace: float) -> None:
+        super().__init__()
+        self.session = session
+        self.pace = pace
+        self.selected: frozenset[int] = frozenset()
+        self.baseline = session.state
+        """The sheet as the person to move last saw it: what changed since is highlighted."""
+        self.stopped = ""
+        """Why the game cannot go on (the dice file ran out), or empty."""
+        self._shown = 0
+        self._timer: Timer | None = None
+        self._bindings_for: bool | None = None
+
+    @property
+    def zapp(self) -> ZloutchApp:
+        return self.app  # type: ignore[return-value]
+
+    # -- layout
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with Horizontal(id="main"):
+            with VerticalScroll(id="play"):
+                yield Static(id="status")
+                yield DiceTray(id="tray")
+                yield Static(id="aside")
+                yield Static(id="keeps")
+                with Horizontal(id="actions"):
+                    for name, label in BUTTONS:
+                        yield Button(label, id=f"do-{name}", action=f"screen.{name}", compact=True)
+                yield Static(id="reasons")
+                if self.session.state.table_mode:
+                    with Vertical(id="typed"):
+                        yield Input(
+                            placeholder="faces (1 1 4 4 3) or a command", id="faces", compact=True
+                        )
+                        with Horizontal():
+                            for face in range(1, 7):
+                                yield Button(str(face), id=f"face-{face}", compact=True)
+                            yield Button("clear", id="face-clear", compact=True)
+            with Vertical(id="side"):
+                yield SheetView(id="sheet")
+                yield HintPanel(id="hint")
+        yield RichLog(id="log", wrap=True, markup=False, max_lines=1000, min_width=20)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        for button in self.query(Button):
+            if button.id and button.id.startswith("do-"):
+                button.can_focus = False
+        if not self.session.state.table_mode:
+            for name in ("off", "undo"):
+                self.query_one(f"#do-{name}", Button).display = False
+        self.advance()
+
+    # -- driving the game
+
+    def advance(self) -> None:
+        """Roll the dice the session draws and let the bots play, until a person must act."""
+        self._timer = None
+        s = self.session
+        while not self.stopped:
+            need = s.need()
+            if need is Need.DICE:
+                try:
+                    s.roll()
+                except DiceExhaustedError as exc:
+                    self.stop(f"{exc}.")
+                except DiceFileError as exc:
+                    self.stop(f"error: {exc}")
+                continue
+            if need is Need.BOT:
+                if self.pace > 0:
+                    self.refresh_view()
+                    self._timer = self.set_timer(self.pace, self.bot_move)
+                    return
+                s.bot_step()
+                continue
+            break
+        self.refresh_view()
+        need = s.need()
+        if need is Need.OVER:
+            self.zapp.game_over()
+        elif need is Need.TYPED_DICE and not self.stopped:
+            self.query_one("#faces", Input).focus()
+
+    def bot_move(self) -> None:
+        if self.session.need() is Need.BOT and not self.stopped:
+            self.session.bot_step()
+        self.advance()
+
+    def stop(self, why: str) -> None:
+        """The dice ran out: say so, write the record, and take no more moves."""
+        self.stopped = why
+        self.session.note(why)
+        self.zapp.autosave()
+        self.notify(why, severity="warning", timeout=15)
+
+    def play(self, command: Command) -> None:
+        """A person's move: the session refuses it with the engine's reason, or plays it."""
+        if self.stopped:
+            self.notify(self.stopped, severity="warning")
+            return
+        before = self.session.state
+        try:
+            self.session.play(command)
+        except ZloutchError as exc:
+            self.notify(_capital(short_reason(str(exc))), severity="warning")
+            self.refresh_view()
+            return
+        self.baseline = before
+        self.selected = frozenset()
+        self.advance()
+
+    def person_to_move(self) -> bool:
+        return self.session.need() is Need.PERSON and not self.stopped
+
+    # -- actions
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Off and undo exist at a real table only; moves wait while the bots play.
+
+        A key of a move that is not legal now still runs: the refusal, with the engine's
+        reason, goes to the log ("Ana banks 650? No: ..."); the buttons show legality.
+        """
+        if action in ("off", "undo") and not self.session.state.table_mode:
+            return False
+        if action in (*GAME_ACTIONS, "keep", "joker", "pick", "default"):
+            return True if self.person_to_move() else None
+        return True
+
+    def _phase(self) -> Phase:
+        return self.session.state.phase
+
+    def _joker_choices(self) -> list[Action]:
+        return [a for a in self.session.moves() if isinstance(a, Joker)]
+
+    def act(self, action: Action) -> None:
+        self.play(Command((action,)))
+
+    def action_throw(self) -> None:
+        self.act(Throw())
+
+    def action_bank(self) -> None:
+        self.act(Bank())
+
+    def action_take(self) -> None:
+        self.act(Take())
+
+    def action_fresh(self) -> None:
+        self.act(Fresh())
+
+    def action_off(self) -> None:
+        self.act(Off())
+
+    def selection(self) -> tuple[int, ...]:
+        faces = self.tray_faces()
+        return tuple(sorted(faces[i] for i in self.selected if i < len(faces)))
+
+    def action_keep(self) -> None:
+        if self._phase() is not Phase.KEEP:
+            self.notify("There is no throw to keep from: t throws", severity="warning")
+            return
+        if not self.selected:
+            self.notify(f"Select dice first: keys 1 to {len(self.tray_faces())}, or click them")
+            return
+        self.act(Keep(self.selection()))
+
+    def action_joker(self) -> None:
+        if not self.selected:
+            self.notify("Select the dice to set aside as jokers first (keys or clicks)")
+            return
+        self.act(Joker(self.selection()))
+
+    def action_default(self) -> None:
+        """Enter: keep the selection when a throw is on the table; else throw if nothing
+        else can be done (at the start of a turn)."""
+        if self._phase() is Phase.KEEP:
+            self.action_keep()
+        elif self._phase() is Phase.START and self.session.moves() == (Throw(),):
+            self.action_throw()
+        else:
+            self.notify("t throws, b banks")
+
+    def action_pick(self, index: int) -> None:
+        if index >= len(self.tray_faces()) or not self.person_to_move():
+            return
+        if self._phase() is Phase.DECIDE and not self._joker_choices():
+            return
+        self.selected = self.selected ^ {index}
+        self.refresh_view()
+
+    def on_die_toggled(self, message: Die.Toggled) -> None:
+        self.action_pick(message.index)
+
+    def action_undo(self) -> None:
+        try:
+            self.session.undo()
+        except ZloutchError as exc:
+            self.notify(_capital(str(exc)), severity="warning")
+            return
+        self.stopped = ""
+        self.selected = frozenset()
+        self.baseline = self.session.state
+        self.advance()
+
+    def action_hint(self) -> None:
+        self.query_one("#hint", HintPanel).toggle_class("shown")
+        self.refresh_view()
+
+    def action_sheet(self) -> None:
+        self.app.push_screen(SheetScreen(self.session.state, self.changes()))
+
+    def action_help(self) -> None:
+        self.app.push_screen(HelpScreen(self.session.state.rules))
+
+    # -- real dice typed in
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        if event.input.id != "faces":
+            return
+        text = event.value.strip()
+        event.input.value = ""
+        if not text:
+            return
+        try:
+            command = self.session.read(text)
+        except ZloutchError as exc:
+            self.notify(_capital(str(exc)), severity="warning")
+            return
+        if command.word:
+            self.run_word(command.word)
+        else:
+            self.play(command)
+        if self.session.need() is not Need.TYPED_DICE:
+            self.set_focus(None)
+
+    def run_word(self, word: str) -> None:
+        actions = {
+            "hint": self.action_hint,
+            "sheet": self.action_sheet,
+            "help": self.action_help,
+            "undo": self.action_undo,
+            "save": self.zapp.action_save_game,
+            "quit": self.zapp.action_quit_game,
+        }
+        actions[word]()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        button = event.button.id or ""
+        if not button.startswith("face-"):
+            return
+        faces = self.query_one("#faces", Input)
+        if button == "face-clear":
+            faces.value = ""
+        else:
+            faces.value = (faces.value + " " + button.removeprefix("face-")).strip()
+        faces.focus()
+
+    # -- drawing
+
+    def tray_faces(self) -> tuple[int, ...]:
+        return tray_faces(self.session.state)
+
+    def changes(self) -> dict[tuple[int, int], Change]:
+        return sheet_changes(self.baseline, self.session.state)
+
+    def refresh_view(self) -> None:
+        s = self.session
+        state = s.state
+        seat = state.turn.player
+        name = s.names[seat]
+        self.title = f"Zloutch: {state.rules.spec}"
+        self.sub_title = f"{name} to play" if state.phase is not Phase.OVER else "game over"
+        self.query_one("#status", Static).update(status_text(s, self.stopped))
+        self.draw_tray()
+        self.query_one("#aside", Static).update(aside_text(s))
+        self.query_one("#keeps", Static).update(keeps_text(s, self.selection()))
+        self.draw_buttons()
+        self.query_one("#sheet", SheetView).show(state, self.changes())
+        hint = self.query_one("#hint", HintPanel)
+        if hint.has_class("shown"):
+            advice = s.advice() if self.person_to_move() else None
+            hint.show(advice, name)
+        self.write_log()
+        if self._bindings_for != self.person_to_move():
+            self._bindings_for = self.person_to_move()
+            self.refresh_bindings()  # the footer is rebuilt: only when moves open or close
+
+    def draw_tray(self) -> None:
+        faces, caption, dim = tray_view(self.session, self.stopped)
+        self.query_one("#tray", DiceTray).show(faces, self.selected, caption, dim=dim)
+
+    def draw_buttons(self) -> None:
+        s = self.session
+        reasons: list[str] = []
+        person = self.person_to_move()
+        for name, _ in BUTTONS:
+            button = self.query_one(f"#do-{name}", Button)
+            if name in GAME_ACTIONS:
+                reason = s.refusal(GAME_ACTIONS[name]) if person else "not your move"
+            elif name == "keep":
+                reason = None if self._phase() is Phase.KEEP else "no throw to keep from"
+                if person and reason is None and self.selection():
+                    reason = s.refusal(Keep(self.selection()))
+            elif name == "joker":
+                reason = None if self._joker_choices() else "no jokers now (V-2)"
+                if person and reason is None and self.selection():
+                    reason = s.refusal(Joker(self.selection()))
+            else:
+                reason = None
+            if not person and name != "undo":
+                reason = reason or "not your move"
+            button.disabled = reason is not None
+            button.tooltip = reason
+            if reason is not None and person and worth_saying(s.state, name):
+                reasons.append(f"{name}: {short_reason(reason)}")
+        self.query_one("#reasons", Static).update(Text("\n".join(reasons)))
+
+    def write_log(self) -> None:
+        log = self.query_one("#log", RichLog)
+        entries = self.session.log
+        for entry in entries[self._shown :]:
+            log.write(log_text(entry))
+            if isinstance(entry.event, Bumped | Crossed):
+                self.notify(entry.text, severity="warning")
+        self._shown = len(entries)
+
+
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]

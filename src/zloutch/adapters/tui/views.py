@@ -1,0 +1,156 @@
+"""What the table shows, in words: pure functions of the session, for the game screen."""
+
+from __future__ import annotations
+
+from rich.text import Text
+
+from zloutch.app.dice import count_dice
+from zloutch.app.session import LogEntry, Session, hand_words, standing_words
+from zloutch.engine import GameState, Joker, Keep, Phase, throw_score
+from zloutch.engine.events import Banked, Bumped, Crossed, Farkled, Thrown, Won
+from zloutch.rules import Dice, format_dice
+
+
+def log_text(entry: LogEntry) -> Text:
+    """A line of the log, coloured by what happened."""
+    style = ""
+    if entry.kind == "refused":
+        style = "yellow"
+    elif entry.kind == "note":
+        style = "dim italic"
+    elif isinstance(entry.event, Won):
+        style = "bold green"
+    elif isinstance(entry.event, Banked):
+        style = "green"
+    elif isinstance(entry.event, Bumped | Crossed):
+        style = "bold red"
+    elif isinstance(entry.event, Farkled):
+        style = "red"
+    return Text(entry.text, style=style)
+
+
+def status_text(session: Session, stopped: str) -> Text:
+    """Where the turn stands: who, score, ticks, entry, turn total, dice, confirmation."""
+    s = session
+    state = s.state
+    seat = state.turn.player
+    if stopped:
+        return Text(stopped, style="bold red")
+    if state.phase is Phase.OVER:
+        return Text("Game over", style="bold")
+    who = s.names[seat] + (" (bot)" if s.is_bot(seat) else "")
+    # The dice set aside and the jokers have their own line (aside_text).
+    parts = [f"{who} to play", *standing_words(state, seat), *hand_words(state, aside=False)]
+    return Text(" · ".join(parts))
+
+
+def last_throw(session: Session) -> tuple[str, tuple[int, ...]]:
+    """The throw that just ended a turn (a farkle), to show it before the next throw."""
+    thrown: Thrown | None = None
+    for event in session.last_events:
+        if isinstance(event, Thrown):
+            thrown = event
+        if isinstance(event, Farkled) and thrown is not None:
+            who = session.names[event.player]
+            return f"{who} threw {format_dice(thrown.dice)}: no combination", thrown.dice
+    return "", ()
+
+
+def tray_faces(state: GameState) -> Dice:
+    """The dice on the table: the throw to keep from, or the dice left to throw again."""
+    if state.phase is Phase.KEEP:
+        return state.turn.throw
+    if state.phase is Phase.DECIDE:
+        return state.turn.left
+    return ()
+
+
+def tray_view(session: Session, stopped: str) -> tuple[Dice, str, bool]:
+    """The dice to draw, the caption above them, and whether they are dimmed."""
+    s = session
+    state = s.state
+    t = state.turn
+    name = s.names[t.player]
+    phase = state.phase
+    faces = tray_faces(state)
+    dim = False
+    if stopped:
+        caption = stopped
+    elif phase is Phase.KEEP:
+        caption = f"{name}'s throw: select the dice to keep (1 to {len(faces)}, or click)"
+    elif phase is Phase.DECIDE:
+        if t.full_hand:
+            caption = f"Full hand: all {count_dice(state.rules.dice)} can be thrown again"
+        else:
+            caption = f"Left on the table: {count_dice(len(faces))} to throw again"
+        if any(isinstance(a, Joker) for a in s.moves()):
+            caption += " (select dice for jokers, j)"
+        else:
+            dim = True
+    elif phase is Phase.ROLL:
+        caption = f"{name} throws {count_dice(t.rolling)}: type their faces below, Enter"
+    elif phase is Phase.START:
+        farkle, thrown = last_throw(s)
+        if thrown:
+            faces, dim = thrown, True
+        verb = "t, then type the faces" if s.dice.typed else "t throws"
+        start = f"{name} to play: {verb}"
+        if state.offer is not None:
+            start = f"{name} to play: x takes back {state.offer.total}, f starts fresh"
+        caption = f"{farkle}. {start}" if farkle else start
+    else:
+        caption = ""
+    return faces, caption, dim
+
+
+def aside_text(session: Session) -> Text:
+    """The dice set aside, the jokers, and a take-back offer (G-8)."""
+    t = session.state.turn
+    parts = []
+    if t.set_aside and not (t.full_hand and session.state.phase is Phase.DECIDE):
+        parts.append(f"set aside: {format_dice(t.set_aside)}")
+    if t.jokers:
+        parts.append(f"jokers: {format_dice(t.jokers)}")
+    offer, by = session.state.offer, session.state.offered_by
+    if offer is not None and by is not None and session.state.phase is Phase.START:
+        banker = session.names[by]
+        parts.append(f"{banker} banked {offer.total} with {count_dice(offer.dice)} left (G-8)")
+    return Text(" · ".join(parts))
+
+
+def keeps_text(session: Session, chosen: Dice) -> Text:
+    """The legal keeps with their points; the selection's points, or why it is no keep."""
+    s = session
+    state = s.state
+    if state.phase is not Phase.KEEP:
+        return Text("")
+    text = Text("Legal keeps:\n", style="bold")
+    for keep in throw_score(state).keeps:
+        points = "wins the game" if keep.wins else str(keep.points)
+        line = f"  {format_dice(keep.dice):<14} {points:>6}"
+        if keep.full_hand:
+            line += "  full hand"
+        text.append(line + "\n", style="reverse" if keep.dice == chosen else "")
+    if chosen:
+        reason = s.refusal(Keep(chosen))
+        if reason is None:
+            keep = next(k for k in throw_score(state).keeps if k.dice == chosen)
+            text.append(f"Selected {format_dice(chosen)}: {keep.points}, k keeps it")
+        else:
+            text.append(f"Selected {format_dice(chosen)}: {reason}", style="yellow")
+    else:
+        text.append("Nothing selected yet.", style="dim")
+    return text
+
+
+def worth_saying(state: GameState, name: str) -> bool:
+    """Which refusals to spell out under the buttons (the others are in tooltips)."""
+    if name == "bank":
+        return state.phase is Phase.DECIDE
+    if name == "throw":
+        return state.phase is Phase.KEEP
+    if name in ("take", "fresh"):
+        return state.rules.game.take_back and state.phase is Phase.START
+    if name == "joker":
+        return state.rules.variants.joker and state.phase is Phase.DECIDE
+    return False

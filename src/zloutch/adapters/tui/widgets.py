@@ -1,0 +1,160 @@
+"""Widgets of the table: dice drawn as dice, the paper sheet, the hint panel.
+
+Widgets only draw what they are given and post messages (a die clicked); the screens ask
+the session and the engine.
+"""
+
+from __future__ import annotations
+
+from rich.console import RenderableType
+from rich.table import Table
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import Horizontal
+from textual.message import Message
+from textual.widget import Widget
+from textual.widgets import Static
+
+from zloutch.app.render import Change, sheet_table
+from zloutch.engine import GameState
+from zloutch.strategy.expert import Advice
+
+PIP = "●"
+_PIPS: dict[int, tuple[str, str, str]] = {
+    1: ("   ", " o ", "   "),
+    2: ("o  ", "   ", "  o"),
+    3: ("o  ", " o ", "  o"),
+    4: ("o o", "   ", "o o"),
+    5: ("o o", " o ", "o o"),
+    6: ("o o", "o o", "o o"),
+}
+
+
+def die_lines(face: int) -> list[str]:
+    """The three rows of pips of a face, as on a die (seven columns each)."""
+    return [" " + " ".join(PIP if c == "o" else " " for c in row) + " " for row in _PIPS[face]]
+
+
+class Die(Static):
+    """One die of a throw: its face in pips; click or press its number to select it."""
+
+    DEFAULT_CSS = """
+    Die {
+        width: 9;
+        height: 5;
+        border: round $foreground 60%;
+        margin: 0 1 0 0;
+    }
+    Die.selected {
+        border: heavy $warning;
+        background: $warning 20%;
+        color: $text;
+    }
+    Die.dim {
+        color: $foreground 50%;
+        border: round $foreground 30%;
+    }
+    """
+
+    class Toggled(Message):
+        """A die was clicked."""
+
+        def __init__(self, index: int) -> None:
+            super().__init__()
+            self.index = index
+
+    def __init__(self, face: int, index: int, *, selected: bool = False, dim: bool = False) -> None:
+        super().__init__("\n".join(die_lines(face)))
+        self.face = face
+        self.index = index
+        self.set_class(selected, "selected")
+        self.set_class(dim, "dim")
+        self.tooltip = f"die {index + 1}: {face} (press {index + 1} or click to select)"
+
+    def on_click(self) -> None:
+        self.post_message(self.Toggled(self.index))
+
+
+class DiceTray(Widget):
+    """The dice on the table, drawn as dice; which are selected; a caption above them."""
+
+    DEFAULT_CSS = """
+    DiceTray {
+        height: auto;
+    }
+    DiceTray #caption {
+        height: 1;
+    }
+    DiceTray Horizontal {
+        height: 5;
+    }
+    """
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.faces: tuple[int, ...] = ()
+        self.selected: frozenset[int] = frozenset()
+        self.caption = ""
+        self.dim = False
+
+    def compose(self) -> ComposeResult:
+        yield Static(self.caption, id="caption")
+        yield Horizontal(id="dice")
+
+    def show(
+        self,
+        faces: tuple[int, ...],
+        selected: frozenset[int],
+        caption: str,
+        *,
+        dim: bool = False,
+    ) -> None:
+        """Draw these dice (only what changed, so a click is not lost to a redraw)."""
+        self.query_one("#caption", Static).update(caption)
+        self.caption = caption
+        if (faces, selected, dim) == (self.faces, self.selected, self.dim):
+            return
+        self.faces, self.selected, self.dim = faces, selected, dim
+        row = self.query_one("#dice", Horizontal)
+        row.display = bool(faces)
+        row.remove_children()
+        row.mount_all(Die(face, i, selected=i in selected, dim=dim) for i, face in enumerate(faces))
+
+
+class SheetView(Static):
+    """The paper sheet of the game (``zloutch.app.render.sheet_table``)."""
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.state: GameState | None = None
+
+    def show(self, state: GameState, changes: dict[tuple[int, int], Change]) -> None:
+        self.state = state
+        self.update(sheet_table(state, changes, title="Sheet"))
+
+
+def advice_table(advice: Advice | None, who: str) -> RenderableType:
+    """Each legal action with its value, the recommended one first and marked."""
+    if advice is None:
+        return Text("Hint: no decision to make right now.")
+    table = Table(title=f"Hint for {who}: {advice.objective}", title_justify="left")
+    table.add_column("action")
+    table.add_column("value", justify="right")
+    table.add_column("")
+    for i, (action, value) in enumerate(advice.values):
+        mark = "best" if i == 0 else ""
+        style = "bold green" if i == 0 else ""
+        table.add_row(str(action), f"{value:.1f}", mark, style=style)
+    return table
+
+
+class HintPanel(Static):
+    """The hint: the current decision's actions with their values (key h shows it)."""
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.advice: Advice | None = None
+
+    def show(self, advice: Advice | None, who: str) -> None:
+        self.advice = advice
+        self.update(advice_table(advice, who))

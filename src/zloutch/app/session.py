@@ -1,0 +1,501 @@
+"""A game being played at the terminal, for every adapter: state, record, log, bots and dice.
+
+The line mode (``zloutch.adapters.plain``) and the full-screen app (``zloutch.adapters.tui``)
+both drive a ``Session``. It holds the engine's state and the game record, writes every event as
+a line of the log, asks the bots for their moves, draws the dice (from a seed, from a file of
+throws, or from a person typing the faces of real dice) and answers "can I do this?" by asking
+the engine. Nothing here decides a rule: refusals are the engine's reasons, worded for the log
+("Bob banks 650? No: a total ending in 50 cannot be banked (T-6)").
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import random
+from dataclasses import dataclass, replace
+from enum import Enum
+from pathlib import Path
+from typing import Literal
+
+from zloutch.app.dice import DiceSource, SeededDice, choose_dice, count_dice
+from zloutch.app.store import load_game_solution
+from zloutch.engine import (
+    CHANCE,
+    TERMINAL,
+    Action,
+    Bank,
+    Fresh,
+    GameState,
+    IllegalActionError,
+    InvalidActionError,
+    Joker,
+    Keep,
+    Off,
+    Phase,
+    Roll,
+    Take,
+    Throw,
+    current_player,
+    legal_actions,
+    new_game,
+    parse_action,
+    step,
+    why_illegal,
+)
+from zloutch.engine.events import Event, TurnStarted
+from zloutch.engine.record import Record, dump_record, load_record
+from zloutch.rules import Dice, ZloutchError, format_dice, load_rules, parse_dice
+from zloutch.strategy.bots import make_bot
+from zloutch.strategy.expert import Advice, TurnAdvisor
+from zloutch.strategy.optimal import GameAdvisor
+from zloutch.strategy.policy import Policy
+
+DEFAULT_PACE = 0.8
+"""Seconds between two moves of a bot on a terminal: a pace a person can follow."""
+
+BOT_PREFIX = "bot:"
+"""A player named ``bot:LEVEL`` (or ``bot:NAME``, see ``zloutch.strategy.bots``) is a bot."""
+
+PLAY_PLAYERS = "Player,bot:medium"
+"""``zloutch play``: you against one bot."""
+TABLE_PLAYERS = "Player 1,Player 2"
+"""``zloutch table``: two people at a real table."""
+BOT_LEVELS = ("beginner", "easy", "medium", "strong", "best")
+
+
+class InvalidPlayersError(ZloutchError):
+    """A list of players that cannot sit at the table."""
+
+
+class SessionError(ZloutchError):
+    """Something asked of the session that it cannot do now (undo with nothing to undo...)."""
+
+
+# ---------------------------------------------------------------------------- players
+
+
+def bot_of(name: str) -> Policy | None:
+    """The bot a player's name calls for, or None for a person.
+
+    ``bot:strong#2`` is the second ``strong`` bot at the table: the suffix keeps names unique.
+    """
+    if not name.lower().startswith(BOT_PREFIX):
+        return None
+    return make_bot(name[len(BOT_PREFIX) :].split("#")[0], solutions=load_game_solution)
+
+
+def parse_players(text: str) -> tuple[str, ...]:
+    """Players from ``--players``: names separated by commas; ``bot:LEVEL`` names a bot."""
+    names = [part.strip() for part in text.split(",")]
+    if not text.strip() or any(not name for name in names):
+        raise InvalidPlayersError(
+            f"--players {text!r}: every player needs a name; separate names with commas, "
+            "as in Ana,Bob,bot:strong"
+        )
+    seen: dict[str, int] = {}
+    result: list[str] = []
+    for name in names:
+        if name.lower().startswith(BOT_PREFIX):
+            name = BOT_PREFIX + name[len(BOT_PREFIX) :].strip().lower()
+            bot_of(name)  # an unknown bot is refused here, with the list of bots
+            count = seen.get(name, 0) + 1
+            seen[name] = count
+            result.append(name if count == 1 else f"{name}#{count}")
+            continue
+        if name in result:
+            raise InvalidPlayersError(
+                f"two players are called {name!r}: every player needs a name of their own"
+            )
+        result.append(name)
+    return tuple(result)
+
+
+# ---------------------------------------------------------------------------- words
+
+
+def short_reason(reason: str) -> str:
+    """The engine's reason without its "you cannot bank 650: " opening (the log says it)."""
+    if reason.startswith("you cannot") and ": " in reason:
+        return reason.split(": ", 1)[1]
+    return reason
+
+
+def attempt_words(state: GameState, action: Action) -> str:
+    """What a player tries, as the log says it: ``banks 650``, ``keeps 1 5``."""
+    if isinstance(action, Bank):
+        return f"banks {state.turn.total}"
+    if isinstance(action, Keep):
+        return f"keeps {format_dice(action.dice)}"
+    if isinstance(action, Joker):
+        return f"sets {format_dice(action.dice)} aside as jokers"
+    if isinstance(action, Take):
+        return "takes it back"
+    if isinstance(action, Fresh):
+        return "starts fresh"
+    if isinstance(action, Off):
+        return "has a die off the table"
+    if isinstance(action, Roll):
+        return f"throws {format_dice(action.dice)}"
+    return "throws"
+
+
+def entry_status(state: GameState, seat: int) -> str:
+    """Whether a player is in the game, and what entry needs if not (T-7)."""
+    entered = state.entered(seat)
+    turn = state.rules.turn
+    if entered or not turn.entry:
+        return "entered" if entered else "no entry minimum"
+    if turn.entry_by == "throw":
+        return f"not entered: one throw of {turn.entry} to enter (T-7)"
+    return f"not entered: {turn.entry} to enter (T-7)"
+
+
+def ticks_words(state: GameState, seat: int) -> str:
+    """The ticks that count now (G-3), as the engine says: ``2 ticks``, or empty."""
+    ticks = state.sheets[seat].current_ticks
+    if not ticks or not state.rules.game.ticks_to_cross:
+        return ""
+    return f"{ticks} tick" if ticks == 1 else f"{ticks} ticks"
+
+
+def standing_words(state: GameState, seat: int) -> list[str]:
+    """A player's place in the game: score, the ticks that count, entry (T-7)."""
+    words = [f"score {state.sheets[seat].score}"]
+    ticks = ticks_words(state, seat)
+    if ticks:
+        words.append(ticks)
+    words.append(entry_status(state, seat))
+    return words
+
+
+def hand_words(state: GameState, *, aside: bool = True) -> list[str]:
+    """Where the turn stands: its total, the dice set aside and the jokers (``aside``: unless
+    they are shown elsewhere), the dice in the air or in hand, a figure waiting (V-1).
+
+    The line mode and the table both word the turn with this. A throw to keep from has no
+    dice in hand yet: its faces are on the table, which each front end shows its own way.
+    """
+    t = state.turn
+    words = [f"turn total {t.total}"]
+    if aside and t.set_aside:
+        words.append(f"set aside {format_dice(t.set_aside)}")
+    if aside and t.jokers:
+        words.append(f"jokers {format_dice(t.jokers)}")
+    if state.phase is Phase.ROLL:
+        words.append(f"{count_dice(t.rolling)} in the air")
+    elif state.phase is Phase.DECIDE and t.full_hand:
+        words.append(f"full hand: all {count_dice(state.rules.dice)} in hand")
+    elif state.phase is Phase.DECIDE:
+        words.append(f"{count_dice(state.in_hand)} in hand")
+    elif state.phase is Phase.START:
+        words.append(f"{count_dice(state.rules.dice)} in hand")
+    if t.pending:
+        words.append("a figure waits for a 1 or a 5 (V-1)")
+    return words
+
+
+def check_record_path(path: str) -> None:
+    """Refuse a ``--record`` path that could not be written, before the game starts."""
+    target = Path(path)
+    if target.is_dir():
+        raise SessionError(f"--record {path}: that is a folder; give a file name, as in game.json")
+    folder = target.parent
+    if not folder.is_dir():
+        raise SessionError(f"--record {path}: there is no folder {folder}")
+    if target.exists():
+        if not os.access(target, os.W_OK):
+            raise SessionError(f"--record {path}: the file cannot be written (permission denied)")
+    elif not os.access(folder, os.W_OK | os.X_OK):
+        raise SessionError(f"--record {path}: the folder {folder} cannot be written to")
+
+
+# ---------------------------------------------------------------------------- commands
+
+META_WORDS = ("hint", "sheet", "help", "quit", "undo", "save")
+"""Commands that are not moves of the game."""
+
+
+@dataclass(frozen=True)
+class Command:
+    """A line typed by a person: game actions to apply in order, or a word of the program."""
+
+    actions: tuple[Action, ...] = ()
+    word: str = ""
+    argument: str = ""
+
+
+@dataclass(frozen=True)
+class LogEntry:
+    """A line of the game's log."""
+
+    text: str
+    kind: Literal["event", "refused", "note"] = "event"
+    event: Event | None = None
+
+
+class Need(Enum):
+    """What the game waits for."""
+
+    PERSON = "person"
+    BOT = "bot"
+    DICE = "dice"
+    """Dice in the air that the session draws (seed or file)."""
+    TYPED_DICE = "typed dice"
+    """Dice in the air whose faces a person types (real dice)."""
+    OVER = "over"
+
+
+# ---------------------------------------------------------------------------- the session
+
+
+class Session:
+    """One game: the engine's state, its record, its log, its bots and its dice."""
+
+    def __init__(self, record: Record, state: GameState, dice: DiceSource) -> None:
+        self.record = record
+        self.state = state
+        self.dice = dice
+        self.bots: dict[int, Policy] = {}
+        for seat, name in enumerate(record.players):
+            bot = bot_of(name)
+            if bot is not None:
+                self.bots[seat] = bot
+        self.log: list[LogEntry] = []
+        self._noted: set[str] = set()
+        self.previous = state
+        """The state before the last action (to highlight what it changed)."""
+        self.last_events: tuple[Event, ...] = ()
+        self._advisor: TurnAdvisor | None = None
+
+    # -- making one
+
+    @classmethod
+    def new(
+        cls,
+        spec: str,
+        players: str,
+        *,
+        table_mode: bool = False,
+        dice: DiceSource | None = None,
+    ) -> Session:
+        """A new game; raises a ZloutchError on a bad spec, bad players or a bad dice file."""
+        rules = load_rules(spec)
+        names = parse_players(players)
+        dice = dice or choose_dice(dice_file=None, seed=None, table_mode=table_mode)
+        state = new_game(rules, names, table_mode=table_mode)
+        seed = dice.seed if isinstance(dice, SeededDice) else None
+        session = cls(Record(rules.spec, state.names, (), seed, table_mode), state, dice)
+        session._write(TurnStarted(0))
+        return session
+
+    @classmethod
+    def resume(cls, text: str, *, dice: DiceSource | None = None) -> Session:
+        """A saved game, replayed through the engine; its seed keeps throwing its dice."""
+        record, state = load_record(text)
+        dice = dice or choose_dice(
+            dice_file=None, seed=None, table_mode=record.table_mode, record_seed=record.seed
+        )
+        session = cls(record, state, dice)
+        session.log.append(
+            LogEntry(f"game resumed after {len(record.actions)} actions", kind="note")
+        )
+        if state.phase is not Phase.OVER:
+            session._write(TurnStarted(state.turn.player))
+        return session
+
+    # -- questions
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return self.state.names
+
+    @property
+    def seed(self) -> int:
+        return self.record.seed if self.record.seed is not None else 0
+
+    def is_bot(self, seat: int) -> bool:
+        return seat in self.bots
+
+    def need(self) -> Need:
+        who = current_player(self.state)
+        if who == TERMINAL:
+            return Need.OVER
+        if who == CHANCE:
+            return Need.TYPED_DICE if self.dice.typed else Need.DICE
+        return Need.BOT if who in self.bots else Need.PERSON
+
+    def refusal(self, action: Action, state: GameState | None = None) -> str | None:
+        """Why an action cannot be played now, or in ``state`` (None: it can). The engine
+        decides the rules."""
+        if state is None:
+            state = self.state
+        if isinstance(action, Roll) and not self.dice.typed:
+            return "the game throws the dice: type throw"
+        if state.phase is Phase.ROLL and not isinstance(action, Roll):
+            return (
+                f"the dice are in the air: type the faces of the {count_dice(state.turn.rolling)}"
+            )
+        return why_illegal(state, action)
+
+    @property
+    def rolling(self) -> int:
+        return self.state.turn.rolling
+
+    def moves(self) -> tuple[Action, ...]:
+        """The legal actions of the player to move (no chance rolls)."""
+        if self.state.phase is Phase.ROLL:
+            return ()
+        return legal_actions(self.state)
+
+    def advice(self) -> Advice | None:
+        """Each legal action with its value for the player to move, best first (the hint)."""
+        if self.need() not in (Need.PERSON, Need.BOT):
+            return None
+        if self._advisor is None:
+            # Win probabilities where a solved two-player game is on disk, else points.
+            solved = load_game_solution(self.state.rules) if len(self.state.sheets) == 2 else None
+            self._advisor = GameAdvisor(solved) if solved else TurnAdvisor(self.state.rules)
+        advice = self._advisor.advise(self.state)
+        # A die off the table is no choice: the advisor gives it no value (-inf).
+        values = tuple((a, v) for a, v in advice.values if math.isfinite(v))
+        return Advice(values, advice.objective) if values else None
+
+    # -- reading what people type
+
+    def read(self, text: str) -> Command:
+        """A typed line: an action, faces, or a word of the program; raises with a hint.
+
+        Faces alone mean the obvious thing: the keep when a throw is on the table, the throw
+        of real dice when they are in the air (or may be thrown now, at a table).
+        """
+        words = text.split()
+        if not words:
+            raise InvalidActionError("type a command (help lists them)")
+        head = words[0].lower()
+        if head in META_WORDS:
+            argument = text.strip()[len(words[0]) :].strip()
+            if argument and head != "save":
+                raise InvalidActionError(f"'{head}' takes nothing after it")
+            return Command(word=head, argument=argument)
+        if all(word.isdigit() for word in words):
+            return Command(self._faces(parse_dice(words)))
+        return Command((parse_action(text),))
+
+    def _faces(self, dice: Dice) -> tuple[Action, ...]:
+        phase = self.state.phase
+        if phase is Phase.KEEP:
+            return (Keep(dice),)
+        if self.dice.typed:
+            if phase is Phase.ROLL:
+                return (Roll(dice),)
+            if Throw() in self.moves():
+                return (Throw(), Roll(dice))
+        if phase is Phase.ROLL:
+            raise InvalidActionError("the game throws the dice here: no faces to type")
+        raise InvalidActionError(
+            f"faces alone mean a keep, and there is no throw to keep from: try {self._example()}"
+        )
+
+    def _example(self) -> str:
+        moves = self.moves()
+        return " or ".join(str(a) for a in moves[:2]) if moves else "help"
+
+    # -- changes
+
+    def act(self, action: Action) -> tuple[Event, ...]:
+        """Play an action for whoever is to move; a refusal is logged and raised."""
+        self._check((action,))
+        return self._apply(action)
+
+    def play(self, command: Command) -> tuple[Event, ...]:
+        """The actions of a typed command, in order (a throw and its faces at a table).
+
+        All or nothing: every action is checked first, each in the state the ones before it
+        lead to, so faces of the wrong size refuse the throw they came with too.
+        """
+        self._check(command.actions)
+        before = self.state
+        events: list[Event] = []
+        for action in command.actions:
+            events += self._apply(action)
+        self.previous = before
+        self.last_events = tuple(events)
+        return self.last_events
+
+    def _check(self, actions: tuple[Action, ...]) -> None:
+        """Raise (and log) the first refusal among actions played in turn from now."""
+        state = self.state
+        for i, action in enumerate(actions):
+            reason = self.refusal(action, state)
+            if reason is not None:
+                who = self.names[state.turn.player]
+                text = f"{who} {attempt_words(state, action)}? No: {short_reason(reason)}"
+                self.log.append(LogEntry(text, kind="refused"))
+                raise IllegalActionError(reason)
+            if i + 1 < len(actions):
+                state, _ = step(state, action)
+
+    def roll(self) -> tuple[Event, ...]:
+        """Throw the dice in the air from the seed or the file."""
+        return self._apply(self.dice.draw(self.state, len(self.record.actions)))
+
+    def bot_action(self) -> Action:
+        """What the bot to move chooses (its random choices depend on the seed and the move)."""
+        bot = self.bots[current_player(self.state)]
+        rng = random.Random(f"zloutch-bot:{self.seed}:{len(self.record.actions)}")
+        action = bot.choose(self.state, rng)
+        note = getattr(bot, "note", "")
+        if note and note not in self._noted:  # e.g. the optimal bot without a solved game
+            self._noted.add(note)
+            self.log.append(LogEntry(f"{bot.name}: {note}", kind="note"))
+        return action
+
+    def bot_step(self) -> tuple[Event, ...]:
+        return self._apply(self.bot_action())
+
+    def undo(self) -> tuple[str, ...]:
+        """Take back the last entry at a real table: replay the record without it.
+
+        Moves of bots and of dice that the session drew go with it, back to the last thing
+        a person typed. Returns the actions taken back, last first.
+        """
+        if not self.state.table_mode:
+            raise SessionError("undo exists only at a real table (zloutch table)")
+        actions = list(self.record.actions)
+        if not actions:
+            raise SessionError("there is nothing to undo")
+        removed: list[str] = []
+        while actions:
+            removed.append(actions.pop())
+            record = replace(self.record, actions=tuple(actions))
+            state = record.replay()
+            self.previous, self.state, self.record = self.state, state, record
+            if self.need() in (Need.PERSON, Need.TYPED_DICE):
+                break
+        self.dice.undraw(sum(text.startswith("roll") for text in removed))
+        self.last_events = ()
+        self.log.append(LogEntry("undone: " + ", then ".join(removed), kind="note"))
+        return tuple(removed)
+
+    def save(self, path: str) -> None:
+        """Write the game record (JSON) to a file."""
+        try:
+            Path(path).write_text(dump_record(self.record, self.state), encoding="utf-8")
+        except OSError as exc:
+            raise SessionError(f"cannot write {path}: {exc.strerror or exc}") from None
+
+    def note(self, text: str) -> None:
+        self.log.append(LogEntry(text, kind="note"))
+
+    def _apply(self, action: Action) -> tuple[Event, ...]:
+        state, events = step(self.state, action)
+        self.previous, self.state = self.state, state
+        self.record = self.record.extended([action])
+        for event in events:
+            self._write(event)
+        self.last_events = events
+        return events
+
+    def _write(self, event: Event) -> None:
+        self.log.append(LogEntry(event.describe(self.names), event=event))

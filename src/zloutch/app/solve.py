@@ -1,0 +1,146 @@
+"""``zloutch solve``: the value of a turn, the bank thresholds, the farkle probabilities.
+
+The thresholds (``TurnSolution.thresholds``) are, for each count of dice in hand, the smallest
+turn total at which banking is optimal in a hand with that many dice; under F-1 they are
+also given for each count of farkles in a row (``thresholds_by_farkles``).
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from zloutch.app.store import cached_json, load_game_solution, rules_key, save_game_solution
+from zloutch.rules.ruleset import RuleSet
+from zloutch.strategy.expert import long_run
+from zloutch.strategy.game_solver import (
+    GAME_SOLVER_VERSION,
+    GameSolution,
+    UnsupportedRulesError,
+    sheet_blind,
+    solve_game,
+    unsupported_reason,
+)
+from zloutch.strategy.turn_solver import (
+    SOLVER_VERSION,
+    Situation,
+    TurnModel,
+    check_score,
+    farkle_probabilities,
+    solve_average_reward,
+    solve_turn,
+)
+
+
+def turn_summary(
+    rules: RuleSet,
+    entered: bool = True,
+    score: int = 0,
+    *,
+    progress: Callable[[int, int], None] | None = None,
+) -> dict[str, Any]:
+    """What ``zloutch solve --json`` prints, computed (no cache).
+
+    ``progress(done, total)`` follows the rows of the turn total, then (F-1) the iterations
+    of the long-run solve. Raises ``SituationError`` for a score the rule set cannot have.
+    """
+    check_score(rules, score)
+    situation = Situation.normalise(rules, entered, score)
+    model = TurnModel(rules)
+    solution = solve_turn(rules, situation, model=model, progress=progress)
+    thresholds = solution.thresholds()
+    probabilities = farkle_probabilities(rules)
+    result: dict[str, Any] = {
+        "rules": rules.spec,
+        "expected_turn": solution.expected_turn,
+        "thresholds": {str(n): t for n, t in thresholds.items()},
+        "farkle_probability": {str(n): float(p) for n, p in probabilities.items()},
+        "farkle_probability_exact": {str(n): str(p) for n, p in probabilities.items()},
+        "situation": {"entered": situation.entered, "score": situation.score},
+        "solver_version": SOLVER_VERSION,
+    }
+    if rules.turn.farkle_penalty:
+        average = solve_average_reward(rules, model=model, progress=progress)
+        result["long_run_average"] = average.average
+        result["long_run"] = {
+            "iterations": average.iterations,
+            "residual": average.residual,
+            "bias": list(average.bias),
+        }
+        if long_run(rules, entered, score):
+            # F-1: the thresholds that maximise the long-run average, by farkles in a row.
+            result["thresholds_by_farkles"] = {
+                str(z): {str(n): t for n, t in sol.thresholds().items()}
+                for z, sol in enumerate(average.solutions)
+            }
+    return result
+
+
+def cached_turn_summary(
+    rules: RuleSet,
+    entered: bool = True,
+    score: int = 0,
+    *,
+    progress: Callable[[int, int], None] | None = None,
+) -> tuple[dict[str, Any], bool]:
+    """The summary, from the disk cache when it was solved before."""
+    check_score(rules, score)
+    situation = Situation.normalise(rules, entered, score)
+    key = f"{rules_key('turn', SOLVER_VERSION, rules)}/{situation.entered}/{situation.score}"
+    return cached_json("turn", key, lambda: turn_summary(rules, entered, score, progress=progress))
+
+
+def game_summary(solution: GameSolution, seconds: float | None = None) -> dict[str, Any]:
+    """What ``zloutch solve --game --json`` prints."""
+    points, chance = solution.fair_compensation()
+    result: dict[str, Any] = {
+        "rules": solution.rules.spec,
+        "first_player": solution.first_player,
+        "compensation": {"points": points, "first_player": chance},
+        "residual": solution.residual,
+        "tolerance": 1e-12,
+        "levels": solution.levels,
+        "passes": solution.passes,
+        "states": solution.states,
+        "score_pairs": int(np.count_nonzero(~np.isnan(solution.win))),
+        "solver_version": GAME_SOLVER_VERSION,
+    }
+    if seconds is not None:
+        result["seconds"] = seconds
+    return result
+
+
+def solved_game(
+    rules: RuleSet,
+    *,
+    device: str = "cpu",
+    progress: Callable[[int, int], None] | None = None,
+) -> tuple[GameSolution, bool]:
+    """The solved game from the disk, or solved now and saved. Returns (solution, cached)."""
+    found = load_game_solution(rules)
+    if found is not None:
+        return found, True
+    reason = unsupported_reason(rules)
+    if reason:
+        blind = sheet_blind(rules)
+        if blind is not None:
+            reason += (
+                f"; its sheet-blind model, which the optimal bot plays it by, solves: "
+                f"zloutch solve --game --rules '{blind.spec}'"
+            )
+        raise UnsupportedRulesError(reason)
+    if device == "cuda":
+        try:
+            cupy = importlib.import_module("cupy")
+        except ImportError:
+            raise UnsupportedRulesError(
+                "--device cuda needs CuPy (pip install cupy-cuda12x) and an NVIDIA GPU"
+            ) from None
+        solution = solve_game(rules, backend="array", xp=cupy, progress=progress)
+    else:
+        solution = solve_game(rules, progress=progress)
+    save_game_solution(solution)
+    return solution, False

@@ -1,0 +1,1 @@
+"""Strategy: bots, the turn solver (expert, the hint), the game solver and its kernels."""

@@ -1,0 +1,127 @@
+"""zloutch solve and zloutch score --advise: the contracts of the strategy issues."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+from zloutch.adapters.cli import app
+
+runner = CliRunner()
+
+
+def test_solve_json_has_the_contract_keys() -> None:
+    result = runner.invoke(app, ["solve", "--rules", "greed", "--json"])
+    assert result.exit_code == 0
+    data = json.loads(result.stdout)
+    assert {"rules", "expected_turn", "thresholds", "farkle_probability"} <= set(data)
+    assert data["rules"] == "greed"
+    assert set(data["thresholds"]) == {"1", "2", "3", "4", "5"}
+    assert data["farkle_probability"]["1"] == 2 / 3
+
+
+def test_solve_zilch_reports_the_long_run_average() -> None:
+    data = json.loads(runner.invoke(app, ["solve", "--rules", "zilch", "--json"]).stdout)
+    assert round(data["long_run_average"], 3) == 620.855
+
+
+def test_solve_game_json_and_compensation() -> None:
+    args = ["solve", "--game", "--rules", "greed(target=1000)", "--json"]
+    plain = json.loads(runner.invoke(app, args).stdout)
+    assert 0.5 < plain["first_player"] < 0.7 and "compensation" not in plain
+    assert plain["residual"] < 1e-12
+    with_head_start = json.loads(runner.invoke(app, [*args, "--compensation"]).stdout)
+    assert with_head_start["cached"] is True  # the first call saved the table
+    assert with_head_start["compensation"]["points"] % 50 == 0
+    assert abs(with_head_start["compensation"]["first_player"] - 0.5) < 0.05
+
+
+def test_solve_game_refuses_what_it_cannot_model() -> None:
+    result = runner.invoke(app, ["solve", "--game", "--rules", "dix-mille"])
+    assert result.exit_code == 2
+    assert "ticks_to_cross=0" in result.output and "Traceback" not in result.output
+
+
+def test_score_advise_says_which_keep_and_whether_to_bank() -> None:
+    # dix-mille at 300: keeping the two 1s makes 500, worth banking; keeping 1 1 5
+    # makes 550, which cannot be banked (T-6), so the solver prefers 1 1 then bank.
+    args = ["score", "--rules", "dix-mille", "--advise", "--total", "300", "--json", "11534"]
+    data = json.loads(runner.invoke(app, args).stdout)
+    best = data["advice"]["best"]
+    assert best["dice"] == [1, 1] and best["then"] == "bank" and best["value"] == 500.0
+    assert len(data["advice"]["keeps"]) == len(data["keeps"])
+
+
+def test_solve_zilch_thresholds_by_farkles_in_a_row() -> None:
+    # F-1: the nearer the third farkle in a row (500 lost), the earlier the bank.
+    data = json.loads(runner.invoke(app, ["solve", "--rules", "zilch", "--json"]).stdout)
+    assert {"rules", "expected_turn", "thresholds", "farkle_probability"} <= set(data)
+    by_farkles = data["thresholds_by_farkles"]
+    assert set(by_farkles) == {"0", "1", "2"}
+    table = {z: [by_farkles[z][str(n)] for n in range(1, 7)] for z in by_farkles}
+    assert table == {
+        "0": [350, 300, 450, 1050, 3150, None],
+        "1": [300, 300, 350, 1000, 3050, None],
+        "2": [300, 300, 300, 550, 2650, None],
+    }
+    assert by_farkles["0"] == data["thresholds"]
+    text = runner.invoke(app, ["solve", "--rules", "zilch"]).stdout
+    assert "farkles in a row" in text and "2650" in text
+
+
+def test_solve_thresholds_of_v7_and_of_entry_by_one_throw() -> None:
+    spec = "dix-mille(multiples_over_throws=true)"
+    data = json.loads(runner.invoke(app, ["solve", "--rules", spec, "--json"]).stdout)
+    assert data["thresholds"]["4"] is not None and data["thresholds"]["5"] is None
+    args = ["solve", "--rules", "dix-mille-6", "--not-entered", "--json"]
+    data = json.loads(runner.invoke(app, args).stdout)
+    assert data["thresholds"]["3"] is not None and data["thresholds"]["3"] >= 1000
+
+
+@pytest.mark.parametrize(
+    ("args", "needle"),
+    [
+        (["score", "--total", "300", "11534"], "error: --total only applies with --advise"),
+        (["score", "--score", "300", "11534"], "error: --score only applies with --advise"),
+        (["score", "--not-entered", "11534"], "error: --not-entered only applies with --advise"),
+        (["score", "-r", "zilch", "--farkles", "1", "11534"], "--farkles only applies with"),
+        (["score", "--advise", "--farkles", "1", "11534"], "consecutive-farkle penalty (F-1)"),
+        (["score", "--advise", "--total", "375", "11534"], "must be a multiple of 50"),
+        (["score", "--advise", "--score", "12000", "11534"], "T-9"),
+        (["score", "--advise", "--score", "9525", "11534"], "must be a multiple of 50"),
+        (["solve", "--score", "12000"], "T-9"),
+        (["solve", "--score", "125"], "must be a multiple of 50"),
+    ],
+)
+def test_options_that_cannot_apply_are_refused(args: list[str], needle: str) -> None:
+    result = runner.invoke(app, args)
+    assert result.exit_code == 2
+    assert needle in result.output and "Traceback" not in result.output
+
+
+def test_score_advise_under_v7_reads_the_multiple_set_aside() -> None:
+    spec = "dix-mille(multiples_over_throws=true)"
+    args = ["score", "-r", spec, "--advise", "--total", "600", "-s", "6 6 6", "--json", "6", "3"]
+    best = json.loads(runner.invoke(app, args).stdout)["advice"]["best"]
+    assert best == {"dice": [6], "points": 600, "value": 1200.0, "then": "bank"}
+
+
+def test_score_advise_past_the_solved_totals() -> None:
+    args = ["score", "-r", "zilch", "--advise", "--total", "50000", "--json", "15234"]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 0
+    best = json.loads(result.stdout)["advice"]["best"]
+    assert best == {"dice": [1, 5], "points": 150, "value": 50150.0, "then": "bank"}
+
+
+def test_score_advise_with_farkles_in_a_row_under_f1() -> None:
+    # One die set aside at 100; keeping 1 1 makes 300 with three dice to throw: thrown on
+    # with no farkle behind, banked with two (the third farkle costs 500).
+    base = ["score", "-r", "zilch", "--advise", "--total", "100", "--json", "11234"]
+    fresh = json.loads(runner.invoke(app, base).stdout)["advice"]
+    risky = json.loads(runner.invoke(app, [*base, "--farkles", "2"]).stdout)["advice"]
+    assert fresh["objective"] == risky["objective"] == "long-run points per turn (F-1)"
+    assert fresh["best"]["dice"] == [1] and fresh["best"]["then"] == "throw"
+    assert risky["best"] == {"dice": [1, 1], "points": 200, "value": 300.0, "then": "bank"}

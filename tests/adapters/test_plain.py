@@ -1,0 +1,463 @@
+"""The line mode (``--plain``), the game session behind both front ends, and the commands
+``zloutch play``, ``zloutch table`` and ``zloutch record show`` at the edge.
+
+The golden transcripts are compared exactly; only ``scripts/regen_golden.py`` rewrites them.
+"""
+
+from __future__ import annotations
+
+import difflib
+import io
+import json
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from plain_golden import CASES, Case, golden_path, run_case
+from typer.testing import CliRunner
+
+from zloutch.adapters.cli import app
+from zloutch.adapters.plain import PlainGame, situation_lines
+from zloutch.adapters.tui.views import aside_text, status_text
+from zloutch.app.dice import DiceExhaustedError, DiceFileError, ScriptedDice, SeededDice
+from zloutch.app.render import sheet_table
+from zloutch.app.session import (
+    InvalidPlayersError,
+    Need,
+    Session,
+    SessionError,
+    parse_players,
+    ticks_words,
+)
+from zloutch.engine import Bank, IllegalActionError, Level, Phase, Throw
+from zloutch.engine.record import sheet_json
+from zloutch.strategy.bots import UnknownBotError
+
+runner = CliRunner()
+
+
+# ---------------------------------------------------------------------------- golden
+
+
+@pytest.mark.parametrize("case", CASES, ids=[case.name for case in CASES])
+def test_golden_transcript(case: Case, tmp_path: Path) -> None:
+    expected = golden_path(case).read_text(encoding="utf-8")
+    actual = run_case(case, tmp_path)
+    if actual != expected:
+        diff = "".join(
+            difflib.unified_diff(
+                expected.splitlines(keepends=True),
+                actual.splitlines(keepends=True),
+                fromfile=f"golden/{case.name}.txt",
+                tofile="this run",
+            )
+        )
+        pytest.fail(
+            f"the transcript of {case.name} changed; if that is intended, run "
+            f"python scripts/regen_golden.py {case.name} and read the diff\n{diff}",
+            pytrace=False,
+        )
+
+
+def test_every_golden_file_has_a_case() -> None:
+    names = {case.name for case in CASES}
+    files = {p.stem for p in golden_path(CASES[0]).parent.glob("*.txt")}
+    assert files == names
+
+
+# ---------------------------------------------------------------------------- errors at the edge
+
+
+def invoke(*args: str, stdin: str = "") -> tuple[int, str]:
+    result = runner.invoke(app, list(args), input=stdin)
+    assert not isinstance(result.exception, Exception) or isinstance(
+        result.exception, SystemExit
+    ), result.exception
+    return result.exit_code, result.output
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("--rules", "dix-milles"), "error: "),
+        (("--rules", "dix-mille(nonsense=3)"), "error: "),
+        (("--players", "Ana,,Bob"), "every player needs a name"),
+        (("--players", "Ana,Ana"), "two players are called 'Ana'"),
+        (("--players", "Ana,bot:genius"), "no bot is called 'genius'"),
+        (("--players", "A,B,C,D,E,F,G,H,I"), "error: "),
+        (("--dice", "no-such-file.txt"), "cannot read the dice file no-such-file.txt"),
+        (("--resume", "no-such-record.json"), "cannot read the record no-such-record.json"),
+        (("--pace", "-1"), "error: --pace -1.0: the pace is a number of seconds, 0 or more"),
+        (("--players", ""), "every player needs a name"),
+        (("--rules", ""), "error: the rule spec is empty"),
+        (("--record", "no-such-folder/game.json"), "there is no folder no-such-folder"),
+        (("--record", "."), "error: --record .: that is a folder"),
+        (("--dice", "throws.txt", "--seed", "3"), "error: --dice and --seed:"),
+    ],
+)
+@pytest.mark.parametrize("command", ["play", "table"])
+def test_bad_flags_give_one_error_line_and_exit_2(
+    command: str, args: tuple[str, ...], message: str
+) -> None:
+    code, output = invoke(command, "--plain", *args)
+    assert code == 2
+    assert message in output
+    assert "Traceback" not in output
+    if message.startswith("error") or "error:" in output:
+        assert len([line for line in output.splitlines() if line.startswith("error:")]) == 1
+
+
+def test_bad_face_in_the_dice_file_names_its_line(tmp_path: Path) -> None:
+    dice = tmp_path / "dice.txt"
+    dice.write_text("1 1 4 4 3\n\n# a comment\n1 7 3\n")
+    code, output = invoke("play", "--plain", "--dice", str(dice))
+    assert code == 2
+    assert output.strip() == (f"error: {dice} line 4: '7' is not a die face: faces are 1 to 6")
+
+
+def test_resume_with_rules_is_refused(tmp_path: Path) -> None:
+    record = tmp_path / "game.json"
+    invoke("play", "--plain", "--players", "Ana,Bob", "--seed", "3", "--record", str(record))
+    code, output = invoke("play", "--plain", "--resume", str(record), "--rules", "greed")
+    assert code == 2
+    assert "leave out --rules and --players" in output
+
+
+def test_resume_refuses_a_corrupt_record(tmp_path: Path) -> None:
+    record = tmp_path / "game.json"
+    record.write_text('{"format": "zloutch-record", "version": 99}')
+    code, output = invoke("play", "--plain", "--resume", str(record))
+    assert code == 2
+    assert output.startswith("error: this record was written by a newer zloutch")
+
+
+# ---------------------------------------------------------------------------- records
+
+
+def play_to_record(tmp_path: Path, typed: str, *extra: str) -> Path:
+    record = tmp_path / "game.json"
+    code, _ = invoke(
+        "play", "--plain", "--players", "Ana,Bob", "--record", str(record), *extra, stdin=typed
+    )
+    assert code == 0
+    return record
+
+
+def test_record_show_json_shape(tmp_path: Path) -> None:
+    dice = tmp_path / "dice.txt"
+    dice.write_text("6 6 6 4 2\n")
+    record = play_to_record(tmp_path, "throw\nkeep 6 6 6\nbank\n", "--dice", str(dice))
+    code, output = invoke("record", "show", "--json", str(record))
+    assert code == 0
+    assert json.loads(output) == {
+        "rules": "dix-mille",
+        "players": [
+            {
+                "name": "Ana",
+                "score": 600,
+                "entered": True,
+                "levels": [{"value": 600, "crossed": False, "pp": False, "ticks": 0}],
+            },
+            {"name": "Bob", "score": 0, "entered": False, "levels": []},
+        ],
+        "winners": [],
+        "finished": False,
+    }
+
+
+def test_record_show_draws_the_sheet(tmp_path: Path) -> None:
+    dice = tmp_path / "dice.txt"
+    dice.write_text("6 6 6 4 2\n")
+    record = play_to_record(tmp_path, "throw\nkeep 6 6 6\nbank\n", "--dice", str(dice))
+    result = runner.invoke(app, ["record", "show", str(record)], env={"COLUMNS": "100"})
+    assert result.exit_code == 0
+    assert "dix-mille: in progress: Bob to play" in result.output
+    assert "600" in result.output and "Ana" in result.output
+
+
+def test_record_show_refuses_a_bad_file(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json")
+    code, output = invoke("record", "show", str(bad))
+    assert code == 2
+    assert output == "error: not a game record: invalid JSON at line 1 column 2\n"
+
+
+def test_seed_gives_the_same_game_and_resume_goes_on_with_its_dice(tmp_path: Path) -> None:
+    typed = "throw\n" * 6
+    first = invoke("play", "--plain", "--players", "Ana,bot:greedy", "--seed", "7", stdin=typed)
+    second = invoke("play", "--plain", "--players", "Ana,bot:greedy", "--seed", "7", stdin=typed)
+    assert first == second
+    # Saved halfway and resumed, the game throws what the uninterrupted one threw.
+    whole = Session.new("dix-mille", "bot:greedy,bot:random", dice=SeededDice(11))
+    half = Session.new("dix-mille", "bot:greedy,bot:random", dice=SeededDice(11))
+    for _ in range(40):
+        drive(whole)
+    for _ in range(20):
+        drive(half)
+    path = tmp_path / "half.json"
+    half.save(str(path))
+    resumed = Session.resume(path.read_text())
+    for _ in range(20):
+        drive(resumed)
+    assert resumed.record.actions == whole.record.actions
+    assert sheet_json(resumed.state) == sheet_json(whole.state)
+
+
+def drive(session: Session) -> None:
+    need = session.need()
+    if need is Need.DICE:
+        session.roll()
+    elif need is Need.BOT:
+        session.bot_step()
+
+
+def test_plain_resume_continues_the_saved_game(tmp_path: Path) -> None:
+    dice = tmp_path / "dice.txt"
+    dice.write_text("6 6 6 4 2\n1 4\n")
+    record = play_to_record(tmp_path, "throw\nkeep 6 6 6\nbank\n", "--dice", str(dice))
+    more = tmp_path / "more.txt"
+    more.write_text("1 4\n")
+    code, output = invoke(
+        "play",
+        "--plain",
+        "--resume",
+        str(record),
+        "--dice",
+        str(more),
+        "--record",
+        str(record),
+        stdin="take\nkeep 1\nbank\nquit\n",
+    )
+    assert code == 0
+    assert "game resumed after 4 actions" in output
+    assert "Bob takes it back: 600 with 2 dice (G-8)" in output
+    _, shown = invoke("record", "show", "--json", str(record))
+    assert [p["score"] for p in json.loads(shown)["players"]] == [600, 700]
+
+
+# ---------------------------------------------------------------------------- the session
+
+
+def test_players_bots_and_names() -> None:
+    assert parse_players("Ana, bot:Strong ,bot:strong,Bob") == (
+        "Ana",
+        "bot:strong",
+        "bot:strong#2",
+        "Bob",
+    )
+    with pytest.raises(UnknownBotError):
+        parse_players("bot:nobody")
+    with pytest.raises(InvalidPlayersError):
+        parse_players(" ")
+
+
+def test_dice_file_size_mismatch_names_the_line() -> None:
+    dice = ScriptedDice.from_text("1 1 4 4 3\n\n2 3\n", "d.txt")
+    s = Session.new("dix-mille", "Ana,Bob", dice=dice)
+    s.act(Throw())
+    s.roll()
+    s.play(s.read("keep 1 1"))
+    s.act(Throw())
+    with pytest.raises(DiceFileError, match=r"^d\.txt line 3: 2 dice \(2 3\), but 3 dice"):
+        s.roll()
+
+
+def test_dice_file_exhausted_says_so() -> None:
+    s = Session.new("dix-mille", "Ana,Bob", dice=ScriptedDice.from_text("", "empty.txt"))
+    s.act(Throw())
+    with pytest.raises(DiceExhaustedError, match=r"empty\.txt has no more throws"):
+        s.roll()
+
+
+def test_t6_refusal_is_logged_in_words() -> None:
+    dice = ScriptedDice.from_text("1 1 1 5 2", "d")
+    s = Session.new("dix-mille", "Ana,Bob", dice=dice)
+    s.act(Throw())
+    s.roll()
+    s.play(s.read("keep 1 1 1 5"))
+    with pytest.raises(IllegalActionError, match="T-6"):
+        s.act(Bank())
+    assert s.log[-1].text == "Ana banks 1050? No: a total ending in 50 cannot be banked (T-6)"
+    assert s.log[-1].kind == "refused"
+
+
+def test_undo_goes_back_over_bot_moves_to_the_last_entry() -> None:
+    s = Session.new("dix-mille", "Ana,bot:cautious", table_mode=True)
+    s.play(s.read("2 3 4 6 6"))  # Ana throws and farkles; the bot must throw
+    assert s.need() is Need.BOT
+    s.bot_step()  # the bot throws: the faces of its dice are typed
+    assert s.need() is Need.TYPED_DICE
+    s.play(s.read("1 2 3 3 4"))
+    assert s.need() is Need.BOT  # the bot keeps its 1 next
+    s.bot_step()
+    removed = s.undo()
+    assert removed == ("keep 1", "roll 1 2 3 3 4")
+    assert s.need() is Need.TYPED_DICE
+    assert s.state.turn.player == 1
+
+
+def test_undo_only_at_a_real_table() -> None:
+    s = Session.new("dix-mille", "Ana,Bob", dice=SeededDice(1))
+    with pytest.raises(SessionError, match="only at a real table"):
+        s.undo()
+    t = Session.new("dix-mille", "Ana,Bob", table_mode=True)
+    with pytest.raises(SessionError, match="nothing to undo"):
+        t.undo()
+
+
+def test_faces_alone_mean_a_keep_or_a_throw_of_real_dice() -> None:
+    s = Session.new("dix-mille", "Ana,Bob", table_mode=True)
+    assert [str(a) for a in s.read("11443").actions] == ["throw", "roll 1 1 3 4 4"]
+    s.play(s.read("11443"))
+    assert s.state.phase is Phase.KEEP
+    assert [str(a) for a in s.read("1 1").actions] == ["keep 1 1"]
+    assert s.read("hint").word == "hint"
+    with pytest.raises(ValueError, match="takes nothing after it"):
+        s.read("hint me")
+
+
+def test_bots_wait_the_pace_between_their_moves() -> None:
+    waits: list[float] = []
+    s = Session.new("dix-mille(target=1000)", "bot:greedy,bot:cautious", dice=SeededDice(5))
+    out = io.StringIO()
+    code = PlainGame(s, io.StringIO(""), out, pace=0.25, sleep=waits.append).run()
+    assert code == 0
+    assert s.state.phase is Phase.OVER
+    assert waits and set(waits) == {0.25}
+    assert "Game over:" in out.getvalue()
+
+
+# ---------------------------------------------------------------------------- review fixes
+
+
+def test_bad_record_path_is_refused_before_the_game_starts(tmp_path: Path) -> None:
+    code, output = invoke(
+        "play", "--plain", "--record", str(tmp_path / "gone" / "game.json"), stdin="throw\n"
+    )
+    assert code == 2
+    assert output.startswith("error: --record ")  # before any line of the game
+    assert "Zloutch:" not in output and len(output.splitlines()) == 1
+
+
+def test_record_in_a_read_only_folder_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Permissions are asked of the system (root may write anywhere, so the answer is faked).
+    import zloutch.app.session
+
+    monkeypatch.setattr(zloutch.app.session.os, "access", lambda path, mode: False)
+    code, output = invoke("play", "--plain", "--record", str(tmp_path / "game.json"))
+    assert code == 2
+    assert "cannot be written" in output
+
+
+def test_help_of_play_lists_every_bot_level_and_every_plain_command() -> None:
+    result = runner.invoke(app, ["play", "--help"], env={"COLUMNS": "300"})
+    text = " ".join(result.output.split())
+    assert "best" in text and "optimal" in text
+    for word in ("undo", "save", "help", "hint", "sheet", "quit"):
+        assert word in text
+    assert "not with --dice" in text
+
+
+def test_resumed_mid_turn_says_the_throw_on_the_table(tmp_path: Path) -> None:
+    dice = tmp_path / "dice.txt"
+    dice.write_text("1 1 4 4 3\n")
+    record = play_to_record(tmp_path, "throw\n", "--dice", str(dice))
+    code, output = invoke("play", "--plain", "--resume", str(record), stdin="quit\n")
+    assert code == 0
+    assert "On the table: 1 1 3 4 4.\nTurn total 0.\nKeep one of: keep 1 1 (200)" in output
+
+
+def test_just_thrown_dice_are_not_said_twice() -> None:
+    dice = ScriptedDice.from_text("1 1 4 4 3", "d")
+    out = io.StringIO()
+    PlainGame(Session.new("dix-mille", "Ana,Bob", dice=dice), io.StringIO("throw\n"), out).run()
+    assert "Ana throws: 1 1 3 4 4\nTurn total 0.\nKeep one of:" in out.getvalue()
+
+
+def test_undo_back_to_a_keep_says_the_throw_on_the_table() -> None:
+    s = Session.new("dix-mille", "Ana,Bob", table_mode=True)
+    out = io.StringIO()
+    PlainGame(s, io.StringIO("1 1 4 4 3\noff\nundo\n"), out).run()
+    assert "undone: off\nOn the table: 1 1 3 4 4.\nTurn total 0.\nKeep one of:" in out.getvalue()
+
+
+def interrupt(*_: object) -> str:
+    raise KeyboardInterrupt
+
+
+def test_ctrl_c_while_a_bot_waits_writes_the_record(tmp_path: Path) -> None:
+    record = tmp_path / "game.json"
+    s = Session.new("dix-mille", "bot:greedy,bot:cautious", dice=SeededDice(5))
+    out = io.StringIO()
+    game = PlainGame(s, io.StringIO(""), out, pace=0.5, record_path=str(record), sleep=interrupt)
+    assert game.run() == 130
+    assert out.getvalue().endswith(f"Interrupted.\nRecord written to {record}.\n")
+    assert "End of input" not in out.getvalue()
+    assert json.loads(record.read_text())["players"] == ["bot:greedy", "bot:cautious"]
+
+
+def test_ctrl_c_at_the_prompt_writes_the_record_and_exits_130(tmp_path: Path) -> None:
+    record = tmp_path / "game.json"
+    stdin = io.StringIO()
+    stdin.readline = interrupt  # type: ignore[method-assign]
+    out = io.StringIO()
+    s = Session.new("dix-mille", "Ana,Bob", dice=SeededDice(1))
+    assert PlainGame(s, stdin, out, record_path=str(record)).run() == 130
+    assert out.getvalue().endswith(f"Ana> \nInterrupted.\nRecord written to {record}.\n")
+    assert "End of input" not in out.getvalue()
+    assert record.exists()
+
+
+def test_wrong_number_of_faces_at_the_start_of_a_turn_changes_nothing() -> None:
+    s = Session.new("dix-mille", "Ana,Bob", table_mode=True)
+    with pytest.raises(IllegalActionError, match="5 dice are thrown, not 3"):
+        s.play(s.read("1 2 3"))
+    assert s.state.phase is Phase.START and s.record.actions == ()
+    assert s.log[-1].text == "Ana throws 1 2 3? No: 5 dice are thrown, not 3"
+    s.play(s.read("1 1 4 4 3"))  # the right number: thrown and rolled at once
+    assert s.record.actions == ("throw", "roll 1 1 3 4 4")
+
+
+def test_g8_offer_names_the_player_who_banked_it() -> None:
+    s = Session.new("dix-mille", "Ana,Bob,Chloe", dice=ScriptedDice.from_text("6 6 6 4 2", "d"))
+    s.act(Throw())
+    s.roll()
+    s.play(s.read("keep 6 6 6"))
+    s.act(Bank())
+    assert s.state.offer is not None and s.state.offered_by == 0
+    # The engine says who left the dice (GameState.offered_by); the words name that seat.
+    lines = situation_lines(s)
+    assert lines[1].startswith("Ana banked 600 with 2 dice left")
+    assert "Ana banked 600 with 2 dice left (G-8)" in aside_text(s).plain
+
+
+def test_g3_ticks_that_count_are_the_engines_current_ticks() -> None:
+    s = Session.new("dix-mille", "Ana,Bob", dice=SeededDice(1))
+    # A player with a penalty level only (F-1): not entered, yet the ticks beside that
+    # level count, not the loose ticks collected before it.
+    sheet = replace(s.state.sheets[0], levels=(Level(-500, penalty=True),), ticks=2, loose_ticks=1)
+    state = replace(s.state, sheets=(sheet, *s.state.sheets[1:]))
+    assert sheet.current_ticks == 2
+    assert ticks_words(state, 0) == "2 ticks"
+    loose = replace(s.state.sheets[0], loose_ticks=1)
+    assert ticks_words(replace(s.state, sheets=(loose, *s.state.sheets[1:])), 0) == "1 tick"
+    footers = [str(c.footer) for c in sheet_table(state).columns]
+    assert footers[0] == "-500"  # the ticks stand beside the level, not under the column
+    footers = [str(c.footer) for c in sheet_table(replace(state, sheets=(loose, sheet))).columns]
+    assert footers == ["0 /", "-500"]
+
+
+def test_line_mode_and_table_word_the_turn_alike() -> None:
+    s = Session.new("dix-mille", "Ana,Bob", dice=ScriptedDice.from_text("1 1 4 4 3", "d"))
+    s.act(Throw())
+    s.roll()
+    s.play(s.read("keep 1 1"))
+    plain_hand = situation_lines(s)[0]
+    assert plain_hand == "Turn total 200, set aside 1 1, 3 dice in hand."
+    status = status_text(s, "").plain
+    assert status == (
+        "Ana to play · score 0 · not entered: 500 to enter (T-7) · turn total 200 · 3 dice in hand"
+    )

@@ -1,0 +1,507 @@
+"""Whole games in the full-screen app, with scripted dice, through Textual's pilot.
+
+Rule ids in the names say which rule each game shows on the table.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+from rich.console import Console
+from textual.widget import Widget
+from textual.widgets import Input, RichLog, Static
+from tui_helpers import SIZE, game_screen, keep, levels, make_app, press, run
+
+from zloutch.adapters.tui import AppConfig, ZloutchApp
+from zloutch.adapters.tui.newgame import NewGameScreen
+from zloutch.adapters.tui.screens import EndScreen, HelpScreen, QuitScreen, SaveScreen
+from zloutch.adapters.tui.table import GameScreen
+from zloutch.adapters.tui.widgets import Die, HintPanel
+from zloutch.app.dice import ScriptedDice
+from zloutch.app.render import option_meaning, ranking_rows
+from zloutch.app.session import Session
+from zloutch.engine import Phase, Throw
+from zloutch.engine.record import load_record, sheet_json
+from zloutch.rules import OPTIONS
+from zloutch.strategy.expert import TurnAdvisor
+
+SHORT = "dix-mille(target=1000)"
+FARKLE = "2 3 4 6 6"
+
+
+def log_lines(app: ZloutchApp) -> list[str]:
+    assert app.session is not None
+    return [entry.text for entry in app.session.log]
+
+
+def test_person_against_a_bot_to_the_end_screen() -> None:
+    throws = ";".join(
+        [
+            FARKLE,  # Ana: nothing
+            "1 2 3 3 4",  # the cautious bot keeps the 1...
+            "5 5 5 2",  # ... and 5 5 5: 600, banked (T-7: 500 to enter)
+            "1 1 1 2 3",  # Ana: 1 1 1 = 1000, banked: exactly the target (G-2)
+        ]
+    )
+    app = make_app(SHORT, "Ana,bot:cautious", throws)
+
+    async def play() -> None:
+        async with app.run_test(size=SIZE) as pilot:
+            await press(pilot, "t")
+            assert app.session is not None
+            assert app.session.state.turn.player == 0  # the bot has played its turn
+            assert levels(app, 1) == [(600, False, 0)]
+            await press(pilot, "t")
+            await keep(pilot, "1 1 1")
+            await press(pilot, "b")
+            assert isinstance(app.screen, EndScreen)
+            assert [(r[0], r[1], r[3], r[4]) for r in ranking_rows(app.session.state)] == [
+                (1, "Ana", 1, 0),
+                (2, "bot:cautious", 0, 1),
+            ]
+            assert "Ana won" in log_lines(app)
+
+    run(play)
+
+
+def test_g8_take_back_of_600_with_two_dice_scores_700() -> None:
+    throws = "6 6 6 4 2;1 4"
+    app = make_app("dix-mille", "Ana,Bob", throws)
+
+    async def play() -> None:
+        async with app.run_test(size=SIZE) as pilot:
+            await press(pilot, "t")
+            await keep(pilot, "6 6 6")
+            await press(pilot, "b")
+            assert app.session is not None
+            assert app.session.state.offer is not None
+            screen = game_screen(pilot)
+            assert not screen.query_one("#do-take").disabled
+            await press(pilot, "x")
+            await keep(pilot, "1")
+            await press(pilot, "b")
+            assert levels(app, 0) == [(600, False, 0)]
+            assert levels(app, 1) == [(700, False, 0)]
+            assert "Bob takes it back: 600 with 2 dice (G-8)" in log_lines(app)
+
+    run(play)
+
+
+def test_g4_bump_crosses_the_other_players_level_and_highlights_it() -> None:
+    throws = "6 6 6 4 2;6 6 6 3 2"
+    app = make_app("dix-mille", "Ana,Bob", throws)
+
+    async def play() -> None:
+        async with app.run_test(size=SIZE) as pilot:
+            await press(pilot, "t")
+            await keep(pilot, "6 6 6")
+            await press(pilot, "b", "f", "t")  # Bob starts fresh
+            await keep(pilot, "6 6 6")
+            await press(pilot, "b")
+            assert levels(app, 0) == [(600, True, 0)]
+            assert levels(app, 1) == [(600, False, 0)]
+            screen = game_screen(pilot)
+            assert screen.changes() == {(0, 0): "crossed", (1, 0): "new"}
+            assert "Bob bumps Ana off 600 (G-4)" in log_lines(app)
+
+    run(play)
+
+
+def test_g3_third_tick_crosses_the_level() -> None:
+    throws = ";".join(["6 6 6 4 2", *[FARKLE] * 6])
+    app = make_app("dix-mille", "Ana,Bob", throws)
+
+    async def play() -> None:
+        async with app.run_test(size=SIZE) as pilot:
+            await press(pilot, "t")
+            await keep(pilot, "6 6 6")
+            await press(pilot, "b")
+            for ticks in (1, 2):
+                await press(pilot, "t", "t")  # Bob farkles, then Ana farkles
+                assert levels(app, 0) == [(600, False, ticks)]
+            await press(pilot, "t", "t")
+            assert levels(app, 0) == [(600, True, 3)]
+            assert app.session is not None
+            assert app.session.state.sheets[0].score == 0
+            assert "Ana's level 600 is crossed (ticks); back to 0" in log_lines(app)
+
+    run(play)
+
+
+def test_refused_bank_is_logged_with_the_engines_reason() -> None:
+    app = make_app("dix-mille", "Ana,Bob", "1 1 4 4 3")
+
+    async def play() -> None:
+        async with app.run_test(size=SIZE) as pilot:
+            await press(pilot, "t")
+            await keep(pilot, "1 1")
+            screen = game_screen(pilot)
+            assert screen.query_one("#do-bank").disabled
+            await press(pilot, "b")
+            assert "Ana banks 200? No: you need 500 to enter the game (T-7)" in log_lines(app)
+            log = screen.query_one("#log", RichLog)
+            assert any("No: you need 500" in line.text for line in log.lines)
+
+    run(play)
+
+
+def test_hint_panel_shows_every_action_with_its_value_and_the_best() -> None:
+    app = make_app("dix-mille", "Ana,Bob", "1 1 5 4 3")
+
+    async def play() -> None:
+        async with app.run_test(size=SIZE) as pilot:
+            await press(pilot, "t", "h")
+            panel = game_screen(pilot).query_one("#hint", HintPanel)
+            assert panel.has_class("shown") and panel.display
+            assert app.session is not None
+            expected = TurnAdvisor(app.session.state.rules).advise(app.session.state)
+            assert panel.advice is not None
+            assert [str(a) for a, _ in panel.advice.values] == [str(a) for a, _ in expected.values]
+            assert {str(a) for a, _ in panel.advice.values} == {
+                "keep 1",
+                "keep 1 1",
+                "keep 1 1 5",
+                "keep 1 5",
+                "keep 5",
+            }
+            await keep(pilot, "1")
+            assert panel.advice is not None
+            assert [str(a) for a, _ in panel.advice.values] == ["throw"]  # 100 cannot enter
+            await press(pilot, "h")
+            assert not panel.has_class("shown")
+
+    run(play)
+
+
+def test_save_then_resume_gives_the_identical_sheet(tmp_path: Path) -> None:
+    record = tmp_path / "game.json"
+    throws = "6 6 6 4 2;6 6 6 3 2;2 3 4 6 6;1 5 2 3 3"
+    app = make_app("dix-mille", "Ana,Bob", throws, record_path=str(record))
+
+    async def play() -> None:
+        async with app.run_test(size=SIZE) as pilot:
+            await press(pilot, "t")
+            await keep(pilot, "6 6 6")
+            await press(pilot, "b", "f", "t")
+            await keep(pilot, "6 6 6")
+            await press(pilot, "b", "t", "s")  # Ana farkles; save
+            assert isinstance(app.screen, SaveScreen)
+            assert app.screen.query_one("#path", Input).value == str(record)
+            await press(pilot, "enter")
+            assert isinstance(app.screen, GameScreen)
+
+    run(play)
+    assert app.session is not None
+    saved = json.loads(record.read_text())
+    assert saved["sheet"] == sheet_json(app.session.state)
+
+    resumed = Session.resume(record.read_text())
+    again = ZloutchApp(AppConfig(session=resumed, pace=0))
+
+    async def resume() -> None:
+        async with again.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            assert again.session is not None and app.session is not None
+            assert sheet_json(again.session.state) == sheet_json(app.session.state)
+            assert again.session.state == app.session.state
+            sheet = game_screen(pilot).query_one("#sheet")
+            assert sheet.state == app.session.state  # type: ignore[attr-defined]
+
+    run(resume)
+
+
+def test_new_game_screen_starts_against_a_bot_in_two_key_presses() -> None:
+    app = ZloutchApp(AppConfig(pace=0))
+
+    async def play() -> None:
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            assert isinstance(app.screen, NewGameScreen)
+            await press(pilot, "enter", "t")
+            assert isinstance(app.screen, GameScreen)
+            assert app.session is not None
+            assert app.session.names == ("Player", "bot:medium")
+            assert app.session.state.rules.spec == "dix-mille"
+            assert app.session.state.phase in (Phase.KEEP, Phase.START)
+            assert len(app.session.record.actions) >= 2  # thrown: a throw and its roll
+
+    run(play)
+
+
+def test_new_game_screen_options_players_and_errors() -> None:
+    app = ZloutchApp(AppConfig(pace=0))
+
+    async def play() -> None:
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            screen = app.screen
+            assert isinstance(screen, NewGameScreen)
+            screen.query_one("#preset").value = "cinq-mille"  # type: ignore[attr-defined]
+            await pilot.pause()
+            screen.query_one("#opt-target", Input).value = "10000"
+            screen.query_one("#kind-1").value = "person"  # type: ignore[attr-defined]
+            await pilot.pause()
+            screen.query_one("#name-1", Input).value = "Bob"
+            screen.action_add_player()
+            screen.query_one("#kind-2").value = "bot:strong"  # type: ignore[attr-defined]
+            await pilot.pause()
+            assert screen.spec() == "cinq-mille(target=10000)"
+            assert screen.players() == "Player,Bob,bot:strong"
+            screen.query_one("#opt-entry", Input).value = "-5"
+            screen.action_start()
+            await pilot.pause()
+            assert isinstance(app.screen, NewGameScreen)
+            assert "error:" in str(screen.query_one("#error").render())
+            screen.query_one("#opt-entry", Input).value = "500"
+            screen.action_start()
+            await pilot.pause()
+            assert isinstance(app.screen, GameScreen)
+            assert app.session is not None
+            assert app.session.state.rules.spec == "cinq-mille(target=10000)"
+            assert app.session.names == ("Player", "Bob", "bot:strong")
+
+    run(play)
+
+
+def test_table_mode_typed_faces_off_and_undo() -> None:
+    app = make_app("dix-mille", "Ana,Bob", table=True)
+
+    async def play() -> None:
+        async with app.run_test(size=SIZE) as pilot:
+            await press(pilot, "t")
+            assert app.session is not None
+            assert app.session.state.phase is Phase.ROLL
+            faces = game_screen(pilot).query_one("#faces", Input)
+            assert faces.has_focus
+            await pilot.press(*"11443")
+            await press(pilot, "enter")
+            assert app.session.state.turn.throw == (1, 1, 3, 4, 4)
+            await press(pilot, "o")  # a die fell off the table: the turn is lost
+            assert app.session.state.turn.player == 1
+            assert levels(app, 0) == []
+            assert app.session.state.sheets[0].loose_ticks == 1
+            await press(pilot, "u")  # undo the off
+            assert app.session.state.turn.player == 0
+            assert app.session.state.phase is Phase.KEEP
+            await press(pilot, "u")  # undo the faces: type them again
+            assert app.session.state.phase is Phase.ROLL
+            await pilot.press(*"66642")
+            await press(pilot, "enter")
+            await keep(pilot, "6 6 6")
+            await press(pilot, "b")
+            assert levels(app, 0) == [(600, False, 0)]
+
+    run(play)
+
+
+def test_help_screen_shows_keys_and_the_rules_of_the_game() -> None:
+    app = make_app("dix-mille(joker)", "Ana,Bob")
+
+    async def play() -> None:
+        async with app.run_test(size=SIZE) as pilot:
+            await press(pilot, "question_mark")
+            assert isinstance(app.screen, HelpScreen)
+            assert app.screen.rules.spec == "dix-mille(joker)"
+            console = Console(width=160, file=io.StringIO(), record=True)
+            for widget in app.screen.query(Static):
+                console.print(widget.content)
+            text = console.export_text()
+            assert "Keys" in text and "bank_multiple_of_100" in text and "T-6" in text
+            assert "joker" in text and "on *" in text  # the option switched by the spec
+            await press(pilot, "escape")
+            assert isinstance(app.screen, GameScreen)
+
+    run(play)
+
+
+def test_quitting_an_unsaved_game_asks_first(tmp_path: Path) -> None:
+    app = make_app("dix-mille", "Ana,Bob", "6 6 6 4 2")
+
+    async def play() -> None:
+        async with app.run_test(size=SIZE) as pilot:
+            await press(pilot, "t", "q")
+            assert isinstance(app.screen, QuitScreen)
+            await press(pilot, "escape")  # stay
+            assert isinstance(app.screen, GameScreen)
+            await press(pilot, "q", "s")  # save and quit
+            assert isinstance(app.screen, SaveScreen)
+            path = app.screen.query_one("#path", Input)
+            path.value = str(tmp_path / "quit.json")
+            await press(pilot, "enter")
+
+    run(play)
+    assert app.return_value == 0
+    _, state = load_record((tmp_path / "quit.json").read_text())
+    assert state.phase is Phase.KEEP and state.turn.throw == (2, 4, 6, 6, 6)
+
+
+# ---------------------------------------------------------------------------- review fixes
+
+
+def test_a_new_game_never_overwrites_the_last_games_save(tmp_path: Path) -> None:
+    first = tmp_path / "game1.json"
+    app = make_app(SHORT, "Ana,Bob", "1 1 1 2 3")
+
+    async def play() -> None:
+        async with app.run_test(size=SIZE) as pilot:
+            await press(pilot, "t")
+            await keep(pilot, "1 1 1")
+            await press(pilot, "b")
+            assert isinstance(app.screen, EndScreen)
+            await press(pilot, "s")
+            assert isinstance(app.screen, SaveScreen)
+            app.screen.query_one("#path", Input).value = str(first)
+            await press(pilot, "enter")
+            await press(pilot, "n")
+            assert isinstance(app.screen, NewGameScreen)
+            await press(pilot, "enter", "t")  # a new game, and a move in it
+            assert isinstance(app.screen, GameScreen)
+            assert app.session is not None and app.session.record.actions
+            await press(pilot, "q")
+            assert isinstance(app.screen, QuitScreen)  # the new game is saved nowhere yet
+            await press(pilot, "q")  # quit without saving
+
+    run(play)
+    _, state = load_record(first.read_text())
+    assert state.names == ("Ana", "Bob") and state.phase is Phase.OVER
+
+
+def resumed_app(tmp_path: Path) -> ZloutchApp:
+    record = tmp_path / "game.json"
+    session = Session.new("dix-mille", "Ana,Bob", dice=ScriptedDice.from_text("6 6 6 4 2", "d"))
+    session.act(Throw())
+    session.roll()
+    session.save(str(record))
+    resumed = Session.resume(record.read_text())
+    return ZloutchApp(AppConfig(session=resumed, pace=0, resume_path=str(record)))
+
+
+def test_quitting_a_resumed_game_asks_only_after_a_new_move(tmp_path: Path) -> None:
+    app = resumed_app(tmp_path)
+
+    async def untouched() -> None:
+        async with app.run_test(size=SIZE) as pilot:
+            await press(pilot, "q")  # nothing new since the file: no question
+
+    run(untouched)
+    assert app.return_value == 0
+    again = resumed_app(tmp_path)
+
+    async def moved() -> None:
+        async with again.run_test(size=SIZE) as pilot:
+            await keep(pilot, "6 6 6")
+            await press(pilot, "q")
+            assert isinstance(again.screen, QuitScreen)
+            await press(pilot, "q")
+
+    run(moved)
+
+
+def screen_text(widget: Widget) -> str:
+    return str(widget.render())
+
+
+def test_clicking_dice_selects_them_and_the_keeps_follow() -> None:
+    app = make_app("dix-mille", "Ana,Bob", "1 1 5 4 3")
+
+    async def play() -> None:
+        async with app.run_test(size=SIZE) as pilot:
+            await press(pilot, "t")
+            screen = game_screen(pilot)
+            keeps = screen.query_one("#keeps", Static)
+            assert "Nothing selected yet." in screen_text(keeps)
+            assert [d.face for d in screen.query(Die)] == [1, 1, 3, 4, 5]
+
+            async def click(index: int) -> None:  # the dice are drawn anew on every change
+                die = next(d for d in screen.query(Die) if d.index == index)
+                assert await pilot.click(die)
+                await pilot.pause()
+
+            await click(0)
+            assert screen.selection() == (1,)
+            assert "Selected 1: 100, k keeps it" in screen_text(keeps)
+            assert next(d for d in screen.query(Die) if d.index == 0).has_class("selected")
+            await click(4)
+            assert "Selected 1 5: 150, k keeps it" in screen_text(keeps)
+            await click(2)  # a 3 scores nothing: the engine says why
+            assert screen.selection() == (1, 3, 5)
+            assert "Selected 1 3 5: " in screen_text(keeps)
+            assert "k keeps it" not in screen_text(keeps)
+            assert screen.query_one("#do-keep").disabled
+            await click(2)  # clicked again: unselected
+            assert screen.selection() == (1, 5)
+            await press(pilot, "k")
+            assert app.session is not None
+            assert app.session.state.turn.total == 150
+            assert app.session.state.turn.set_aside == (1, 5)
+
+    run(play)
+
+
+def test_table_mode_face_buttons_type_the_throw() -> None:
+    app = make_app("dix-mille", "Ana,Bob", table=True)
+
+    async def play() -> None:
+        async with app.run_test(size=SIZE) as pilot:
+            await press(pilot, "t")
+            faces = game_screen(pilot).query_one("#faces", Input)
+            for face in (1, 1, 4):
+                assert await pilot.click(f"#face-{face}")
+            assert faces.value == "1 1 4"
+            assert await pilot.click("#face-clear")
+            assert faces.value == ""
+            for face in (1, 1, 4, 4, 3):
+                assert await pilot.click(f"#face-{face}")
+            assert faces.value == "1 1 4 4 3" and faces.has_focus
+            await press(pilot, "enter")
+            assert app.session is not None
+            assert app.session.state.turn.throw == (1, 1, 3, 4, 4)
+
+    run(play)
+
+
+def test_table_mode_faces_of_the_wrong_size_throw_nothing() -> None:
+    app = make_app("dix-mille", "Ana,Bob", table=True)
+
+    async def play() -> None:
+        async with app.run_test(size=SIZE) as pilot:
+            faces = game_screen(pilot).query_one("#faces", Input)
+            faces.focus()
+            await pilot.press(*"123", "enter")
+            assert app.session is not None
+            assert app.session.state.phase is Phase.START  # not thrown, then refused
+            assert app.session.record.actions == ()
+            assert log_lines(app)[-1] == "Ana throws 1 2 3? No: 5 dice are thrown, not 3"
+
+    run(play)
+
+
+def test_a_bot_with_a_pace_plays_its_turn_to_the_end() -> None:
+    dice = ScriptedDice.from_text("\n".join([FARKLE, "1 2 3 3 4", "5 5 5 2"]), "d")
+    session = Session.new("dix-mille", "Ana,bot:cautious", dice=dice)
+    app = ZloutchApp(AppConfig(session=session, pace=0.02))
+
+    async def play() -> None:
+        async with app.run_test(size=SIZE) as pilot:
+            await press(pilot, "t")  # Ana farkles; the bot's moves wait the pace
+            screen = game_screen(pilot)
+            for _ in range(200):
+                if session.state.turn.player == 0:
+                    break
+                assert session.state.turn.player == 1
+                assert "bot:cautious (bot) to play" in screen_text(screen.query_one("#status"))
+                assert screen.query_one("#do-throw").disabled  # not Ana's move
+                await pilot.pause(0.02)
+            assert session.state.turn.player == 0
+            assert levels(app, 1) == [(600, False, 0)]
+            assert "bot:cautious banks 600: new level 600" in log_lines(app)
+            assert not screen.query_one("#do-throw").disabled
+
+    run(play)
+
+
+def test_every_option_on_the_new_game_screen_has_a_rule_id_and_a_meaning() -> None:
+    missing = [name for name in OPTIONS if not all(option_meaning(name))]
+    assert missing == []

@@ -1,0 +1,86 @@
+"""The end screen's review: each player's accuracy and biggest mistakes."""
+
+from __future__ import annotations
+
+import io
+
+from rich.console import Console
+from textual.widgets import Button, Static
+from tui_helpers import SIZE, keep, make_app, press, run
+
+from zloutch.adapters.tui import ZloutchApp
+from zloutch.adapters.tui.review_screen import ReviewScreen, grade
+from zloutch.adapters.tui.screens import EndScreen
+from zloutch.app.review import POINTS, WIN
+from zloutch.app.store import save_game_solution
+from zloutch.engine.record import Record
+from zloutch.rules import load_rules
+from zloutch.strategy.game_solver import solve_game
+
+THROWS = ";".join(
+    [
+        "2 3 4 6 6",  # Ana: nothing
+        "1 2 3 3 4",  # the cautious bot keeps the 1...
+        "5 5 5 2",  # ... and 5 5 5: 600, banked
+        "1 1 1 2 3",  # Ana: 1 1 1 = 1000, banked: exactly the target
+    ]
+)
+
+
+def screen_text(app: ZloutchApp) -> str:
+    console = Console(width=160, file=io.StringIO(), record=True)
+    for widget in app.screen.query(Static):
+        console.print(widget.content)
+    return console.export_text()
+
+
+def test_review_from_the_end_screen_shows_accuracy_and_mistakes() -> None:
+    app = make_app("dix-mille(target=1000)", "Ana,bot:cautious", THROWS)
+
+    async def play() -> None:
+        async with app.run_test(size=SIZE) as pilot:
+            await press(pilot, "t")  # Ana farkles; the bot plays its turn
+            await press(pilot, "t")
+            await keep(pilot, "1 1 1")
+            await press(pilot, "b")
+            assert isinstance(app.screen, EndScreen)
+            assert app.screen.query_one("#review", Button)
+            await press(pilot, "r")
+            assert isinstance(app.screen, ReviewScreen)
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+            review = app.screen.review
+            assert review is not None and review.objective == POINTS
+            assert [s.player for s in review.summaries] == ["Ana", "bot:cautious"]
+            text = screen_text(app)
+            assert "Graded in expected points" in text
+            assert "Players" in text and "Accuracy" in text and "Ana" in text
+            assert ("Biggest mistakes" in text) == any(s.mistakes for s in review.summaries)
+            await press(pilot, "escape")
+            assert isinstance(app.screen, EndScreen)
+
+    run(play)
+
+
+def test_the_review_uses_a_solved_game_from_the_cache() -> None:
+    spec = "farkle-minimal(target=500)"
+    record = Record(spec, ("Ana", "Bob"), ("throw", "roll 1 2 3 4 6 6", "keep 1", "bank"))
+    assert grade(record).objective == POINTS
+    save_game_solution(solve_game(load_rules(spec)))
+    review = grade(record)
+    assert review.objective == WIN
+    assert review.summaries[0].mistakes[0].chosen.action == "bank"
+
+
+def test_the_end_screen_without_a_record_has_no_review() -> None:
+    app = make_app("dix-mille(target=1000)", "Ana,Bob")
+
+    async def play() -> None:
+        async with app.run_test(size=SIZE) as pilot:
+            assert app.session is not None
+            await app.push_screen(EndScreen(app.session.state))
+            assert not app.screen.query("#review")
+            await press(pilot, "r")
+            assert isinstance(app.screen, EndScreen)
+
+    run(play)
