@@ -80,7 +80,7 @@ def rule_documents(draw: st.DrawFn) -> dict[str, Any]:
     if "extends" not in head:
         doc["game"]["target"] = draw(mostly(st.integers(1, 200).map(lambda k: 100 * k)))
     for name in draw(st.lists(st.sampled_from(sorted(OPTIONS)), max_size=5)):
-        section = OPTIONS[name][0]
+        section = OPTIONS[name].section
         doc.setdefault(section, {})[name] = draw(mostly(option_value(name)))
     for name, strategy in SCORING_STRUCTURES.items():
         if draw(st.booleans()):
@@ -88,3 +88,10 @@ def rule_documents(draw: st.DrawFn) -> dict[str, Any]:
     if draw(st.integers(0, 9)) == 5:
         doc.setdefault(draw(st.sampled_from(["rules", *SECTIONS])), {})["bogus"] = draw(VALUES)
     return doc
+
+
+@st.composite
+def option_sets(draw: st.DrawFn) -> dict[str, Any]:
+    """A few options with values of their type (many of them make an invalid rule set)."""
+    names = draw(st.lists(st.sampled_from(sorted(OPTIONS)), min_size=1, max_size=4, unique=True))
+    return {name: draw(option_value(name)) for name in names}

@@ -164,9 +164,9 @@ def test_option_names_are_unique() -> None:
         if f.name not in ("singles", "kinds", "patterns")
     ]
     assert len(names) == len(set(names)) == len(OPTIONS)
-    for name, (section, field) in OPTIONS.items():
-        assert field.name == name
-        assert name in {f.name for f in dataclasses.fields(SECTIONS[section])}
+    for name, info in OPTIONS.items():
+        assert info.name == name
+        assert name in {f.name for f in dataclasses.fields(SECTIONS[info.section])}
     # Every option reads back from a rule set.
     assert set(load_rules("dix-mille").option_values()) == set(OPTIONS)
 

@@ -7,11 +7,6 @@ decides a rule: every value comes from the rule set's data or the engine's state
 
 from __future__ import annotations
 
-import ast
-import inspect
-import re
-from functools import lru_cache
-
 from rich.console import RenderableType
 from rich.markup import escape
 from rich.table import Table
@@ -19,53 +14,19 @@ from rich.text import Text
 
 from zloutch.engine import GameState, Level, outcome
 from zloutch.rules import OPTIONS, PRESETS, RuleSet, format_dice, load_rules
-from zloutch.rules import ruleset as ruleset_module
+from zloutch.rules.ruleset import FOUR_TWO_ONE, KIND_WORDS, STRAIGHT_OVER_THROWS
+from zloutch.rules.scoring import NO_SCORE_BONUS
 
 # ---------------------------------------------------------------------------- rules
 
 
-_RULE_ID = re.compile(r"[STGVF]-\d+(?:\s*(?:\.\.|,|/)\s*[STGVF]-\d+)*")
-_LEADING_ID = re.compile(rf"^(?P<id>{_RULE_ID.pattern})(?P<reading> Reading)?(?: option)?:\s*")
-
-
-@lru_cache(maxsize=1)
-def option_docs() -> dict[str, str]:
-    """The attribute docstring of every rule field, read from the rule set's source.
-
-    The core keeps what each option means next to its field; Python does not store
-    attribute docstrings, so they are read back from the source (empty if it is absent).
-    """
-    try:
-        tree = ast.parse(inspect.getsource(ruleset_module))
-    except (OSError, TypeError):  # pragma: no cover - only without the source files
-        return {}
-    sections = {cls.__name__ for cls in ruleset_module.SECTIONS.values()}
-    docs: dict[str, str] = {}
-    for node in tree.body:
-        if not isinstance(node, ast.ClassDef) or node.name not in sections:
-            continue
-        for field, after in zip(node.body, node.body[1:], strict=False):
-            if (
-                isinstance(field, ast.AnnAssign)
-                and isinstance(field.target, ast.Name)
-                and isinstance(after, ast.Expr)
-                and isinstance(after.value, ast.Constant)
-                and isinstance(after.value.value, str)
-            ):
-                docs[field.target.id] = " ".join(after.value.value.split())
-    return docs
-
-
 def option_meaning(name: str) -> tuple[str, str]:
-    """An option's rule ids (``"T-5"``, ``"G-4 Reading"``; ``""`` if none) and meaning."""
-    doc = option_docs().get(name, "").replace("``", "")
-    leading = _LEADING_ID.match(doc)
-    if leading:
-        rule_id = leading["id"] + (leading["reading"] or "")
-        doc = doc[leading.end() :]
-    else:
-        rule_id = ", ".join(dict.fromkeys(_RULE_ID.findall(doc)))
-    return rule_id, doc[:1].upper() + doc[1:]
+    """An option's rule ids as shown (``"T-5"``, ``"G-4 Reading"``) and its meaning.
+
+    Both are data of the option (``zloutch.rules.OPTIONS``), never read from source files.
+    """
+    info = OPTIONS[name]
+    return info.rule, info.meaning
 
 
 def format_value(value: object) -> str:
@@ -102,7 +63,7 @@ def kinds_table(rules: RuleSet) -> Table:
         table.add_column(f"{face}s", justify="right")
     values = rules.kinds_values()
     written = {kind.count: kind for kind in rules.scoring.kinds}
-    for count, word in ruleset_module.KIND_WORDS.items():
+    for count, word in KIND_WORDS.items():
         if count > rules.dice:
             continue
         kind = written.get(count)
@@ -153,9 +114,10 @@ def combinations_table(rules: RuleSet) -> Table:
     elif s.full_house == "times":
         add("full house", "three + a pair", "three x pair", "S-14, a full hand")
     if v.four_two_one:
-        add("421", "4 2 1", "2000", "S-15: exactly three dice thrown, a full hand")
+        add("421", "4 2 1", str(FOUR_TWO_ONE), "S-15: exactly three dice thrown, a full hand")
     if v.straights_over_throws:
-        add("straight over throws", "with 1 / 2 set aside", "500 / 300", "V-6, a full hand")
+        one, two = STRAIGHT_OVER_THROWS[1], STRAIGHT_OVER_THROWS[2]
+        add("straight over throws", "with 1 / 2 set aside", f"{one} / {two}", "V-6, a full hand")
     if v.multiples_over_throws:
         add(
             "multiple over throws",
@@ -164,7 +126,7 @@ def combinations_table(rules: RuleSet) -> Table:
             f"V-7; a later pair: {s.full_house_pair} x face",
         )
     if s.no_score_bonus:
-        add("no-score bonus", f"all {rules.dice} dice", str(s.no_score_bonus), "F-2: throw again")
+        add(NO_SCORE_BONUS, f"all {rules.dice} dice", str(s.no_score_bonus), "F-2: throw again")
     notes = any(row[-1] for row in rows)
     table = Table(title="Combinations", title_justify="left")
     table.add_column("combination")
@@ -185,12 +147,11 @@ def options_table(rules: RuleSet, section: str, title: str) -> Table:
     table.add_column("option", no_wrap=True)
     table.add_column("value", no_wrap=True)
     table.add_column("meaning")
-    for name, (where, _) in OPTIONS.items():
-        if where != section:
+    for name, info in OPTIONS.items():
+        if info.section != section:
             continue
-        rule_id, meaning = option_meaning(name)
         value = format_value(rules.option(name)) + (" *" if name in switched else "")
-        table.add_row(rule_id, name, value, escape(meaning))
+        table.add_row(info.rule, name, value, escape(info.meaning))
     return table
 
 

@@ -138,7 +138,7 @@ def _extends_options_message(name: str) -> str:
             value = _toml_string(raw.lower())
         else:
             value = raw
-        keys.append(f"{option} = {value} under [{OPTIONS[option][0]}]")
+        keys.append(f"{option} = {value} under [{OPTIONS[option].section}]")
     how = f"; here: {', '.join(keys)}" if keys else ""
     return (
         f"{name!r}: extends names a preset or a rule file, without options: write "

@@ -8,15 +8,41 @@ can be switched by name on any rule set: ``dix-mille(bump=any,entry=800,joker)``
 from __future__ import annotations
 
 import dataclasses
+import typing
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from math import gcd
-from typing import Literal
+from types import MappingProxyType
+from typing import Literal, TypeVar
 
 from zloutch.rules.dice import Dice, Face
 
 OptionValue = bool | int | str
+OptionKind = Literal["bool", "int", "choice"]
 
 KIND_WORDS = {3: "three", 4: "four", 5: "five", 6: "six"}
+
+FOUR_TWO_ONE = 2000
+"""V-3 / S-15: points of 4-2-1 on exactly three thrown dice (``variants.four_two_one``)."""
+STRAIGHT_OVER_THROWS: Mapping[int, int] = MappingProxyType({1: 500, 2: 300})
+"""V-6: points of a straight completed with one or two dice set aside, by dice set aside."""
+
+_T = TypeVar("_T")
+
+
+def _option(default: _T, rule: str, meaning: str, *, reading: str = "") -> _T:
+    """A rule field that is an option, with its rule ids and its meaning as data.
+
+    ``rule`` lists the ids of the rules it belongs to, comma-separated, the main one first
+    (``"V-3, S-15"``); ``reading`` names the one of them whose two readings it chooses
+    between, where the sources can be read two ways (docs/rules.md, "Readings").
+    """
+    ids = tuple(part.strip() for part in rule.split(","))
+    if reading and reading not in ids:  # pragma: no cover - a mistake in this file
+        raise AssertionError(f"reading {reading} is not among the rule ids {rule}")
+    metadata = {"rule_ids": ids, "reading": reading, "meaning": meaning}
+    result: _T = field(default=default, metadata=metadata)
+    return result
 
 
 @dataclass(frozen=True)
@@ -53,7 +79,7 @@ class Pattern:
 
 @dataclass(frozen=True)
 class Scoring:
-    """What one throw is worth (section 1 of RULES.md, F-2, F-5, T-2)."""
+    """What one throw is worth (S-, and F-2, F-5, T-2; docs/rules.md)."""
 
     singles: tuple[tuple[Face, int], ...] = ((1, 100), (5, 50))
     """Points of a single die by face (S-2)."""
@@ -61,113 +87,175 @@ class Scoring:
     """Three to six of a kind (S-3..S-6, S-11); a count not listed is not a combination."""
     patterns: tuple[Pattern, ...] = ()
     """Straights, runs and other fixed faces (S-7, S-8, S-10)."""
-    three_pairs: int = 0
-    """Points of three pairs (S-9); 0 = not a combination."""
-    four_and_pair_as_three_pairs: bool = False
-    """F-5: four of a kind plus a pair also counts as three pairs."""
-    six_of_a_kind_as_three_pairs: bool = False
-    """F-5: six of a kind also counts as three pairs."""
-    four_and_pair: int = 0
-    """F-5: points of four of a kind plus a pair of another face; 0 = not a combination."""
-    two_triplets: int = 0
-    """F-5: points of two three-of-a-kinds of different faces; 0 = not a combination."""
-    full_house: Literal["off", "sum", "times"] = "off"
-    """Three of a kind plus a pair: off, ``sum`` (S-13: three + pair x face) or ``times`` (S-14)."""
-    full_house_pair: int = 50
-    """S-13: with ``full_house = "sum"``, the pair is worth this many points times its face."""
-    no_score_bonus: int = 0
-    """F-2: a throw of all the dice that scores nothing is worth this much; 0 = off."""
-    keep_all_scoring: bool = False
-    """T-2 option: every scoring die must be kept, at its best value (charentaise)."""
-    keep_whole_multiples: bool = False
-    """F-5: a keep that takes dice of a multiple (three of a kind or more) must take it
-    whole."""
+    three_pairs: int = _option(0, "S-9", "Points of three pairs on six dice; 0: not a combination.")
+    four_and_pair_as_three_pairs: bool = _option(
+        False, "F-5", "Four of a kind plus a pair also counts as three pairs."
+    )
+    six_of_a_kind_as_three_pairs: bool = _option(
+        False, "F-5", "Six of a kind also counts as three pairs."
+    )
+    four_and_pair: int = _option(
+        0, "F-5", "Points of four of a kind plus a pair of another face; 0: not a combination."
+    )
+    two_triplets: int = _option(
+        0, "F-5", "Points of two three-of-a-kinds of different faces; 0: not a combination."
+    )
+    full_house: Literal["off", "sum", "times"] = _option(
+        "off",
+        "S-13, S-14",
+        "Three of a kind plus a pair: off, sum (the three + the pair's face x full_house_pair) "
+        "or times (the three x the pair's face).",
+    )
+    full_house_pair: int = _option(
+        50,
+        "S-13, V-7",
+        "With full_house = sum, and for V-7's late pair: the pair is worth this x its face.",
+    )
+    no_score_bonus: int = _option(
+        0, "F-2", "A throw of every die that scores nothing is worth this much; 0: off."
+    )
+    keep_all_scoring: bool = _option(
+        False,
+        "T-2, V-5",
+        "Every scoring die must be kept, at its best value (off: scoring dice may be left).",
+        reading="T-2",
+    )
+    keep_whole_multiples: bool = _option(
+        False, "F-5", "A keep that takes dice of a multiple must take the whole multiple."
+    )
 
 
 @dataclass(frozen=True)
 class TurnRules:
-    """How a turn goes (section 2: T-, and F-1, F-3)."""
+    """How a turn goes (T-, and F-1, F-3; docs/rules.md)."""
 
-    full_hand: Literal["forced", "optional"] = "optional"
-    """T-5: after a full hand, all the dice must be thrown again, or the player may bank."""
-    bank_multiple_of_100: bool = False
-    """T-6: a turn total ending in 50 cannot be banked."""
-    entry: int = 0
-    """T-7: the first bank needs at least this much; 0 = no entry."""
-    entry_by: Literal["turn", "throw"] = "turn"
-    """T-7: entry is reached by the turn total, or by one single throw of the turn."""
-    min_bank: int = 0
-    """F-3: a turn total below this cannot be banked (T-8 Reading: 200 in dix-mille)."""
-    petit_palier: bool = False
-    """T-8: a bank of exactly 100 is allowed after entry, marked pp."""
-    full_hand_win: bool = False
-    """T-10: a full hand that lands exactly on the target may be banked to win."""
-    full_hand_win_from: int = 1500
-    """T-10: the turn total needed for that."""
-    figure_full_hand: bool = False
-    """S-16 Reading: where a figure leaves dice (six dice), a keep with five of a kind, a
-    straight of five or more or a full house is a full hand: all the dice are thrown again
-    (true); false: a full hand is every die set aside. Changes nothing with five dice."""
-    farkle_penalty: int = 0
-    """F-1: points lost at the ``farkle_penalty_after``-th farkle in a row; 0 = off."""
-    farkle_penalty_after: int = 3
-    """F-1: how many farkles in a row cost the penalty."""
+    full_hand: Literal["forced", "optional"] = _option(
+        "optional",
+        "T-5",
+        "After a full hand, all the dice must be thrown again (forced), or the player may bank.",
+    )
+    bank_multiple_of_100: bool = _option(
+        False, "T-6", "A turn total ending in 50 cannot be banked."
+    )
+    entry: int = _option(0, "T-7", "A player's first bank needs at least this much; 0: no entry.")
+    entry_by: Literal["turn", "throw"] = _option(
+        "turn", "T-7", "Entry is reached by the turn total, or by one single throw of the turn."
+    )
+    min_bank: int = _option(
+        0,
+        "F-3, T-8",
+        "A turn total below this is never banked, entered or not (the T-8 reading: 200).",
+        reading="T-8",
+    )
+    petit_palier: bool = _option(
+        False, "T-8", "After entry, a bank of exactly 100 is allowed, and its level marked pp."
+    )
+    full_hand_win: bool = _option(
+        False, "T-10", "A full hand that lands exactly on the target may be banked to win."
+    )
+    full_hand_win_from: int = _option(1500, "T-10", "The turn total needed for full_hand_win.")
+    figure_full_hand: bool = _option(
+        False,
+        "S-16",
+        "On six dice, five of a kind, a straight of five or a full house is a full hand by "
+        "itself (on); off: a full hand is every die set aside.",
+        reading="S-16",
+    )
+    """Changes nothing with five dice, where these figures take every die."""
+    farkle_penalty: int = _option(
+        0, "F-1", "Points lost at the farkle_penalty_after-th farkle in a row; 0: off."
+    )
+    farkle_penalty_after: int = _option(3, "F-1", "How many farkles in a row cost the penalty.")
 
 
 @dataclass(frozen=True)
 class GameRules:
-    """How a game goes (section 3: G-, and F-4)."""
+    """How a game goes (G-, and T-9, F-4; docs/rules.md)."""
 
-    target: int = 10000
-    """G-2: the score to reach."""
-    exact_target: bool = False
-    """T-9: the target must be hit exactly; a turn that would pass it is a farkle."""
-    ticks_to_cross: int = 0
-    """G-3: at this many ticks the current level is crossed; 0 = no ticks."""
-    ticks_restart: bool = True
-    """G-3 Reading: after a crossing, ticks restart from 0 at the level fallen back to (true);
-    false: that level keeps the ticks written beside it, and they count toward its crossing."""
-    bump: Literal["off", "current", "any"] = "off"
-    """G-4: banking a level equal to another player's current (or any) level crosses it."""
-    fallback_bumps: bool = False
-    """G-4 Reading: a player who falls back onto another's level bumps it too."""
-    five_ones_win: bool = False
-    """G-5: five 1s in one throw win the game at once."""
-    final_round: bool = False
-    """G-6: when a player reaches the target the round is finished, and may re-open."""
-    final_turns: bool = False
-    """F-4: when a player reaches the target every other player gets one more turn."""
-    last_thousand: bool = False
-    """G-7: points above target - 1000 count only in the turn that reaches the target."""
-    take_back: bool = False
-    """G-8: the next player may continue a turn banked with dice left on the table."""
-    take_back_counts_for_entry: bool = True
-    """G-8 Reading: the inherited total counts toward entry (T-7)."""
-    reentry: bool = True
-    """T-7 Reading: a player whose every level is crossed must enter again with the entry
-    minimum (true); false: once entered, always entered."""
-    min_players: int = 1
-    """G-1: the fewest players a game may have."""
-    max_players: int = 8
-    """G-1: the most players a game may have (at most 8)."""
+    target: int = _option(10000, "G-2", "The score to reach.")
+    exact_target: bool = _option(
+        False, "T-9", "The target must be hit exactly; a turn that would pass it is a farkle."
+    )
+    ticks_to_cross: int = _option(
+        0, "G-3", "At this many ticks the current level is crossed; 0: no ticks."
+    )
+    ticks_restart: bool = _option(
+        True,
+        "G-3",
+        "After a crossing, ticks restart from 0 at the level fallen back to (on); off: that "
+        "level keeps the ticks beside it.",
+        reading="G-3",
+    )
+    bump: Literal["off", "current", "any"] = _option(
+        "off",
+        "G-4",
+        "Banking a level equal to another player's current (or any) level crosses it.",
+    )
+    fallback_bumps: bool = _option(
+        False,
+        "G-4",
+        "A player who falls back onto another's level bumps it too (off: bumps no one).",
+        reading="G-4",
+    )
+    five_ones_win: bool = _option(False, "G-5", "Five 1s in one throw win the game at once.")
+    final_round: bool = _option(
+        False,
+        "G-6",
+        "When a player reaches the target the round is finished, and may open a new one.",
+    )
+    final_turns: bool = _option(
+        False, "F-4", "When a player reaches the target, every other player has one more turn."
+    )
+    last_thousand: bool = _option(
+        False,
+        "G-7",
+        "Points above target - 1000 count only in the turn that reaches the target.",
+    )
+    take_back: bool = _option(
+        False, "G-8", "The next player may go on with a turn banked with dice left on the table."
+    )
+    take_back_counts_for_entry: bool = _option(
+        True, "G-8", "A taken-back total counts toward entry (T-7).", reading="G-8"
+    )
+    reentry: bool = _option(
+        True,
+        "T-7",
+        "A player whose every level is crossed must enter again (on); off: entered for good.",
+        reading="T-7",
+    )
+    min_players: int = _option(1, "G-1", "The fewest players a game may have.")
+    max_players: int = _option(8, "G-1", "The most players a game may have (at most 8).")
 
 
 @dataclass(frozen=True)
 class Variants:
-    """The variants of section 4 (V-), each an option."""
+    """The variants (V-; docs/rules.md), each an option."""
 
-    confirmation: bool = False
-    """V-1: every figure must be confirmed by a later 1 or 5 before banking."""
-    joker: bool = False
-    """V-2: scoring dice may be set aside as jokers, thrown only after a farkle."""
-    joker_keeps_points: bool = False
-    """V-2 Reading: thrown jokers lose their own points (false) or keep them (true)."""
-    four_two_one: bool = False
-    """V-3 / S-15: 4-2-1 on exactly three thrown dice scores 2000 and is a full hand."""
-    straights_over_throws: bool = False
-    """V-6: a straight completed with the dice set aside scores 500 (one) or 300 (two)."""
-    multiples_over_throws: bool = False
-    """V-7: each later die of a set-aside multiple doubles it; a later pair is a full house."""
+    confirmation: bool = _option(
+        False, "V-1", "Every figure must be confirmed by a later 1 or 5 before banking."
+    )
+    joker: bool = _option(
+        False, "V-2", "Scoring dice may be set aside as jokers, thrown only after a farkle."
+    )
+    joker_keeps_points: bool = _option(
+        False, "V-2", "Thrown jokers keep their own points (on) or lose them (off).", reading="V-2"
+    )
+    four_two_one: bool = _option(
+        False,
+        "V-3, S-15",
+        f"4-2-1 on exactly three thrown dice scores {FOUR_TWO_ONE} and is a full hand.",
+    )
+    straights_over_throws: bool = _option(
+        False,
+        "V-6",
+        "A straight completed with the dice set aside scores "
+        f"{STRAIGHT_OVER_THROWS[1]} (one) or {STRAIGHT_OVER_THROWS[2]} (two), a full hand.",
+    )
+    multiples_over_throws: bool = _option(
+        False,
+        "V-7",
+        "Each later die of a set-aside multiple doubles it; a later pair is a full house.",
+    )
 
     @property
     def across_throws(self) -> bool:
@@ -185,37 +273,86 @@ SECTIONS: dict[str, type] = {
 _STRUCTURED = {"singles", "kinds", "patterns"}
 
 
-def _option_table() -> dict[str, tuple[str, dataclasses.Field[object]]]:
-    table: dict[str, tuple[str, dataclasses.Field[object]]] = {}
+@dataclass(frozen=True)
+class OptionInfo:
+    """One option of every rule set, described as data: where it lives, which rule it
+    switches, what it means, and what values it takes."""
+
+    name: str
+    section: str
+    """``scoring``, ``turn``, ``game`` or ``variants``: the table of a rule file it is under."""
+    rule_ids: tuple[str, ...]
+    """The rules it belongs to (``("T-7",)``, ``("V-3", "S-15")``), the main one first."""
+    reading: str
+    """The rule (one of ``rule_ids``) whose two readings it chooses between, where the
+    sources can be read two ways (``"G-3"``); ``""`` for the others."""
+    meaning: str
+    """What it does, in one line."""
+    kind: OptionKind
+    choices: tuple[str, ...]
+    """The words a choice option takes; empty for the others."""
+    default: OptionValue
+    """Its value where a rule file does not set it."""
+
+    @property
+    def rule(self) -> str:
+        """The rule ids as shown beside the option: ``T-7``, ``V-3, S-15``, ``G-3 Reading``."""
+        return ", ".join(f"{i} Reading" if i == self.reading else i for i in self.rule_ids)
+
+
+def _option_info(section: str, f: dataclasses.Field[object], hint: object) -> OptionInfo:
+    meta = f.metadata
+    if not meta.get("meaning"):  # pragma: no cover - guarded by a test
+        raise AssertionError(f"option {f.name} has no rule id and meaning: declare it with _option")
+    choices: tuple[str, ...] = ()
+    kind: OptionKind
+    if hint is bool:
+        kind = "bool"
+    elif hint is int:
+        kind = "int"
+    else:
+        kind = "choice"
+        choices = tuple(str(word) for word in typing.get_args(hint))
+    default = f.default
+    assert isinstance(default, bool | int | str)
+    return OptionInfo(
+        name=f.name,
+        section=section,
+        rule_ids=tuple(meta["rule_ids"]),
+        reading=str(meta["reading"]),
+        meaning=str(meta["meaning"]),
+        kind=kind,
+        choices=choices,
+        default=default,
+    )
+
+
+def _option_table() -> dict[str, OptionInfo]:
+    table: dict[str, OptionInfo] = {}
     for section, cls in SECTIONS.items():
+        hints = typing.get_type_hints(cls)
         for f in dataclasses.fields(cls):
             if f.name in _STRUCTURED:
                 continue
             if f.name in table:  # pragma: no cover - guarded by a test
                 raise AssertionError(f"option name {f.name} is not unique")
-            table[f.name] = (section, f)
+            table[f.name] = _option_info(section, f, hints[f.name])
     return table
 
 
-OPTIONS: dict[str, tuple[str, dataclasses.Field[object]]] = _option_table()
-"""Every option by name: its section and its field (type, default, docstring)."""
+OPTIONS: Mapping[str, OptionInfo] = MappingProxyType(_option_table())
+"""Every option by name, in the order of the sections: its section, rule ids, meaning, kind,
+choices and default (``OPTIONS["entry"].rule == "T-7"``)."""
 
 
-def option_kind(name: str) -> str:
+def option_kind(name: str) -> OptionKind:
     """``"bool"``, ``"int"``, or ``"choice"`` for an option name."""
-    ftype = str(OPTIONS[name][1].type)
-    if ftype == "bool":
-        return "bool"
-    if ftype == "int":
-        return "int"
-    return "choice"
+    return OPTIONS[name].kind
 
 
 def option_choices(name: str) -> tuple[str, ...]:
-    """The allowed words of a choice option (from its ``Literal`` type)."""
-    ftype = str(OPTIONS[name][1].type)
-    inner = ftype[ftype.index("[") + 1 : ftype.rindex("]")]
-    return tuple(part.strip().strip("'\"") for part in inner.split(","))
+    """The allowed words of a choice option."""
+    return OPTIONS[name].choices
 
 
 def format_option(name: str, value: OptionValue) -> str:
@@ -227,9 +364,13 @@ def format_option(name: str, value: OptionValue) -> str:
     return f"{name}={value}"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class RuleSet:
-    """Everything a rule set decides. Build one with ``zloutch.rules.load_rules``."""
+    """Everything a rule set decides. Build one with ``zloutch.rules.load_rules``.
+
+    Its ``repr`` is the code that loads it back, ``load_rules('dix-mille(entry=800)')``; a
+    rule set that no spec can load (see ``spec``) says so instead.
+    """
 
     name: str
     """The table's name (``dix-mille``)."""
@@ -249,8 +390,7 @@ class RuleSet:
 
     def option(self, name: str) -> OptionValue:
         """The value of an option, by name."""
-        section, _ = OPTIONS[name]
-        value: OptionValue = getattr(getattr(self, section), name)
+        value: OptionValue = getattr(getattr(self, OPTIONS[name].section), name)
         return value
 
     @property
@@ -268,11 +408,20 @@ class RuleSet:
 
         return canonical_spec(self)
 
+    def __repr__(self) -> str:
+        spec = self.spec
+        if spec.startswith("<"):
+            return (
+                f"<RuleSet {self.name!r}: {self.dice} dice, target {self.game.target}; "
+                "built from text or in code, no spec loads it: to_toml writes it whole>"
+            )
+        return f"load_rules({spec!r})"
+
     def replace_options(self, values: dict[str, OptionValue]) -> RuleSet:
         """A copy with these option values set (no validation: use ``with_options``)."""
         sections: dict[str, object] = {}
         for section in SECTIONS:
-            changes = {n: v for n, v in values.items() if OPTIONS[n][0] == section}
+            changes = {n: v for n, v in values.items() if OPTIONS[n].section == section}
             current = getattr(self, section)
             sections[section] = dataclasses.replace(current, **changes) if changes else current
         return dataclasses.replace(self, **sections)  # type: ignore[arg-type]
@@ -294,9 +443,9 @@ class RuleSet:
         if self.scoring.full_house == "sum":
             values.append(self.scoring.full_house_pair)
         if self.variants.four_two_one:
-            values.append(2000)
+            values.append(FOUR_TWO_ONE)
         if self.variants.straights_over_throws:
-            values += [500, 300]
+            values += STRAIGHT_OVER_THROWS.values()
         step = 0
         for v in values:
             step = gcd(step, v)

@@ -30,14 +30,20 @@ from zloutch.rules.dice import (
     sub_multisets,
 )
 from zloutch.rules.errors import IllegalKeepError, InvalidDiceError
-from zloutch.rules.ruleset import KIND_WORDS, GameRules, RuleSet, Variants, resolve_kinds
+from zloutch.rules.ruleset import (
+    FOUR_TWO_ONE,
+    KIND_WORDS,
+    STRAIGHT_OVER_THROWS,
+    GameRules,
+    RuleSet,
+    Variants,
+    resolve_kinds,
+)
 
+# The points of the variants V-3 (FOUR_TWO_ONE) and V-6 (STRAIGHT_OVER_THROWS) are fixed by
+# their options, so they are defined beside them in ruleset.py, which this module builds on.
 NO_SCORE_BONUS = "no-score bonus"
 """F-2: the name of the bonus combination of a scoreless throw of every die."""
-STRAIGHT_OVER_THROWS = {1: 500, 2: 300}
-"""V-6: points of a straight completed with one or two dice set aside."""
-FOUR_TWO_ONE = 2000
-"""S-15: points of 4-2-1 on exactly three thrown dice."""
 _COUNT_WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}
 
 

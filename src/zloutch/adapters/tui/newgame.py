@@ -26,10 +26,9 @@ from textual.widgets import (
 )
 
 from zloutch.app.dice import DiceSource, choose_dice
-from zloutch.app.render import option_meaning
 from zloutch.app.session import BOT_LEVELS, BOT_PREFIX, PLAY_PLAYERS, TABLE_PLAYERS, Session
 from zloutch.rules import OPTIONS, PRESETS, RuleSet, ZloutchError, load_rules
-from zloutch.rules.ruleset import OptionValue, format_option, option_choices, option_kind
+from zloutch.rules.ruleset import OptionValue, format_option
 
 if TYPE_CHECKING:
     from zloutch.adapters.tui.app import ZloutchApp
@@ -131,15 +130,14 @@ class NewGameScreen(Screen[None]):
         yield Footer()
 
     def option_row(self, name: str) -> Horizontal:
-        rule_id, meaning = option_meaning(name)
+        info = OPTIONS[name]  # its rule ids, meaning, kind and choices, as data
         value = self.rules.option(name)
-        kind = option_kind(name)
         control: Switch | Select[str] | Input
-        if kind == "bool":
+        if info.kind == "bool":
             control = Switch(bool(value), id=f"opt-{name}", classes="control")
-        elif kind == "choice":
+        elif info.kind == "choice":
             control = Select(
-                [(c, c) for c in option_choices(name)],
+                [(c, c) for c in info.choices],
                 value=str(value),
                 allow_blank=False,
                 id=f"opt-{name}",
@@ -151,10 +149,10 @@ class NewGameScreen(Screen[None]):
                 str(value), type="integer", id=f"opt-{name}", classes="control", compact=True
             )
         return Horizontal(
-            Static(rule_id, classes="rule"),
+            Static(info.rule, classes="rule"),
             Static(name, classes="name"),
             control,
-            Static(Text(meaning), classes="meaning"),
+            Static(Text(info.meaning), classes="meaning"),
             classes="option",
         )
 
