@@ -197,3 +197,14 @@ def test_the_option_data_needs_no_source_files(tmp_path: Path) -> None:
     assert result.returncode == 0, result.stderr
     assert "G-3 Reading" in result.stdout
     assert OPTIONS["ticks_restart"].meaning[:40] in result.stdout
+
+
+def test_the_rule_file_reference_gives_each_option_the_rule_ids_of_its_data() -> None:
+    text = (ROOT / "docs" / "rules-format.md").read_text(encoding="utf-8")
+    shown = {}
+    for line in text.splitlines():
+        found = re.match(r"^\| `(\w+)` \|", line)
+        if found and found[1] in OPTIONS:
+            shown[found[1]] = line.split(" | ")[3]  # key | type | default | rule | meaning
+    assert set(shown) == set(OPTIONS)
+    assert {name: rule for name, rule in shown.items() if rule != OPTIONS[name].rule} == {}
