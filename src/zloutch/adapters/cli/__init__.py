@@ -37,6 +37,7 @@ from zloutch.adapters.cli.rules import rules_app
 from zloutch.adapters.cli.score import score
 from zloutch.adapters.cli.simulate import simulate
 from zloutch.adapters.cli.solve import solve
+from zloutch.adapters.cli.verify import verify
 
 __all__ = ["app", "main"]
 
@@ -85,6 +86,7 @@ app.command()(table)
 app.command()(simulate)
 app.add_typer(plot_app, name="plot")
 app.command()(review)
+app.command()(verify)
 
 
 def main() -> None:
