@@ -2,17 +2,22 @@
 
 from __future__ import annotations
 
+import os
 import random
+from collections.abc import Callable, Iterator
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
 import pytest
 
 from zloutch.app.fairdice import Verdict, verify_record
 from zloutch.app.rooms import (
     Accepted,
+    GameStore,
     MemoryStore,
     NewGame,
     Refused,
+    Room,
     RoomError,
     Rooms,
     SeatSpec,
@@ -23,6 +28,42 @@ from zloutch.engine.record import load_record
 from zloutch.rules import ZloutchError
 
 ANA_BOB = (SeatSpec("Ana"), SeatSpec("Bob"))
+POSTGRES = os.environ.get("ZLOUTCH_TEST_POSTGRES")
+POSTGRES_HOWTO = (
+    "set ZLOUTCH_TEST_POSTGRES to a PostgreSQL URL to run this test against PostgreSQL, e.g. "
+    'as root: pg_ctlcluster 15 main start; su postgres -c "psql -c \\"CREATE ROLE zloutch '
+    "LOGIN PASSWORD 'zloutch'\\\" -c 'CREATE DATABASE zloutch_test OWNER zloutch'\"; "
+    "export ZLOUTCH_TEST_POSTGRES=postgresql://zloutch:zloutch@127.0.0.1:5432/zloutch_test"
+)
+
+
+@pytest.fixture(params=["memory", "sqlite", "postgres"])
+def new_store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Callable[[], GameStore]]:
+    """Stores over one database (a second call is a second process's view of it)."""
+    if request.param == "memory":
+        memory = MemoryStore()
+        yield lambda: memory
+        return
+    from zloutch.app.gamedb import SqlStore
+
+    if request.param == "sqlite":
+        url = f"sqlite:///{tmp_path / 'games.sqlite'}"
+    else:
+        if not POSTGRES:
+            pytest.skip(POSTGRES_HOWTO)
+        url = POSTGRES
+    opened: list[SqlStore] = []
+
+    def make() -> GameStore:
+        try:
+            opened.append(SqlStore(url))
+        except ZloutchError as exc:
+            pytest.skip(f"{exc}; {POSTGRES_HOWTO}")
+        return opened[-1]
+
+    yield make
+    for store in opened:
+        store.close()
 
 
 def seated(rooms: Rooms, request: NewGame) -> tuple[str, dict[int, str]]:
@@ -49,10 +90,12 @@ def play_out(rooms: Rooms, game_id: str, tokens: dict[int, str], seed: int, limi
     raise AssertionError("the game did not end")
 
 
-def test_a_game_plays_to_its_end_and_its_record_verifies() -> None:
-    rooms = Rooms(MemoryStore())
+def test_a_game_plays_to_its_end_and_its_record_verifies(
+    new_store: Callable[[], GameStore],
+) -> None:
+    rooms = Rooms(new_store())
     game_id, tokens = seated(
-        rooms, NewGame((*ANA_BOB, SeatSpec(bot="easy")), rules="cinq-mille", pace=0)
+        rooms, NewGame((*ANA_BOB, SeatSpec(bot="easy")), rules="cinq-mille(target=2000)", pace=0)
     )
     assert set(tokens) == {0, 1}
     rooms.intent(game_id, tokens[1], 0, "seed-1", "seed bob's lucky words")
@@ -85,8 +128,10 @@ def test_only_hashes_of_codes_and_tokens_are_stored() -> None:
         rooms.join(created.invites[0][1])  # an invite seats one person
 
 
-def test_stale_forged_spectator_wrong_seat_and_illegal_intents_are_refused() -> None:
-    rooms = Rooms(MemoryStore())
+def test_stale_forged_spectator_wrong_seat_and_illegal_intents_are_refused(
+    new_store: Callable[[], GameStore],
+) -> None:
+    rooms = Rooms(new_store())
     game_id, tokens = seated(rooms, NewGame(ANA_BOB))
     ana, bob = tokens[0], tokens[1]
 
@@ -124,19 +169,26 @@ def test_an_engine_refusal_carries_its_rule_id() -> None:
     raise AssertionError("no T-7 refusal met")
 
 
-def test_a_retried_intent_is_applied_once() -> None:
-    rooms = Rooms(MemoryStore())
+def test_a_retried_intent_is_applied_once(new_store: Callable[[], GameStore]) -> None:
+    rooms = Rooms(new_store())
     game_id, tokens = seated(rooms, NewGame(ANA_BOB))
     first = rooms.intent(game_id, tokens[0], 0, "same-id", "throw")
     assert isinstance(first, Accepted) and first.version == 2  # throw, and the server's roll
     again = rooms.intent(game_id, tokens[0], 0, "same-id", "throw")
     assert again == Accepted(2, duplicate=True)
     assert rooms.room(game_id).version == 2
+    # The retry reaches another process, which has not seen the first yet.
+    other = Rooms(new_store())
+    game, seats = other.store.game(game_id), other.store.seats(game_id)
+    assert game is not None
+    other.rooms[game_id] = Room.rebuild(game, seats, ())  # as it stood before the intent
+    late = other.intent(game_id, tokens[0], 0, "same-id", "throw")
+    assert isinstance(late, Accepted) and late.duplicate
+    assert len(rooms.store.log(game_id)) == 2
 
 
-def test_a_game_is_rebuilt_from_its_log() -> None:
-    store = MemoryStore()
-    rooms = Rooms(store)
+def test_a_game_is_rebuilt_from_its_log(new_store: Callable[[], GameStore]) -> None:
+    rooms = Rooms(new_store())
     game_id, tokens = seated(rooms, NewGame((*ANA_BOB, SeatSpec(bot="strong"))))
     rng = random.Random(5)
     for n in range(30):
@@ -148,21 +200,22 @@ def test_a_game_is_rebuilt_from_its_log() -> None:
         action = rng.choice(legal_actions(room.state))
         rooms.intent(game_id, tokens[seat], room.version, f"x{n}", str(action))
     before = rooms.room(game_id)
-    after = Rooms(store).room(game_id)  # a new process over the same store
+    after = Rooms(new_store()).room(game_id)  # a new process over the same store
     assert after.state == before.state and after.record == before.record
 
 
-def test_two_processes_on_one_store_never_both_apply() -> None:
-    store = MemoryStore()
-    one = Rooms(store)
+def test_two_processes_on_one_store_never_both_apply(
+    new_store: Callable[[], GameStore],
+) -> None:
+    one = Rooms(new_store())
     game_id, tokens = seated(one, NewGame(ANA_BOB))
-    two = Rooms(store)
+    two = Rooms(new_store())
     two.room(game_id)  # both hold the game at version 0
     assert isinstance(one.intent(game_id, tokens[0], 0, "a", "throw"), Accepted)
     late = two.intent(game_id, tokens[0], 0, "b", "throw")
     assert isinstance(late, Refused) and late.code == "stale" and late.version == 2
     assert two.room(game_id).state == one.room(game_id).state
-    assert len(store.logs[game_id]) == 2
+    assert len(one.store.log(game_id)) == 2
 
 
 def test_a_person_away_is_played_by_a_bot_and_takes_the_seat_back() -> None:
@@ -191,8 +244,8 @@ def test_waiting_lists_the_games_on_your_move() -> None:
     )
 
 
-def test_rematch_seats_the_same_people() -> None:
-    rooms = Rooms(MemoryStore())
+def test_rematch_seats_the_same_people(new_store: Callable[[], GameStore]) -> None:
+    rooms = Rooms(new_store())
     game_id, tokens = seated(rooms, NewGame(ANA_BOB, rules="dix-mille(target=1000)"))
     with pytest.raises(RoomError, match="when the game is over"):
         rooms.rematch(game_id, tokens[0])
@@ -206,9 +259,11 @@ def test_rematch_seats_the_same_people() -> None:
         rooms.rematch(game_id, "someone else")
 
 
-def test_unfinished_games_expire_and_finished_ones_are_kept() -> None:
-    moment = [datetime(2025, 1, 1, tzinfo=UTC)]
-    rooms = Rooms(MemoryStore(), clock=lambda: moment[0])
+def test_unfinished_games_expire_and_finished_ones_are_kept(
+    new_store: Callable[[], GameStore],
+) -> None:
+    moment = [datetime(2000, 1, 1, tzinfo=UTC)]
+    rooms = Rooms(new_store(), clock=lambda: moment[0])
     done, tokens = seated(rooms, NewGame(ANA_BOB, rules="dix-mille(target=1000)"))
     play_out(rooms, done, tokens, seed=3)
     idle, idle_tokens = seated(rooms, NewGame(ANA_BOB))
@@ -257,3 +312,17 @@ def test_an_uploaded_rule_file_is_kept_in_the_record() -> None:
     game_id, _ = seated(rooms, NewGame(ANA_BOB, rules_toml=text))
     record, _ = load_record(rooms.room(game_id).record_text())
     assert record.rules_toml is not None and "our table" in record.rules_toml
+
+
+def test_the_shipped_migrations_make_the_schema_the_store_uses(tmp_path: Path) -> None:
+    """Alembic's comparison of the migrated database with the store's tables finds nothing."""
+    from alembic.autogenerate import compare_metadata
+    from alembic.migration import MigrationContext
+
+    from zloutch.app.gamedb import SqlStore, metadata
+
+    store = SqlStore(f"sqlite:///{tmp_path / 'm.sqlite'}")
+    with store.engine.connect() as conn:
+        assert compare_metadata(MigrationContext.configure(conn), metadata) == []
+    store.close()
+    SqlStore(f"sqlite:///{tmp_path / 'm.sqlite'}").close()  # a second start migrates nothing

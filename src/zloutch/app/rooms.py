@@ -747,7 +747,11 @@ class Rooms:
         except StoreConflict:
             return None
         except DuplicateIntent as dup:
-            return Accepted(dup.version, duplicate=True)
+            # Applied before through another process: catch up, and answer as the first time.
+            self.refresh(room.game.id)
+            return Accepted(
+                self._seen(room, entries[0].client_id or "") or dup.version, duplicate=True
+            )
         played = tuple(room.take(e) for e in entries)
         if probe.over:
             room.game = replace(room.game, status="over")
