@@ -246,6 +246,11 @@ class SqlStore:
                 )
         return ids
 
+    def playing(self) -> tuple[str, ...]:
+        with self.engine.connect() as conn:
+            query = sa.select(games.c.id).where(games.c.status == "playing")
+            return tuple(conn.execute(query).scalars())
+
     # -- across processes (PostgreSQL)
 
     async def listen(self) -> AsyncIterator[tuple[str, int]]:

@@ -194,6 +194,10 @@ class GameStore(Protocol):
         """Mark the unfinished games not changed since ``before`` expired; their ids."""
         ...
 
+    def playing(self) -> tuple[str, ...]:
+        """The ids of the games not over and not expired."""
+        ...
+
 
 # ---------------------------------------------------------------------------- a room
 
@@ -885,3 +889,6 @@ class MemoryStore:
         for game_id in gone:
             self.update_game(game_id, status="expired")
         return gone
+
+    def playing(self) -> tuple[str, ...]:
+        return tuple(g.id for g in self.games.values() if g.status == "playing")

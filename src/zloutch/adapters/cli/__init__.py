@@ -35,6 +35,7 @@ from zloutch.adapters.cli.record import record_app
 from zloutch.adapters.cli.review import review
 from zloutch.adapters.cli.rules import rules_app
 from zloutch.adapters.cli.score import score
+from zloutch.adapters.cli.serve import serve
 from zloutch.adapters.cli.simulate import simulate
 from zloutch.adapters.cli.solve import solve
 from zloutch.adapters.cli.verify import verify
@@ -87,6 +88,7 @@ app.command()(simulate)
 app.add_typer(plot_app, name="plot")
 app.command()(review)
 app.command()(verify)
+app.command()(serve)
 
 
 def main() -> None:
