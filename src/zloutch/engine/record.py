@@ -4,13 +4,19 @@ A record holds the rule spec, the players, the seed (when the dice were random) 
 action, the rolls of the dice included (``roll 1 1 4 4 3``), and the final sheet. Loading
 replays every action through the engine and compares the sheet: a record is accepted whole
 or refused with the place of the first problem, never half-loaded.
+
+Version 3 adds what a game played on a server (``zloutch serve``) keeps: when each action was
+played (``times``), how the dice were drawn (``dice``: the commitment to the server's secret,
+the seeds the players added, the secret itself once the game is over; or real dice), and the
+text of an uploaded rule file that no preset spec names (``rules_toml``). Versions 1 and 2
+load as before; the new fields are optional.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
 from zloutch.engine.actions import (
@@ -23,12 +29,19 @@ from zloutch.engine.actions import (
 from zloutch.engine.game import apply, is_terminal, new_game, why_illegal
 from zloutch.engine.state import GameState
 from zloutch.rules.dice import sort_dice
-from zloutch.rules.errors import ZloutchError
-from zloutch.rules.loader import load_rules
+from zloutch.rules.errors import InvalidRulesError, ZloutchError
+from zloutch.rules.loader import PRESETS, load_rules, parse_rules_text
+from zloutch.rules.ruleset import RuleSet
+
+HMAC_SCHEME = "hmac-sha256-1"
+"""The server's dice: HMAC-SHA256 over the seeds and the throw's index (``app.fairdice``)."""
+REAL_SCHEME = "real"
+"""Real dice thrown at a table; their faces were typed in and nothing can check them."""
 
 FORMAT = "zloutch-record"
-VERSION = 2
-"""2: the ticks beside a level fallen back to restart from 0 (G-3 Reading, ticks_restart).
+VERSION = 3
+"""3: the optional ``times``, ``dice`` and ``rules_toml`` (a game played on a server).
+2: the ticks beside a level fallen back to restart from 0 (G-3 Reading, ticks_restart).
 A version-1 record's sheet may show older ticks there: its ticks are not compared. Version 1
 also let a player bank right after the no-score bonus; F-2 forbids it, and such a record is
 refused at that action with the F-2 reason."""
@@ -50,6 +63,30 @@ def roll(state: GameState, rng: RandomSource) -> Roll:
 
 
 @dataclass(frozen=True)
+class PlayerSeed:
+    """A seed a seated person added to the dice, counted from throw ``from_throw`` on."""
+
+    seat: int
+    seed: str
+    from_throw: int
+
+
+@dataclass(frozen=True)
+class DiceCommitment:
+    """How a server drew a game's dice, so that anyone can check them (record version 3)."""
+
+    commitment: str
+    """SHA-256 of the server's secret, hex: shown to every seat when the game was created."""
+    secret: str | None = None
+    """The server's secret, hex: revealed when the game is over (None before)."""
+    seeds: tuple[PlayerSeed, ...] = ()
+    first_throw: int = 0
+    """Throws before this one were thrown before the game came to this server (a record
+    continued as a new game): the commitment covers the throws from here on."""
+    scheme: str = HMAC_SCHEME
+
+
+@dataclass(frozen=True)
 class Record:
     """Everything needed to replay a game."""
 
@@ -58,9 +95,19 @@ class Record:
     actions: tuple[str, ...] = ()
     seed: int | None = None
     table_mode: bool = False
+    times: tuple[str | None, ...] = ()
+    """When each action was played (ISO 8601, UTC), or empty: none were kept."""
+    dice: DiceCommitment | None = None
+    rules_toml: str | None = None
+    """The rule file itself, for a rule set that no preset spec names (an uploaded file)."""
+
+    def rule_set(self) -> RuleSet:
+        if self.rules_toml is not None:
+            return rules_from_text(self.rules_toml)
+        return load_rules(self.rules)
 
     def start(self) -> GameState:
-        return new_game(load_rules(self.rules), self.players, table_mode=self.table_mode)
+        return new_game(self.rule_set(), self.players, table_mode=self.table_mode)
 
     def replay(self) -> GameState:
         """The state after every action; raises InvalidRecordError naming the first bad one."""
@@ -69,14 +116,29 @@ class Record:
             state = _replay_one(state, i, text)
         return state
 
-    def extended(self, actions: Iterable[Action | str]) -> Record:
-        return Record(
-            self.rules,
-            self.players,
-            (*self.actions, *(str(a) for a in actions)),
-            self.seed,
-            self.table_mode,
-        )
+    def extended(self, actions: Iterable[Action | str], times: Iterable[str | None] = ()) -> Record:
+        """The record with more actions; ``times`` (when kept) says when each was played."""
+        added = tuple(str(a) for a in actions)
+        stamps = tuple(times)
+        if self.times or stamps:
+            stamps = (*stamps, *(None,) * (len(added) - len(stamps)))[: len(added)]
+            known = self.times or (None,) * len(self.actions)
+            return replace(self, actions=(*self.actions, *added), times=(*known, *stamps))
+        return replace(self, actions=(*self.actions, *added))
+
+
+def rules_from_text(text: str) -> RuleSet:
+    """A rule set from the text of a rule file that may extend a preset, and nothing else: a
+    file from elsewhere (an upload, a record) never names a file on this machine."""
+
+    def preset_only(name: str) -> RuleSet:
+        if name not in PRESETS:
+            raise InvalidRulesError(
+                f"a rule file from a record or an upload may extend a preset only, not {name!r}"
+            )
+        return load_rules(name)
+
+    return parse_rules_text(text, source="<rule file>", load_base=preset_only)
 
 
 def _quote(text: str, limit: int = 40) -> str:
@@ -122,7 +184,7 @@ def sheet_json(state: GameState) -> dict[str, Any]:
 def dump_record(record: Record, state: GameState | None = None) -> str:
     """The JSON text of a record, with the final sheet (replayed when not given)."""
     final = state if state is not None else record.replay()
-    document = {
+    document: dict[str, Any] = {
         "format": FORMAT,
         "version": VERSION,
         "rules": record.rules,
@@ -130,13 +192,76 @@ def dump_record(record: Record, state: GameState | None = None) -> str:
         "table_mode": record.table_mode,
         "seed": record.seed,
         "actions": list(record.actions),
-        "sheet": sheet_json(final),
     }
+    if record.times:
+        document["times"] = list(record.times)
+    if record.dice is not None:
+        document["dice"] = dice_json(record.dice)
+    elif record.table_mode:
+        document["dice"] = {"scheme": REAL_SCHEME}
+    if record.rules_toml is not None:
+        document["rules_toml"] = record.rules_toml
+    document["sheet"] = sheet_json(final)
     return json.dumps(document, indent=2) + "\n"
 
 
-def load_record(text: str) -> tuple[Record, GameState]:
-    """Read a record and replay it; raises InvalidRecordError saying where it is wrong."""
+def dice_json(dice: DiceCommitment) -> dict[str, Any]:
+    return {
+        "scheme": dice.scheme,
+        "commitment": dice.commitment,
+        "secret": dice.secret,
+        "first_throw": dice.first_throw,
+        "seeds": [{"seat": s.seat, "seed": s.seed, "from_throw": s.from_throw} for s in dice.seeds],
+    }
+
+
+def _whole(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _read_dice(value: object) -> DiceCommitment | None:
+    """The ``dice`` of a version-3 record: a server's commitment, real dice (None), or null."""
+    if value is None:
+        return None
+    bad = InvalidRecordError(
+        'corrupt record: \'dice\' must be null, {"scheme": "real"} or a server\'s commitment '
+        "(scheme, commitment, secret, first_throw, seeds)"
+    )
+    if not isinstance(value, dict):
+        raise bad
+    scheme = value.get("scheme")
+    if scheme == REAL_SCHEME:
+        return None
+    if scheme != HMAC_SCHEME:
+        raise InvalidRecordError(
+            f"corrupt record: unknown dice scheme {scheme!r} (known: {HMAC_SCHEME}, {REAL_SCHEME})"
+        )
+    commitment, secret = value.get("commitment"), value.get("secret")
+    first, seeds = value.get("first_throw", 0), value.get("seeds", [])
+    if (
+        not isinstance(commitment, str)
+        or not (secret is None or isinstance(secret, str))
+        or not _whole(first)
+        or not isinstance(seeds, list)
+    ):
+        raise bad
+    read: list[PlayerSeed] = []
+    for s in seeds:
+        if not (
+            isinstance(s, dict)
+            and _whole(s.get("seat"))
+            and isinstance(s.get("seed"), str)
+            and _whole(s.get("from_throw"))
+        ):
+            raise InvalidRecordError(
+                "corrupt record: each of 'dice.seeds' must be {seat, seed, from_throw}"
+            )
+        read.append(PlayerSeed(s["seat"], s["seed"], s["from_throw"]))
+    return DiceCommitment(commitment, secret, tuple(read), first, scheme)
+
+
+def read_record(text: str) -> tuple[Record, dict[str, Any]]:
+    """A record's fields, checked for shape but not replayed, and its JSON document."""
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
@@ -172,7 +297,31 @@ def load_record(text: str) -> tuple[Record, GameState]:
         raise InvalidRecordError("corrupt record: 'seed' must be a whole number or null")
     if not isinstance(table_mode, bool):
         raise InvalidRecordError("corrupt record: 'table_mode' must be true or false")
-    record = Record(rules, tuple(players), tuple(actions), seed, table_mode)
+    times = data.get("times", [])
+    if not isinstance(times, list) or not all(t is None or isinstance(t, str) for t in times):
+        raise InvalidRecordError("corrupt record: 'times' must be a list of times (or nulls)")
+    if times and len(times) != len(actions):
+        raise InvalidRecordError(f"corrupt record: {len(times)} 'times' for {len(actions)} actions")
+    rules_toml = data.get("rules_toml")
+    if rules_toml is not None and not isinstance(rules_toml, str):
+        raise InvalidRecordError("corrupt record: 'rules_toml' must be the text of a rule file")
+    record = Record(
+        rules,
+        tuple(players),
+        tuple(actions),
+        seed,
+        table_mode,
+        tuple(times),
+        _read_dice(data.get("dice")),
+        rules_toml,
+    )
+    return record, data
+
+
+def load_record(text: str) -> tuple[Record, GameState]:
+    """Read a record and replay it; raises InvalidRecordError saying where it is wrong."""
+    record, data = read_record(text)
+    version = data["version"]
     try:
         state = record.replay()
     except InvalidRecordError:

@@ -35,8 +35,10 @@ from zloutch.adapters.cli.record import record_app
 from zloutch.adapters.cli.review import review
 from zloutch.adapters.cli.rules import rules_app
 from zloutch.adapters.cli.score import score
+from zloutch.adapters.cli.serve import serve
 from zloutch.adapters.cli.simulate import simulate
 from zloutch.adapters.cli.solve import solve
+from zloutch.adapters.cli.verify import verify
 
 __all__ = ["app", "main"]
 
@@ -85,6 +87,8 @@ app.command()(table)
 app.command()(simulate)
 app.add_typer(plot_app, name="plot")
 app.command()(review)
+app.command()(verify)
+app.command()(serve)
 
 
 def main() -> None:

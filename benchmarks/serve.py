@@ -1,0 +1,202 @@
+"""``zloutch serve`` under load: real WebSocket clients against a real server, on loopback.
+
+Starts ``zloutch serve`` (a subprocess, SQLite in a temporary folder unless ``--db``) on a
+free port of 127.0.0.1, creates ``--games`` games of two seated people, and opens
+``--sockets`` WebSocket connections spread over them (the two players of each game, the rest
+spectators). Then every game plays at once: the player to move sends a legal intent, and the
+time from sending it to the moment each socket of the game has the events it caused is one
+latency sample ("intent to broadcast"). It stops after ``--moves`` intents per game or
+``--seconds``, whichever comes first, and prints games, sockets, intents, p50 and p99.
+
+Traffic goes to 127.0.0.1 only, bounded in count and in time. Run:
+``python benchmarks/serve.py --games 1000 --sockets 5000 --moves 4`` (the issue's target).
+The clients share the machine with the server: on a small machine they are a large part of
+the load, so the figures are an upper bound of the server's own latency.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+from websockets.asyncio.client import ClientConnection, connect
+
+SRC = Path(__file__).resolve().parents[1] / "src"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def post(base: str, path: str, body: object) -> Any:
+    req = urllib.request.Request(
+        base + path, json.dumps(body).encode(), {"content-type": "application/json"}
+    )
+    with urllib.request.urlopen(req, timeout=60) as response:
+        return json.loads(response.read())
+
+
+def start_server(db: str, port: int) -> subprocess.Popen[bytes]:
+    env = {**os.environ, "PYTHONPATH": str(SRC)}
+    command = [sys.executable, "-m", "zloutch", "serve", "--port", str(port), "--db", db]
+    process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL)
+    deadline = time.monotonic() + 90
+    while time.monotonic() < deadline:
+        try:
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/api/health", timeout=2)
+            return process
+        except OSError:
+            time.sleep(0.2)
+    process.kill()
+    raise SystemExit("zloutch serve did not start")
+
+
+class Conn:
+    """One socket and the highest version it has seen."""
+
+    def __init__(self, ws: ClientConnection) -> None:
+        self.ws = ws
+        self.version = 0
+        self.state: dict[str, Any] = {}
+        self.waiters: list[tuple[int, asyncio.Future[float]]] = []
+        self.answers: dict[str, asyncio.Future[dict[str, Any]]] = {}
+
+    async def read(self) -> None:
+        async for text in self.ws:
+            message = json.loads(text)
+            kind = message["type"]
+            if kind in ("events", "state"):
+                self.state = message["state"]
+                self.version = self.state["version"]
+                now = time.perf_counter()
+                for version, future in list(self.waiters):
+                    if self.version >= version and not future.done():
+                        future.set_result(now)
+                self.waiters = [(v, f) for v, f in self.waiters if not f.done()]
+            elif kind in ("ack", "refused"):
+                future = self.answers.pop(message["id"], None)
+                if future is not None:
+                    future.set_result(message)
+
+    def reached(self, version: int) -> asyncio.Future[float]:
+        future: asyncio.Future[float] = asyncio.get_running_loop().create_future()
+        if self.version >= version:
+            future.set_result(time.perf_counter())
+        else:
+            self.waiters.append((version, future))
+        return future
+
+
+async def open_socket(port: int, game: str, token: str | None) -> Conn:
+    ws = await connect(f"ws://127.0.0.1:{port}/ws/{game}", open_timeout=60, max_queue=None)
+    await ws.send(json.dumps({"type": "hello", "token": token}))
+    conn = Conn(ws)
+    asyncio.get_running_loop().create_task(conn.read())
+    return conn
+
+
+async def play(
+    game: str, players: dict[int, Conn], everyone: list[Conn], moves: int, until: float
+) -> list[float]:
+    samples: list[float] = []
+    first = players[0]
+    while not first.state:
+        await asyncio.sleep(0.01)
+    for n in range(moves):
+        state = first.state
+        if time.monotonic() > until or state["status"] != "playing" or not state["acting"]:
+            break
+        me = players[state["acting"][0]]
+        await me.reached(state["version"])
+        legal = me.state["legal"]
+        action = "throw" if "throw" in legal else ("bank" if "bank" in legal else legal[0])
+        client_id = f"{game}-{n}"
+        answer: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        me.answers[client_id] = answer
+        sent = time.perf_counter()
+        message = {"type": "intent", "id": client_id, "version": me.version, "action": action}
+        await me.ws.send(json.dumps(message))
+        reply = await answer
+        if reply["type"] != "ack":
+            continue
+        arrived = await asyncio.gather(*(c.reached(reply["version"]) for c in everyone))
+        samples.append(max(arrived) - sent)
+    return samples
+
+
+async def run(args: argparse.Namespace, port: int) -> None:
+    base = f"http://127.0.0.1:{port}"
+    started = time.perf_counter()
+    games = []
+    for _ in range(args.games):
+        created = post(base, "/api/games", {"seats": [{"name": "A"}, {"name": "B"}]})
+        tokens = {}
+        for invite in created["invites"]:
+            joined = post(base, f"/api/join/{invite['code']}", {})
+            tokens[joined["seat"]] = joined["token"]
+        games.append((created["game"], tokens))
+    made = time.perf_counter() - started
+    per_game = max(2, args.sockets // args.games)
+    conns: dict[str, tuple[dict[int, Conn], list[Conn]]] = {}
+    opening = time.perf_counter()
+    for game, tokens in games:
+        players = {s: await open_socket(port, game, t) for s, t in tokens.items()}
+        watchers = [await open_socket(port, game, None) for _ in range(per_game - 2)]
+        conns[game] = (players, [*players.values(), *watchers])
+    sockets = sum(len(everyone) for _, everyone in conns.values())
+    opened = time.perf_counter() - opening
+    until = time.monotonic() + args.seconds
+    playing = time.perf_counter()
+    results = await asyncio.gather(
+        *(play(g, p, e, args.moves, until) for g, (p, e) in conns.items())
+    )
+    elapsed = time.perf_counter() - playing
+    samples = sorted(s for r in results for s in r)
+    if not samples:
+        raise SystemExit("no intent was acknowledged")
+    p50 = statistics.median(samples) * 1000
+    p99 = samples[min(len(samples) - 1, int(len(samples) * 0.99))] * 1000
+    print(f"games {args.games}  sockets {sockets}  intents {len(samples)} in {elapsed:.1f} s")
+    print(f"intent -> broadcast (to every socket of the game): p50 {p50:.1f} ms  p99 {p99:.1f} ms")
+    print(f"(games created in {made:.1f} s, sockets opened in {opened:.1f} s)")
+    for _, everyone in conns.values():
+        for c in everyone:
+            await c.ws.close()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--sockets", type=int, default=1000)
+    parser.add_argument("--moves", type=int, default=4, help="intents per game (at most)")
+    parser.add_argument("--seconds", type=float, default=120, help="at most this long playing")
+    parser.add_argument("--db", help="a database URL (default: SQLite in a temporary folder)")
+    args = parser.parse_args()
+    if not (0 < args.games <= 5000 and 0 < args.sockets <= 20000 and args.seconds <= 600):
+        raise SystemExit("bounded: at most 5,000 games, 20,000 sockets and 600 s")
+    port = free_port()
+    with tempfile.TemporaryDirectory() as folder:
+        db = args.db or f"sqlite:///{Path(folder) / 'bench.sqlite'}"
+        server = start_server(db, port)
+        try:
+            asyncio.run(run(args, port))
+        finally:
+            server.terminate()
+            server.wait(30)
+
+
+if __name__ == "__main__":
+    main()

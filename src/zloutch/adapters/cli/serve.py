@@ -1,0 +1,65 @@
+"""``zloutch serve``: play with friends over the network (the web adapter on uvicorn).
+
+FastAPI, SQLAlchemy and uvicorn come with the ``web`` extra and are imported only inside the
+command, so the other commands start without them.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from zloutch.adapters.cli.support import user_errors
+from zloutch.rules import ZloutchError
+
+WEB_EXTRA = "zloutch serve needs the web extra: pip install 'zloutch[web]'"
+
+
+def serve(
+    host: Annotated[
+        str,
+        typer.Option(help="The address to listen on; 0.0.0.0 listens on every network."),
+    ] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="The port to listen on.")] = 8000,
+    db: Annotated[
+        str | None,
+        typer.Option(
+            metavar="URL",
+            help=(
+                "The database: sqlite:///PATH or postgresql://USER:PASSWORD@HOST/NAME "
+                "(default: SQLite in the user's data folder)."
+            ),
+            show_default=False,
+        ),
+    ] = None,
+    expire_days: Annotated[
+        float,
+        typer.Option(
+            "--expire-days",
+            metavar="DAYS",
+            help="Unfinished games with no move for this long expire (0: never).",
+        ),
+    ] = 30.0,
+) -> None:
+    """Serve games over the network: players join by link, the server throws the dice."""
+    with user_errors():
+        try:
+            import uvicorn
+
+            from zloutch.adapters.web.app import configure_logging, create_app
+        except ImportError:
+            raise ZloutchError(WEB_EXTRA) from None
+        if not 0 < port < 65536:
+            raise ZloutchError(f"--port {port}: a port is 1 to 65535")
+        if expire_days < 0:
+            raise ZloutchError("--expire-days cannot be negative")
+        from datetime import timedelta
+
+        expire = timedelta(days=expire_days) if expire_days else None
+        application = create_app(db, expire_after=expire)
+    configure_logging()
+    typer.echo(
+        f"zloutch serve: http://{host}:{port}/  (games in {application.state.rooms.store.safe_url})"
+    )
+    uvicorn.run(application, host=host, port=port, log_level="warning", ws="auto")

@@ -1,0 +1,282 @@
+"""The ASGI application of ``zloutch serve``: HTTP to make and join games, a WebSocket to play.
+
+``create_app(db_url)`` opens the store (running its migrations), and serves:
+
+- ``POST /api/games``: a new game; ``POST /api/records``: an uploaded record goes on as a
+  new game; ``POST /api/join/{code}`` and ``POST /api/games/{id}/open/{code}``: a seat and
+  its token; ``GET /api/games/{id}``: the state; ``GET /api/games/{id}/record``: the record;
+  ``POST /api/games/{id}/rematch``; ``POST /api/waiting``: the games on your move;
+- ``/ws/{id}``: one socket per client for intents and events.
+
+Every message is described in docs/server.md. Errors are one JSON line, ``{"error": ...}``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from datetime import timedelta
+from typing import Any
+
+from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
+from fastapi.responses import JSONResponse, Response
+from pydantic import BaseModel, Field
+
+from zloutch.adapters.web.hub import Client, Hub
+from zloutch.adapters.web.protocol import answer_json, catch_up, dumps, state_json
+from zloutch.app.gamedb import SqlStore
+from zloutch.app.rooms import (
+    DEFAULT_LEAVE_BOT,
+    Accepted,
+    Created,
+    NewGame,
+    Rooms,
+    SeatSpec,
+    UnknownGameError,
+)
+from zloutch.rules import ZloutchError
+
+log = logging.getLogger("zloutch.serve")
+
+MAX_MESSAGE = 64 * 1024
+
+
+class SeatIn(BaseModel):
+    name: str = ""
+    bot: str | None = None
+
+
+class GameIn(BaseModel):
+    rules: str = "dix-mille"
+    rules_file: str | None = Field(None, description="The TOML text of a rule file.")
+    seats: list[SeatIn] = Field(default_factory=lambda: [SeatIn(name="Player 1"), SeatIn()])
+    pace: float = 0.8
+    leave_after: float | None = None
+    leave_bot: str = DEFAULT_LEAVE_BOT
+    real_dice: bool = False
+
+    def request(self) -> NewGame:
+        return NewGame(
+            tuple(SeatSpec(s.name, s.bot) for s in self.seats),
+            self.rules,
+            self.rules_file,
+            self.real_dice,
+            self.pace,
+            self.leave_after,
+            self.leave_bot,
+        )
+
+
+class RecordIn(BaseModel):
+    record: str | dict[str, Any]
+    pace: float = 0.8
+    leave_after: float | None = None
+    leave_bot: str = DEFAULT_LEAVE_BOT
+
+
+class TokenIn(BaseModel):
+    token: str
+
+
+class TokensIn(BaseModel):
+    tokens: list[str]
+
+
+def created_json(rooms: Rooms, created: Created) -> dict[str, Any]:
+    room = rooms.room(created.game_id)
+    game_id = created.game_id
+    return {
+        "game": game_id,
+        "commitment": created.commitment,
+        "invites": [
+            {"seat": seat, "name": room.seats[seat].name, "code": code, "url": f"/join/{code}"}
+            for seat, code in created.invites
+        ],
+        "open": {
+            "code": created.open_code,
+            "url": f"/games/{game_id}/open/{created.open_code}",
+        },
+        "watch": f"/games/{game_id}",
+        "record": f"/api/games/{game_id}/record",
+        "socket": f"/ws/{game_id}",
+        "state": state_json(room),
+    }
+
+
+def create_app(
+    db_url: str | None = None, *, expire_after: timedelta | None = timedelta(days=30)
+) -> FastAPI:
+    """The server's application over a database (SQLite in the data folder by default)."""
+    store = SqlStore(db_url)
+    rooms = Rooms(store)
+    hub = Hub(rooms, expire_after=expire_after)
+
+    @asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        hub.resume_all()
+        hub.spawn(hub.expire_forever)
+        if store.postgres:
+            hub.spawn(lambda: hub.follow(store.listen()))
+        yield
+        hub.stop()
+        store.close()
+
+    app = FastAPI(title="zloutch serve", lifespan=lifespan)
+    app.state.rooms = rooms
+    app.state.hub = hub
+
+    @app.exception_handler(ZloutchError)
+    async def user_error(_: Request, exc: ZloutchError) -> JSONResponse:
+        status = 404 if isinstance(exc, UnknownGameError) else 400
+        return JSONResponse({"error": str(exc)}, status_code=status)
+
+    @app.get("/api/health")
+    async def health() -> dict[str, Any]:
+        return {
+            "ok": True,
+            "games": len(rooms.rooms),
+            "sockets": sum(map(len, hub.clients.values())),
+        }
+
+    @app.post("/api/games", status_code=201)
+    async def create_game(game: GameIn) -> dict[str, Any]:
+        created = rooms.create(game.request())
+        hub.broadcast(created.game_id, ())
+        return created_json(rooms, created)
+
+    @app.post("/api/records", status_code=201)
+    async def continue_record(upload: RecordIn) -> dict[str, Any]:
+        text = upload.record if isinstance(upload.record, str) else json.dumps(upload.record)
+        request = NewGame((), pace=upload.pace, leave_after=upload.leave_after)
+        created = rooms.continue_record(text, request)
+        started = rooms.start(created.game_id)
+        hub.broadcast(created.game_id, started.played if started else ())
+        return created_json(rooms, created)
+
+    @app.post("/api/join/{code}")
+    async def join(code: str) -> dict[str, Any]:
+        joined = rooms.join(code)
+        return {"game": joined.game_id, "seat": joined.seat, "token": joined.token}
+
+    @app.post("/api/games/{game_id}/open/{code}")
+    async def join_open(game_id: str, code: str) -> dict[str, Any]:
+        joined = rooms.join_open(game_id, code)
+        return {"game": joined.game_id, "seat": joined.seat, "token": joined.token}
+
+    @app.get("/api/games/{game_id}")
+    async def game_state(game_id: str) -> dict[str, Any]:
+        return state_json(rooms.room(game_id))
+
+    @app.get("/api/games/{game_id}/record")
+    async def record(game_id: str) -> Response:
+        text = rooms.room(game_id).record_text()
+        disposition = f'attachment; filename="zloutch-{game_id}.json"'
+        return Response(
+            text, media_type="application/json", headers={"Content-Disposition": disposition}
+        )
+
+    @app.post("/api/games/{game_id}/rematch")
+    async def rematch(game_id: str, body: TokenIn) -> dict[str, Any]:
+        joined = rooms.rematch(game_id, body.token)
+        hub.broadcast(joined.game_id, ())
+        for client in hub.clients.get(game_id, ()):
+            client.send({"type": "rematch", "game": joined.game_id})
+        return {"game": joined.game_id, "seat": joined.seat, "token": joined.token}
+
+    @app.post("/api/waiting")
+    async def waiting(body: TokensIn) -> dict[str, Any]:
+        found = rooms.waiting(body.tokens)
+        return {"games": [{"game": g, "seat": s} for g, s in found]}
+
+    @app.websocket("/ws/{game_id}")
+    async def play(socket: WebSocket, game_id: str) -> None:
+        await socket.accept()
+        with contextlib.suppress(WebSocketDisconnect):
+            await _serve_socket(socket, game_id, rooms, hub)
+
+    return app
+
+
+async def _serve_socket(socket: WebSocket, game_id: str, rooms: Rooms, hub: Hub) -> None:
+    """One client: a ``hello`` first (with the seat token, or none to watch), then intents."""
+    hello = await _receive(socket)
+    if hello is None or hello.get("type") != "hello":
+        await socket.send_text(dumps({"type": "error", "reason": "say hello first"}))
+        await socket.close(1008)
+        return
+    try:
+        room = rooms.room(game_id)
+        token = hello.get("token")
+        seat = rooms.seat_of(game_id, token if isinstance(token, str) else None)
+    except ZloutchError as exc:
+        await socket.send_text(dumps({"type": "error", "reason": str(exc)}))
+        await socket.close(1008)
+        return
+    client = Client(socket, game_id, seat)
+    hub.join(client)
+    writer = asyncio.get_running_loop().create_task(client.write())
+    try:
+        since = hello.get("since")
+        client.send({"type": "welcome", "game": game_id, "seat": seat, "version": room.version})
+        client.send(catch_up(room, since if isinstance(since, int) else None))
+        while True:
+            message = await _receive(socket)
+            if message is None:
+                client.send({"type": "error", "reason": "a message is one JSON object"})
+                continue
+            _handle(message, client, rooms, hub, token if isinstance(token, str) else None)
+    finally:
+        hub.leave(client)
+        writer.cancel()
+        with contextlib.suppress(BaseException):
+            await writer
+
+
+def _handle(
+    message: dict[str, Any], client: Client, rooms: Rooms, hub: Hub, token: str | None
+) -> None:
+    kind = message.get("type")
+    game_id = client.game_id
+    if kind == "intent":
+        client_id, version, action = (
+            message.get("id"),
+            message.get("version"),
+            message.get("action"),
+        )
+        if not (isinstance(client_id, str) and client_id and isinstance(version, int)):
+            client.send({"type": "error", "reason": "an intent needs an id and a version"})
+            return
+        if not isinstance(action, str):
+            client.send({"type": "error", "reason": "an intent needs an action, as in keep 1 5"})
+            return
+        answer = rooms.intent(game_id, token, version, client_id[:100], action)
+        # Stored before anything is said: the ack, then the events to every socket.
+        client.send(answer_json(client_id, answer))
+        if isinstance(answer, Accepted) and answer.played:
+            hub.broadcast(game_id, answer.played)
+    elif kind == "catch_up":
+        since = message.get("since")
+        client.send(catch_up(rooms.room(game_id), since if isinstance(since, int) else None))
+    elif kind == "ping":
+        client.send({"type": "pong"})
+    else:
+        client.send({"type": "error", "reason": f"unknown message type {kind!r}"})
+
+
+async def _receive(socket: WebSocket) -> dict[str, Any] | None:
+    text = await socket.receive_text()
+    if len(text) > MAX_MESSAGE:
+        return None
+    try:
+        message = json.loads(text)
+    except ValueError:
+        return None
+    return message if isinstance(message, dict) else None
+
+
+def configure_logging() -> None:
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")

@@ -1,0 +1,124 @@
+"""The JSON the server speaks (documented message by message in docs/server.md).
+
+Only shapes here: the state and the events are the engine's, translated; no rule is decided.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from typing import Any
+
+from zloutch.app.rooms import Accepted, Played, Refused, Room
+from zloutch.engine import Phase, current_player, legal_actions, turn_player
+from zloutch.engine.events import Event
+from zloutch.engine.record import dice_json, sheet_json
+
+MAX_CATCH_UP = 500
+"""A client further behind than this many entries gets the whole state instead."""
+
+
+def event_json(event: Event, names: tuple[str, ...]) -> dict[str, Any]:
+    """An engine event: its type, its fields, and its words (``Ana keeps 1 5 for 150``)."""
+    fields = {k: list(v) if isinstance(v, tuple) else v for k, v in _fields(event).items()}
+    return {"type": type(event).__name__, **fields, "text": event.describe(names)}
+
+
+def _fields(event: Event) -> dict[str, Any]:
+    return {f.name: getattr(event, f.name) for f in dataclasses.fields(event)}
+
+
+def entry_json(played: Played, names: tuple[str, ...]) -> dict[str, Any]:
+    entry = played.entry
+    return {
+        "seq": entry.seq,
+        "entry": entry.text,
+        "seat": entry.seat,
+        "at": entry.at,
+        "events": [event_json(e, names) for e in played.events],
+    }
+
+
+def state_json(room: Room) -> dict[str, Any]:
+    """Where the game stands, for a client to draw: nothing to work out on its side."""
+    state = room.state
+    t = state.turn
+    who = current_player(state)
+    offer = state.offer
+    return {
+        "game": room.game.id,
+        "version": room.version,
+        "status": room.game.status,
+        "rules": state.rules.spec,
+        "table_mode": room.game.table_mode,
+        "phase": state.phase.value,
+        "to_move": who if who >= 0 else None,
+        "turn_player": turn_player(state) if state.phase is not Phase.OVER else None,
+        "acting": list(room.acting_seats()),
+        "seats": [
+            {
+                "seat": s.seat,
+                "name": s.name,
+                "bot": s.bot,
+                "away": s.away,
+                "taken": s.bot is not None or s.token_hash is not None,
+            }
+            for s in room.seats
+        ],
+        "turn": {
+            "total": t.total,
+            "throw": list(t.throw),
+            "left": list(t.left),
+            "set_aside": list(t.set_aside),
+            "jokers": list(t.jokers),
+            "rolling": t.rolling,
+            "in_hand": state.in_hand,
+            "full_hand": t.full_hand,
+            "pending": t.pending,
+        },
+        "offer": {"total": offer.total, "dice": offer.dice} if offer else None,
+        "legal": [] if state.phase is Phase.ROLL else [str(a) for a in legal_actions(state)],
+        "sheet": sheet_json(state),
+        "dice": None if room.game.table_mode else dice_json(room.dice()),
+        "rematch": room.game.rematch,
+    }
+
+
+def events_message(room: Room, played: tuple[Played, ...] | list[Played]) -> dict[str, Any]:
+    names = room.state.names
+    return {
+        "type": "events",
+        "from": played[0].entry.seq if played else room.version + 1,
+        "to": played[-1].entry.seq if played else room.version,
+        "entries": [entry_json(p, names) for p in played],
+        "state": state_json(room),
+    }
+
+
+def catch_up(room: Room, since: int | None) -> dict[str, Any]:
+    """The entries after ``since`` (with the state), or the whole state when far behind."""
+    if since is not None and 0 <= since <= room.version and room.version - since <= MAX_CATCH_UP:
+        return events_message(room, room.played[since:])
+    return {"type": "state", "state": state_json(room)}
+
+
+def answer_json(client_id: str, answer: Accepted | Refused) -> dict[str, Any]:
+    if isinstance(answer, Accepted):
+        return {
+            "type": "ack",
+            "id": client_id,
+            "version": answer.version,
+            "duplicate": answer.duplicate,
+        }
+    return {
+        "type": "refused",
+        "id": client_id,
+        "code": answer.code,
+        "reason": answer.reason,
+        "rule": answer.rule,
+        "version": answer.version,
+    }
+
+
+def dumps(message: dict[str, Any]) -> str:
+    return json.dumps(message, separators=(",", ":"))

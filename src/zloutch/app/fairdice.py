@@ -1,0 +1,237 @@
+"""Dice anyone can check: a server's secret, committed to before the first throw.
+
+When a game is created the server draws a secret (32 random bytes) and shows every seat its
+commitment, the SHA-256 of the secret. Each person seated may add a seed of their own, which
+counts from the next throw on. The faces of throw number ``index`` (0 for the game's first
+throw, counting every ``roll`` of the record) come from HMAC-SHA256 keyed by the secret over
+the canonical JSON text::
+
+    [index, block, [[seat, seed], ...]]
+
+(no spaces, ASCII, ``block`` = 0, 1, 2... for as many 32-byte blocks as the throw needs, and
+the seeds in force, in the order they were added). Each byte below 252 gives the face
+``byte % 6 + 1``; bytes 252 to 255 are thrown away (rejection), so each face comes from
+exactly 42 of the 252 kept bytes: every face is exactly equally likely, and the faces of a
+throw are independent. The faces are written sorted, as every roll of a record is.
+
+The server cannot choose its secret after the seeds (it committed to it), and the players'
+seeds make the throws unpredictable to the server when it chose the secret; nobody but the
+server can know a throw before it is thrown, and the bots, which play on the server, see only
+the game's state. When the game is over the secret is revealed and kept in the record:
+``zloutch verify RECORD`` (``verify_record``) recomputes every throw.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import secrets
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from enum import Enum
+
+from zloutch.engine.actions import InvalidActionError, Roll, parse_action
+from zloutch.engine.record import (
+    HMAC_SCHEME,
+    DiceCommitment,
+    InvalidRecordError,
+    PlayerSeed,
+    Record,
+    load_record,
+)
+from zloutch.rules import Dice, ZloutchError, format_dice
+
+FACES = 6
+KEPT_BYTES = 252
+"""The largest multiple of 6 a byte can hold: bytes from here to 255 are rejected."""
+SECRET_BYTES = 32
+MAX_SEED_LENGTH = 200
+
+
+class InvalidSeedError(ZloutchError):
+    """A seed a player offered that cannot be added."""
+
+
+def new_secret() -> str:
+    """A fresh server secret, hex (drawn from the operating system's secure source)."""
+    return secrets.token_hex(SECRET_BYTES)
+
+
+def commitment_of(secret: str) -> str:
+    """The SHA-256 of a secret, hex: what the server shows before the first throw."""
+    return hashlib.sha256(_secret_bytes(secret)).hexdigest()
+
+
+def _secret_bytes(secret: str) -> bytes:
+    try:
+        return bytes.fromhex(secret)
+    except ValueError:
+        raise InvalidRecordError("corrupt record: the dice secret is not hex") from None
+
+
+def check_seed(seed: str) -> str:
+    """A seed as offered by a player: printable text of 1 to 200 characters."""
+    seed = seed.strip()
+    if not seed or len(seed) > MAX_SEED_LENGTH or not seed.isprintable():
+        raise InvalidSeedError(
+            f"a seed is printable text of 1 to {MAX_SEED_LENGTH} characters (a word, a number)"
+        )
+    return seed
+
+
+def seeds_for(seeds: Sequence[PlayerSeed], index: int) -> tuple[PlayerSeed, ...]:
+    """The seeds in force at throw ``index``: each counts from its ``from_throw`` on."""
+    return tuple(s for s in seeds if s.from_throw <= index)
+
+
+def message(index: int, block: int, seeds: Sequence[PlayerSeed]) -> bytes:
+    """The text HMAC-SHA256 signs for one block of throw ``index``."""
+    body = [index, block, [[s.seat, s.seed] for s in seeds]]
+    return json.dumps(body, separators=(",", ":"), ensure_ascii=True).encode("ascii")
+
+
+def face_of_byte(byte: int) -> int | None:
+    """The face a byte gives, or None for a rejected byte (252 to 255)."""
+    return byte % FACES + 1 if byte < KEPT_BYTES else None
+
+
+def _stream(secret: bytes, index: int, seeds: Sequence[PlayerSeed]) -> Iterator[int]:
+    block = 0
+    while True:
+        yield from hmac.new(secret, message(index, block, seeds), hashlib.sha256).digest()
+        block += 1
+
+
+def throw_faces(secret: str, seeds: Sequence[PlayerSeed], index: int, count: int) -> Dice:
+    """The faces of throw ``index`` of ``count`` dice, in the order drawn (not sorted)."""
+    faces: list[int] = []
+    for byte in _stream(_secret_bytes(secret), index, seeds_for(seeds, index)):
+        if len(faces) == count:
+            break
+        face = face_of_byte(byte)
+        if face is not None:
+            faces.append(face)
+    return tuple(faces)
+
+
+def fair_roll(secret: str, seeds: Sequence[PlayerSeed], index: int, count: int) -> Roll:
+    """Throw ``index`` as the roll a record writes (faces sorted)."""
+    return Roll(throw_faces(secret, seeds, index, count))
+
+
+# ---------------------------------------------------------------------------- checking
+
+
+class Verdict(Enum):
+    """What the check of a record's dice found."""
+
+    VERIFIED = "verified"
+    """The secret matches the commitment and every throw matches."""
+    MISMATCH = "mismatch"
+    """The secret does not match the commitment, or some throw does not match."""
+    NOT_YET = "not yet"
+    """The game is not over: the secret is not revealed yet."""
+    REAL_DICE = "real dice"
+    """Real dice thrown at a table: typed in, nothing to recompute."""
+    UNCHECKABLE = "uncheckable"
+    """Dice from a seed or a file on one machine: no commitment was shown."""
+
+
+@dataclass(frozen=True)
+class ThrowCheck:
+    """One throw of a record and what the seeds give for it."""
+
+    action: int
+    """The action's place in the record (1 for the first)."""
+    throw: int
+    """The throw's index (0 for the game's first)."""
+    recorded: Dice
+    expected: Dice | None
+    """None: thrown before the game came to this server (``first_throw``)."""
+
+    @property
+    def matches(self) -> bool:
+        return self.expected is not None and self.expected == self.recorded
+
+
+@dataclass(frozen=True)
+class Verification:
+    """The check of every throw of a record."""
+
+    verdict: Verdict
+    dice: DiceCommitment | None
+    commitment_ok: bool | None
+    """Whether the revealed secret's SHA-256 is the commitment (None: no secret)."""
+    checks: tuple[ThrowCheck, ...] = ()
+    replay_error: str | None = None
+    """Why the record does not replay through the engine, if it does not."""
+
+    @property
+    def checked(self) -> tuple[ThrowCheck, ...]:
+        return tuple(c for c in self.checks if c.expected is not None)
+
+    @property
+    def mismatches(self) -> tuple[ThrowCheck, ...]:
+        return tuple(c for c in self.checked if not c.matches)
+
+
+def _rolls(record: Record) -> list[tuple[int, Dice]]:
+    """(action place, faces) of every roll of a record, read without replaying it."""
+    rolls: list[tuple[int, Dice]] = []
+    for place, text in enumerate(record.actions, start=1):
+        if not text.strip().lower().startswith("roll"):
+            continue
+        try:
+            action = parse_action(text)
+        except InvalidActionError as exc:
+            raise InvalidRecordError(f"action {place} ({text!r}): {exc}") from None
+        assert isinstance(action, Roll)
+        rolls.append((place, action.dice))
+    return rolls
+
+
+def verify_record(record: Record, text: str | None = None) -> Verification:
+    """Recompute every throw of a record from its revealed secret and its seeds.
+
+    The throws are recomputed from the record's own list of actions, so a changed face is
+    named even where it makes the rest of the game unreplayable; ``text`` (the record's JSON)
+    is also replayed through the engine, and why it fails, if it does, is reported.
+    """
+    replay_error = None
+    if text is not None:
+        try:
+            load_record(text)
+        except ZloutchError as exc:
+            replay_error = str(exc)
+    dice = record.dice
+    if dice is None:
+        verdict = Verdict.REAL_DICE if record.table_mode else Verdict.UNCHECKABLE
+        return Verification(verdict, None, None, replay_error=replay_error)
+    if dice.scheme != HMAC_SCHEME:  # pragma: no cover - read_record refuses other schemes
+        raise InvalidRecordError(f"unknown dice scheme {dice.scheme!r}")
+    if dice.secret is None:
+        return Verification(Verdict.NOT_YET, dice, None, replay_error=replay_error)
+    commitment_ok = hmac.compare_digest(commitment_of(dice.secret), dice.commitment.lower())
+    checks = []
+    for index, (place, recorded) in enumerate(_rolls(record)):
+        expected = None
+        if index >= dice.first_throw:
+            expected = fair_roll(dice.secret, dice.seeds, index, len(recorded)).dice
+        checks.append(ThrowCheck(place, index, recorded, expected))
+    ok = commitment_ok and all(c.matches for c in checks if c.expected is not None)
+    verdict = Verdict.VERIFIED if ok else Verdict.MISMATCH
+    return Verification(verdict, dice, commitment_ok, tuple(checks), replay_error)
+
+
+def check_words(check: ThrowCheck) -> str:
+    """One line per throw: ``throw 3 (action 9): 1 1 4 4 3 matches``."""
+    where = f"throw {check.throw + 1} (action {check.action})"
+    if check.expected is None:
+        return f"{where}: {format_dice(check.recorded)} thrown before the game came to the server"
+    if check.matches:
+        return f"{where}: {format_dice(check.recorded)} matches"
+    return (
+        f"{where}: recorded {format_dice(check.recorded)}, "
+        f"the secret and the seeds give {format_dice(check.expected)}: DOES NOT MATCH"
+    )

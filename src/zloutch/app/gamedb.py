@@ -1,0 +1,335 @@
+"""The durable store of the server's games: SQLite by default, PostgreSQL with ``--db``.
+
+SQLAlchemy 2 (Core) over three tables: ``games``, ``seats`` and ``actions``, the log, whose
+``(game_id, seq)`` is its primary key and ``(game_id, client_id)`` unique, so that an entry
+can be written once and a retried intent applied once, whichever process writes it. The
+schema is made and upgraded by the Alembic migrations shipped in ``zloutch.app.migrations``,
+run when the store opens: a database made by an older version keeps working.
+
+SQLite runs in WAL mode with ``synchronous=FULL``: a transaction that returned is on disk.
+With PostgreSQL, each append also sends ``NOTIFY zloutch_log, '<game> <seq>'`` inside its
+transaction, delivered on commit, so that the other server processes on the same database
+learn of the new entries (``listen``).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import AsyncIterator, Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.exc import IntegrityError
+
+from zloutch.app.rooms import DuplicateIntent, GameRow, LogEntry, RoomError, SeatRow, StoreConflict
+
+CHANNEL = "zloutch_log"
+
+metadata = sa.MetaData()
+
+games = sa.Table(
+    "games",
+    metadata,
+    sa.Column("id", sa.String(32), primary_key=True),
+    sa.Column("rules", sa.Text, nullable=False),
+    sa.Column("rules_toml", sa.Text),
+    sa.Column("players", sa.Text, nullable=False),
+    sa.Column("secret", sa.String(64), nullable=False),
+    sa.Column("commitment", sa.String(64), nullable=False),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False, index=True),
+    sa.Column("table_mode", sa.Boolean, nullable=False),
+    sa.Column("pace", sa.Float, nullable=False),
+    sa.Column("leave_after", sa.Float),
+    sa.Column("leave_bot", sa.String(40), nullable=False),
+    sa.Column("first_throw", sa.Integer, nullable=False),
+    sa.Column("status", sa.String(10), nullable=False, index=True),
+    sa.Column("open_hash", sa.String(64)),
+    sa.Column("rematch_of", sa.String(32)),
+    sa.Column("rematch", sa.String(32)),
+)
+
+seats = sa.Table(
+    "seats",
+    metadata,
+    sa.Column("game_id", sa.String(32), sa.ForeignKey("games.id"), primary_key=True),
+    sa.Column("seat", sa.Integer, primary_key=True),
+    sa.Column("name", sa.Text, nullable=False),
+    sa.Column("bot", sa.String(40)),
+    sa.Column("invite_hash", sa.String(64), unique=True),
+    sa.Column("token_hash", sa.String(64), unique=True),
+    sa.Column("heir_hash", sa.String(64)),
+    sa.Column("away", sa.Boolean, nullable=False),
+)
+
+actions = sa.Table(
+    "actions",
+    metadata,
+    sa.Column("game_id", sa.String(32), sa.ForeignKey("games.id"), primary_key=True),
+    sa.Column("seq", sa.Integer, primary_key=True),
+    sa.Column("text", sa.Text, nullable=False),
+    sa.Column("at", sa.String(32), nullable=False),
+    sa.Column("seat", sa.Integer),
+    sa.Column("client_id", sa.String(100)),
+    sa.UniqueConstraint("game_id", "client_id", name="uq_actions_client_id"),
+)
+
+
+def default_url() -> str:
+    """SQLite in the user's data folder (platformdirs where installed, else XDG)."""
+    try:
+        from platformdirs import user_data_dir
+
+        folder = Path(user_data_dir("zloutch"))
+    except ImportError:
+        base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+        folder = Path(base) / "zloutch"
+    return f"sqlite:///{folder / 'games.sqlite'}"
+
+
+def engine_url(url: str) -> str:
+    """``postgresql://`` goes through psycopg 3 (the driver the web extra installs)."""
+    for prefix in ("postgresql://", "postgres://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url[len(prefix) :]
+    return url
+
+
+def _utc(moment: datetime) -> datetime:
+    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
+
+
+def migrate(engine: Engine) -> None:
+    """Bring the schema to the newest migration (Alembic, shipped in the package)."""
+    from alembic import command
+    from alembic.config import Config
+
+    config = Config()
+    config.set_main_option("script_location", str(Path(__file__).with_name("migrations")))
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.upgrade(config, "head")
+
+
+class SqlStore:
+    """A ``GameStore`` in a database (see the module's docstring)."""
+
+    def __init__(self, url: str | None = None) -> None:
+        self.url = engine_url(url or default_url())
+        if self.url.startswith("sqlite:///"):
+            Path(self.url.removeprefix("sqlite:///")).parent.mkdir(parents=True, exist_ok=True)
+        try:
+            self.engine = sa.create_engine(self.url, pool_pre_ping=True)
+        except (sa.exc.ArgumentError, ImportError) as exc:
+            raise RoomError(f"--db {url}: not a database URL SQLAlchemy can open ({exc})") from None
+        self.postgres = self.engine.dialect.name == "postgresql"
+        if self.engine.dialect.name == "sqlite":
+            sa.event.listen(self.engine, "connect", _sqlite_pragmas)
+        try:
+            migrate(self.engine)
+        except sa.exc.OperationalError as exc:
+            reason = str(exc.orig).strip().splitlines()[0] if exc.orig else str(exc)
+            raise RoomError(f"cannot open the database {self.safe_url}: {reason}") from None
+
+    @property
+    def safe_url(self) -> str:
+        """The URL without its password, to print."""
+        return self.engine.url.render_as_string(hide_password=True)
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    # -- GameStore
+
+    def create(self, game: GameRow, rows: Sequence[SeatRow], log: Sequence[LogEntry]) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(games.insert().values(**_game_values(game)))
+            conn.execute(seats.insert(), [_seat_values(r) for r in rows])
+            if log:
+                conn.execute(actions.insert(), [_entry_values(game.id, e) for e in log])
+
+    def game(self, game_id: str) -> GameRow | None:
+        with self.engine.connect() as conn:
+            row = conn.execute(games.select().where(games.c.id == game_id)).mappings().first()
+        return _game_row(row) if row else None
+
+    def seats(self, game_id: str) -> tuple[SeatRow, ...]:
+        query = seats.select().where(seats.c.game_id == game_id).order_by(seats.c.seat)
+        with self.engine.connect() as conn:
+            return tuple(_seat_row(r) for r in conn.execute(query).mappings())
+
+    def log(self, game_id: str, after: int = 0) -> tuple[LogEntry, ...]:
+        query = (
+            actions.select()
+            .where(actions.c.game_id == game_id, actions.c.seq > after)
+            .order_by(actions.c.seq)
+        )
+        with self.engine.connect() as conn:
+            return tuple(
+                LogEntry(r["seq"], r["text"], r["at"], r["seat"], r["client_id"])
+                for r in conn.execute(query).mappings()
+            )
+
+    def append(
+        self, game_id: str, entries: Sequence[LogEntry], *, over: bool, at: datetime
+    ) -> None:
+        if not entries:
+            return
+        changes: dict[str, Any] = {"updated_at": _utc(at)}
+        if over:
+            changes["status"] = "over"
+        try:
+            with self.engine.begin() as conn:
+                last = conn.execute(
+                    sa.select(sa.func.max(actions.c.seq)).where(actions.c.game_id == game_id)
+                ).scalar()
+                if (last or 0) + 1 != entries[0].seq:
+                    self._raise_duplicate(conn, game_id, entries)
+                    raise StoreConflict()
+                conn.execute(actions.insert(), [_entry_values(game_id, e) for e in entries])
+                conn.execute(games.update().where(games.c.id == game_id).values(**changes))
+                if self.postgres:
+                    payload = f"{game_id} {entries[-1].seq}"
+                    conn.execute(sa.select(sa.func.pg_notify(CHANNEL, payload)))
+        except IntegrityError:
+            with self.engine.connect() as conn:
+                self._raise_duplicate(conn, game_id, entries)
+            raise StoreConflict() from None
+
+    @staticmethod
+    def _raise_duplicate(conn: Connection, game_id: str, entries: Sequence[LogEntry]) -> None:
+        ids = [e.client_id for e in entries if e.client_id is not None]
+        if not ids:
+            return
+        seq = conn.execute(
+            sa.select(actions.c.seq).where(
+                actions.c.game_id == game_id, actions.c.client_id.in_(ids)
+            )
+        ).scalar()
+        if seq is not None:
+            raise DuplicateIntent(seq)
+
+    def update_game(self, game_id: str, **changes: object) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(games.update().where(games.c.id == game_id).values(**changes))
+
+    def update_seat(self, game_id: str, seat: int, **changes: object) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(
+                seats.update()
+                .where(seats.c.game_id == game_id, seats.c.seat == seat)
+                .values(**changes)
+            )
+
+    def seat_by_invite(self, invite_hash: str) -> SeatRow | None:
+        return self._seat_where(seats.c.invite_hash == invite_hash)
+
+    def seat_by_token(self, token_hash: str) -> SeatRow | None:
+        return self._seat_where(seats.c.token_hash == token_hash)
+
+    def _seat_where(self, condition: sa.ColumnElement[bool]) -> SeatRow | None:
+        with self.engine.connect() as conn:
+            row = conn.execute(seats.select().where(condition)).mappings().first()
+        return _seat_row(row) if row else None
+
+    def expire(self, before: datetime) -> tuple[str, ...]:
+        stale = sa.and_(games.c.status == "playing", games.c.updated_at < _utc(before))
+        with self.engine.begin() as conn:
+            ids = tuple(conn.execute(sa.select(games.c.id).where(stale)).scalars())
+            if ids:
+                conn.execute(
+                    games.update().where(stale, games.c.id.in_(ids)).values(status="expired")
+                )
+        return ids
+
+    def playing(self) -> tuple[str, ...]:
+        with self.engine.connect() as conn:
+            query = sa.select(games.c.id).where(games.c.status == "playing")
+            return tuple(conn.execute(query).scalars())
+
+    # -- across processes (PostgreSQL)
+
+    async def listen(self) -> AsyncIterator[tuple[str, int]]:
+        """(game, last seq) of every append by any process, through LISTEN/NOTIFY."""
+        import psycopg
+
+        dsn = self.engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
+        conn = await psycopg.AsyncConnection.connect(dsn, autocommit=True)
+        try:
+            await conn.execute(f"LISTEN {CHANNEL}")
+            async for note in conn.notifies():
+                game_id, _, seq = note.payload.partition(" ")
+                yield game_id, int(seq)
+        finally:
+            await conn.close()
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=FULL")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.execute("PRAGMA busy_timeout=10000")
+    cursor.close()
+
+
+def _game_values(game: GameRow) -> dict[str, Any]:
+    return {
+        "id": game.id,
+        "rules": game.rules,
+        "rules_toml": game.rules_toml,
+        "players": json.dumps(list(game.players)),
+        "secret": game.secret,
+        "commitment": game.commitment,
+        "created_at": _utc(game.created_at),
+        "updated_at": _utc(game.updated_at),
+        "table_mode": game.table_mode,
+        "pace": game.pace,
+        "leave_after": game.leave_after,
+        "leave_bot": game.leave_bot,
+        "first_throw": game.first_throw,
+        "status": game.status,
+        "open_hash": game.open_hash,
+        "rematch_of": game.rematch_of,
+        "rematch": game.rematch,
+    }
+
+
+def _game_row(row: Any) -> GameRow:
+    values = dict(row)
+    values["players"] = tuple(json.loads(values["players"]))
+    values["created_at"] = _utc(values["created_at"])
+    values["updated_at"] = _utc(values["updated_at"])
+    return GameRow(**values)
+
+
+def _seat_values(row: SeatRow) -> dict[str, Any]:
+    return {
+        "game_id": row.game_id,
+        "seat": row.seat,
+        "name": row.name,
+        "bot": row.bot,
+        "invite_hash": row.invite_hash,
+        "token_hash": row.token_hash,
+        "heir_hash": row.heir_hash,
+        "away": row.away,
+    }
+
+
+def _seat_row(row: Any) -> SeatRow:
+    return SeatRow(**dict(row))
+
+
+def _entry_values(game_id: str, entry: LogEntry) -> dict[str, Any]:
+    return {
+        "game_id": game_id,
+        "seq": entry.seq,
+        "text": entry.text,
+        "at": entry.at,
+        "seat": entry.seat,
+        "client_id": entry.client_id,
+    }

@@ -1,0 +1,894 @@
+"""Games played on a server: seats, tokens, intents, the action log, the bots, the dice.
+
+A ``Rooms`` service holds the games of one server process over a ``GameStore`` (the durable
+log, ``zloutch.app.gamedb``; ``MemoryStore`` below for tests). Nothing here decides a rule:
+an intent is checked by the engine (``why_illegal``) and a refusal carries the engine's
+reason and its rule id. Nothing here does I/O either, apart from the store it is given.
+
+The log is the game. Each accepted intent becomes one or more entries (``throw`` and the
+``roll`` the server draws for it) appended in one transaction with the next sequence numbers;
+an entry is acknowledged or broadcast only after ``append`` returned. The store refuses a
+sequence number taken (``StoreConflict``: another process got there first; the room reloads
+the log and checks the intent again) and a client message id seen before (``DuplicateIntent``:
+a retry, answered with the version it led to, applied once). A game is rebuilt by replaying
+its log through the engine: entries are engine actions, or seeds a player added to the dice
+(``seed TEXT``), which count from the next throw on.
+
+Seats: an invite code per seat (and an open code that seats whoever comes next) is shown
+once to the creator; opening it gives the seat's token. Codes and tokens are random
+(``secrets``) and only their SHA-256 is stored.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import random
+import re
+import secrets
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime, timedelta
+from typing import Literal, Protocol
+
+from zloutch.app.fairdice import check_seed, commitment_of, fair_roll, new_secret
+from zloutch.app.session import BOT_PREFIX, bot_of, parse_players
+from zloutch.engine import (
+    CHANCE,
+    TERMINAL,
+    Action,
+    GameState,
+    Phase,
+    Roll,
+    current_player,
+    is_terminal,
+    legal_actions,
+    parse_action,
+    step,
+    turn_player,
+    why_illegal,
+)
+from zloutch.engine.events import Event
+from zloutch.engine.record import (
+    DiceCommitment,
+    PlayerSeed,
+    Record,
+    dump_record,
+    load_record,
+    rules_from_text,
+)
+from zloutch.rules import ZloutchError, load_rules, to_toml
+from zloutch.rules.ruleset import RuleSet
+
+MAX_SEATS = 8
+SEED_WORD = "seed"
+DEFAULT_LEAVE_BOT = "medium"
+MAX_PACE = 60.0
+
+RULE_ID = re.compile(r"\(([STGVF]-\d+)\)")
+
+RefusalCode = Literal[
+    "illegal", "stale", "not_your_turn", "spectator", "bad_token", "invalid", "over", "expired"
+]
+
+
+class RoomError(ZloutchError):
+    """A request the game service cannot do (a bad seat list, an unknown game...)."""
+
+
+class UnknownGameError(RoomError):
+    """No game has this id (or invite code)."""
+
+
+class StoreConflict(Exception):
+    """The next sequence number is taken: another process appended first."""
+
+
+class DuplicateIntent(Exception):
+    """This client message id was applied before; ``version`` is the version it led to."""
+
+    def __init__(self, version: int) -> None:
+        super().__init__(version)
+        self.version = version
+
+
+# ---------------------------------------------------------------------------- stored rows
+
+
+def now_utc() -> datetime:
+    return datetime.now(UTC)
+
+
+def stamp(moment: datetime) -> str:
+    """An ISO 8601 time in UTC to the millisecond: ``2025-05-01T12:00:00.250Z``."""
+    return moment.astimezone(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def digest(secret: str) -> str:
+    """What is stored of a token or a code: its SHA-256, hex."""
+    return hashlib.sha256(secret.encode("utf-8")).hexdigest()
+
+
+@dataclass(frozen=True)
+class GameRow:
+    """A game as stored: what it was created with, and how it stands."""
+
+    id: str
+    rules: str
+    players: tuple[str, ...]
+    secret: str
+    commitment: str
+    created_at: datetime
+    updated_at: datetime
+    rules_toml: str | None = None
+    table_mode: bool = False
+    pace: float = 0.8
+    leave_after: float | None = None
+    """Seconds a person may be away on their move before a bot plays for them (None: never)."""
+    leave_bot: str = DEFAULT_LEAVE_BOT
+    first_throw: int = 0
+    status: Literal["playing", "over", "expired"] = "playing"
+    open_hash: str | None = None
+    rematch_of: str | None = None
+    rematch: str | None = None
+
+
+@dataclass(frozen=True)
+class SeatRow:
+    game_id: str
+    seat: int
+    name: str
+    bot: str | None = None
+    """The bot's level or name (None: a person)."""
+    invite_hash: str | None = None
+    token_hash: str | None = None
+    heir_hash: str | None = None
+    """A rematch seat: the hash of the token of the same seat in the game before."""
+    away: bool = False
+    """A person away past ``leave_after``: the game's ``leave_bot`` plays for them."""
+
+
+@dataclass(frozen=True)
+class LogEntry:
+    """One entry of a game's log: an engine action or a seed (``seed TEXT``)."""
+
+    seq: int
+    text: str
+    at: str
+    seat: int | None = None
+    """The seat that sent it; None for the server (dice, bots, a continued record)."""
+    client_id: str | None = None
+
+
+class GameStore(Protocol):
+    """Where games live. ``append`` is atomic and durable when it returns."""
+
+    def create(self, game: GameRow, seats: Sequence[SeatRow], log: Sequence[LogEntry]) -> None:
+        """Store a new game with its seats and any entries it starts from."""
+        ...
+
+    def game(self, game_id: str) -> GameRow | None: ...
+
+    def seats(self, game_id: str) -> tuple[SeatRow, ...]: ...
+
+    def log(self, game_id: str, after: int = 0) -> tuple[LogEntry, ...]:
+        """The entries with ``seq > after``, in order."""
+        ...
+
+    def append(
+        self, game_id: str, entries: Sequence[LogEntry], *, over: bool, at: datetime
+    ) -> None:
+        """Append entries (their ``seq`` follow the last one) in one transaction, and mark
+        the game over; raises StoreConflict or DuplicateIntent, having written nothing."""
+        ...
+
+    def update_game(self, game_id: str, **changes: object) -> None: ...
+
+    def update_seat(self, game_id: str, seat: int, **changes: object) -> None: ...
+
+    def seat_by_invite(self, invite_hash: str) -> SeatRow | None: ...
+
+    def seat_by_token(self, token_hash: str) -> SeatRow | None: ...
+
+    def expire(self, before: datetime) -> tuple[str, ...]:
+        """Mark the unfinished games not changed since ``before`` expired; their ids."""
+        ...
+
+    def playing(self) -> tuple[str, ...]:
+        """The ids of the games not over and not expired."""
+        ...
+
+
+# ---------------------------------------------------------------------------- a room
+
+
+@dataclass(frozen=True)
+class Played:
+    """An entry of the log with the events it caused (none for a seed)."""
+
+    entry: LogEntry
+    events: tuple[Event, ...]
+
+
+@dataclass
+class Room:
+    """One game in memory: its stored row and seats, and its log replayed to a state."""
+
+    game: GameRow
+    seats: list[SeatRow]
+    record: Record
+    state: GameState
+    played: list[Played] = field(default_factory=list)
+    seeds: list[PlayerSeed] = field(default_factory=list)
+    throws: int = 0
+
+    @classmethod
+    def rebuild(cls, game: GameRow, seats: Sequence[SeatRow], log: Sequence[LogEntry]) -> Room:
+        """The game replayed from its log through the engine."""
+        rules = rules_from_text(game.rules_toml) if game.rules_toml else load_rules(game.rules)
+        record = Record(rules.spec, game.players, table_mode=game.table_mode)
+        record = replace(record, rules_toml=game.rules_toml)
+        room = cls(game, list(seats), record, record.start())
+        for entry in log:
+            room.take(entry)
+        return room
+
+    @property
+    def version(self) -> int:
+        return len(self.played)
+
+    def take(self, entry: LogEntry) -> Played:
+        """Add an entry of the log (already stored, or about to be)."""
+        if entry.seq != self.version + 1:
+            raise RoomError(f"log of {self.game.id}: entry {entry.seq} after {self.version}")
+        events: tuple[Event, ...] = ()
+        if entry.text.startswith(SEED_WORD + " "):
+            seat = entry.seat if entry.seat is not None else -1
+            self.seeds.append(PlayerSeed(seat, entry.text[len(SEED_WORD) + 1 :], self.throws))
+        else:
+            action = parse_action(entry.text)
+            self.state, events = step(self.state, action)
+            self.record = self.record.extended([action], [entry.at])
+            self.throws += isinstance(action, Roll)
+        played = Played(entry, events)
+        self.played.append(played)
+        return played
+
+    def try_entries(self, entries: Sequence[LogEntry]) -> Room:
+        """A copy with entries added (the room itself is unchanged until they are stored)."""
+        copy = Room(
+            self.game,
+            list(self.seats),
+            self.record,
+            self.state,
+            list(self.played),
+            list(self.seeds),
+            self.throws,
+        )
+        for entry in entries:
+            copy.take(entry)
+        return copy
+
+    # -- questions
+
+    @property
+    def over(self) -> bool:
+        return is_terminal(self.state)
+
+    def bot_for(self, seat: int) -> str | None:
+        """Who plays a seat on the server: its bot, or the stand-in of a person away."""
+        row = self.seats[seat]
+        if row.bot is not None:
+            return row.bot
+        return self.game.leave_bot if row.away else None
+
+    def acting_seats(self) -> tuple[int, ...]:
+        """The seats that may act now: the player to move; at a real table, while the dice
+        are in the air, the player whose turn it is types the faces (or anyone seated when
+        that is a bot)."""
+        who = current_player(self.state)
+        if who == TERMINAL:
+            return ()
+        if who == CHANCE:
+            if not self.game.table_mode:
+                return ()
+            who = turn_player(self.state)
+            if self.seats[who].bot is not None:
+                return tuple(s.seat for s in self.seats if s.bot is None)
+        return (who,)
+
+    def bot_to_move(self) -> int | None:
+        """The seat a bot plays now, if the server is to move for one."""
+        who = current_player(self.state)
+        if who >= 0 and self.bot_for(who) is not None:
+            return who
+        return None
+
+    def dice(self) -> DiceCommitment:
+        """The commitment and the seeds; the secret once the game is over."""
+        secret = self.game.secret if self.over else None
+        return DiceCommitment(
+            self.game.commitment, secret, tuple(self.seeds), self.game.first_throw
+        )
+
+    def full_record(self) -> Record:
+        if self.game.table_mode:
+            return self.record
+        return replace(self.record, dice=self.dice())
+
+    def record_text(self) -> str:
+        return dump_record(self.full_record(), self.state)
+
+    def server_rolls(self, at: str, seq: int) -> list[LogEntry]:
+        """The rolls the server draws while the dice are in the air (server dice only)."""
+        if self.game.table_mode:
+            return []
+        entries: list[LogEntry] = []
+        probe = self.try_entries([])
+        while current_player(probe.state) == CHANCE:
+            roll = fair_roll(self.game.secret, probe.seeds, probe.throws, probe.state.turn.rolling)
+            entry = LogEntry(seq + len(entries), str(roll), at)
+            probe.take(entry)
+            entries.append(entry)
+        return entries
+
+
+# ---------------------------------------------------------------------------- answers
+
+
+@dataclass(frozen=True)
+class Refused:
+    """An intent not applied, and why: the engine's reason and rule id where it is a rule."""
+
+    code: RefusalCode
+    reason: str
+    rule: str | None = None
+    version: int = 0
+
+
+@dataclass(frozen=True)
+class Accepted:
+    """An intent applied (or applied before: ``duplicate``); ``played`` are the new entries."""
+
+    version: int
+    played: tuple[Played, ...] = ()
+    duplicate: bool = False
+
+
+@dataclass(frozen=True)
+class SeatSpec:
+    """A seat asked for at creation: a person's name, or a bot."""
+
+    name: str = ""
+    bot: str | None = None
+
+
+@dataclass(frozen=True)
+class NewGame:
+    """What a game is created with."""
+
+    seats: tuple[SeatSpec, ...]
+    rules: str = "dix-mille"
+    rules_toml: str | None = None
+    """An uploaded rule file (which may extend a preset and nothing else)."""
+    table_mode: bool = False
+    pace: float = 0.8
+    leave_after: float | None = None
+    leave_bot: str = DEFAULT_LEAVE_BOT
+
+
+@dataclass(frozen=True)
+class Created:
+    """A new game and the codes that only its creator sees, once."""
+
+    game_id: str
+    commitment: str
+    invites: tuple[tuple[int, str], ...]
+    """(seat, invite code) for each person's seat."""
+    open_code: str
+
+
+@dataclass(frozen=True)
+class Joined:
+    game_id: str
+    seat: int
+    token: str
+
+
+# ---------------------------------------------------------------------------- the service
+
+
+class Rooms:
+    """The games of one server process, over a durable store."""
+
+    def __init__(
+        self,
+        store: GameStore,
+        *,
+        clock: Callable[[], datetime] = now_utc,
+        token: Callable[[], str] = lambda: secrets.token_urlsafe(24),
+    ) -> None:
+        self.store = store
+        self.clock = clock
+        self.token = token
+        self.rooms: dict[str, Room] = {}
+
+    # -- making games
+
+    def create(self, request: NewGame) -> Created:
+        """A new game; raises a ZloutchError with the CLI's words for a bad rule set or seats."""
+        rules, rules_toml = self._rules(request.rules, request.rules_toml)
+        names = self._names(request.seats)
+        return self._store_new(rules, rules_toml, names, request, ())
+
+    def continue_record(self, text: str, request: NewGame) -> Created:
+        """A new game that goes on from an uploaded record (its players, its rules)."""
+        record, state = load_record(text)
+        if is_terminal(state):
+            raise RoomError("this game is over: there is nothing to continue")
+        rules = record.rule_set()
+        at = stamp(self.clock())
+        log = tuple(
+            LogEntry(i, a, (record.times[i - 1] if record.times else None) or at)
+            for i, a in enumerate(record.actions, start=1)
+        )
+        if record.dice is not None:
+            log = self._with_seeds(record, log)
+        spec = replace(request, table_mode=record.table_mode)
+        return self._store_new(rules, record.rules_toml, record.players, spec, log)
+
+    @staticmethod
+    def _with_seeds(record: Record, log: tuple[LogEntry, ...]) -> tuple[LogEntry, ...]:
+        # The old game's seeds travel as the entries they were, before the throws they
+        # counted for; they are kept for the record, the new secret ignores the old throws.
+        dice = record.dice
+        assert dice is not None
+        out: list[LogEntry] = []
+        throws = 0
+        pending = sorted(dice.seeds, key=lambda s: s.from_throw)
+        for entry in log:
+            while pending and pending[0].from_throw <= throws:
+                seed = pending.pop(0)
+                out.append(LogEntry(0, f"{SEED_WORD} {seed.seed}", entry.at, seed.seat))
+            out.append(entry)
+            throws += entry.text.startswith("roll")
+        return tuple(replace(e, seq=i) for i, e in enumerate(out, start=1))
+
+    def _rules(self, spec: str, toml: str | None) -> tuple[RuleSet, str | None]:
+        if toml is None:
+            return load_rules(spec), None
+        rules = rules_from_text(toml)
+        try:
+            if load_rules(rules.spec) == rules:
+                return rules, None
+        except ZloutchError:
+            pass
+        return rules, to_toml(rules)
+
+    @staticmethod
+    def _names(seats: Sequence[SeatSpec]) -> tuple[str, ...]:
+        if not 1 <= len(seats) <= MAX_SEATS:
+            raise RoomError(f"a game has 1 to {MAX_SEATS} seats, not {len(seats)}")
+        parts = []
+        for i, seat in enumerate(seats, start=1):
+            if seat.bot is not None:
+                parts.append(BOT_PREFIX + seat.bot)
+            else:
+                name = seat.name.strip() or f"Player {i}"
+                if name.lower().startswith(BOT_PREFIX) or "," in name:
+                    raise RoomError(f"seat {i}: a person's name has no comma and no 'bot:'")
+                parts.append(name)
+        return parse_players(",".join(parts))
+
+    def _store_new(
+        self,
+        rules: RuleSet,
+        rules_toml: str | None,
+        names: Sequence[str],
+        request: NewGame,
+        log: Sequence[LogEntry],
+        rematch_of: str | None = None,
+        heirs: Sequence[str | None] = (),
+    ) -> Created:
+        if not 0 <= request.pace <= MAX_PACE:
+            raise RoomError(f"a bot's pace is 0 to {MAX_PACE:g} seconds")
+        if request.leave_after is not None and request.leave_after < 0:
+            raise RoomError("the delay before a bot plays for a player away cannot be negative")
+        bot_of(BOT_PREFIX + request.leave_bot)  # an unknown bot is refused with the list
+        moment = self.clock()
+        secret = new_secret()
+        game_id = secrets.token_urlsafe(9)
+        open_code = self.token()
+        invites: list[tuple[int, str]] = []
+        seats: list[SeatRow] = []
+        for seat, name in enumerate(names):
+            bot = name[len(BOT_PREFIX) :].split("#")[0] if name.startswith(BOT_PREFIX) else None
+            code = None
+            if bot is None:
+                code = self.token()
+                invites.append((seat, code))
+            heir = heirs[seat] if seat < len(heirs) else None
+            seats.append(
+                SeatRow(game_id, seat, name, bot, digest(code) if code else None, None, heir)
+            )
+        game = GameRow(
+            id=game_id,
+            rules=rules.spec,
+            players=tuple(names),
+            secret=secret,
+            commitment=commitment_of(secret),
+            created_at=moment,
+            updated_at=moment,
+            rules_toml=rules_toml,
+            table_mode=request.table_mode,
+            pace=request.pace,
+            leave_after=request.leave_after,
+            leave_bot=request.leave_bot,
+            first_throw=sum(e.text.startswith("roll") for e in log),
+            open_hash=digest(open_code),
+            rematch_of=rematch_of,
+        )
+        # The engine's word on the number of players; a continued record replays here too.
+        room = Room.rebuild(game, seats, log)
+        if room.over:
+            raise RoomError("this game is over: there is nothing to continue")
+        self.store.create(game, seats, log)
+        self.rooms[game_id] = room
+        # The server may have to move first (dice in the air, a bot): the caller asks.
+        return Created(game_id, game.commitment, tuple(invites), open_code)
+
+    # -- seats
+
+    def join(self, invite: str) -> Joined:
+        """The seat of an invite code, and its token (the code then seats nobody else)."""
+        row = self.store.seat_by_invite(digest(invite))
+        if row is None:
+            raise UnknownGameError("this invitation is unknown or was used already")
+        return self._seat(row)
+
+    def join_open(self, game_id: str, code: str) -> Joined:
+        """The next free person's seat of a game's open link."""
+        room = self.room(game_id)
+        if room.game.open_hash is None or not hmac.compare_digest(
+            room.game.open_hash, digest(code)
+        ):
+            raise UnknownGameError("this open link is unknown")
+        for row in room.seats:
+            if row.bot is None and row.token_hash is None and row.heir_hash is None:
+                return self._seat(row)
+        raise RoomError("every seat of this game is taken")
+
+    def _seat(self, row: SeatRow) -> Joined:
+        token = self.token()
+        self.store.update_seat(row.game_id, row.seat, token_hash=digest(token), invite_hash=None)
+        room = self.room(row.game_id)
+        room.seats[row.seat] = replace(
+            room.seats[row.seat], token_hash=digest(token), invite_hash=None
+        )
+        return Joined(row.game_id, row.seat, token)
+
+    def seat_of(self, game_id: str, token: str | None) -> int | None:
+        """The seat a token holds in a game; None for a spectator (no token)."""
+        if token is None:
+            return None
+        hashed = digest(token)
+        for row in self.room(game_id).seats:
+            if row.token_hash is not None and hmac.compare_digest(row.token_hash, hashed):
+                return row.seat
+        raise RoomError("this seat token is not one of this game's")
+
+    def set_away(self, game_id: str, seat: int, away: bool) -> bool:
+        """A person leaves (a bot plays for them) or takes the seat back; True if it changed."""
+        room = self.room(game_id)
+        row = room.seats[seat]
+        if row.bot is not None or row.away == away:
+            return False
+        self.store.update_seat(game_id, seat, away=away)
+        room.seats[seat] = replace(row, away=away)
+        return True
+
+    def rematch(self, game_id: str, token: str) -> Joined:
+        """The same seats in a new game of the same rules; each person follows with their
+        token of this game and gets their seat's token there (the first one creates it)."""
+        seat = self.seat_of(game_id, token)
+        if seat is None:  # pragma: no cover - seat_of raises without a token
+            raise RoomError("a spectator has no seat for a rematch")
+        room = self.room(game_id)
+        if not room.over:
+            raise RoomError("a rematch starts when the game is over")
+        new_id = room.game.rematch or self._stored_rematch(game_id)
+        if not new_id:
+            g = room.game
+            request = NewGame(
+                (),
+                g.rules,
+                g.rules_toml,
+                g.table_mode,
+                g.pace,
+                g.leave_after,
+                g.leave_bot,
+            )
+            heirs = [r.token_hash for r in room.seats]
+            rules = room.state.rules
+            created = self._store_new(rules, g.rules_toml, g.players, request, (), game_id, heirs)
+            new_id = created.game_id
+            self.store.update_game(game_id, rematch=new_id)
+            room.game = replace(room.game, rematch=new_id)
+        new_room = self.room(new_id)
+        row = new_room.seats[seat]
+        if row.heir_hash is None or not hmac.compare_digest(row.heir_hash, digest(token)):
+            raise RoomError("this seat of the rematch is not yours")
+        return self._seat(row)
+
+    def _stored_rematch(self, game_id: str) -> str | None:
+        game = self.store.game(game_id)
+        return game.rematch if game else None
+
+    # -- the games
+
+    def room(self, game_id: str) -> Room:
+        """The game, from memory or rebuilt from the store."""
+        room = self.rooms.get(game_id)
+        if room is not None:
+            return room
+        game = self.store.game(game_id)
+        if game is None:
+            raise UnknownGameError(f"there is no game {game_id!r}")
+        room = Room.rebuild(game, self.store.seats(game_id), self.store.log(game_id))
+        self.rooms[game_id] = room
+        return room
+
+    def refresh(self, game_id: str) -> tuple[Played, ...]:
+        """Entries another process appended since this one last looked (and seat changes)."""
+        room = self.rooms.get(game_id)
+        if room is None:
+            return ()
+        new = self.store.log(game_id, after=room.version)
+        played = tuple(room.take(e) for e in new)
+        room.seats = list(self.store.seats(game_id))
+        game = self.store.game(game_id)
+        if game is not None:
+            room.game = game
+        return played
+
+    def intent(
+        self, game_id: str, token: str | None, version: int, client_id: str, text: str
+    ) -> Accepted | Refused:
+        """A client's intent, checked against its seat token, the player to move, the version
+        it saw and the engine; applied (and stored) or refused with the reason."""
+        room = self.room(game_id)
+        if room.game.status == "expired":
+            return Refused("expired", "this game expired without a move", version=room.version)
+        try:
+            seat = self.seat_of(game_id, token)
+        except RoomError as exc:
+            return Refused("bad_token", str(exc), version=room.version)
+        if seat is None:
+            return Refused("spectator", "a spectator watches: only a seated player acts")
+        seen = self._seen(room, client_id)
+        if seen is not None:
+            return Accepted(seen, duplicate=True)
+        if version != room.version:
+            return Refused(
+                "stale",
+                f"the game has moved on since version {version} (it is at {room.version}): "
+                "catch up and try again",
+                version=room.version,
+            )
+        if room.seats[seat].away:
+            self.set_away(game_id, seat, False)  # acting takes the seat back
+        answer = self._try(room, seat, client_id, text)
+        if answer is not None:
+            return answer
+        self.refresh(game_id)  # another process appended first: what the client saw is old
+        return Refused(
+            "stale",
+            f"the game has moved on (it is at {room.version}): catch up and try again",
+            version=room.version,
+        )
+
+    @staticmethod
+    def _seen(room: Room, client_id: str) -> int | None:
+        """The version an intent applied before led to: its entry and the server's rolls."""
+        for played in reversed(room.played):
+            if played.entry.client_id == client_id:
+                seq = played.entry.seq
+                while seq < room.version and _server_roll(room.played[seq].entry):
+                    seq += 1
+                return seq
+        return None
+
+    def _try(self, room: Room, seat: int, client_id: str, text: str) -> Accepted | Refused | None:
+        """Check and store an intent; None on a conflict with another process."""
+        at = stamp(self.clock())
+        words = text.strip()
+        if words.lower().startswith(SEED_WORD + " ") or words.lower() == SEED_WORD:
+            try:
+                seed = check_seed(words[len(SEED_WORD) :])
+            except ZloutchError as exc:
+                return Refused("invalid", str(exc), version=room.version)
+            if room.over:
+                return Refused("over", "the game is over", version=room.version)
+            entries = [LogEntry(room.version + 1, f"{SEED_WORD} {seed}", at, seat, client_id)]
+            return self._store(room, entries)
+        if room.over:
+            return Refused("over", "the game is over", version=room.version)
+        try:
+            action = parse_action(words)
+        except ZloutchError as exc:
+            return Refused("invalid", str(exc), version=room.version)
+        if seat not in room.acting_seats():
+            return Refused("not_your_turn", self._whose_turn(room), version=room.version)
+        reason = self._refusal(room, action)
+        if reason is not None:
+            match = RULE_ID.search(reason)
+            return Refused(
+                "illegal", reason, match.group(1) if match else None, version=room.version
+            )
+        first = LogEntry(room.version + 1, str(action), at, seat, client_id)
+        probe = room.try_entries([first])
+        entries = [first, *probe.server_rolls(at, first.seq + 1)]
+        return self._store(room, entries)
+
+    @staticmethod
+    def _refusal(room: Room, action: Action) -> str | None:
+        state = room.state
+        if isinstance(action, Roll) and not room.game.table_mode:
+            return "the server throws the dice: send throw"
+        if state.phase is Phase.ROLL and not isinstance(action, Roll):
+            return f"the dice are in the air: send their faces (roll and {state.turn.rolling})"
+        return why_illegal(state, action)
+
+    @staticmethod
+    def _whose_turn(room: Room) -> str:
+        who = turn_player(room.state)
+        return f"it is {room.state.names[who]}'s turn"
+
+    def _store(self, room: Room, entries: Sequence[LogEntry]) -> Accepted | Refused | None:
+        probe = room.try_entries(entries)
+        try:
+            self.store.append(room.game.id, entries, over=probe.over, at=self.clock())
+        except StoreConflict:
+            return None
+        except DuplicateIntent as dup:
+            # Applied before through another process: catch up, and answer as the first time.
+            self.refresh(room.game.id)
+            return Accepted(
+                self._seen(room, entries[0].client_id or "") or dup.version, duplicate=True
+            )
+        played = tuple(room.take(e) for e in entries)
+        if probe.over:
+            room.game = replace(room.game, status="over")
+        return Accepted(room.version, played)
+
+    def bot_move(self, game_id: str, version: int) -> Accepted | None:
+        """The server moves for a bot (or a person away) if it is still to move at
+        ``version``; None when there is nothing to do (the game moved, another process
+        played it)."""
+        room = self.room(game_id)
+        seat = room.bot_to_move()
+        if seat is None or room.version != version or room.game.status != "playing":
+            return None
+        bot = bot_of(BOT_PREFIX + (room.bot_for(seat) or DEFAULT_LEAVE_BOT))
+        assert bot is not None
+        # Its random choices depend on the game and the move; it sees the state, not the dice.
+        action = bot.choose(room.state, random.Random(f"zloutch-bot:{game_id}:{version}"))
+        at = stamp(self.clock())
+        first = LogEntry(room.version + 1, str(action), at, seat)
+        entries = [first, *room.try_entries([first]).server_rolls(at, first.seq + 1)]
+        answer = self._store(room, entries)
+        if answer is None:
+            self.refresh(game_id)
+            return None
+        return answer if isinstance(answer, Accepted) else None
+
+    def start(self, game_id: str) -> Accepted | None:
+        """Dice in the air at the start (a continued record): the server throws them."""
+        room = self.room(game_id)
+        entries = room.server_rolls(stamp(self.clock()), room.version + 1)
+        if not entries:
+            return None
+        answer = self._store(room, entries)
+        return answer if isinstance(answer, Accepted) else None
+
+    # -- lists
+
+    def waiting(self, tokens: Iterable[str]) -> list[tuple[str, int]]:
+        """(game, seat) of the games where a token's seat is to move now."""
+        found: list[tuple[str, int]] = []
+        for token in tokens:
+            row = self.store.seat_by_token(digest(token))
+            if row is None:
+                continue
+            room = self.room(row.game_id)
+            if room.game.status == "playing" and row.seat in room.acting_seats():
+                found.append((row.game_id, row.seat))
+        return found
+
+    def expire(self, older_than: timedelta) -> tuple[str, ...]:
+        """Unfinished games with no move for ``older_than`` expire (finished ones are kept)."""
+        gone = self.store.expire(self.clock() - older_than)
+        for game_id in gone:
+            room = self.rooms.get(game_id)
+            if room is not None:
+                room.game = replace(room.game, status="expired")
+        return gone
+
+    def legal(self, game_id: str) -> tuple[Action, ...]:
+        room = self.room(game_id)
+        if room.state.phase is Phase.ROLL:
+            return ()
+        return legal_actions(room.state)
+
+
+def _server_roll(entry: LogEntry) -> bool:
+    return entry.seat is None and entry.text.startswith("roll")
+
+
+# ---------------------------------------------------------------------------- in memory
+
+
+class MemoryStore:
+    """A ``GameStore`` in memory: the same rules as the database's, for tests."""
+
+    def __init__(self) -> None:
+        self.games: dict[str, GameRow] = {}
+        self.seat_rows: dict[tuple[str, int], SeatRow] = {}
+        self.logs: dict[str, list[LogEntry]] = {}
+
+    def create(self, game: GameRow, seats: Sequence[SeatRow], log: Sequence[LogEntry]) -> None:
+        self.games[game.id] = game
+        for row in seats:
+            self.seat_rows[(game.id, row.seat)] = row
+        self.logs[game.id] = list(log)
+
+    def game(self, game_id: str) -> GameRow | None:
+        return self.games.get(game_id)
+
+    def seats(self, game_id: str) -> tuple[SeatRow, ...]:
+        rows = [r for (g, _), r in self.seat_rows.items() if g == game_id]
+        return tuple(sorted(rows, key=lambda r: r.seat))
+
+    def log(self, game_id: str, after: int = 0) -> tuple[LogEntry, ...]:
+        return tuple(e for e in self.logs.get(game_id, []) if e.seq > after)
+
+    def append(
+        self, game_id: str, entries: Sequence[LogEntry], *, over: bool, at: datetime
+    ) -> None:
+        log = self.logs[game_id]
+        for entry in entries:
+            if entry.client_id is not None:
+                for old in log:
+                    if old.client_id == entry.client_id:
+                        raise DuplicateIntent(old.seq)
+        if entries and entries[0].seq != len(log) + 1:
+            raise StoreConflict()
+        log.extend(entries)
+        changes: dict[str, object] = {"updated_at": at}
+        if over:
+            changes["status"] = "over"
+        self.update_game(game_id, **changes)
+
+    def update_game(self, game_id: str, **changes: object) -> None:
+        self.games[game_id] = replace(self.games[game_id], **changes)  # type: ignore[arg-type]
+
+    def update_seat(self, game_id: str, seat: int, **changes: object) -> None:
+        key = (game_id, seat)
+        self.seat_rows[key] = replace(self.seat_rows[key], **changes)  # type: ignore[arg-type]
+
+    def seat_by_invite(self, invite_hash: str) -> SeatRow | None:
+        return next((r for r in self.seat_rows.values() if r.invite_hash == invite_hash), None)
+
+    def seat_by_token(self, token_hash: str) -> SeatRow | None:
+        return next((r for r in self.seat_rows.values() if r.token_hash == token_hash), None)
+
+    def expire(self, before: datetime) -> tuple[str, ...]:
+        gone = tuple(
+            g.id for g in self.games.values() if g.status == "playing" and g.updated_at < before
+        )
+        for game_id in gone:
+            self.update_game(game_id, status="expired")
+        return gone
+
+    def playing(self) -> tuple[str, ...]:
+        return tuple(g.id for g in self.games.values() if g.status == "playing")

@@ -1,0 +1,69 @@
+"""``zloutch verify RECORD``: it agrees on a fair game and names a changed face."""
+
+from __future__ import annotations
+
+import json
+import random
+from dataclasses import replace
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from zloutch.adapters.cli import app
+from zloutch.app.fairdice import commitment_of, fair_roll
+from zloutch.engine import CHANCE, apply, current_player, is_terminal, legal_actions
+from zloutch.engine.record import DiceCommitment, Record, dump_record
+
+runner = CliRunner()
+
+
+def fair_game(spec: str, seed: int) -> tuple[Record, str]:
+    """A finished random game thrown with fair dice, its secret revealed."""
+    secret = random.Random(seed).randbytes(32).hex()
+    record = Record(spec, ("Ana", "Bob"))
+    state, rng, actions = record.start(), random.Random(seed), []
+    while not is_terminal(state):
+        if current_player(state) == CHANCE:
+            throws = sum(a.startswith("roll") for a in actions)
+            action = fair_roll(secret, (), throws, state.turn.rolling)
+        else:
+            action = rng.choice(legal_actions(state))
+        actions.append(str(action))
+        state = apply(state, action)
+    record = replace(record.extended(actions), dice=DiceCommitment(commitment_of(secret), secret))
+    return record, dump_record(record, state)
+
+
+def test_verify_agrees_on_a_finished_game(tmp_path: Path) -> None:
+    _, text = fair_game("cinq-mille", 11)
+    path = tmp_path / "game.json"
+    path.write_text(text)
+    result = runner.invoke(app, ["verify", str(path)], env={"COLUMNS": "200"})
+    assert result.exit_code == 0, result.output
+    assert "the secret matches the commitment" in result.stdout
+    assert "verified: all" in result.stdout
+    assert "DOES NOT MATCH" not in result.stdout
+
+
+def test_verify_catches_one_changed_face(tmp_path: Path) -> None:
+    _, text = fair_game("cinq-mille", 12)
+    data = json.loads(text)
+    place = next(i for i, a in enumerate(data["actions"]) if a.startswith("roll"))
+    faces = sorted([int(f) for f in data["actions"][place].split()[1:]])
+    faces[-1] = faces[-1] % 6 + 1
+    data["actions"][place] = "roll " + " ".join(map(str, sorted(faces)))
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(data))
+    result = runner.invoke(app, ["verify", "--json", str(path)])
+    assert result.exit_code == 1, result.output
+    report = json.loads(result.stdout)
+    assert report["verdict"] == "mismatch"
+    assert [t["action"] for t in report["throws"] if not t["matches"]] == [place + 1]
+
+
+def test_verify_refuses_what_is_not_a_record_in_one_line(tmp_path: Path) -> None:
+    path = tmp_path / "nope.json"
+    path.write_text("{}")
+    result = runner.invoke(app, ["verify", str(path)])
+    assert result.exit_code == 2
+    assert result.stderr.strip().count("\n") == 0 and result.stderr.startswith("error:")

@@ -1,0 +1,217 @@
+"""A real ``zloutch serve`` on 127.0.0.1 (a subprocess on a free port) and real WebSocket
+clients, over SQLite and over PostgreSQL (``ZLOUTCH_TEST_POSTGRES``)."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+from websockets.sync.client import ClientConnection, connect
+
+SRC = Path(__file__).resolve().parents[3] / "src"
+POSTGRES = os.environ.get("ZLOUTCH_TEST_POSTGRES")
+POSTGRES_HOWTO = (
+    "set ZLOUTCH_TEST_POSTGRES to run the server tests against PostgreSQL; as root: "
+    'pg_ctlcluster 15 main start && su postgres -c "psql -c \\"CREATE ROLE zloutch LOGIN '
+    "PASSWORD 'zloutch'\\\" -c 'CREATE DATABASE zloutch_test OWNER zloutch'\" && export "
+    "ZLOUTCH_TEST_POSTGRES=postgresql://zloutch:zloutch@127.0.0.1:5432/zloutch_test "
+    "(.ci/run does this)"
+)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def postgres_reachable(url: str) -> str | None:
+    """None when the database answers, else why not."""
+    try:
+        import psycopg
+
+        with psycopg.connect(url, connect_timeout=3):
+            return None
+    except Exception as exc:  # any failure to connect means: skip, and say how
+        return str(exc).strip().splitlines()[0]
+
+
+@dataclass
+class Server:
+    """A ``zloutch serve`` process; ``kill`` it (SIGKILL) and ``start`` it again."""
+
+    db: str
+    port: int = field(default_factory=free_port)
+    process: subprocess.Popen[bytes] | None = None
+    log: Path | None = None
+
+    @property
+    def base(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self) -> None:
+        env = {**os.environ, "PYTHONPATH": f"{SRC}{os.pathsep}{os.environ.get('PYTHONPATH', '')}"}
+        command = [sys.executable, "-m", "zloutch", "serve", "--port", str(self.port)]
+        out = open(self.log, "ab") if self.log else subprocess.DEVNULL  # noqa: SIM115
+        self.process = subprocess.Popen(
+            [*command, "--db", self.db], env=env, stdout=out, stderr=subprocess.STDOUT
+        )
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"zloutch serve exited: {self.read_log()}")
+            try:
+                self.get("/api/health")
+                return
+            except (urllib.error.URLError, ConnectionError, OSError):
+                time.sleep(0.1)
+        raise RuntimeError("zloutch serve did not answer in 60 s")
+
+    def read_log(self) -> str:
+        return self.log.read_text(errors="replace")[-3000:] if self.log else ""
+
+    def kill(self) -> None:
+        assert self.process is not None
+        self.process.send_signal(signal.SIGKILL)
+        self.process.wait(10)
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(10)
+
+    def request(self, method: str, path: str, body: object = None) -> Any:
+        data = json.dumps(body).encode() if body is not None else None
+        req = urllib.request.Request(self.base + path, data=data, method=method)
+        req.add_header("content-type", "application/json")
+        try:
+            with urllib.request.urlopen(req, timeout=30) as response:
+                text = response.read().decode()
+        except urllib.error.HTTPError as exc:
+            return {"status": exc.code, **json.loads(exc.read().decode())}
+        return json.loads(text) if text.startswith(("{", "[")) else text
+
+    def get(self, path: str) -> Any:
+        return self.request("GET", path)
+
+    def post(self, path: str, body: object = None) -> Any:
+        return self.request("POST", path, body if body is not None else {})
+
+    def new_game(self, **options: Any) -> tuple[dict[str, Any], dict[int, str]]:
+        """A game and the seat tokens of its people (every invite opened)."""
+        created = self.post("/api/games", options)
+        assert "game" in created, created
+        tokens = {}
+        for invite in created["invites"]:
+            joined = self.post(f"/api/join/{invite['code']}")
+            tokens[joined["seat"]] = joined["token"]
+        return created, tokens
+
+    def socket(self, game: str) -> ClientConnection:
+        # Entered by hand: a connection that lives across calls (the same on websockets 12+).
+        return connect(f"ws://127.0.0.1:{self.port}/ws/{game}", open_timeout=20).__enter__()
+
+
+class Player:
+    """A WebSocket client: says hello, keeps the last state, sends intents."""
+
+    def __init__(self, server: Server, game: str, token: str | None, since: int | None = None):
+        self.ws = server.socket(game)
+        self.ws.send(json.dumps({"type": "hello", "token": token, "since": since}))
+        self.seqs: list[int] = []
+        self.state: dict[str, Any] = {}
+        self.welcome = self.receive()
+        assert self.welcome["type"] == "welcome", self.welcome
+        self.receive()  # the catch-up: events or the whole state
+        self.count = 0
+
+    def receive(self, timeout: float = 20) -> dict[str, Any]:
+        message: dict[str, Any] = json.loads(self.ws.recv(timeout))
+        if message["type"] == "events":
+            self.seqs += [e["seq"] for e in message["entries"]]
+            self.state = message["state"]
+        elif message["type"] == "state":
+            self.state = message["state"]
+        return message
+
+    def until(self, kind: str, timeout: float = 20) -> dict[str, Any]:
+        deadline = time.monotonic() + timeout
+        while True:
+            message = self.receive(max(0.1, deadline - time.monotonic()))
+            if message["type"] == kind:
+                return message
+
+    def until_version(self, version: int, timeout: float = 20) -> None:
+        deadline = time.monotonic() + timeout
+        while self.state.get("version", -1) < version:
+            self.receive(max(0.1, deadline - time.monotonic()))
+
+    def intent(self, action: str, version: int | None = None, id: str | None = None) -> dict:
+        self.count += 1
+        client_id = id or f"{id or ''}{time.monotonic_ns()}-{self.count}"
+        seen = self.state["version"] if version is None else version
+        self.ws.send(
+            json.dumps({"type": "intent", "id": client_id, "version": seen, "action": action})
+        )
+        while True:
+            message = self.receive()
+            if message["type"] in ("ack", "refused") and message["id"] == client_id:
+                return message
+
+    def close(self) -> None:
+        self.ws.close()
+
+
+@pytest.fixture(scope="module", params=["sqlite", "postgres"])
+def db_url(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> str:
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path_factory.mktemp('db') / 'games.sqlite'}"
+    if not POSTGRES:
+        pytest.skip(POSTGRES_HOWTO)
+    why = postgres_reachable(POSTGRES)
+    if why is not None:
+        pytest.skip(
+            f"PostgreSQL at ZLOUTCH_TEST_POSTGRES is not reachable ({why}); {POSTGRES_HOWTO}"
+        )
+    return POSTGRES
+
+
+@pytest.fixture
+def make_server(db_url: str, tmp_path: Path) -> Iterator[Callable[[], Server]]:
+    """Start servers on the test's database; all are stopped at the end."""
+    started: list[Server] = []
+
+    def make() -> Server:
+        server = Server(db_url, log=tmp_path / f"server-{len(started)}.log")
+        server.start()
+        started.append(server)
+        return server
+
+    yield make
+    for server in started:
+        server.stop()
+
+
+@pytest.fixture(scope="module")
+def server(db_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """One server for the tests of a module (each plays games of its own)."""
+    running = Server(db_url, log=tmp_path_factory.mktemp("log") / "server.log")
+    running.start()
+    yield running
+    running.stop()

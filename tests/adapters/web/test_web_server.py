@@ -1,0 +1,234 @@
+"""``zloutch serve`` against real WebSocket clients on 127.0.0.1, over SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+import json
+import random
+import threading
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from conftest import Player, Server
+from zloutch.adapters.cli import app
+
+SHORT = "dix-mille(target=2000)"
+
+
+def play_turns(players: dict[int, Player], rng: random.Random, moves: int) -> int:
+    """Each to move sends a random legal intent, ``moves`` times or to the end; acked count."""
+    acked = 0
+    for _ in range(moves):
+        state = next(iter(players.values())).state
+        if state["status"] != "playing" or not state["acting"]:
+            break
+        (seat,) = state["acting"]
+        me = players[seat]
+        me.until_version(state["version"])
+        answer = me.intent(rng.choice(me.state["legal"]))
+        assert answer["type"] == "ack", answer
+        acked += 1
+        for p in players.values():
+            p.until_version(answer["version"])
+    return acked
+
+
+def test_two_players_and_a_spectator_play_a_whole_game(server: Server, tmp_path: Path) -> None:
+    created, tokens = server.new_game(rules=SHORT, seats=[{"name": "Ana"}, {"name": "Bob"}])
+    game = created["game"]
+    assert len(created["commitment"]) == 64
+    ana, bob = Player(server, game, tokens[0]), Player(server, game, tokens[1])
+    watcher = Player(server, game, None)
+    assert (ana.welcome["seat"], bob.welcome["seat"], watcher.welcome["seat"]) == (0, 1, None)
+    assert ana.intent("seed ana's words")["type"] == "ack"
+    bob.until_version(1)
+    assert bob.intent("seed 12345")["type"] == "ack"
+    ana.until_version(2)
+    play_turns({0: ana, 1: bob}, random.Random(1), 5000)
+    watcher.until_version(ana.state["version"])
+    assert ana.state["status"] == "over" and ana.state["sheet"]["finished"]
+    # Every entry reached the spectator once, in order.
+    assert watcher.seqs == list(range(1, ana.state["version"] + 1))
+    record = server.get(f"/api/games/{game}/record")
+    assert record["dice"]["secret"] and record["dice"]["commitment"] == created["commitment"]
+    assert [s["seed"] for s in record["dice"]["seeds"]] == ["ana's words", "12345"]
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(record))
+    runner = CliRunner()
+    assert runner.invoke(app, ["verify", str(path)]).exit_code == 0
+    assert runner.invoke(app, ["record", "show", str(path)]).exit_code == 0
+    place = next(i for i, a in enumerate(record["actions"]) if a.startswith("roll"))
+    faces = sorted(int(f) for f in record["actions"][place].split()[1:])
+    faces[0] = faces[0] % 6 + 1
+    record["actions"][place] = "roll " + " ".join(map(str, sorted(faces)))
+    path.write_text(json.dumps(record))
+    caught = runner.invoke(app, ["verify", "--json", str(path)])
+    assert caught.exit_code == 1
+    assert [t["action"] for t in json.loads(caught.stdout)["throws"] if not t["matches"]] == [
+        place + 1
+    ]
+    for p in (ana, bob, watcher):
+        p.close()
+
+
+def test_stale_forged_replayed_and_out_of_turn_intents_are_refused(server: Server) -> None:
+    created, tokens = server.new_game(seats=[{"name": "Ana"}, {"name": "Bob"}])
+    game = created["game"]
+    ana, bob = Player(server, game, tokens[0]), Player(server, game, tokens[1])
+    watcher = Player(server, game, None)
+    assert watcher.intent("throw")["code"] == "spectator"
+    assert bob.intent("throw")["code"] == "not_your_turn"
+    bank = ana.intent("bank")
+    assert bank["code"] == "illegal" and "nothing kept" in bank["reason"]
+    first = ana.intent("throw", id="same")
+    assert first["type"] == "ack" and first["version"] == 2
+    again = ana.intent("throw", version=0, id="same")
+    assert again == {**first, "duplicate": True}
+    ana.until_version(2)
+    stale = ana.intent(ana.state["legal"][0], version=0)
+    assert stale["code"] == "stale" and stale["version"] == 2
+    forged = server.socket(game)
+    forged.send(json.dumps({"type": "hello", "token": "not-a-token"}))
+    assert "not one of this game's" in json.loads(forged.recv(10))["reason"]
+    assert server.get(f"/api/games/{game}")["version"] == 2
+    bad = server.post("/api/games", {"rules": "dix-mile"})
+    assert bad["status"] == 400 and "unknown preset" in bad["error"]
+    for p in (ana, bob, watcher):
+        p.close()
+
+
+def test_a_client_reconnects_and_catches_up(server: Server) -> None:
+    created, tokens = server.new_game(rules=SHORT, seats=[{"name": "Ana"}, {"name": "Bob"}])
+    game = created["game"]
+    players = {0: Player(server, game, tokens[0]), 1: Player(server, game, tokens[1])}
+    rng = random.Random(2)
+    play_turns(players, rng, 4)
+    seen = players[1].state["version"]
+    players[1].close()
+    ana_only = {0: players[0]}
+    while players[0].state["acting"] == [0] and players[0].state["status"] == "playing":
+        play_turns(ana_only, rng, 1)
+    back = Player(server, game, tokens[1], since=seen)
+    assert back.seqs == list(range(seen + 1, players[0].state["version"] + 1))
+    assert back.state == players[0].state
+    fresh = Player(server, game, tokens[1])  # no since: the whole state
+    assert fresh.seqs == [] and fresh.state == players[0].state
+    players[0].close()
+    back.close()
+    fresh.close()
+
+
+def test_bots_play_on_the_server_and_rematch_keeps_the_seats(server: Server) -> None:
+    created, tokens = server.new_game(
+        rules="dix-mille(target=1000)", seats=[{"name": "Ana"}, {"bot": "easy"}], pace=0
+    )
+    game = created["game"]
+    ana = Player(server, game, tokens[0])
+    rng = random.Random(3)
+    while ana.state["status"] == "playing":
+        if ana.state["acting"] == [0]:
+            answer = ana.intent(rng.choice(ana.state["legal"]))
+            assert answer["type"] == "ack", answer
+            ana.until_version(answer["version"])
+        else:
+            ana.receive()
+    waiting = server.post("/api/waiting", {"tokens": [tokens[0]]})
+    assert waiting == {"games": []}
+    again = server.post(f"/api/games/{game}/rematch", {"token": tokens[0]})
+    assert again["seat"] == 0 and again["game"] != game
+    state = server.get(f"/api/games/{again['game']}")
+    assert [s["bot"] for s in state["seats"]] == [None, "easy"]
+    assert server.post("/api/waiting", {"tokens": [again["token"]]})["games"] == [
+        {"game": again["game"], "seat": 0}
+    ]
+    ana.close()
+
+
+def test_an_uploaded_record_goes_on_as_a_new_game(server: Server) -> None:
+    created, tokens = server.new_game(seats=[{"name": "Ana"}, {"name": "Bob"}])
+    ana = Player(server, created["game"], tokens[0])
+    ana.intent("throw")
+    record = server.get(f"/api/games/{created['game']}/record")
+    assert record["dice"]["secret"] is None  # not over: the secret stays hidden
+    new = server.post("/api/records", {"record": record})
+    assert new["state"]["version"] == 2 and new["state"]["sheet"] == ana.state["sheet"]
+    assert new["commitment"] != created["commitment"]
+    ana.close()
+
+
+def kill_in_the_middle(make_server: Callable[[], Server], games: int, moves: int) -> None:
+    """Play many games at once, SIGKILL the server, start it again: every acknowledged
+    action is in the log, and every game goes on."""
+    server = make_server()
+    made = [
+        server.new_game(rules=SHORT, seats=[{"name": "A"}, {"name": "B"}]) for _ in range(games)
+    ]
+    acked: dict[str, list[tuple[int, str]]] = {c["game"]: [] for c, _ in made}
+    stop = threading.Event()
+
+    def play(created: dict, tokens: dict[int, str], seed: int) -> None:
+        game = created["game"]
+        players = {s: Player(server, game, t) for s, t in tokens.items()}
+        rng = random.Random(seed)
+        try:
+            for _ in range(moves):
+                state = players[0].state
+                if stop.is_set() or state["status"] != "playing":
+                    return
+                (seat,) = state["acting"]
+                me = players[seat]
+                me.until_version(state["version"])
+                action = rng.choice(me.state["legal"])
+                answer = me.intent(action)
+                if answer["type"] == "ack":
+                    acked[game].append((answer["version"], action))
+                for p in players.values():
+                    p.until_version(answer["version"])
+        except Exception:
+            return  # the server died under us: what was acknowledged is what counts
+
+    threads = [
+        threading.Thread(target=play, args=(c, t, i), daemon=True) for i, (c, t) in enumerate(made)
+    ]
+    for t in threads:
+        t.start()
+    while sum(map(len, acked.values())) < games * moves // 3:
+        threading.Event().wait(0.05)
+    server.kill()
+    stop.set()
+    for t in threads:
+        t.join(30)
+    snapshot = {g: list(a) for g, a in acked.items()}
+    again = make_server()
+    for game, answers in snapshot.items():
+        record = again.get(f"/api/games/{game}/record")
+        state = again.get(f"/api/games/{game}")
+        actions = record["actions"]  # no seeds here: entry k of the log is action k
+        for version, action in answers:
+            assert version <= state["version"] == len(actions)
+            # The intent's own entry ends its batch, or comes just before the server's roll.
+            assert actions[version - 1] == action or (
+                actions[version - 2] == action and actions[version - 1].startswith("roll")
+            )
+        if state["status"] == "playing":
+            created = next(c for c, _ in made if c["game"] == game)
+            tokens = next(t for c, t in made if c["game"] == game)
+            (seat,) = state["acting"]
+            player = Player(again, game, tokens[seat])
+            assert player.intent(player.state["legal"][0])["type"] == "ack"
+            player.close()
+            assert created["commitment"] == state["dice"]["commitment"]
+
+
+@pytest.mark.slow
+def test_sigkill_in_the_middle_loses_nothing_acknowledged(
+    make_server: Callable[[], Server],
+) -> None:
+    kill_in_the_middle(make_server, games=3, moves=30)
+
+
+@pytest.mark.slow
+def test_sigkill_in_the_middle_of_many_games(make_server: Callable[[], Server]) -> None:
+    kill_in_the_middle(make_server, games=40, moves=60)

@@ -1,0 +1,328 @@
+"""The game service: seats and tokens, intents checked by the engine, the log, bots, dice."""
+
+from __future__ import annotations
+
+import os
+import random
+from collections.abc import Callable, Iterator
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from zloutch.app.fairdice import Verdict, verify_record
+from zloutch.app.rooms import (
+    Accepted,
+    GameStore,
+    MemoryStore,
+    NewGame,
+    Refused,
+    Room,
+    RoomError,
+    Rooms,
+    SeatSpec,
+    digest,
+)
+from zloutch.engine import CHANCE, current_player, legal_actions
+from zloutch.engine.record import load_record
+from zloutch.rules import ZloutchError
+
+ANA_BOB = (SeatSpec("Ana"), SeatSpec("Bob"))
+POSTGRES = os.environ.get("ZLOUTCH_TEST_POSTGRES")
+POSTGRES_HOWTO = (
+    "set ZLOUTCH_TEST_POSTGRES to a PostgreSQL URL to run this test against PostgreSQL, e.g. "
+    'as root: pg_ctlcluster 15 main start; su postgres -c "psql -c \\"CREATE ROLE zloutch '
+    "LOGIN PASSWORD 'zloutch'\\\" -c 'CREATE DATABASE zloutch_test OWNER zloutch'\"; "
+    "export ZLOUTCH_TEST_POSTGRES=postgresql://zloutch:zloutch@127.0.0.1:5432/zloutch_test"
+)
+
+
+@pytest.fixture(params=["memory", "sqlite", "postgres"])
+def new_store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Callable[[], GameStore]]:
+    """Stores over one database (a second call is a second process's view of it)."""
+    if request.param == "memory":
+        memory = MemoryStore()
+        yield lambda: memory
+        return
+    from zloutch.app.gamedb import SqlStore
+
+    if request.param == "sqlite":
+        url = f"sqlite:///{tmp_path / 'games.sqlite'}"
+    else:
+        if not POSTGRES:
+            pytest.skip(POSTGRES_HOWTO)
+        url = POSTGRES
+    opened: list[SqlStore] = []
+
+    def make() -> GameStore:
+        try:
+            opened.append(SqlStore(url))
+        except ZloutchError as exc:
+            pytest.skip(f"{exc}; {POSTGRES_HOWTO}")
+        return opened[-1]
+
+    yield make
+    for store in opened:
+        store.close()
+
+
+def seated(rooms: Rooms, request: NewGame) -> tuple[str, dict[int, str]]:
+    created = rooms.create(request)
+    tokens = {seat: rooms.join(code).token for seat, code in created.invites}
+    return created.game_id, tokens
+
+
+def play_out(rooms: Rooms, game_id: str, tokens: dict[int, str], seed: int, limit: int = 4000):
+    """Play a game to its end: the bots on the server, the people by random legal intents."""
+    rng = random.Random(seed)
+    for n in range(limit):
+        room = rooms.room(game_id)
+        if room.over:
+            return room
+        if room.bot_to_move() is not None:
+            assert rooms.bot_move(game_id, room.version) is not None
+            continue
+        (seat,) = room.acting_seats()
+        action = rng.choice(legal_actions(room.state))
+        answer = rooms.intent(game_id, tokens[seat], room.version, f"c{n}", str(action))
+        assert isinstance(answer, Accepted), answer
+        assert current_player(rooms.room(game_id).state) != CHANCE  # the server threw
+    raise AssertionError("the game did not end")
+
+
+def test_a_game_plays_to_its_end_and_its_record_verifies(
+    new_store: Callable[[], GameStore],
+) -> None:
+    rooms = Rooms(new_store())
+    game_id, tokens = seated(
+        rooms, NewGame((*ANA_BOB, SeatSpec(bot="easy")), rules="cinq-mille(target=2000)", pace=0)
+    )
+    assert set(tokens) == {0, 1}
+    rooms.intent(game_id, tokens[1], 0, "seed-1", "seed bob's lucky words")
+    room = play_out(rooms, game_id, tokens, seed=1)
+    record, state = load_record(room.record_text())
+    assert state == room.state
+    assert record.dice is not None and record.dice.secret == room.game.secret
+    assert [s.seed for s in record.dice.seeds] == ["bob's lucky words"]
+    assert len(record.times) == len(record.actions)
+    assert verify_record(record).verdict is Verdict.VERIFIED
+
+
+def test_the_secret_stays_hidden_until_the_end() -> None:
+    rooms = Rooms(MemoryStore())
+    game_id, _ = seated(rooms, NewGame(ANA_BOB))
+    room = rooms.room(game_id)
+    assert room.game.secret not in room.record_text()
+    assert room.game.commitment in room.record_text()
+
+
+def test_only_hashes_of_codes_and_tokens_are_stored() -> None:
+    store = MemoryStore()
+    rooms = Rooms(store)
+    created = rooms.create(NewGame(ANA_BOB))
+    token = rooms.join(created.invites[0][1]).token
+    kept = repr(store.seat_rows) + repr(store.games)
+    assert token not in kept and created.invites[1][1] not in kept
+    assert digest(token) in kept
+    with pytest.raises(RoomError, match="unknown or was used"):
+        rooms.join(created.invites[0][1])  # an invite seats one person
+
+
+def test_stale_forged_spectator_wrong_seat_and_illegal_intents_are_refused(
+    new_store: Callable[[], GameStore],
+) -> None:
+    rooms = Rooms(new_store())
+    game_id, tokens = seated(rooms, NewGame(ANA_BOB))
+    ana, bob = tokens[0], tokens[1]
+
+    def refused(token: str | None, version: int, text: str) -> Refused:
+        answer = rooms.intent(game_id, token, version, f"id-{random.random()}", text)
+        assert isinstance(answer, Refused), answer
+        return answer
+
+    assert refused("forged-token", 0, "throw").code == "bad_token"
+    assert refused(None, 0, "throw").code == "spectator"
+    assert refused(bob, 0, "throw").code == "not_your_turn"
+    assert refused(ana, 5, "throw").code == "stale"
+    assert refused(ana, 0, "dance").code == "invalid"
+    bank = refused(ana, 0, "bank")
+    assert bank.code == "illegal" and "nothing kept" in bank.reason
+    assert rooms.room(game_id).version == 0
+
+
+def test_an_engine_refusal_carries_its_rule_id() -> None:
+    rooms = Rooms(MemoryStore())
+    game_id, tokens = seated(rooms, NewGame(ANA_BOB, rules="dix-mille"))
+    rng = random.Random(3)
+    # Throw and keep the least until a bank under the entry (T-7) is refused.
+    for n in range(200):
+        room = rooms.room(game_id)
+        (seat,) = room.acting_seats()
+        actions = [str(a) for a in legal_actions(room.state)]
+        if "bank" not in actions and "throw" in actions and room.state.turn.total < 500:
+            answer = rooms.intent(game_id, tokens[seat], room.version, f"b{n}", "bank")
+            if isinstance(answer, Refused) and answer.rule == "T-7":
+                assert "500" in answer.reason
+                return
+        choice = min(actions, key=lambda a: (a == "bank", len(a)))
+        rooms.intent(game_id, tokens[seat], room.version, f"m{n}", rng.choice([choice]))
+    raise AssertionError("no T-7 refusal met")
+
+
+def test_a_retried_intent_is_applied_once(new_store: Callable[[], GameStore]) -> None:
+    rooms = Rooms(new_store())
+    game_id, tokens = seated(rooms, NewGame(ANA_BOB))
+    first = rooms.intent(game_id, tokens[0], 0, "same-id", "throw")
+    assert isinstance(first, Accepted) and first.version == 2  # throw, and the server's roll
+    again = rooms.intent(game_id, tokens[0], 0, "same-id", "throw")
+    assert again == Accepted(2, duplicate=True)
+    assert rooms.room(game_id).version == 2
+    # The retry reaches another process, which has not seen the first yet.
+    other = Rooms(new_store())
+    game, seats = other.store.game(game_id), other.store.seats(game_id)
+    assert game is not None
+    other.rooms[game_id] = Room.rebuild(game, seats, ())  # as it stood before the intent
+    late = other.intent(game_id, tokens[0], 0, "same-id", "throw")
+    assert isinstance(late, Accepted) and late.duplicate
+    assert len(rooms.store.log(game_id)) == 2
+
+
+def test_a_game_is_rebuilt_from_its_log(new_store: Callable[[], GameStore]) -> None:
+    rooms = Rooms(new_store())
+    game_id, tokens = seated(rooms, NewGame((*ANA_BOB, SeatSpec(bot="strong"))))
+    rng = random.Random(5)
+    for n in range(30):
+        room = rooms.room(game_id)
+        if room.bot_to_move() is not None:
+            rooms.bot_move(game_id, room.version)
+            continue
+        (seat,) = room.acting_seats()
+        action = rng.choice(legal_actions(room.state))
+        rooms.intent(game_id, tokens[seat], room.version, f"x{n}", str(action))
+    before = rooms.room(game_id)
+    after = Rooms(new_store()).room(game_id)  # a new process over the same store
+    assert after.state == before.state and after.record == before.record
+
+
+def test_two_processes_on_one_store_never_both_apply(
+    new_store: Callable[[], GameStore],
+) -> None:
+    one = Rooms(new_store())
+    game_id, tokens = seated(one, NewGame(ANA_BOB))
+    two = Rooms(new_store())
+    two.room(game_id)  # both hold the game at version 0
+    assert isinstance(one.intent(game_id, tokens[0], 0, "a", "throw"), Accepted)
+    late = two.intent(game_id, tokens[0], 0, "b", "throw")
+    assert isinstance(late, Refused) and late.code == "stale" and late.version == 2
+    assert two.room(game_id).state == one.room(game_id).state
+    assert len(one.store.log(game_id)) == 2
+
+
+def test_a_person_away_is_played_by_a_bot_and_takes_the_seat_back() -> None:
+    rooms = Rooms(MemoryStore())
+    game_id, tokens = seated(rooms, NewGame(ANA_BOB, leave_after=30, leave_bot="easy"))
+    assert rooms.room(game_id).bot_to_move() is None
+    assert rooms.set_away(game_id, 0, True)
+    assert rooms.room(game_id).bot_to_move() == 0
+    while rooms.room(game_id).bot_to_move() == 0:
+        assert rooms.bot_move(game_id, rooms.room(game_id).version) is not None
+    room = rooms.room(game_id)
+    if 0 in room.acting_seats():  # pragma: no cover - the turn passed on
+        rooms.intent(game_id, tokens[0], room.version, "back", "throw")
+    assert rooms.set_away(game_id, 0, False)
+    assert rooms.room(game_id).seats[0].away is False
+
+
+def test_waiting_lists_the_games_on_your_move() -> None:
+    rooms = Rooms(MemoryStore())
+    one, tokens1 = seated(rooms, NewGame(ANA_BOB))
+    two, tokens2 = seated(rooms, NewGame(ANA_BOB))
+    rooms.intent(two, tokens2[0], 0, "t", "throw")
+    mine = [tokens1[0], tokens2[0], tokens1[1]]
+    assert rooms.waiting(mine) == [(one, 0)] + (
+        [(two, 0)] if 0 in rooms.room(two).acting_seats() else []
+    )
+
+
+def test_rematch_seats_the_same_people(new_store: Callable[[], GameStore]) -> None:
+    rooms = Rooms(new_store())
+    game_id, tokens = seated(rooms, NewGame(ANA_BOB, rules="dix-mille(target=1000)"))
+    with pytest.raises(RoomError, match="when the game is over"):
+        rooms.rematch(game_id, tokens[0])
+    play_out(rooms, game_id, tokens, seed=2)
+    ana = rooms.rematch(game_id, tokens[0])
+    bob = rooms.rematch(game_id, tokens[1])
+    assert ana.game_id == bob.game_id != game_id
+    assert (ana.seat, bob.seat) == (0, 1)
+    assert isinstance(rooms.intent(ana.game_id, ana.token, 0, "r", "throw"), Accepted)
+    with pytest.raises(RoomError):
+        rooms.rematch(game_id, "someone else")
+
+
+def test_unfinished_games_expire_and_finished_ones_are_kept(
+    new_store: Callable[[], GameStore],
+) -> None:
+    moment = [datetime(2000, 1, 1, tzinfo=UTC)]
+    rooms = Rooms(new_store(), clock=lambda: moment[0])
+    done, tokens = seated(rooms, NewGame(ANA_BOB, rules="dix-mille(target=1000)"))
+    play_out(rooms, done, tokens, seed=3)
+    idle, idle_tokens = seated(rooms, NewGame(ANA_BOB))
+    moment[0] += timedelta(days=31)
+    assert rooms.expire(timedelta(days=30)) == (idle,)
+    answer = rooms.intent(idle, idle_tokens[0], 0, "late", "throw")
+    assert isinstance(answer, Refused) and answer.code == "expired"
+    assert rooms.room(done).game.status == "over"
+
+
+def test_an_uploaded_record_goes_on_as_a_new_game() -> None:
+    rooms = Rooms(MemoryStore())
+    game_id, tokens = seated(rooms, NewGame(ANA_BOB))
+    for n in range(4):
+        room = rooms.room(game_id)
+        (seat,) = room.acting_seats()
+        action = legal_actions(room.state)[0]
+        rooms.intent(game_id, tokens[seat], room.version, f"u{n}", str(action))
+    text = rooms.room(game_id).record_text()
+    created = rooms.continue_record(text, NewGame(()))
+    new = rooms.room(created.game_id)
+    assert new.state == rooms.room(game_id).state
+    assert new.game.first_throw == new.throws > 0
+    assert new.game.commitment != rooms.room(game_id).game.commitment
+
+
+def test_bad_requests_are_refused_in_the_cli_words() -> None:
+    rooms = Rooms(MemoryStore())
+    with pytest.raises(ZloutchError, match="unknown preset"):
+        rooms.create(NewGame(ANA_BOB, rules="dix-mile"))
+    with pytest.raises(ZloutchError, match="1 to 8 seats"):
+        rooms.create(NewGame(tuple(SeatSpec(f"P{i}") for i in range(9))))
+    with pytest.raises(ZloutchError, match="no bot is called"):
+        rooms.create(NewGame((SeatSpec("Ana"), SeatSpec(bot="wizard"))))
+    with pytest.raises(ZloutchError, match="exactly 2"):
+        rooms.create(NewGame((*ANA_BOB, SeatSpec("Cy")), rules="farkle-minimal"))
+    with pytest.raises(ZloutchError, match="may extend a preset only"):
+        rooms.create(NewGame(ANA_BOB, rules_toml='[rules]\nextends = "/etc/passwd.toml"\n'))
+
+
+def test_an_uploaded_rule_file_is_kept_in_the_record() -> None:
+    from zloutch.rules import load_rules, to_toml
+
+    text = to_toml(load_rules("greed")).replace('name = "greed"', 'name = "our table"')
+    rooms = Rooms(MemoryStore())
+    game_id, _ = seated(rooms, NewGame(ANA_BOB, rules_toml=text))
+    record, _ = load_record(rooms.room(game_id).record_text())
+    assert record.rules_toml is not None and "our table" in record.rules_toml
+
+
+def test_the_shipped_migrations_make_the_schema_the_store_uses(tmp_path: Path) -> None:
+    """Alembic's comparison of the migrated database with the store's tables finds nothing."""
+    from alembic.autogenerate import compare_metadata
+    from alembic.migration import MigrationContext
+
+    from zloutch.app.gamedb import SqlStore, metadata
+
+    store = SqlStore(f"sqlite:///{tmp_path / 'm.sqlite'}")
+    with store.engine.connect() as conn:
+        assert compare_metadata(MigrationContext.configure(conn), metadata) == []
+    store.close()
+    SqlStore(f"sqlite:///{tmp_path / 'm.sqlite'}").close()  # a second start migrates nothing
