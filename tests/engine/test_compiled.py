@@ -70,10 +70,13 @@ GAME_LENGTH = 600
 
 
 def _int_values(current: int, default: int) -> list[int]:
-    """Values to try for a number option: off, its value halved, doubled, the default
-    (rounded to 50 points where it counts points)."""
-    values = {0, default, current, current * 2, current // 2, current + 1}
-    return sorted({round(v / 50) * 50 if v >= 50 else v for v in values})
+    """Values to try for a number option. A count (a default and a value under 50: ticks,
+    players, farkles in a row) tries one, one more and twice as many; points try off, its
+    value halved and doubled and a few sizes, on the 50-point step."""
+    if 0 < max(current, default) < 50:
+        return sorted({1, current, current + 1, current * 2})
+    values = {0, 250, 500, 1000, default, current, current * 2, current // 2}
+    return sorted({round(v / 50) * 50 for v in values})
 
 
 def draw_option_set(rng: random.Random) -> tuple[str, dict[str, OptionValue]]:
@@ -141,10 +144,10 @@ def check_roll(ct: CompiledTurn, state: GameState, roll: Roll, tally: Tally) -> 
     options = ct.options[node][j]
     after, events = step(state, roll)
     score = state.sheets[t.player].score
-    if any(isinstance(e, ev.Won) for e in events):
+    farkled = [e for e in events if isinstance(e, ev.Farkled)]
+    if not farkled and any(isinstance(e, ev.Won) for e in events):
         assert options == ((0, WIN),), f"{roll.dice} wins at once (G-5), not {options}"
         return
-    farkled = [e for e in events if isinstance(e, ev.Farkled)]
     if farkled and farkled[0].reason == "farkle":
         assert options == ((0, FARKLE),), f"{roll.dice} is a farkle, not {options}"
         return
@@ -251,7 +254,9 @@ def play_and_check(rules: RuleSet, states: int, seed: int, checks) -> Tally:
     rng = random.Random(seed)
     tally = Tally()
     while tally.states < states:
-        state = new_game(rules, checks.players_for(rules, rng))
+        players = checks.players_for(rules, rng)
+        seats = min(max(len(players), rules.game.min_players), rules.game.max_players)
+        state = new_game(rules, [f"P{i}" for i in range(seats)])
         for _ in range(GAME_LENGTH):
             if is_terminal(state) or tally.states >= states:
                 break

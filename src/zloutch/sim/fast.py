@@ -6,13 +6,14 @@ one immutable state at a time. This module plays the games whose state is the sc
 round G-6 nor consecutive-farkle penalty F-1; and no joker V-2), with policies that can be
 written as tables:
 
-- the turn, as the turn solver's graph (``TurnModel``) flattened to arrays: throw nodes, each
-  roll of a node (indexed by its faces, base-7 code of the counts), each roll's options
-  ``(points, destination)``, decision nodes and the throw each one leads to;
+- the turn, as the compiled turn (``zloutch.engine.compiled``, whose layout it keeps)
+  flattened to arrays: throw nodes, each roll of a node (indexed by its faces, base-7 code
+  of the counts), each roll's options ``(points, destination)``, decision nodes and the
+  throw each one leads to; and the end of the game (``GameEnd``: T-9, G-2, G-7, F-4);
 - a policy, as two tables: the option it keeps for every (situation, turn total, roll), and
   whether it banks at every (situation, turn total, decision node), banking rules included
-  (``_bankable``). Situations are the turn solver's (``Situation.normalise``: entered or not,
-  and the score where the rule set makes it matter).
+  (``CompiledTurn.bankable``). Situations are the compiled turn's
+  (``Situation.normalise``: entered or not, and the score where the rule set makes it matter).
 
 The bots that tabulate: ``cautious``, ``threshold:N``, ``greedy`` (the same choices as
 ``zloutch.strategy.bots``) and ``expert`` (the turn solver's choices, ties broken as the
