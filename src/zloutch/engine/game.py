@@ -7,7 +7,7 @@ solvers ask. Each function is pure: it takes a state and returns a new one.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import lru_cache
 
@@ -57,6 +57,7 @@ from zloutch.rules.dice import Dice, contains, difference, format_dice, multiset
 from zloutch.rules.errors import IllegalKeepError, InvalidRulesError
 from zloutch.rules.ruleset import RuleSet
 from zloutch.rules.scoring import HandContext, ThrowScore, score_table
+from zloutch.rules.scoring import Keep as ScoredKeep
 
 # ------------------------------------------------------------------------------ queries
 
@@ -149,15 +150,7 @@ def legal_actions(state: GameState) -> tuple[Action, ...]:
 
 
 def _joker_choices(state: GameState) -> list[Dice]:
-    t = state.turn
-    if not state.rules.variants.joker or t.jokers or t.full_hand or not t.left:
-        return []
-    entry = joker_reading(state)
-    return [
-        k.dice
-        for k in entry.scoring
-        if contains(t.left, k.dice) and len(t.left) > len(k.dice) and not k.wins
-    ]
+    return [k.dice for k in joker_choices(state.rules, state.turn)]
 
 
 def joker_reading(state: GameState) -> ThrowScore:
@@ -165,61 +158,216 @@ def joker_reading(state: GameState) -> ThrowScore:
     return score_table(state.rules).lookup(state.turn.throw)
 
 
-def _must_rethrow(state: GameState) -> bool:
+# ------------------------------------------------------------------------- the rules as functions
+# The turn's rules as pure functions of a turn (``TurnState``) and the few facts of the sheet
+# they read. The engine decides by them, and ``zloutch.engine.compiled`` tabulates them for
+# the solvers, the fast kernel and the bots: one rule, one place.
+
+BANK_RULES = ("V-2", "V-1", "F-2", "T-5", "T-7", "T-6", "T-8", "F-3", "T-3")
+"""The rules that can refuse a bank, in the order they are asked (T-3: nothing to bank)."""
+
+
+@dataclass(frozen=True)
+class BankRefusal:
+    """Why a bank is refused: the rule (one of ``BANK_RULES``) and the words for the player."""
+
+    rule: str
+    message: str
+
+
+def lands_on_target(rules: RuleSet, score: int, total: int) -> bool:
+    """Whether banking ``total`` on ``score`` lands exactly on the target (T-10)."""
+    return score + total == rules.game.target
+
+
+def overshoots(rules: RuleSet, score: int, total: int) -> bool:
+    """T-9: with an exact target, a turn whose total passes it on ``score`` is lost."""
+    return rules.game.exact_target and score + total > rules.game.target
+
+
+def banked_score(rules: RuleSet, score: int, total: int) -> int:
+    """The score written by banking ``total`` on ``score`` (G-7 may stop it below the target)."""
+    g = rules.game
+    value = score + total
+    if g.last_thousand and value < g.target:
+        value = min(value, max(g.target - 1000, score))
+    return value
+
+
+def reaches_target(rules: RuleSet, score: int) -> bool:
+    """Whether a banked score reaches the target (G-2, T-9: exactly)."""
+    g = rules.game
+    return score == g.target if g.exact_target else score >= g.target
+
+
+def _must_rethrow(rules: RuleSet, t: TurnState, lands: bool) -> bool:
     """F-2 after the no-score bonus; T-5 forced, unless T-10 lets a full hand that lands on
     the target be banked."""
-    rules, t = state.rules, state.turn
     if t.rethrow:
         return True
     if not t.full_hand or rules.turn.full_hand != "forced":
         return False
-    sheet = state.sheets[t.player]
-    t10 = (
-        rules.turn.full_hand_win
-        and t.total >= rules.turn.full_hand_win_from
-        and sheet.score + t.total == rules.game.target
-    )
+    t10 = rules.turn.full_hand_win and t.total >= rules.turn.full_hand_win_from and lands
     return not t10
 
 
-def bank_refusal(state: GameState) -> str | None:
-    """Why the player to move cannot bank now (None: they can)."""
-    rules, t = state.rules, state.turn
+def bank_refusal_of(
+    rules: RuleSet, t: TurnState, *, entered: bool, lands: bool
+) -> BankRefusal | None:
+    """Why a turn at a decision cannot bank (None: it can); ``entered``: the player has
+    entered (T-7); ``lands``: the bank would land exactly on the target (``lands_on_target``)."""
     total = t.total
-    if state.phase is not Phase.DECIDE:
-        return "you cannot bank now: there is nothing kept to bank"
     if t.jokers:
-        return "you cannot bank with jokers set aside: throw the other dice (V-2)"
-    if t.pending:
-        return f"you cannot bank {total}: a figure is not confirmed yet by a 1 or a 5 (V-1)"
-    if t.rethrow:
-        return (
-            f"you cannot bank {total}: after the no-score bonus all the dice are thrown again (F-2)"
+        return BankRefusal(
+            "V-2", "you cannot bank with jokers set aside: throw the other dice (V-2)"
         )
-    if _must_rethrow(state):
-        return f"you cannot bank {total}: after a full hand all the dice are thrown again (T-5)"
-    entered = state.entered(t.player)
+    if t.pending:
+        return BankRefusal(
+            "V-1", f"you cannot bank {total}: a figure is not confirmed yet by a 1 or a 5 (V-1)"
+        )
+    if t.rethrow:
+        return BankRefusal(
+            "F-2",
+            f"you cannot bank {total}: after the no-score bonus all the dice are thrown "
+            "again (F-2)",
+        )
+    if _must_rethrow(rules, t, lands):
+        return BankRefusal(
+            "T-5", f"you cannot bank {total}: after a full hand all the dice are thrown again (T-5)"
+        )
     entry = rules.turn.entry
     if not entered and entry:
         if rules.turn.entry_by == "throw":
             if t.best_throw < entry:
-                return (
+                return BankRefusal(
+                    "T-7",
                     f"you cannot bank {total}: to enter you need one throw worth {entry} "
-                    f"(best throw this turn: {t.best_throw}) (T-7)"
+                    f"(best throw this turn: {t.best_throw}) (T-7)",
                 )
         else:
             counted = total if rules.game.take_back_counts_for_entry else total - t.inherited
             if counted < entry:
-                return f"you cannot bank {total}: you need {entry} to enter the game (T-7)"
+                return BankRefusal(
+                    "T-7", f"you cannot bank {total}: you need {entry} to enter the game (T-7)"
+                )
     if rules.turn.bank_multiple_of_100 and total % 100 == 50:
-        return f"you cannot bank {total}: a total ending in 50 cannot be banked (T-6)"
+        return BankRefusal(
+            "T-6", f"you cannot bank {total}: a total ending in 50 cannot be banked (T-6)"
+        )
     small_pp = rules.turn.petit_palier and total == 100 and entered
     if total < rules.turn.min_bank and not small_pp:
         rule = "T-8" if rules.turn.petit_palier else "F-3"
-        return f"you cannot bank {total}: the smallest bank is {rules.turn.min_bank} ({rule})"
+        return BankRefusal(
+            rule, f"you cannot bank {total}: the smallest bank is {rules.turn.min_bank} ({rule})"
+        )
     if total <= 0:
-        return "you cannot bank: the turn total is 0"
+        return BankRefusal("T-3", "you cannot bank: the turn total is 0")
     return None
+
+
+def _confirms(keep: ScoredKeep) -> bool:
+    """V-1: a keep with a single 1 or 5 confirms the figures pending."""
+    return any(not c.figure and len(c.dice) == 1 and c.dice[0] in (1, 5) for c in keep.combinations)
+
+
+def turn_after_keep(rules: RuleSet, t: TurnState, keep: ScoredKeep) -> TurnState:
+    """The turn once ``keep`` is set aside from the throw on the table, with the jokers set
+    aside before it (V-2): the hand's dice, its multiples (V-7), a figure to confirm (V-1),
+    a full hand (S-16), the rethrow of the no-score bonus (F-2), the best throw (T-7)."""
+    set_aside = tuple(sorted(t.set_aside + keep.dice + t.jokers))
+    multiples = set(t.multiples)
+    for combo in keep.combinations:
+        if combo.figure and len(combo.dice) >= 3 and len(set(combo.dice)) == 1:
+            multiples.add(combo.dice[0])
+    pending = t.pending
+    if rules.variants.confirmation:
+        pending = (pending and not _confirms(keep)) or keep.figure
+    # S-16: every die set aside, or (its Reading, figure_full_hand) a figure that is one
+    full_hand = len(set_aside) == rules.dice or (rules.turn.figure_full_hand and keep.whole)
+    return replace(
+        t,
+        rethrow=keep.bonus,  # F-2
+        total=t.total + keep.points + t.joker_points,
+        set_aside=set_aside,
+        multiples=tuple(sorted(multiples)),
+        jokers=(),
+        joker_points=0,
+        joker_roll=False,
+        left=difference(t.throw, keep.dice),
+        full_hand=full_hand,
+        pending=pending,
+        best_throw=max(t.best_throw, keep.points),
+    )
+
+
+def roll_verdict(rules: RuleSet, t: TurnState, reading: ThrowScore) -> str:
+    """What the throw on the table does, before any keep: ``win`` (G-5), ``jokers`` (a
+    farkle with jokers set aside: they are thrown, V-2), ``farkle`` (T-4) or ``keep``.
+    T-9 is asked apart (``overshoots``): it needs the score."""
+    if any(k.wins for k in reading.keeps):
+        return "win"
+    if reading.farkle:
+        return "jokers" if t.jokers and not t.joker_roll else "farkle"
+    return "keep"
+
+
+def turn_after_joker_farkle(rules: RuleSet, t: TurnState) -> TurnState:
+    """V-2: the throw farkled with jokers set aside: the jokers are thrown next, keeping
+    their points or not (``joker_keeps_points``)."""
+    kept_points = t.joker_points if rules.variants.joker_keeps_points else 0
+    return replace(t, rolling=len(t.jokers), jokers=(), joker_points=kept_points, joker_roll=True)
+
+
+def joker_choices(rules: RuleSet, t: TurnState) -> tuple[ScoredKeep, ...]:
+    """V-2: the combinations of the last throw that may be set aside as jokers after a keep:
+    scoring dice left on the table that leave a die to throw."""
+    if not rules.variants.joker or t.jokers or t.full_hand or not t.left:
+        return ()
+    return tuple(
+        k
+        for k in score_table(rules).lookup(t.throw).scoring
+        if contains(t.left, k.dice) and len(t.left) > len(k.dice) and not k.wins
+    )
+
+
+def turn_after_jokers(t: TurnState, joker: ScoredKeep) -> TurnState:
+    """V-2: ``joker`` set aside as jokers (read on the last throw alone, ``joker_reading``)."""
+    return replace(
+        t, jokers=joker.dice, joker_points=joker.points, left=difference(t.left, joker.dice)
+    )
+
+
+def turn_after_throw(rules: RuleSet, t: TurnState, *, fresh: bool) -> TurnState:
+    """The turn as the dice in hand are thrown: every die at the start of a turn (``fresh``)
+    and after a full hand (T-5), else the dice not set aside (T-3)."""
+    if t.full_hand or fresh:
+        t = replace(t, set_aside=(), multiples=(), full_hand=False, rethrow=False)
+        rolling = rules.dice
+    else:
+        rolling = rules.dice - len(t.set_aside) - len(t.jokers)
+    return replace(t, rolling=rolling, throw=(), left=(), joker_roll=False)
+
+
+def turn_taken_back(player: int, offer: TakeBackOffer) -> TurnState:
+    """G-8: the turn of a player who takes back a bank: its total and the dice left."""
+    return TurnState(
+        player=player,
+        total=offer.total,
+        inherited=offer.total,
+        set_aside=offer.set_aside,
+        multiples=offer.multiples,
+        rolling=offer.dice,
+    )
+
+
+def bank_refusal(state: GameState) -> str | None:
+    """Why the player to move cannot bank now (None: they can)."""
+    if state.phase is not Phase.DECIDE:
+        return "you cannot bank now: there is nothing kept to bank"
+    t = state.turn
+    lands = lands_on_target(state.rules, state.sheets[t.player].score, t.total)
+    refusal = bank_refusal_of(state.rules, t, entered=state.entered(t.player), lands=lands)
+    return None if refusal is None else refusal.message
 
 
 def throw_refusal(state: GameState) -> str | None:
@@ -331,35 +479,21 @@ def step(state: GameState, action: Action) -> tuple[GameState, tuple[Event, ...]
     events: list[Event] = []
     t = state.turn
     if isinstance(action, Throw | Fresh):
-        if t.full_hand or state.phase is Phase.START:
-            turn = replace(t, set_aside=(), multiples=(), full_hand=False, rethrow=False)
-            rolling = state.rules.dice
-        else:
-            turn, rolling = t, state.in_hand
-        turn = replace(turn, rolling=rolling, throw=(), left=(), joker_roll=False)
+        turn = turn_after_throw(state.rules, t, fresh=state.phase is Phase.START)
         new = replace(state, turn=turn, phase=Phase.ROLL, offer=None)
     elif isinstance(action, Take):
         offer = state.offer
         assert offer is not None
         events.append(TookBack(t.player, offer.total, offer.dice))
-        turn = TurnState(
-            player=t.player,
-            total=offer.total,
-            inherited=offer.total,
-            set_aside=offer.set_aside,
-            multiples=offer.multiples,
-            rolling=offer.dice,
-        )
-        new = replace(state, turn=turn, phase=Phase.ROLL, offer=None)
+        new = replace(state, turn=turn_taken_back(t.player, offer), phase=Phase.ROLL, offer=None)
     elif isinstance(action, Roll):
         new = _roll(state, action.dice, events)
     elif isinstance(action, Keep):
         new = _keep(state, action.dice, events)
     elif isinstance(action, Joker):
-        points = next(k.points for k in joker_reading(state).scoring if k.dice == action.dice)
-        events.append(Jokered(t.player, action.dice, points))
-        left = difference(t.left, action.dice)
-        new = replace(state, turn=replace(t, jokers=action.dice, joker_points=points, left=left))
+        joker = next(k for k in joker_reading(state).scoring if k.dice == action.dice)
+        events.append(Jokered(t.player, action.dice, joker.points))
+        new = replace(state, turn=turn_after_jokers(t, joker))
     elif isinstance(action, Bank):
         new = _bank(state, events)
     elif isinstance(action, Off):
@@ -370,67 +504,35 @@ def step(state: GameState, action: Action) -> tuple[GameState, tuple[Event, ...]
 
 
 def _roll(state: GameState, dice: Dice, events: list[Event]) -> GameState:
-    t = state.turn
+    rules, t = state.rules, state.turn
     events.append(Thrown(t.player, dice, t.joker_roll))
     turn = replace(t, throw=dice, left=())
     state = replace(state, turn=turn)
     entry = throw_score(state)
-    if any(k.wins for k in entry.keeps):
+    verdict = roll_verdict(rules, turn, entry)
+    if verdict == "win":
         events.append(Won(t.player, (t.player,)))
         return replace(state, phase=Phase.OVER, winners=(t.player,))
-    if entry.farkle:
-        if t.jokers and not t.joker_roll:
-            kept_points = t.joker_points if state.rules.variants.joker_keeps_points else 0
-            turn = replace(
-                turn, rolling=len(t.jokers), jokers=(), joker_points=kept_points, joker_roll=True
-            )
-            return replace(state, turn=turn, phase=Phase.ROLL)
+    if verdict == "jokers":
+        return replace(state, turn=turn_after_joker_farkle(rules, turn), phase=Phase.ROLL)
+    if verdict == "farkle":
         return _lose_turn(state, "farkle", events)
-    if state.rules.game.exact_target:
-        room = state.rules.game.target - state.sheets[t.player].score - t.total - t.joker_points
-        if all(k.points > room for k in entry.keeps):
-            return _lose_turn(state, "overshoot", events)
+    score = state.sheets[t.player].score
+    if all(overshoots(rules, score, t.total + t.joker_points + k.points) for k in entry.keeps):
+        return _lose_turn(state, "overshoot", events)
     return replace(state, phase=Phase.KEEP)
 
 
 def _keep(state: GameState, dice: Dice, events: list[Event]) -> GameState:
     rules, t = state.rules, state.turn
     keep = score_table(rules).validate_keep(t.throw, dice, context(state))
+    if rules.variants.confirmation and t.pending and _confirms(keep):
+        events.append(Confirmed(t.player))
+    turn = turn_after_keep(rules, t, keep)
     points = keep.points + t.joker_points
-    set_aside = tuple(sorted(t.set_aside + keep.dice + t.jokers))
-    multiples = set(t.multiples)
-    for combo in keep.combinations:
-        if combo.figure and len(combo.dice) >= 3 and len(set(combo.dice)) == 1:
-            multiples.add(combo.dice[0])
-    pending = t.pending
-    if rules.variants.confirmation:
-        confirms = any(
-            not c.figure and len(c.dice) == 1 and c.dice[0] in (1, 5) for c in keep.combinations
-        )
-        if pending and confirms:
-            events.append(Confirmed(t.player))
-            pending = False
-        pending = pending or keep.figure
-    total = t.total + points
-    # S-16: every die set aside, or (its Reading, figure_full_hand) a figure that is one
-    full_hand = len(set_aside) == rules.dice or (rules.turn.figure_full_hand and keep.whole)
-    turn = replace(
-        t,
-        rethrow=keep.bonus,  # F-2
-        total=total,
-        set_aside=set_aside,
-        multiples=tuple(sorted(multiples)),
-        jokers=(),
-        joker_points=0,
-        joker_roll=False,
-        left=difference(t.throw, dice),
-        full_hand=full_hand,
-        pending=pending,
-        best_throw=max(t.best_throw, keep.points),
-    )
-    events.append(Kept(t.player, keep.dice, points, total, full_hand))
+    events.append(Kept(t.player, keep.dice, points, turn.total, turn.full_hand))
     state = replace(state, turn=turn, phase=Phase.DECIDE)
-    if rules.game.exact_target and state.sheets[t.player].score + total > rules.game.target:
+    if overshoots(rules, state.sheets[t.player].score, turn.total):
         return _lose_turn(state, "overshoot", events)
     return state
 
@@ -442,10 +544,8 @@ def _bank(state: GameState, events: list[Event]) -> GameState:
     rules, t = state.rules, state.turn
     p = t.player
     sheet = state.sheets[p]
-    value = sheet.score + t.total
+    value = banked_score(rules, sheet.score, t.total)
     g = rules.game
-    if g.last_thousand and value < g.target:
-        value = min(value, max(g.target - 1000, sheet.score))
     was_entered = state.entered(p)
     pp = rules.turn.petit_palier and t.total == 100
     sheets = list(state.sheets)
@@ -458,8 +558,7 @@ def _bank(state: GameState, events: list[Event]) -> GameState:
     offer = None
     if g.take_back and not t.full_hand and state.in_hand > 0:
         offer = TakeBackOffer(t.total, state.in_hand, t.set_aside, t.multiples)
-    reached = value == g.target if g.exact_target else value >= g.target
-    if reached:
+    if reaches_target(rules, value):
         if g.final_round or g.final_turns:
             state = _reach_final(state, p, events)
         else:
@@ -478,8 +577,9 @@ def _reach_final(state: GameState, p: int, events: list[Event]) -> GameState:
     if g.final_round and final.holder != p:
         sheets = list(state.sheets)
         holder = sheets[final.holder]
-        reached = holder.score == g.target if g.exact_target else holder.score >= g.target
-        if reached:  # a bump of this very bank may have crossed that level already (G-4)
+        if reaches_target(
+            state.rules, holder.score
+        ):  # a bump of this very bank may have crossed that level already (G-4)
             sheets = _cross_current(state.rules, sheets, final.holder, "final_round", events)
         events.append(FinalRound(p))
         return replace(state, sheets=tuple(sheets), final=FinalRoundState(p, stop_before=p))

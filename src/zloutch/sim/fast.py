@@ -6,13 +6,14 @@ one immutable state at a time. This module plays the games whose state is the sc
 round G-6 nor consecutive-farkle penalty F-1; and no joker V-2), with policies that can be
 written as tables:
 
-- the turn, as the turn solver's graph (``TurnModel``) flattened to arrays: throw nodes, each
-  roll of a node (indexed by its faces, base-7 code of the counts), each roll's options
-  ``(points, destination)``, decision nodes and the throw each one leads to;
+- the turn, as the compiled turn (``zloutch.engine.compiled``, whose layout it keeps)
+  flattened to arrays: throw nodes, each roll of a node (indexed by its faces, base-7 code
+  of the counts), each roll's options ``(points, destination)``, decision nodes and the
+  throw each one leads to; and the end of the game (``GameEnd``: T-9, G-2, G-7, F-4);
 - a policy, as two tables: the option it keeps for every (situation, turn total, roll), and
   whether it banks at every (situation, turn total, decision node), banking rules included
-  (``_bankable``). Situations are the turn solver's (``Situation.normalise``: entered or not,
-  and the score where the rule set makes it matter).
+  (``CompiledTurn.bankable``). Situations are the compiled turn's
+  (``Situation.normalise``: entered or not, and the score where the rule set makes it matter).
 
 The bots that tabulate: ``cautious``, ``threshold:N``, ``greedy`` (the same choices as
 ``zloutch.strategy.bots``) and ``expert`` (the turn solver's choices, ties broken as the
@@ -38,20 +39,12 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from zloutch.engine.compiled import WIN, CompiledTurn, GameEnd, Hand, Situation, ThrowNode
 from zloutch.rules import RuleSet
 from zloutch.sim.runner import MAX_TURNS, SimulationError, Tally, check_setup
 from zloutch.strategy.bots import LEVELS, UnknownBotError
 from zloutch.strategy.game_solver import history_rules
-from zloutch.strategy.turn_solver import (
-    WIN,
-    Hand,
-    Situation,
-    ThrowNode,
-    TurnModel,
-    _bankable,
-    _cap,
-    solve_turn,
-)
+from zloutch.strategy.turn_solver import TurnModel, solve_turn, turn_cap
 
 Ints = npt.NDArray[np.int64]
 Bools = npt.NDArray[np.bool_]
@@ -87,24 +80,16 @@ def fast_unsupported(rules: RuleSet) -> str | None:
     return "the fast path does not play " + ", ".join(reasons)
 
 
-def _code(dice: Sequence[int]) -> int:
-    """The index of a multiset of faces: the counts of faces 1..6 as base-7 digits."""
-    return sum(7 ** (f - 1) for f in dice)
-
-
 @dataclass(frozen=True, eq=False)
 class FastModel:
     """The turn graph and the game's rules of one rule set, as flat arrays."""
 
     rules: RuleSet
     model: TurnModel
+    compiled: CompiledTurn
     unit: int
-    target: int
-    """In units."""
-    exact: bool
-    cap: int
-    """G-7: a bank below the target may not pass ``cap`` units (-1: no such rule)."""
-    final_turns: bool
+    end: GameEnd
+    """How banks and overshoots end turns and the game (T-9, G-2, G-7, F-4)."""
     start_col: int
     col_kind: Ints
     col_idx: Ints
@@ -112,7 +97,7 @@ class FastModel:
     roll_base: Ints
     """``roll_base[k] + j``: roll ``j`` (in ``multisets(n)`` order) of throw node ``k``."""
     code_local: Ints
-    """``code_local[code]``: the index ``j`` of a multiset of faces among the rolls of its size."""
+    """``code_local[face_code(dice)]``: the index ``j`` of a roll among the rolls of its size."""
     opt_start: Ints
     opt_pts: Ints
     opt_dest: Ints
@@ -163,10 +148,6 @@ def fast_model(rules: RuleSet) -> FastModel:
                 opt_pts.append(points)
                 opt_dest.append(dest)
             opt_start.append(len(opt_pts))
-    code_local = np.full(7**6, -1, dtype=np.int64)
-    for rolls in model.rolls.values():
-        for j, (dice, _) in enumerate(rolls):
-            code_local[_code(dice)] = j
     # Situations: entered or not, and the score where it matters (the turn solver's keys).
     situations: dict[Situation, int] = {}
     sit_of = np.zeros((target + 1, 2), dtype=np.int64)
@@ -175,22 +156,20 @@ def fast_model(rules: RuleSet) -> FastModel:
             s = Situation.normalise(rules, entered, a * unit)
             sit_of[a, int(entered)] = situations.setdefault(s, len(situations))
     # T-9: an exact target bounds the total; else the turn solver's cap (totals past it bank).
-    caps = [_cap(rules, s) // unit + 1 for s in situations]
+    caps = [turn_cap(rules, s) // unit + 1 for s in situations]
     rows = target + 1 if g.exact_target else max(caps)
     return FastModel(
         rules=rules,
         model=model,
+        compiled=model.compiled,
         unit=unit,
-        target=target,
-        exact=g.exact_target,
-        cap=max(target - 1000 // unit, 0) if g.last_thousand else -1,
-        final_turns=g.final_turns,
+        end=model.compiled.game_end(rows),
         start_col=model.column[model.start],
         col_kind=kind,
         col_idx=idx,
         node_dice=np.asarray([n.n for n in throws], dtype=np.int64),
         roll_base=roll_base,
-        code_local=code_local,
+        code_local=model.compiled.roll_index,
         opt_start=np.asarray(opt_start, dtype=np.int64),
         opt_pts=np.asarray(opt_pts, dtype=np.int64),
         opt_dest=np.asarray(opt_dest, dtype=np.int64),
@@ -223,9 +202,7 @@ class TablePolicy:
 
 def _allowed(fm: FastModel) -> Bools:
     """``allowed[s, t, h]``: whether the rules let a player in situation ``s`` bank there."""
-    return np.stack(
-        [_bankable(fm.rules, s, fm.hands, fm.rows, fm.unit) for s in fm.situations], axis=0
-    )
+    return np.stack([fm.compiled.bankable(s, fm.rows) for s in fm.situations], axis=0)
 
 
 def _segment_first_argmax(values: npt.NDArray[np.float64], fm: FastModel) -> Any:
@@ -256,7 +233,7 @@ def _most_points_keep(fm: FastModel) -> npt.NDArray[np.int16]:
 def _threshold_policy(fm: FastModel, name: str, wanted: Callable[[Ints], Ints]) -> TablePolicy:
     """Bank as soon as the total reaches ``wanted(dice in hand)`` points, keeping most points."""
     totals = np.arange(fm.rows, dtype=np.int64) * fm.unit
-    in_hand = np.where(fm.hand_free == 0, fm.rules.dice, fm.hand_free)
+    in_hand = fm.node_dice[fm.col_idx[fm.hand_throw_col]]  # the dice each hand throws next
     want = totals[:, None] >= wanted(in_hand)[None, :]
     return TablePolicy(name, _most_points_keep(fm), _allowed(fm) & want[None, :, :])
 
@@ -273,7 +250,7 @@ def _expert_policy(fm: FastModel) -> TablePolicy:
         keep[s] = _segment_first_argmax(values, fm)
         throw = sol.values[np.minimum(t, last)[:, None], fm.hand_throw_col[None, :]]
         bank_value = sol.bank_values[np.minimum(t, sol.bank_values.shape[0] - 1)]
-        allowed = _bankable(fm.rules, situation, fm.hands, fm.rows, fm.unit)
+        allowed = fm.compiled.bankable(situation, fm.rows)
         bank[s] = allowed & (bank_value[:, None] >= throw)
     return TablePolicy("expert", keep, bank)
 
@@ -357,7 +334,8 @@ def _play_game_py(
     sit_of, keep_base, keep_sits, keep_rows, keep_flat, rolls, bank_base, rows, hands, bank_flat = (
         policy
     )
-    target, exact, cap, final_turns = game_rules
+    final_turns, cut, lost, reaches = game_rules
+    last_a, last_t, last_x = cut.shape[0] - 1, cut.shape[1] - 1, reaches.shape[0] - 1
     state = _mix(key ^ (np.uint64(game) * _GOLDEN))
     shift = game % players
     bins = hist.shape[1]
@@ -396,7 +374,7 @@ def _play_game_py(
                 break
             if kind == 2:
                 h = col_idx[col]
-                if exact and a + t > target:
+                if lost[min(a, last_a), min(t, last_t)]:
                     outcome = 0  # T-9: past the target, the turn is lost
                     break
                 row = min(t, rows - 1)
@@ -442,13 +420,11 @@ def _play_game_py(
         if outcome == 0:
             farkles[player] += 1
         else:
-            value = a + t
-            if cap >= 0 and value < target:  # G-7: the last 1000 in one turn
-                value = min(value, max(cap, a))
+            value = a + t - cut[min(a, last_a), min(t, last_t)]  # G-7: the last 1000
             seat_score[mover] = value
             entered[mover] = True
             hist[player, min(t, bins - 1)] += 1
-            reached = value == target if exact else value >= target
+            reached = reaches[min(value, last_x)]
             if reached:
                 if not final_turns:
                     winner = mover
@@ -589,7 +565,8 @@ class FastSimulator:
             len(fm.hands),
             self.bank_flat,
         )
-        return turn, policy, (fm.target, fm.exact, fm.cap, fm.final_turns)
+        end = fm.end
+        return turn, policy, (end.final_turns, end.cut, end.lost, end.reached)
 
     def play(
         self,

@@ -6,7 +6,14 @@ import random
 from dataclasses import dataclass
 
 from zloutch.engine.actions import Action, Bank, Fresh, Joker, Keep, Take, Throw
-from zloutch.engine.game import joker_reading, legal_actions, throw_score
+from zloutch.engine.compiled import UNSEEN, Hand, Situation, ThrowNode
+from zloutch.engine.game import (
+    joker_reading,
+    legal_actions,
+    throw_score,
+    turn_after_jokers,
+    turn_after_throw,
+)
 from zloutch.engine.state import GameState, Phase
 from zloutch.rules.dice import format_dice
 from zloutch.rules.errors import ZloutchError
@@ -14,9 +21,6 @@ from zloutch.rules.ruleset import RuleSet
 from zloutch.rules.scoring import NO_CONTEXT, HandContext
 from zloutch.strategy.turn_solver import (
     AverageReward,
-    Hand,
-    Situation,
-    ThrowNode,
     TurnModel,
     TurnSolution,
     check_score,
@@ -29,8 +33,6 @@ POINTS = "expected points"
 """The objective of a turn solved alone: the expected points it banks."""
 LONG_RUN = "long-run points per turn (F-1)"
 """The objective under the consecutive-farkle penalty: the long-run average per turn."""
-UNSEEN = 2
-"""The face given to dice set aside that were not named, where faces set aside score nothing."""
 
 
 class AdviceError(ZloutchError):
@@ -93,101 +95,62 @@ class TurnAdvisor:
     def objective(self, state: GameState) -> str:
         return LONG_RUN if self.long_run(state) else POINTS
 
-    def solution(self, state: GameState) -> TurnSolution:
+    def solution(self, state: GameState, inherited: int | None = None) -> TurnSolution:
+        """The solved turn of the player to move; ``inherited``: the points taken back into
+        it (G-8), the turn's own by default (a take-back offer values ``offer.total``)."""
         sheet = state.sheets[state.turn.player]
         if self.long_run(state):
             # F-1: the turn of a player with z farkles in a row (z capped to the counts).
             solutions = self.average_reward().solutions
             return solutions[min(max(sheet.farkles_in_row, 0), len(solutions) - 1)]
         entered = state.entered(state.turn.player)
-        situation = Situation.normalise(self.rules, entered, sheet.score)
+        taken = state.turn.inherited if inherited is None else inherited
+        situation = Situation.normalise(self.rules, entered, sheet.score, taken)
         if situation not in self._solutions:
             self._solutions[situation] = solve_turn(self.rules, situation, model=self.model)
         return self._solutions[situation]
 
-    def _met(self, state: GameState) -> bool:
-        t = self.rules.turn
-        return self.model.track_met and state.turn.best_throw >= t.entry
+    def hand(self, state: GameState) -> Hand:
+        """The decision node of the turn after a keep (DECIDE phase)."""
+        return self.model.compiled.hand_of(state.turn)
 
-    def _hand(self, state: GameState) -> Hand:
-        t = state.turn
-        met = self._met(state)
-        if t.full_hand:
-            return Hand(0, (), (), t.pending, met)
-        free = self.rules.dice - len(t.set_aside)
-        if self.model.track_aside:
-            return Hand(free, t.set_aside, t.multiples, t.pending, met)
-        return Hand(free, pending=t.pending, met=met)
-
-    def _throw_node(self, state: GameState) -> ThrowNode:
+    def throw_node(self, state: GameState) -> ThrowNode:
         """The chance node whose roll is on the table (KEEP phase)."""
-        t = state.turn
-        track = self.model.track_aside
-        waiting = self.rules.dice - len(t.set_aside) - len(t.throw) if t.joker_roll else 0
-        return ThrowNode(
-            len(t.throw),
-            t.set_aside if track else (),
-            t.multiples if track else (),
-            t.pending,
-            self._met(state),
-            jokers=t.jokers,
-            joker_points=t.joker_points // self.model.unit,
-            waiting=waiting,
-            joker_roll=t.joker_roll,
-        )
+        return self.model.compiled.throw_node_of(state.turn)
 
     def advise(self, state: GameState) -> Advice:
         """Every legal action of the player to move with its value, best first."""
-        sol = self.solution(state)
         t = state.turn
         unit = self.model.unit
+        compiled = self.model.compiled
         values: list[tuple[Action, float]] = []
         for action in legal_actions(state):
             if isinstance(action, Throw | Fresh) and state.phase is Phase.START:
-                value = sol.value(0, self.model.start)
+                value = self.solution(state, 0).value(0, self.model.start)
             elif isinstance(action, Take):
                 offer = state.offer
                 assert offer is not None
-                node = self.model.take_node(offer.dice, offer.set_aside, offer.multiples)
-                value = sol.value(offer.total, node)
+                sol = self.solution(state, offer.total)
+                value = sol.value(offer.total, compiled.take_node(offer))
             elif isinstance(action, Keep):
-                node = self._throw_node(state)
                 keep = next(k for k in throw_score(state).keeps if k.dice == action.dice)
-                options = self.model.keep_options(node, t.throw, keep)
+                options = compiled.keep_options(self.throw_node(state), t.throw, keep)
+                sol = self.solution(state)
                 value = max(sol.column_value(t.total + p * unit, c) for p, c in options)
             elif isinstance(action, Bank):
-                value = sol.bank_value(t.total)
+                value = self.solution(state).bank_value(t.total)
             elif isinstance(action, Throw):
-                if t.jokers:
-                    value = sol.value(t.total, self._pending_jokers(state))
-                else:
-                    value = sol.value(t.total, self.model.throw_of(self._hand(state)))
+                thrown = turn_after_throw(self.rules, t, fresh=False)
+                value = self.solution(state).value(t.total, compiled.throw_node_of(thrown))
             elif isinstance(action, Joker):
-                hand = self._hand(state)
                 joker = next(k for k in joker_reading(state).scoring if k.dice == action.dice)
-                node = self.model.joker_node(
-                    hand.free, hand.aside, hand.multiples, hand.pending, hand.met, joker
-                )
-                value = sol.value(t.total, node)
+                thrown = turn_after_throw(self.rules, turn_after_jokers(t, joker), fresh=False)
+                value = self.solution(state).value(t.total, compiled.throw_node_of(thrown))
             else:
                 value = float("-inf")
             values.append((action, value))
         order = sorted(range(len(values)), key=lambda i: (-values[i][1], i))
         return Advice(tuple(values[i] for i in order), self.objective(state))
-
-    def _pending_jokers(self, state: GameState) -> ThrowNode:
-        t = state.turn
-        hand = self._hand(state)
-        free = self.rules.dice - len(t.set_aside)
-        return ThrowNode(
-            free - len(t.jokers),
-            hand.aside,
-            hand.multiples,
-            hand.pending,
-            hand.met,
-            jokers=t.jokers,
-            joker_points=t.joker_points // self.model.unit,
-        )
 
 
 class ExpertBot:
@@ -276,7 +239,7 @@ def advise_throw(
     state = apply(state, Roll(throw))
     if state.turn.player != 0 or state.phase is not Phase.KEEP:
         return ()
-    if advisor._throw_node(state) not in advisor.model.column:
+    if advisor.throw_node(state) not in advisor.model.column:
         raise AdviceError(
             f"no turn of {rules.spec} sets aside {format_dice(aside)} in one hand "
             "before throwing the rest"

@@ -26,10 +26,11 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from zloutch.engine.compiled import CompiledTurn, Situation
 from zloutch.rules.errors import ZloutchError
 from zloutch.rules.ruleset import RuleSet
 from zloutch.strategy.kernels import Tables, build_tables, numba_available, solve_pairs
-from zloutch.strategy.turn_solver import Situation, TurnModel, TurnSolution, _bankable
+from zloutch.strategy.turn_solver import TurnModel, TurnSolution
 
 GAME_SOLVER_VERSION = 3
 Floats = npt.NDArray[np.float64]
@@ -175,6 +176,7 @@ class _Game:
             raise UnsupportedRulesError(reason)
         self.rules = rules
         self.model = TurnModel(rules)
+        self.compiled: CompiledTurn = self.model.compiled
         self.tables: Tables = build_tables(self.model)
         self.unit = rules.unit
         self.T = _target_units(rules)
@@ -197,21 +199,18 @@ class _Game:
         exact target (T-9), as in dix-mille, a score ending in 50 never lands on the target.
         (No game reaches those scores either, head starts aside.)
         """
-        rules, unit, T = self.rules, self.unit, self.T
+        unit, T = self.unit, self.T
         ok = np.zeros(T, dtype=np.bool_)
         if (self.tables.opt_dest == 1).any():  # an instant win (G-5) is always a throw away
             ok[:] = True
             return ok
-        cap = max(T - 1000 // unit, 0) if rules.game.last_thousand else None
         for a in range(T - 1, -1, -1):  # banks raise a score: what a leads to is known
             situation = Situation(self.entered(a * unit), a * unit)
-            allowed = _bankable(rules, situation, self.hands, self.rows(a), unit).any(axis=1)
-            x = a + np.flatnonzero(allowed)
-            reached = x == T if self.exact else x >= T
-            if cap is not None:
-                x = np.where(x < T, np.minimum(x, max(cap, a)), x)
-            inside = x[(x < T) & (x > a)]
-            ok[a] = bool(reached.any() or ok[inside].any())
+            rows = self.rows(a)
+            allowed = self.compiled.bankable(situation, rows).any(axis=1)
+            bank = self.compiled.bank_outcomes(a, rows)
+            on = bank.score[allowed & ~bank.reached & ~bank.lost]
+            ok[a] = bool((allowed & bank.reached).any() or ok[on[on > a]].any())
         return ok
 
     def rows(self, a: int) -> int:
@@ -240,14 +239,16 @@ class _Game:
         )
 
     def last_turn_inputs(
-        self, d: Ints, entered: bool
+        self, d: Ints, entered: bool, inherited: int = 0
     ) -> tuple[Ints, Floats, npt.NDArray[np.bool_], Floats, Floats, Floats]:
-        """F-4, the last turn: banking more than d units wins, exactly d ties (half a win)."""
+        """F-4, the last turn: banking more than d units wins, exactly d ties (half a win).
+
+        ``inherited``: points taken back into the turn (G-8, for the entry, T-7)."""
         rows = d + self.margin
         height = int(rows.max())
         t = np.arange(height)[None, :]
         value = np.where(t > d[:, None], 1.0, np.where(t == d[:, None], 0.5, 0.0))
-        allowed = _bankable(self.rules, Situation(entered, 0), self.hands, height, self.unit)
+        allowed = self.compiled.bankable(Situation(entered, 0, inherited), height)
         bank = np.ascontiguousarray(np.where(allowed[None, :, :], value[:, :, None], -np.inf))
         zeros = np.zeros(len(d))
         boundary = zeros if self.exact else np.ones(len(d))
@@ -265,30 +266,26 @@ class _Game:
         return result[0], result[1]
 
     def level_inputs(
-        self, a: Ints, b: Ints, win: Floats, low: int = 0
+        self, a: Ints, b: Ints, win: Floats, low: int = 0, inherited: int = 0
     ) -> tuple[Ints, Floats, npt.NDArray[np.bool_]]:
         """Rows, bank values and 'banking gains nothing' flags of a batch of pairs.
 
         ``win[b - low, x - low]``: what the opponent's turn at b is worth to them when this
         player has banked up to x (``low``: the lowest score, below 0 under F-1).
+        ``inherited``: points taken back into the turn (G-8), which the entry may not count.
         """
-        rules, T = self.rules, self.T
         rows = np.asarray([self.rows(int(x)) for x in a], dtype=np.int64)
         height = int(rows.max())
         H = len(self.hands)
         bank = np.full((len(a), height, H), -np.inf)
         same = np.zeros((len(a), height, H), dtype=np.bool_)
         t = np.arange(height)
-        cap = max(T - 1000 // self.unit, 0) if rules.game.last_thousand else None
         for i, (ai, bi) in enumerate(zip(a.tolist(), b.tolist(), strict=True)):
-            x = ai + t
+            outcomes = self.compiled.bank_outcomes(ai, height)
+            x, reached = outcomes.score, outcomes.reached
+            inside = ~reached & ~outcomes.lost  # the game goes on after the bank
+            nothing = inside & (x == ai)  # G-7: the bank writes nothing
             value = np.empty(height)
-            nothing = np.zeros(height, dtype=np.bool_)
-            reached = x == T if self.exact else x >= T
-            inside = x < T
-            if cap is not None:
-                x = np.where(inside, np.minimum(x, max(cap, ai)), x)
-                nothing = inside & (x == ai)
             if self.last is not None:
                 last = self.last[1] if self.entered(bi * self.unit) else self.last[0]
                 d = np.clip(x - bi, 0, len(last) - 1)
@@ -298,14 +295,8 @@ class _Game:
             idx = np.clip(x - low, 0, win.shape[1] - 1)
             value[inside] = 1.0 - win[bi - low, idx[inside]]
             value[~reached & ~inside] = -np.inf  # past an exact target: no bank
-            allowed = _bankable(
-                rules,
-                Situation(self.entered(ai * self.unit), ai * self.unit),
-                self.hands,
-                height,
-                self.unit,
-            )
-            allowed &= t[:, None] < rows[i]
+            situation = Situation(self.entered(ai * self.unit), ai * self.unit, inherited)
+            allowed = self.compiled.bankable(situation, height) & (t[:, None] < rows[i])
             bank[i] = np.where(allowed, value[:, None], -np.inf)
             same[i] = allowed & nothing[:, None]
         return rows, bank, same
@@ -469,25 +460,28 @@ class PairSolutions:
         self.game = _Game(
             solution.rules, backend or ("numba" if numba_available() else "array"), None
         )
-        self._cache: dict[tuple[int, int, int, int], TurnSolution] = {}
+        self._cache: dict[tuple[int, int, int, int, int], TurnSolution] = {}
 
     def inputs(
-        self, a: Ints, b: Ints, fa: int = 0, fb: int = 0
+        self, a: Ints, b: Ints, fa: int = 0, fb: int = 0, inherited: int = 0
     ) -> tuple[Ints, Floats, npt.NDArray[np.bool_], Floats, Floats]:
         """The kernel's inputs for the turns of pairs (a, b) (units, the opponent below the
         target): rows, bank values, 'banking gains nothing', the farkle value, the boundary.
 
-        Under F-1 the mover has farkled ``fa`` turns in a row and the opponent ``fb``.
+        Under F-1 the mover has farkled ``fa`` turns in a row and the opponent ``fb``;
+        ``inherited`` points were taken back into the turn (G-8).
         """
         solution, game = self.solution, self.game
         counts = solution.counts
         if counts is None:
-            rows, bank, same = game.level_inputs(a, b, solution.win)
+            rows, bank, same = game.level_inputs(a, b, solution.win, inherited=inherited)
             farkle = 1.0 - solution.win[b, a]
         else:
             low = solution.low
             i, j = np.maximum(a, low) - low, np.maximum(b, low) - low
-            rows, bank, same = game.level_inputs(i + low, j + low, counts[fb, 0], low)
+            rows, bank, same = game.level_inputs(
+                i + low, j + low, counts[fb, 0], low, inherited=inherited
+            )
             if fa + 1 < counts.shape[0]:
                 farkle = 1.0 - counts[fb, fa + 1, j, i]
             else:  # the penalty (F-1), down to the floor at most
@@ -496,20 +490,25 @@ class PairSolutions:
         boundary = farkle if game.exact else np.ones(len(a))
         return rows, bank, same, farkle, boundary
 
-    def turn(self, a_points: int, b_points: int, fa: int = 0, fb: int = 0) -> TurnSolution:
+    def turn(
+        self, a_points: int, b_points: int, fa: int = 0, fb: int = 0, inherited: int = 0
+    ) -> TurnSolution:
         """The win probability of every turn state at these banked scores (points), the
-        mover having farkled ``fa`` turns in a row and the opponent ``fb`` (F-1)."""
+        mover having farkled ``fa`` turns in a row and the opponent ``fb`` (F-1), with
+        ``inherited`` points taken back into the turn (G-8)."""
         unit = self.game.unit
-        key = (a_points // unit, b_points // unit, fa, fb)
+        entered = self.game.entered(a_points)
+        inherited = Situation.normalise(self.game.rules, entered, 0, inherited).inherited
+        key = (a_points // unit, b_points // unit, fa, fb, inherited)
         if key not in self._cache:
             a, b = key[0], key[1]
             if self.solution.counts is not None or b < self.game.T:
                 arr_a = np.asarray([a], dtype=np.int64)
                 arr_b = np.asarray([b], dtype=np.int64)
-                rows, bank, same, farkle, boundary = self.inputs(arr_a, arr_b, fa, fb)
+                rows, bank, same, farkle, boundary = self.inputs(arr_a, arr_b, fa, fb, inherited)
             else:  # the opponent reached the target: this is the last turn (F-4)
                 d = np.asarray([b - a], dtype=np.int64)
-                inputs = self.game.last_turn_inputs(d, self.game.entered(a_points))
+                inputs = self.game.last_turn_inputs(d, entered, inherited)
                 rows, bank, same, farkle, _, boundary = inputs
             values, _ = self.game.run(rows, bank, same, farkle, np.ones(1), boundary)
             pad = self.game.tables.max_points + 2
@@ -523,7 +522,7 @@ class PairSolutions:
             allowed = np.isfinite(bank[0])
             cols = np.zeros((int(rows[0]), self.game.tables.columns - 2), dtype=np.bool_)
             cols[:, self.game.tables.hand_col - 2] = allowed
-            situation = Situation(self.game.entered(a_points), a_points)
+            situation = Situation(entered, a_points, inherited)
             self._cache[key] = TurnSolution(
                 self.game.model, situation, table, bank_values, cols, int(rows[0])
             )

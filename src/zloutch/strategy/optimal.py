@@ -22,12 +22,15 @@ class GameAdvisor(TurnAdvisor):
         self.pairs = PairSolutions(solution)
         self.model = self.pairs.game.model
 
-    def solution(self, state: GameState) -> TurnSolution:
+    def solution(self, state: GameState, inherited: int | None = None) -> TurnSolution:
         mine, theirs = state.sheets[state.turn.player], state.sheets[1 - state.turn.player]
+        taken = state.turn.inherited if inherited is None else inherited
         if self.game.counts is None:
-            return self.pairs.turn(mine.score, theirs.score)
+            return self.pairs.turn(mine.score, theirs.score, inherited=taken)
         # F-1: the farkles in a row of both players are part of the state.
-        return self.pairs.turn(mine.score, theirs.score, mine.farkles_in_row, theirs.farkles_in_row)
+        return self.pairs.turn(
+            mine.score, theirs.score, mine.farkles_in_row, theirs.farkles_in_row, taken
+        )
 
     def advise(self, state: GameState) -> Advice:
         advice = super().advise(state)

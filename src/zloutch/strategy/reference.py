@@ -15,9 +15,7 @@ from zloutch.strategy.turn_solver import (
     Terminal,
     ThrowNode,
     TurnModel,
-    _bank_values,
-    _bankable,
-    _cap,
+    turn_cap,
 )
 
 
@@ -28,19 +26,18 @@ def reference_expected_turn(
     terminal: Terminal | None = None,
 ) -> float:
     """The expected points of a fresh turn, computed state by state."""
-    import numpy as np
 
     rules = model.rules
     situation = situation or Situation()
     unit = model.unit
     exact = rules.game.exact_target
-    top = (cap if cap is not None and not exact else _cap(rules, situation)) // unit
+    top = (cap if cap is not None and not exact else turn_cap(rules, situation)) // unit
     hands = model.hands
     pad = model.max_points + 1
-    totals = np.arange(top + 1 + pad, dtype=np.float64) * unit
     terminal = terminal or Terminal()
-    bank_values = [float(v) + terminal.bank_bonus for v in _bank_values(rules, situation, totals)]
-    bankable = _bankable(rules, situation, hands, top + 1, unit)
+    points = model.compiled.bank_points(situation, top + 1 + pad)
+    bank_values = [float(v) + terminal.bank_bonus for v in points]
+    bankable = model.compiled.bankable(situation, top + 1)
     can_bank = {
         (t, hand): bool(bankable[t, i]) for i, hand in enumerate(hands) for t in range(top + 1)
     }

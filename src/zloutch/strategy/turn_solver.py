@@ -3,18 +3,17 @@
 The turn is a finite graph of *hand states* (what is set aside, flags of the variants) whose
 edges add points. Points only grow within a turn, so the values are computed by one pass over
 the turn total, from the highest total down to 0, each step vectorised over every throw,
-keep and hand state (NumPy). The graph is built once per rule set from the scoring tables;
-the engine is never replayed.
+keep and hand state (NumPy). The graph is the compiled turn (``zloutch.engine.compiled``),
+built once per rule set from the engine's rules; the engine is never replayed.
 
-Layout of the value table ``values[t, column]``: ``t`` is the turn total in units of the rule
-set's smallest step; column 0 is a farkle, column 1 an instant win, then one column per node
-of the graph (decision nodes after a keep, and throw nodes before a roll).
+The value table is ``values[t, column]``, in the compiled turn's layout (packed states
+``(total in units, column)``, documented in ``zloutch.engine.compiled``).
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property
@@ -22,61 +21,26 @@ from functools import cached_property
 import numpy as np
 import numpy.typing as npt
 
-from zloutch.rules.dice import Dice, Face, contains, difference, multisets, probability
+from zloutch.engine.compiled import (
+    FARKLE,
+    WIN,
+    Hand,
+    Node,
+    Situation,
+    ThrowNode,
+    compile_turn,
+)
+from zloutch.engine.game import banked_score
+from zloutch.rules.dice import Dice, multisets, probability
 from zloutch.rules.errors import ZloutchError
 from zloutch.rules.ruleset import RuleSet
-from zloutch.rules.scoring import (
-    NO_CONTEXT,
-    HandContext,
-    Keep,
-    ScoreTable,
-    score_table,
-)
+from zloutch.rules.scoring import Keep, score_table
 
 SOLVER_VERSION = 2
-FARKLE, WIN = 0, 1
 Progress = Callable[[int, int], None]
 """``progress(done, total)``: how far a long solve has gone."""
 Floats = npt.NDArray[np.float64]
 Ints = npt.NDArray[np.int64]
-
-
-@dataclass(frozen=True, order=True)
-class Hand:
-    """A decision node: after a keep, before banking or throwing."""
-
-    free: int
-    """Dice not set aside (0: a full hand, all the dice are thrown next)."""
-    aside: Dice = ()
-    """Dice set aside in this hand, tracked only for the cross-throw variants (V-6, V-7)."""
-    multiples: tuple[Face, ...] = ()
-    pending: bool = False
-    """A figure waits for confirmation (V-1)."""
-    met: bool = False
-    """One throw of the turn reached the entry (T-7 by throw)."""
-    rethrow: bool = False
-    """The keep was the no-score bonus: all the dice are thrown again, no bank (F-2)."""
-
-
-@dataclass(frozen=True, order=True)
-class ThrowNode:
-    """A chance node: ``n`` dice about to be thrown."""
-
-    n: int
-    aside: Dice = ()
-    multiples: tuple[Face, ...] = ()
-    pending: bool = False
-    met: bool = False
-    jokers: Dice = ()
-    """Jokers set aside before this throw (V-2)."""
-    joker_points: int = 0
-    """Their points, in units."""
-    waiting: int = 0
-    """In a throw of the jokers: the dice of the throw that failed, waiting to be thrown."""
-    joker_roll: bool = False
-
-
-Node = Hand | ThrowNode
 
 
 class SituationError(ZloutchError):
@@ -107,29 +71,6 @@ def check_score(rules: RuleSet, score: int) -> None:
         )
 
 
-@dataclass(frozen=True)
-class Situation:
-    """Who plays the turn: it changes which banks are allowed and what points are worth."""
-
-    entered: bool = True
-    score: int = 0
-
-    @classmethod
-    def normalise(cls, rules: RuleSet, entered: bool, score: int) -> Situation:
-        """Drop what this rule set ignores, so that equal solutions share one key."""
-        t = rules.turn
-        needs_entered = bool(t.entry) or t.petit_palier
-        needs_score = cls.score_matters(rules)
-        return cls(entered if needs_entered else True, score if needs_score else 0)
-
-    @staticmethod
-    def score_matters(rules: RuleSet) -> bool:
-        """Whether the banked score changes the turn (T-9, G-7, T-10, a keep that wins)."""
-        t, g = rules.turn, rules.game
-        needs_score = g.exact_target or g.last_thousand or t.full_hand_win
-        return needs_score or any(v == "win" for v in rules.kinds_values().values())
-
-
 @dataclass
 class _Group:
     """Throw nodes solved together: every option of every roll as flat arrays."""
@@ -153,151 +94,30 @@ class _Group:
 
 
 class TurnModel:
-    """The graph of a turn under one rule set, built from its scoring tables."""
+    """The turn solver's view of the compiled turn (``zloutch.engine.compiled``): its throw
+    nodes in solving groups as flat arrays, and the states a fresh turn can reach."""
 
     def __init__(self, rules: RuleSet) -> None:
+        compiled = compile_turn(rules)
+        self.compiled = compiled
         self.rules = rules
-        self.unit = rules.unit
-        self.table: ScoreTable = score_table(rules)
-        self.track_aside = rules.variants.across_throws
-        self.track_met = rules.turn.entry_by == "throw" and rules.turn.entry > 0
-        self.start = ThrowNode(rules.dice)
-        self.nodes: list[Node] = []
-        self.column: dict[Node, int] = {}
-        self.options: dict[ThrowNode, list[list[tuple[int, int]]]] = {}
-        self.rolls: dict[int, list[tuple[Dice, float]]] = {
-            n: [(d, float(probability(d))) for d in multisets(n)] for n in range(1, rules.dice + 1)
-        }
-        self._build()
-
-    # -------------------------------------------------------------- graph
-
-    def col(self, node: Node) -> int:
-        if node not in self.column:
-            self.column[node] = len(self.nodes) + 2
-            self.nodes.append(node)
-            self._todo.append(node)
-        return self.column[node]
+        self.unit = compiled.unit
+        self.table = compiled.table
+        self.track_aside = compiled.track_aside
+        self.track_met = compiled.track_met
+        self.start = compiled.start
+        self.nodes = compiled.nodes
+        self.column = compiled.column
+        self.options = compiled.options
+        self.rolls = compiled.rolls
 
     def throw_of(self, hand: Hand) -> ThrowNode:
         """The throw a decision node leads to (all the dice again after a full hand)."""
-        if hand.free == 0:
-            return ThrowNode(self.rules.dice, pending=hand.pending, met=hand.met)
-        return ThrowNode(hand.free, hand.aside, hand.multiples, hand.pending, hand.met)
-
-    def take_node(self, dice: int, aside: Dice, multiples: tuple[Face, ...]) -> ThrowNode:
-        """The throw of a turn taken back (G-8): the previous player's dice left."""
-        if self.track_aside:
-            return ThrowNode(dice, aside, multiples)
-        return ThrowNode(dice)
-
-    def _build(self) -> None:
-        self._todo: list[Node] = []
-        self.col(self.start)
-        while True:
-            while self._todo:
-                node = self._todo.pop()
-                if isinstance(node, Hand):
-                    self.col(self.throw_of(node))
-                else:
-                    self.options[node] = [
-                        self._roll_options(node, roll) for roll, _ in self.rolls[node.n]
-                    ]
-            # Every hand left with dice on the table may be taken back by the next player.
-            extra = [
-                self.take_node(h.free, h.aside, h.multiples)
-                for h in list(self.nodes)
-                if isinstance(h, Hand) and h.free > 0
-            ]
-            added = [x for x in extra if x not in self.column]
-            if not added:
-                break
-            for node in added:
-                self.col(node)
-
-    def context(self, node: ThrowNode) -> HandContext:
-        return HandContext(node.aside, node.multiples) if self.track_aside else NO_CONTEXT
-
-    def _roll_options(self, node: ThrowNode, roll: Dice) -> list[tuple[int, int]]:
-        rules = self.rules
-        entry = self.table.lookup(roll, self.context(node))
-        if any(k.wins for k in entry.keeps):
-            return [(0, WIN)]
-        if entry.farkle:
-            if node.jokers and not node.joker_roll:
-                kept = node.joker_points if rules.variants.joker_keeps_points else 0
-                jokers = ThrowNode(
-                    len(node.jokers),
-                    node.aside,
-                    node.multiples,
-                    node.pending,
-                    node.met,
-                    joker_points=kept,
-                    waiting=node.n,
-                    joker_roll=True,
-                )
-                return [(0, self.col(jokers))]
-            return [(0, FARKLE)]
-        found: set[tuple[int, int]] = set()
-        for keep in entry.keeps:
-            found.update(self.keep_options(node, roll, keep))
-        return sorted(found)
+        return self.compiled.throw_of(hand)
 
     def keep_options(self, node: ThrowNode, roll: Dice, keep: Keep) -> list[tuple[int, int]]:
         """Where a keep leads: (points added in units, column), jokers set aside included."""
-        rules = self.rules
-        aside_count = rules.dice - node.n - len(node.jokers) - node.waiting
-        points = keep.points // self.unit + node.joker_points
-        free = rules.dice - (aside_count + len(keep.dice) + len(node.jokers))
-        if rules.turn.figure_full_hand and keep.whole:
-            free = 0  # S-16 Reading: the figure is a full hand, all the dice are thrown again
-        aside: Dice = ()
-        multiples: tuple[Face, ...] = ()
-        if self.track_aside and free:
-            aside = tuple(sorted(node.aside + keep.dice + node.jokers))
-            faces = set(node.multiples)
-            for combo in keep.combinations:
-                if combo.figure and len(combo.dice) >= 3 and len(set(combo.dice)) == 1:
-                    faces.add(combo.dice[0])
-            multiples = tuple(sorted(faces))
-        pending = node.pending
-        if rules.variants.confirmation:
-            confirms = any(
-                not c.figure and len(c.dice) == 1 and c.dice[0] in (1, 5) for c in keep.combinations
-            )
-            pending = (pending and not confirms) or keep.figure
-        met = node.met or (self.track_met and keep.points >= rules.turn.entry)
-        # F-2: after the no-score bonus all the dice are thrown again; the hand cannot bank.
-        rethrow = keep.bonus
-        found = [(points, self.col(Hand(free, aside, multiples, pending, met, rethrow)))]
-        if rules.variants.joker and free:
-            left = difference(roll, keep.dice)
-            for joker in self.table.lookup(roll).scoring:
-                if joker.wins or len(joker.dice) >= len(left) or not contains(left, joker.dice):
-                    continue
-                throw = self.joker_node(free, aside, multiples, pending, met, joker)
-                found.append((points, self.col(throw)))
-        return found
-
-    def joker_node(
-        self,
-        free: int,
-        aside: Dice,
-        multiples: tuple[Face, ...],
-        pending: bool,
-        met: bool,
-        joker: Keep,
-    ) -> ThrowNode:
-        """The throw that follows setting ``joker`` aside as jokers (V-2)."""
-        return ThrowNode(
-            free - len(joker.dice),
-            aside,
-            multiples,
-            pending,
-            met,
-            jokers=joker.dice,
-            joker_points=joker.points // self.unit,
-        )
+        return self.compiled.keep_options(node, roll, keep)
 
     # -------------------------------------------------------------- groups
 
@@ -328,14 +148,14 @@ class TurnModel:
             groups.append(group)
         return groups
 
-    @property
+    @cached_property
     def hands(self) -> list[Hand]:
-        return [n for n in self.nodes if isinstance(n, Hand)]
+        return self.compiled.hands
 
-    @property
+    @cached_property
     def max_points(self) -> int:
         """The largest points one roll can add, in units."""
-        return max((p for opts in self.options.values() for o in opts for p, _ in o), default=0)
+        return self.compiled.max_points
 
     def reachable(self, rows: int) -> npt.NDArray[np.bool_]:
         """``reach[t, column]``: whether a fresh turn can be at a node with a total of ``t``
@@ -444,9 +264,9 @@ class TurnSolution:
 
     def _bank_beyond(self, t: int) -> float:
         assert self.terminal is not None
-        totals = np.asarray([t * self.unit], dtype=np.float64)
-        bank = _bank_values(self.rules, self.situation, totals)
-        return float(bank[0]) + self.terminal.bank_bonus
+        score = self.situation.score
+        bank = banked_score(self.rules, score, t * self.unit) - score
+        return float(bank) + self.terminal.bank_bonus
 
     def can_bank(self, total: int, hand: Hand) -> bool:
         t = total // self.unit
@@ -504,7 +324,9 @@ def farkle_probabilities(rules: RuleSet) -> dict[int, Fraction]:
     }
 
 
-def _cap(rules: RuleSet, situation: Situation) -> int:
+def turn_cap(rules: RuleSet, situation: Situation) -> int:
+    """The turn totals solved (points): up to the room left under an exact target (T-9),
+    else far enough that a larger total is taken as banked."""
     if rules.game.exact_target:
         return max(rules.game.target - situation.score, 0)
     return max(2 * rules.game.target, 20000)
@@ -528,13 +350,12 @@ def solve_turn(
     unit = model.unit
     exact = rules.game.exact_target
     # T-9: with an exact target the room left is the natural bound, and no cap is needed.
-    top = (cap if cap is not None and not exact else _cap(rules, situation)) // unit
+    top = (cap if cap is not None and not exact else turn_cap(rules, situation)) // unit
     rows = top + 1
     width = len(model.nodes) + 2
     pad = model.max_points + 1
     values = np.zeros((rows + pad, width), dtype=np.float64)
-    totals = np.arange(rows + pad, dtype=np.float64) * unit
-    bank_values = _bank_values(rules, situation, totals) + terminal.bank_bonus
+    bank_values = model.compiled.bank_points(situation, rows + pad) + terminal.bank_bonus
     if exact:
         values[rows:, :] = terminal.farkle  # T-9: past the target the turn is lost
     else:
@@ -544,7 +365,7 @@ def solve_turn(
     hands = model.hands
     hand_cols = np.asarray([model.column[h] for h in hands], dtype=np.int64)
     throw_cols = np.asarray([model.column[model.throw_of(h)] for h in hands], dtype=np.int64)
-    bankable = _bankable(rules, situation, hands, rows, unit)
+    bankable = model.compiled.bankable(situation, rows)
     allowed_cols = np.zeros((rows, width - 2), dtype=np.bool_)
     allowed_cols[:, hand_cols - 2] = bankable
     groups = model.arrays
@@ -562,46 +383,6 @@ def solve_turn(
         if progress is not None and (t % every == 0):
             progress(rows - t, rows)
     return TurnSolution(model, situation, values, bank_values, allowed_cols, rows, terminal)
-
-
-def _bank_values(rules: RuleSet, situation: Situation, totals: Floats) -> Floats:
-    g = rules.game
-    if not g.last_thousand:
-        return totals.copy()
-    score = situation.score
-    reached = score + totals >= g.target
-    capped = np.minimum(score + totals, max(g.target - 1000, score)) - score
-    return np.where(reached, totals, capped)
-
-
-def _bankable(
-    rules: RuleSet, situation: Situation, hands: Iterable[Hand], rows: int, unit: int
-) -> npt.NDArray[np.bool_]:
-    """Whether each hand may bank at each total: the engine's bank_refusal, as arrays."""
-    t = rules.turn
-    g = rules.game
-    totals = np.arange(rows, dtype=np.int64) * unit
-    columns = []
-    for hand in hands:
-        ok = (totals > 0) & (not hand.pending) & (not hand.rethrow)
-        if hand.free == 0 and t.full_hand == "forced":
-            t10 = (
-                t.full_hand_win
-                & (totals >= t.full_hand_win_from)
-                & (situation.score + totals == g.target)
-            )
-            ok &= t10
-        if not situation.entered and t.entry:
-            if t.entry_by == "throw":
-                ok &= hand.met
-            else:
-                ok &= totals >= t.entry
-        if t.bank_multiple_of_100:
-            ok &= totals % 100 != 50
-        small_pp = t.petit_palier and situation.entered
-        ok &= (totals >= t.min_bank) | (small_pp & (totals == 100))
-        columns.append(ok)
-    return np.stack(columns, axis=1) if columns else np.zeros((rows, 0), dtype=np.bool_)
 
 
 @dataclass(frozen=True)
@@ -675,3 +456,26 @@ def _expected_iterations(
     rate = (residual / first) ** (1 / (iteration - 1))
     left = math.ceil(math.log(tolerance / residual) / math.log(rate))
     return min(iteration + max(left, 1), most)
+
+
+__all__ = [
+    "FARKLE",
+    "SOLVER_VERSION",
+    "WIN",
+    "AverageReward",
+    "Hand",
+    "Node",
+    "Progress",
+    "Situation",
+    "SituationError",
+    "Terminal",
+    "ThrowNode",
+    "TurnModel",
+    "TurnSolution",
+    "check_score",
+    "check_total",
+    "farkle_probabilities",
+    "solve_average_reward",
+    "solve_turn",
+    "turn_cap",
+]

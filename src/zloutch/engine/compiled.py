@@ -1,0 +1,538 @@
+"""The compiled form of the turn: the engine's rules tabulated once per rule set.
+
+The turn solver, the game solver, the fast simulation kernel, the bots' tables and the advice
+read the rules from here (or from the engine's public functions), never restated. Every
+table is built by calling the engine's own rule functions (``turn_after_keep``,
+``roll_verdict``, ``bank_refusal_of``, ``banked_score``...) on turns standing for each
+state, and ``tests/engine/test_compiled.py`` checks them against games played through the
+engine.
+
+Layout (documented here and nowhere else)
+-----------------------------------------
+
+Nodes. A turn is a finite graph of nodes: *throw nodes* (``ThrowNode``: dice about to be
+thrown, a chance node) and *decision nodes* (``Hand``: after a keep, before banking or
+throwing). A node keeps only what the rules read: the number of dice, the dice set aside
+and their multiples where the variants score across throws (V-6, V-7, ``track_aside``),
+a figure awaiting confirmation (V-1), whether one throw reached the entry (T-7 by throw,
+``track_met``), the F-2 rethrow, jokers (V-2).
+
+Columns. A packed turn state is ``(t, c)``: ``t`` the turn total in units of the rule set's
+smallest step (``rules.unit``), ``c`` a column: ``FARKLE`` (0: the turn is lost), ``WIN``
+(1: an instant win, G-5), then ``column[node]`` for each node (from 2, in the order the
+graph is discovered from ``start``, depth first); ``nodes[c - 2]`` reads a column back.
+Value tables of the solvers are ``values[t, c]``.
+
+Rolls. ``rolls[n]``: every multiset of ``n`` faces (``multisets(n)`` order) with its exact
+probability; ``face_code(dice)`` is the counts of faces 1..6 as base-7 digits, and
+``roll_index[face_code(dice)]`` the index of a roll among the rolls of its size.
+
+Options. ``options[node][j]``: what roll ``j`` of throw node ``node`` offers, sorted
+``(points, column)`` pairs (points in units): one per distinct destination of its legal
+keeps (a keep, or a keep then jokers set aside); ``((0, WIN),)`` for an instant win,
+``((0, FARKLE),)`` for a farkle, ``((0, c),)`` when the jokers are thrown after a farkle.
+
+Banks. ``bank_refusals(situation, rows)[t, h]``: 0 where decision node ``hands[h]`` may bank
+a total of ``t`` units, else ``1 + BANK_RULES.index(rule)`` for the first rule that
+refuses (``bankable`` is ``== 0``). ``bank_points(situation, rows)[t]``: the points a bank
+of ``t`` units writes, in points (G-7 may stop it below the target).
+
+Game end. ``bank_outcomes(score, rows)``: for a player at ``score`` units and each total
+``t < rows``: the score a bank writes (units), whether it reaches the target (G-2), whether
+the turn is lost past an exact target (T-9). ``game_end(rows)`` stacks them for every score
+from 0 to the target, for the fast kernel (see ``GameEnd``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
+from functools import lru_cache
+from types import MappingProxyType
+from typing import Any, TypeVar
+
+import numpy as np
+import numpy.typing as npt
+
+from zloutch.engine.game import (
+    BANK_RULES,
+    bank_refusal_of,
+    banked_score,
+    joker_choices,
+    lands_on_target,
+    overshoots,
+    reaches_target,
+    roll_verdict,
+    turn_after_joker_farkle,
+    turn_after_jokers,
+    turn_after_keep,
+    turn_after_throw,
+    turn_taken_back,
+)
+from zloutch.engine.state import TakeBackOffer, TurnState
+from zloutch.rules.dice import Dice, Face, multisets, probability
+from zloutch.rules.ruleset import RuleSet
+from zloutch.rules.scoring import NO_CONTEXT, HandContext, Keep, ScoreTable, score_table
+
+FARKLE, WIN = 0, 1
+"""The two columns that end a turn: lost, and won at once (G-5)."""
+UNSEEN: Face = 2
+"""The face given to dice set aside that a node does not track (no V-6, V-7): only their
+count matters then."""
+ROWS_STEP = 256
+"""Bank tables are built for a multiple of this many totals and cut to the rows asked."""
+
+Ints = npt.NDArray[np.int64]
+Bools = npt.NDArray[np.bool_]
+Floats = npt.NDArray[np.float64]
+Option = tuple[int, int]
+"""``(points in units, column)``."""
+
+
+@dataclass(frozen=True, order=True)
+class Hand:
+    """A decision node: after a keep, before banking or throwing."""
+
+    free: int
+    """Dice not set aside (0: a full hand, all the dice are thrown next)."""
+    aside: Dice = ()
+    """Dice set aside in this hand, tracked only for the cross-throw variants (V-6, V-7)."""
+    multiples: tuple[Face, ...] = ()
+    pending: bool = False
+    """A figure waits for confirmation (V-1)."""
+    met: bool = False
+    """One throw of the turn reached the entry (T-7 by throw)."""
+    rethrow: bool = False
+    """The keep was the no-score bonus: all the dice are thrown again, no bank (F-2)."""
+
+
+@dataclass(frozen=True, order=True)
+class ThrowNode:
+    """A chance node: ``n`` dice about to be thrown."""
+
+    n: int
+    aside: Dice = ()
+    multiples: tuple[Face, ...] = ()
+    pending: bool = False
+    met: bool = False
+    jokers: Dice = ()
+    """Jokers set aside before this throw (V-2)."""
+    joker_points: int = 0
+    """Their points, in units."""
+    waiting: int = 0
+    """In a throw of the jokers: the dice of the throw that failed, waiting to be thrown."""
+    joker_roll: bool = False
+
+
+Node = Hand | ThrowNode
+
+
+@dataclass(frozen=True)
+class Situation:
+    """Who plays the turn: it changes which banks are allowed and what points are worth."""
+
+    entered: bool = True
+    score: int = 0
+    inherited: int = 0
+    """Points taken back (G-8) that do not count toward entry (``take_back_counts_for_entry``
+    off): the player must add the entry on top of them."""
+
+    @classmethod
+    def normalise(cls, rules: RuleSet, entered: bool, score: int, inherited: int = 0) -> Situation:
+        """Drop what this rule set ignores, so that equal solutions share one key."""
+        t = rules.turn
+        needs_entered = bool(t.entry) or t.petit_palier
+        needs_score = cls.score_matters(rules)
+        entered = entered if needs_entered else True
+        counts_apart = not rules.game.take_back_counts_for_entry and t.entry_by == "turn"
+        needs_inherited = not entered and bool(t.entry) and counts_apart
+        return cls(entered, score if needs_score else 0, inherited if needs_inherited else 0)
+
+    @staticmethod
+    def score_matters(rules: RuleSet) -> bool:
+        """Whether the banked score changes the turn (T-9, G-7, T-10, a keep that wins)."""
+        t, g = rules.turn, rules.game
+        needs_score = g.exact_target or g.last_thousand or t.full_hand_win
+        return needs_score or any(v == "win" for v in rules.kinds_values().values())
+
+
+@dataclass(frozen=True)
+class BankOutcomes:
+    """What banking each total (units, from 0) does to a player at one score."""
+
+    score: Ints
+    """The score written (units; G-7 may stop it below the target)."""
+    reached: Bools
+    """It reaches the target (G-2; exactly, T-9)."""
+    lost: Bools
+    """The turn is lost before any bank: it passes an exact target (T-9)."""
+
+
+@dataclass(frozen=True, eq=False)
+class GameEnd:
+    """The end of a game for the fast kernel, by score ``a`` (units, 0 to the target) and
+    total ``t`` (units; a total past the last column reads the last column)."""
+
+    target: int
+    """In units."""
+    final_turns: bool
+    """F-4: reaching the target gives every other player one more turn."""
+    cut: Ints
+    """``cut[a, t]``: ``a + t`` less the score a bank writes (G-7)."""
+    lost: Bools
+    """``lost[a, t]``: the turn is lost, past an exact target (T-9)."""
+    reached: Bools
+    """``reached[x]``: a score of ``x`` units reaches the target (past the end: the last)."""
+
+
+def face_code(dice: Dice) -> int:
+    """The code of a multiset of faces: the counts of faces 1..6 as base-7 digits."""
+    return sum(7 ** (f - 1) for f in dice)
+
+
+_Array = TypeVar("_Array", bound="npt.NDArray[Any]")
+
+
+def _frozen(array: _Array) -> _Array:
+    """The array, marked read-only: compiled tables are shared by every reader."""
+    array.setflags(write=False)
+    return array
+
+
+@dataclass(frozen=True, eq=False)
+class CompiledTurn:
+    """The turn of one rule set as a graph and tables (see the module's docstring)."""
+
+    rules: RuleSet
+    unit: int
+    table: ScoreTable
+    track_aside: bool
+    """V-6, V-7: what a throw scores depends on the dice set aside, so nodes keep them."""
+    track_met: bool
+    """T-7 by one throw: nodes keep whether a throw reached the entry."""
+    start: ThrowNode
+    nodes: tuple[Node, ...]
+    column: Mapping[Node, int]
+    options: Mapping[ThrowNode, tuple[tuple[Option, ...], ...]]
+    rolls: Mapping[int, tuple[tuple[Dice, float], ...]]
+    roll_index: Ints
+    """``roll_index[face_code(dice)]``: the index of a roll among the rolls of its size."""
+
+    # ------------------------------------------------------------------ engine <-> nodes
+
+    def turn_at(self, node: Node, throw: Dice = ()) -> TurnState:
+        """A turn of the engine that stands for a node (total 0; ``throw`` on the table)."""
+        dice = self.rules.dice
+        best = self.rules.turn.entry if node.met else 0
+        if isinstance(node, Hand):
+            count = dice - node.free if node.free else dice
+            aside = node.aside if self.track_aside and node.free else (UNSEEN,) * count
+            return TurnState(
+                player=0,
+                set_aside=aside,
+                multiples=node.multiples,
+                full_hand=node.free == 0,
+                pending=node.pending,
+                best_throw=best,
+                rethrow=node.rethrow,
+            )
+        count = dice - node.n - len(node.jokers) - node.waiting
+        aside = node.aside if self.track_aside else (UNSEEN,) * count
+        return TurnState(
+            player=0,
+            set_aside=aside,
+            multiples=node.multiples,
+            jokers=node.jokers,
+            joker_points=node.joker_points * self.unit,
+            rolling=node.n,
+            joker_roll=node.joker_roll,
+            throw=throw,
+            pending=node.pending,
+            best_throw=best,
+        )
+
+    def _met(self, t: TurnState) -> bool:
+        return self.track_met and t.best_throw >= self.rules.turn.entry
+
+    def hand_of(self, t: TurnState) -> Hand:
+        """The decision node of an engine turn after a keep."""
+        met = self._met(t)
+        if t.full_hand:
+            return Hand(0, (), (), t.pending, met, t.rethrow)
+        free = self.rules.dice - len(t.set_aside)
+        if self.track_aside:
+            return Hand(free, t.set_aside, t.multiples, t.pending, met, t.rethrow)
+        return Hand(free, pending=t.pending, met=met, rethrow=t.rethrow)
+
+    def throw_node_of(self, t: TurnState) -> ThrowNode:
+        """The throw node of an engine turn whose dice roll, or lie on the table unkept."""
+        waiting = self.rules.dice - len(t.set_aside) - len(t.jokers) - t.rolling
+        track = self.track_aside
+        return ThrowNode(
+            t.rolling,
+            t.set_aside if track else (),
+            t.multiples if track else (),
+            t.pending,
+            self._met(t),
+            jokers=t.jokers,
+            joker_points=t.joker_points // self.unit,
+            waiting=waiting if t.joker_roll else 0,
+            joker_roll=t.joker_roll,
+        )
+
+    def throw_of(self, hand: Hand) -> ThrowNode:
+        """The throw a decision node leads to (all the dice again after a full hand)."""
+        return self.throw_node_of(turn_after_throw(self.rules, self.turn_at(hand), fresh=False))
+
+    def take_node(self, offer: TakeBackOffer) -> ThrowNode:
+        """The throw of a turn taken back (G-8): the previous player's dice left."""
+        return self.throw_node_of(turn_taken_back(0, offer))
+
+    def context(self, node: ThrowNode) -> HandContext:
+        return HandContext(node.aside, node.multiples) if self.track_aside else NO_CONTEXT
+
+    def keep_options(self, node: ThrowNode, roll: Dice, keep: Keep) -> list[Option]:
+        """Where a keep of ``roll`` at ``node`` leads: ``(points, column)``, then each set of
+        jokers set aside after it (V-2)."""
+        return _keep_options(self, node, roll, keep, self._lookup)
+
+    def _lookup(self, node: Node) -> int:
+        return self.column[node]
+
+    # ------------------------------------------------------------------ views
+
+    @property
+    def hands(self) -> list[Hand]:
+        return [n for n in self.nodes if isinstance(n, Hand)]
+
+    @property
+    def throw_nodes(self) -> list[ThrowNode]:
+        return list(self.options)
+
+    @property
+    def max_points(self) -> int:
+        """The largest points one roll can add, in units."""
+        return max((p for opts in self.options.values() for o in opts for p, _ in o), default=0)
+
+    # ------------------------------------------------------------------ banks, game end
+
+    def bank_refusals(self, situation: Situation, rows: int) -> npt.NDArray[np.int8]:
+        """``[t, h]``: 0 where ``hands[h]`` may bank ``t`` units, else 1 + the index in
+        ``BANK_RULES`` of the rule that refuses (read-only)."""
+        return _bank_refusals(self, situation, _rounded(rows))[:rows]
+
+    def bankable(self, situation: Situation, rows: int) -> Bools:
+        """``[t, h]``: whether ``hands[h]`` may bank a total of ``t`` units (read-only)."""
+        return _bankable(self, situation, _rounded(rows))[:rows]
+
+    def bank_points(self, situation: Situation, rows: int) -> Floats:
+        """``[t]``: the points a bank of ``t`` units adds to the score (G-7), read-only."""
+        return _bank_points(self, situation, _rounded(rows))[:rows]
+
+    def bank_outcomes(self, score: int, rows: int) -> BankOutcomes:
+        """What a bank of each total below ``rows`` units does at ``score`` units."""
+        full = _bank_outcomes(self, score, _rounded(rows))
+        return BankOutcomes(full.score[:rows], full.reached[:rows], full.lost[:rows])
+
+    def game_end(self, rows: int) -> GameEnd:
+        """The end of the game by score and total (totals below ``rows`` units at least)."""
+        return _game_end(self, rows)
+
+
+def _rounded(rows: int) -> int:
+    return max(-(-rows // ROWS_STEP), 1) * ROWS_STEP
+
+
+# ---------------------------------------------------------------------- building the graph
+
+
+def _keep_options(
+    ct: CompiledTurn, node: ThrowNode, roll: Dice, keep: Keep, col: Callable[[Node], int]
+) -> list[Option]:
+    rules, unit = ct.rules, ct.unit
+    after = turn_after_keep(rules, ct.turn_at(node, roll), keep)
+    points = after.total // unit
+    found = [(points, col(ct.hand_of(after)))]
+    for joker in joker_choices(rules, after):
+        jokers = turn_after_throw(rules, turn_after_jokers(after, joker), fresh=False)
+        found.append((points, col(ct.throw_node_of(jokers))))
+    return found
+
+
+def _roll_options(
+    ct: CompiledTurn, node: ThrowNode, roll: Dice, col: Callable[[Node], int]
+) -> tuple[Option, ...]:
+    rules = ct.rules
+    turn = ct.turn_at(node, roll)
+    reading = ct.table.lookup(roll, ct.context(node))
+    verdict = roll_verdict(rules, turn, reading)
+    if verdict == "win":
+        return ((0, WIN),)
+    if verdict == "jokers":
+        return ((0, col(ct.throw_node_of(turn_after_joker_farkle(rules, turn)))),)
+    if verdict == "farkle":
+        return ((0, FARKLE),)
+    found: set[Option] = set()
+    for keep in reading.keeps:
+        found.update(_keep_options(ct, node, roll, keep, col))
+    return tuple(sorted(found))
+
+
+@lru_cache(maxsize=32)
+def compile_turn(rules: RuleSet) -> CompiledTurn:
+    """The compiled turn of a rule set, built once."""
+    dice = rules.dice
+    rolls = {n: tuple((d, float(probability(d))) for d in multisets(n)) for n in range(1, dice + 1)}
+    roll_index = np.full(7**6, -1, dtype=np.int64)
+    for group in rolls.values():
+        for j, (d, _) in enumerate(group):
+            roll_index[face_code(d)] = j
+    nodes: list[Node] = []
+    column: dict[Node, int] = {}
+    options: dict[ThrowNode, tuple[tuple[Option, ...], ...]] = {}
+    todo: list[Node] = []
+    ct = CompiledTurn(
+        rules=rules,
+        unit=rules.unit,
+        table=score_table(rules),
+        track_aside=rules.variants.across_throws,
+        track_met=rules.turn.entry_by == "throw" and rules.turn.entry > 0,
+        start=ThrowNode(0),  # set below, from the engine's fresh throw
+        nodes=(),
+        column=MappingProxyType(column),
+        options=MappingProxyType(options),
+        rolls=MappingProxyType(rolls),
+        roll_index=_frozen(roll_index),
+    )
+
+    def col(node: Node) -> int:
+        if node not in column:
+            column[node] = len(nodes) + 2
+            nodes.append(node)
+            todo.append(node)
+        return column[node]
+
+    start = ct.throw_node_of(turn_after_throw(rules, TurnState(player=0), fresh=True))
+    col(start)
+    while True:
+        while todo:
+            node = todo.pop()
+            if isinstance(node, Hand):
+                col(ct.throw_of(node))
+            else:
+                options[node] = tuple(
+                    _roll_options(ct, node, roll, col) for roll, _ in rolls[node.n]
+                )
+        # Every hand left with dice on the table may be taken back by the next player (G-8).
+        extra = [
+            ct.take_node(TakeBackOffer(0, h.free, ct.turn_at(h).set_aside, h.multiples))
+            for h in list(nodes)
+            if isinstance(h, Hand) and h.free > 0
+        ]
+        added = [x for x in extra if x not in column]
+        if not added:
+            break
+        for node in added:
+            col(node)
+    return replace(ct, start=start, nodes=tuple(nodes))
+
+
+# ---------------------------------------------------------------------- banks and game end
+
+
+@lru_cache(maxsize=64)
+def _refusal_classes(
+    ct: CompiledTurn, entered: bool, inherited: int, lands: bool, rows: int
+) -> npt.NDArray[np.int8]:
+    """Refusal codes for each total and each hand, asked of the engine once per kind of
+    hand: the bank rules read the hand's flags (full hand, V-1, F-2, T-7 by throw), no die."""
+    rules, unit = ct.rules, ct.unit
+    hands = ct.hands
+    codes = np.zeros((rows, len(hands)), dtype=np.int8)
+    kinds: dict[tuple[bool, bool, bool, bool], list[int]] = {}
+    for h, hand in enumerate(hands):
+        kinds.setdefault((hand.free == 0, hand.pending, hand.rethrow, hand.met), []).append(h)
+    for members in kinds.values():
+        base = replace(ct.turn_at(hands[members[0]]), inherited=inherited)
+        column = np.zeros(rows, dtype=np.int8)
+        for t in range(rows):
+            turn = replace(base, total=t * unit)
+            refusal = bank_refusal_of(rules, turn, entered=entered, lands=lands)
+            column[t] = 0 if refusal is None else 1 + BANK_RULES.index(refusal.rule)
+        codes[:, members] = column[:, None]
+    return _frozen(codes)
+
+
+@lru_cache(maxsize=1024)
+def _bank_refusals(ct: CompiledTurn, situation: Situation, rows: int) -> npt.NDArray[np.int8]:
+    rules, unit = ct.rules, ct.unit
+    entered, inherited = situation.entered, situation.inherited
+    plain = _refusal_classes(ct, entered, inherited, False, rows)
+    lands = [lands_on_target(rules, situation.score, t * unit) for t in range(rows)]
+    if not any(lands):
+        return plain
+    landing = _refusal_classes(ct, entered, inherited, True, rows)
+    return _frozen(np.where(np.asarray(lands)[:, None], landing, plain))
+
+
+@lru_cache(maxsize=1024)
+def _bankable(ct: CompiledTurn, situation: Situation, rows: int) -> Bools:
+    return _frozen(_bank_refusals(ct, situation, rows) == 0)
+
+
+@lru_cache(maxsize=1024)
+def _bank_points(ct: CompiledTurn, situation: Situation, rows: int) -> Floats:
+    rules, unit, score = ct.rules, ct.unit, situation.score
+    points = [banked_score(rules, score, t * unit) - score for t in range(rows)]
+    return _frozen(np.asarray(points, dtype=np.float64))
+
+
+@lru_cache(maxsize=4096)
+def _bank_outcomes(ct: CompiledTurn, score: int, rows: int) -> BankOutcomes:
+    rules, unit = ct.rules, ct.unit
+    points = score * unit
+    written = [banked_score(rules, points, t * unit) for t in range(rows)]
+    return BankOutcomes(
+        score=_frozen(np.asarray([w // unit for w in written], dtype=np.int64)),
+        reached=_frozen(np.asarray([reaches_target(rules, w) for w in written], dtype=np.bool_)),
+        lost=_frozen(
+            np.asarray([overshoots(rules, points, t * unit) for t in range(rows)], dtype=np.bool_)
+        ),
+    )
+
+
+@lru_cache(maxsize=8)
+def _game_end(ct: CompiledTurn, rows: int) -> GameEnd:
+    rules, unit = ct.rules, ct.unit
+    target = -(-rules.game.target // unit)
+    width = max(rows, target + 2)
+    outcomes = [ct.bank_outcomes(a, width) for a in range(target + 1)]
+    t = np.arange(width, dtype=np.int64)
+    cut = np.stack([a + t - o.score for a, o in enumerate(outcomes)])
+    lost = np.stack([o.lost for o in outcomes])
+    reached = np.asarray(
+        [reaches_target(rules, x * unit) for x in range(target + 2)], dtype=np.bool_
+    )
+    return GameEnd(
+        target=target,
+        final_turns=rules.game.final_turns,
+        cut=_frozen(cut),
+        lost=_frozen(lost),
+        reached=_frozen(reached),
+    )
+
+
+__all__ = [
+    "BANK_RULES",
+    "FARKLE",
+    "WIN",
+    "BankOutcomes",
+    "CompiledTurn",
+    "GameEnd",
+    "Hand",
+    "Node",
+    "Situation",
+    "ThrowNode",
+    "compile_turn",
+    "face_code",
+]
