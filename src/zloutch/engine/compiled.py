@@ -72,7 +72,7 @@ from zloutch.engine.game import (
 from zloutch.engine.state import TakeBackOffer, TurnState
 from zloutch.rules.dice import Dice, Face, multisets, probability
 from zloutch.rules.ruleset import RuleSet
-from zloutch.rules.scoring import NO_CONTEXT, HandContext, Keep, ScoreTable, score_table
+from zloutch.rules.scoring import NO_CONTEXT, HandContext, ScoredKeep, ScoreTable, score_table
 
 FARKLE, WIN = 0, 1
 """The two columns that end a turn: lost, and won at once (G-5)."""
@@ -291,7 +291,7 @@ class CompiledTurn:
     def context(self, node: ThrowNode) -> HandContext:
         return HandContext(node.aside, node.multiples) if self.track_aside else NO_CONTEXT
 
-    def keep_options(self, node: ThrowNode, roll: Dice, keep: Keep) -> list[Option]:
+    def keep_options(self, node: ThrowNode, roll: Dice, keep: ScoredKeep) -> list[Option]:
         """Where a keep of ``roll`` at ``node`` leads: ``(points, column)``, then each set of
         jokers set aside after it (V-2)."""
         return _keep_options(self, node, roll, keep, self._lookup)
@@ -347,7 +347,7 @@ def _rounded(rows: int) -> int:
 
 
 def _keep_options(
-    ct: CompiledTurn, node: ThrowNode, roll: Dice, keep: Keep, col: Callable[[Node], int]
+    ct: CompiledTurn, node: ThrowNode, roll: Dice, keep: ScoredKeep, col: Callable[[Node], int]
 ) -> list[Option]:
     rules, unit = ct.rules, ct.unit
     after = turn_after_keep(rules, ct.turn_at(node, roll), keep)

@@ -56,8 +56,7 @@ from zloutch.engine.state import (
 from zloutch.rules.dice import Dice, contains, difference, format_dice, multisets, probability
 from zloutch.rules.errors import IllegalKeepError, InvalidRulesError
 from zloutch.rules.ruleset import RuleSet
-from zloutch.rules.scoring import HandContext, ThrowScore, score_table
-from zloutch.rules.scoring import Keep as ScoredKeep
+from zloutch.rules.scoring import HandContext, ScoredKeep, ThrowScore, score_table
 
 # ------------------------------------------------------------------------------ queries
 

@@ -367,7 +367,7 @@ class ScoreTable:
             bonus = Combination(
                 NO_SCORE_BONUS, throw, self.rules.scoring.no_score_bonus, bonus=True
             )
-            keeps.append(Keep(throw, (bonus,), bonus.points, True))
+            keeps.append(ScoredKeep(throw, (bonus,), bonus.points, True))
         keeps.sort(key=_keep_order)
         scoring = tuple(keeps)
         return ThrowScore(throw, self._legal(throw, scoring), scoring)
@@ -494,7 +494,7 @@ def _best_split(combos: list[Combination]) -> Callable[[Dice], Split | None]:
 def _keep(dice: Dice, split: Split, full_hand: bool, figure_full_hand: bool = False) -> ScoredKeep:
     wins = any(c.wins for c in split)
     full_hand = full_hand or (figure_full_hand and any(c.whole for c in split))  # S-16
-    return Keep(dice, split, sum(c.points for c in split), full_hand, wins)
+    return ScoredKeep(dice, split, sum(c.points for c in split), full_hand, wins)
 
 
 @lru_cache(maxsize=64)
@@ -592,7 +592,3 @@ def _throw_extremes(rules: RuleSet) -> tuple[int, bool]:
             most = max(most, score.points)
             wins = wins or any(k.wins for k in score.scoring)
     return most, wins
-
-
-Keep = ScoredKeep
-"""Until the turn solver is moved over: the old name of ``ScoredKeep``."""

@@ -34,7 +34,7 @@ from zloutch.engine.game import banked_score
 from zloutch.rules.dice import Dice, multisets, probability
 from zloutch.rules.errors import ZloutchError
 from zloutch.rules.ruleset import RuleSet
-from zloutch.rules.scoring import Keep, score_table
+from zloutch.rules.scoring import ScoredKeep, score_table
 
 SOLVER_VERSION = 2
 Progress = Callable[[int, int], None]
@@ -115,7 +115,7 @@ class TurnModel:
         """The throw a decision node leads to (all the dice again after a full hand)."""
         return self.compiled.throw_of(hand)
 
-    def keep_options(self, node: ThrowNode, roll: Dice, keep: Keep) -> list[tuple[int, int]]:
+    def keep_options(self, node: ThrowNode, roll: Dice, keep: ScoredKeep) -> list[tuple[int, int]]:
         """Where a keep leads: (points added in units, column), jokers set aside included."""
         return self.compiled.keep_options(node, roll, keep)
 
