@@ -181,8 +181,12 @@ def budgets() -> list[object]:
         preset = spec in PRESETS
         quick = QUICK_GAMES_PER_PRESET if preset else QUICK_GAMES_PER_COMBINATION
         full = GAMES_PER_PRESET if preset else GAMES_PER_COMBINATION
-        params.append(pytest.param((spec, quick), id=f"{spec}-{quick}"))
-        params.append(pytest.param((spec, full), id=f"{spec}-{full}", marks=pytest.mark.slow))
+        # One worker plays a rule set's games for all six checks (pytest-xdist, --dist loadgroup)
+        group = pytest.mark.xdist_group
+        quick_marks = group(f"conformance {spec} {quick}")
+        full_marks = (pytest.mark.slow, group(f"conformance {spec} {full}"))
+        params.append(pytest.param((spec, quick), id=f"{spec}-{quick}", marks=quick_marks))
+        params.append(pytest.param((spec, full), id=f"{spec}-{full}", marks=full_marks))
     return params
 
 
