@@ -52,7 +52,7 @@ GAMES_PER_PRESET = 200
 """Random games per preset (each checked whole) in the slow run (``-m slow``); more are
 played through the option sets."""
 GAMES_PER_COMBINATION = 15
-QUICK_GAMES_PER_PRESET = 4
+QUICK_GAMES_PER_PRESET = 2
 """The default run plays the first games of the same seeds: the same checks, fewer games."""
 QUICK_GAMES_PER_COMBINATION = 1
 TURN_BOUND = 5000
