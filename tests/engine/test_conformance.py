@@ -43,13 +43,18 @@ from zloutch.engine import (
 )
 from zloutch.engine import events as ev
 from zloutch.engine.record import Record, dump_record, load_record, roll, sheet_json
-from zloutch.rules import PRESETS, InvalidRulesError, load_rules, with_options
+from zloutch.rules import OPTIONS, PRESETS, InvalidRulesError, RuleSet, load_rules, with_options
+from zloutch.rules.ruleset import OptionValue, format_option, option_choices, option_kind
 
 # ---------------------------------------------------------------------------- the budget
 
 GAMES_PER_PRESET = 200
-"""Random games per preset (each checked whole); more are played through the combinations."""
+"""Random games per preset (each checked whole) in the slow run (``-m slow``); more are
+played through the option sets."""
 GAMES_PER_COMBINATION = 15
+QUICK_GAMES_PER_PRESET = 2
+"""The default run plays the first games of the same seeds: the same checks, fewer games."""
+QUICK_GAMES_PER_COMBINATION = 1
 TURN_BOUND = 5000
 """Every random game must end before this many turns (all seats together). With conftest's
 random policy the longest preset game seen is under 400 turns, and the slowest option set
@@ -58,107 +63,131 @@ ever (an exact target that no legal bank reaches, no ticks to fall back) fails h
 SWEEP_DECISIONS = 0.15
 """Share of decision nodes where every legal action is applied, not only the one chosen."""
 SWEEP_ROLLS = 0.02
-"""Share of chance nodes where every roll is applied (at most two per game)."""
+"""Share of chance nodes where every roll is applied (at most two per game; the first game
+of a rule set always sweeps its first roll)."""
 
 # ---------------------------------------------------------------------------- option sets
+# Drawn from the option list itself (zloutch.rules.OPTIONS): every option is switched, in
+# every direction the presets allow, on some preset, with up to three others drawn at random.
 
 OPTION_SEED = 20261130
-COMBINATIONS_DRAWN = 45
-FLAGS = (
-    "take_back",
-    "final_round",
-    "final_turns",
-    "joker",
-    "confirmation",
-    "four_two_one",
-    "straights_over_throws",
-    "multiples_over_throws",
-    "petit_palier",
-    "bank_multiple_of_100",
-    "last_thousand",
-    "exact_target",
-    "five_ones_win",
-    "full_hand_win",
-    "fallback_bumps",
-    "joker_keeps_points",
-    "take_back_counts_for_entry",
-    "keep_all_scoring",
-    "keep_whole_multiples",
-    "ticks_restart",
-    "reentry",
-    "figure_full_hand",
-)
-"""Every switch of RULES.md, the Reading options included."""
-VALUED = (
-    "bump",
-    "entry",
-    "entry_by",
-    "full_hand",
-    "full_house",
-    "no_score_bonus",
-    "ticks_to_cross",
-    "farkle_penalty",
-    "min_bank",
-    "target",
-)
+COMPANIONS = 3
+"""At most this many other options are switched with the one each set is drawn for."""
+INTEGER_VALUES: dict[str, range] = {
+    "target": range(2000, 5001, 100),  # short games; multiples of 100 suit T-6 and T-9
+    "entry": range(0, 1001, 50),
+    "min_bank": range(0, 501, 50),
+    "farkle_penalty": range(0, 1001, 50),
+    "farkle_penalty_after": range(1, 5),
+    "no_score_bonus": range(0, 1001, 50),
+    "three_pairs": range(0, 2501, 50),
+    "four_and_pair": range(0, 2501, 50),
+    "two_triplets": range(0, 3001, 50),
+    "full_house_pair": range(50, 201, 50),
+    "full_hand_win_from": range(500, 3001, 50),
+    "ticks_to_cross": range(0, 4),
+    "min_players": range(1, 4),
+    "max_players": range(2, 9),
+}
+"""The values drawn for the integer options: points in multiples of 50, counts small."""
+POINTS = range(50, 1001, 50)
+"""The values of an integer option not named above (a new option: points, most likely)."""
+DRAWS_PER_VALUE = {"bool": 1, "choice": 1, "int": 2}
+"""Sets drawn for each value of an option: each boolean both ways, each choice, and two
+values drawn for an integer."""
 
 
-def draw_options(rng: random.Random, preset: str) -> dict[str, bool | int | str]:
-    """One to four options to switch on a preset (a flag is turned over)."""
-    base = load_rules(preset)
-    names = list(VALUED + FLAGS)
-    if base.dice != 5:
-        names.remove("straights_over_throws")  # V-6 is a 5-dice variant
-    options: dict[str, bool | int | str] = {}
-    for name in rng.sample(names, rng.randint(1, 4)):
-        if name in FLAGS:
-            options[name] = not base.option(name)
-        elif name == "bump":
-            options[name] = rng.choice(["any", "current", "off"])
-        elif name == "full_hand":
-            options[name] = rng.choice(["forced", "optional"])
-        elif name == "entry_by":
-            options[name] = rng.choice(["throw", "turn"])
-        elif name == "full_house":
-            options[name] = rng.choice(["off", "sum", "times"])
-        elif name == "ticks_to_cross":
-            options[name] = rng.randint(0, 3)
-        elif name == "target":
-            options[name] = rng.randrange(2000, 5001, 100)
-        else:
-            options[name] = {
-                "entry": 800,
-                "farkle_penalty": 500,
-                "min_bank": 300,
-                "no_score_bonus": 500,
-            }[name]
-    return options
+def values_to_draw(name: str) -> list[OptionValue | None]:
+    """The values an option is switched to, one set each; None: a value drawn at random."""
+    kind = option_kind(name)
+    if kind == "bool":
+        values: list[OptionValue | None] = [True, False]
+    elif kind == "choice":
+        values = list(option_choices(name))
+    else:
+        values = [None]
+    return values * DRAWS_PER_VALUE[kind]
 
 
-def draw_combinations() -> tuple[list[str], list[str]]:
-    """The specs of the option sets that load, and the refusals of the others."""
+def draw_value(rng: random.Random, name: str, base: RuleSet) -> OptionValue:
+    """A value of an option other than the one ``base`` has."""
+    current = base.option(name)
+    kind = option_kind(name)
+    if kind == "bool":
+        return not current
+    pool: list[OptionValue] = (
+        list(option_choices(name)) if kind == "choice" else list(INTEGER_VALUES.get(name, POINTS))
+    )
+    return rng.choice([v for v in pool if v != current])
+
+
+@dataclass(frozen=True)
+class Drawn:
+    """The option sets of the suite, drawn once."""
+
+    loaded: list[str]
+    """The specs of the sets that load (each once, no preset)."""
+    refused: list[tuple[str, Exception]]
+    """Each set the loader refused, with what it raised."""
+    missed: list[str]
+    """The switches no preset would take, whatever the other options."""
+
+
+def draw_combinations() -> Drawn:
+    """For each value of each option, a preset it changes and other options: the first set
+    that loads is kept; each refusal is noted, and the next preset tried."""
     rng = random.Random(OPTION_SEED)
+    bases = [load_rules(p) for p in PRESETS]
+    names = list(OPTIONS)
     loaded: list[str] = []
-    refused: list[str] = []
-    for i in range(COMBINATIONS_DRAWN):
-        preset = PRESETS[i % len(PRESETS)]  # each preset in turn, for variety
-        options = draw_options(rng, preset)
-        try:
-            rules = with_options(load_rules(preset), options)
-        except InvalidRulesError as exc:  # the engine refusing a contradiction at load time
-            refused.append(f"{preset} {options}: {exc}")
-            continue
-        if rules.spec not in loaded and rules.spec not in PRESETS:
-            loaded.append(rules.spec)
-    return loaded, refused
+    refused: list[tuple[str, Exception]] = []
+    missed: list[str] = []
+    turn = 0
+    for name in names:
+        for wanted in values_to_draw(name):
+            start, turn = turn, turn + 1  # each preset in turn, for variety
+            for k in range(len(bases)):
+                base = bases[(start + k) % len(bases)]
+                if wanted is not None and base.option(name) == wanted:
+                    continue  # nothing to switch on this preset
+                options = {name: draw_value(rng, name, base) if wanted is None else wanted}
+                others = [n for n in names if n != name]
+                for other in rng.sample(others, rng.randint(0, COMPANIONS)):
+                    options[other] = draw_value(rng, other, base)
+                try:
+                    rules = with_options(base, options)
+                    load_rules(rules.spec)
+                except Exception as exc:  # a contradiction refused, or a crash: both noted
+                    refused.append((f"{base.name} {options}", exc))
+                    continue
+                if rules.spec not in loaded and rules.spec not in PRESETS:
+                    loaded.append(rules.spec)
+                break
+            else:
+                if any(b.option(name) != wanted for b in bases):
+                    missed.append(format_option(name, wanted) if wanted is not None else name)
+    return Drawn(loaded, refused, missed)
 
 
-COMBINATIONS, REFUSED = draw_combinations()
+DRAWN = draw_combinations()
+COMBINATIONS = DRAWN.loaded
 SPECS = [*PRESETS, *COMBINATIONS]
 
 
-def games_for(spec: str) -> int:
-    return GAMES_PER_PRESET if spec in PRESETS else GAMES_PER_COMBINATION
+def budgets() -> list[object]:
+    """Each rule set twice: a few games in the default run, the full count under slow."""
+    params: list[object] = []
+    for spec in SPECS:
+        preset = spec in PRESETS
+        quick = QUICK_GAMES_PER_PRESET if preset else QUICK_GAMES_PER_COMBINATION
+        full = GAMES_PER_PRESET if preset else GAMES_PER_COMBINATION
+        # One worker plays a rule set's games for all six checks (pytest-xdist, --dist loadgroup)
+        group = pytest.mark.xdist_group
+        quick_marks = group(f"conformance {spec} {quick}")
+        full_marks = (pytest.mark.slow, group(f"conformance {spec} {full}"))
+        params.append(pytest.param((spec, quick), id=f"{spec}-{quick}", marks=quick_marks))
+        params.append(pytest.param((spec, full), id=f"{spec}-{full}", marks=full_marks))
+    return params
 
 
 # ---------------------------------------------------------------------------- playing
@@ -208,6 +237,7 @@ class Game:
         self.turn_actions: list[str] = []
         self.problem_kinds: set[str] = set()
         self.roll_sweeps = 0
+        self.sweep_first_roll = index == 0
 
     def where(self) -> str:
         return (
@@ -261,7 +291,8 @@ class Game:
                 self.findings.roll_sizes.add(size)
                 actions = legal_actions(state)
             self.check_state(state, actions)
-            if self.roll_sweeps < 2 and self.rng.random() < SWEEP_ROLLS:
+            if self.roll_sweeps < 2 and (self.rng.random() < SWEEP_ROLLS or self.sweep_first_roll):
+                self.sweep_first_roll = False
                 self.roll_sweeps += 1
                 self.findings.rolls_swept += 1
                 self.sweep([r for r, _ in chance_outcomes(state)])
@@ -303,23 +334,23 @@ class Game:
             self.findings.records += 1
 
 
-_PLAYED: dict[str, Findings] = {}
+_PLAYED: dict[tuple[str, int], Findings] = {}
 
 
-def playthrough(spec: str, checks) -> Findings:
-    """The findings of every random game of a rule set, played on first demand."""
-    if spec not in _PLAYED:
+def playthrough(spec: str, games: int, checks) -> Findings:
+    """The findings of the first ``games`` random games of a rule set, played on demand."""
+    if (spec, games) not in _PLAYED:
         findings = Findings()
-        for index in range(games_for(spec)):
+        for index in range(games):
             findings.games += 1
             Game(spec, index, findings, checks).play()
-        _PLAYED[spec] = findings
-    return _PLAYED[spec]
+        _PLAYED[spec, games] = findings
+    return _PLAYED[spec, games]
 
 
-@pytest.fixture(params=SPECS)
+@pytest.fixture(params=budgets())
 def findings(request, engine_checks) -> Findings:
-    return playthrough(request.param, engine_checks)
+    return playthrough(*request.param, engine_checks)
 
 
 # ---------------------------------------------------------------------------- chance
@@ -335,7 +366,7 @@ def ordered_counts(n: int) -> dict[tuple[int, ...], Fraction]:
 @pytest.mark.parametrize("spec", SPECS)
 def test_chance_outcomes_are_every_roll_once_with_exact_probabilities(spec, engine_checks):
     rules = load_rules(spec)
-    rolling = apply(new_game(rules, ["A", "B"]), Throw())
+    rolling = apply(new_game(rules, engine_checks.players_for(rules, random.Random(0))), Throw())
     assert rolling.phase is Phase.ROLL and rolling.turn.rolling == rules.dice
     for n in range(1, rules.dice + 1):
         state = replace(rolling, turn=replace(rolling.turn, rolling=n))
@@ -350,12 +381,49 @@ def test_chance_outcomes_are_every_roll_once_with_exact_probabilities(spec, engi
 # ---------------------------------------------------------------------------- random games
 
 
-def test_option_combinations_mostly_load():
-    """Refusals are the engine declining contradictions at load time; most sets play."""
-    assert len(COMBINATIONS) >= 20, f"only {len(COMBINATIONS)} load; refused: {REFUSED}"
-    for refusal in REFUSED:
-        assert "with these options" in refusal, refusal
-    assert len({spec.split("(")[0] for spec in COMBINATIONS}) >= 6, COMBINATIONS
+def test_option_sets_that_do_not_load_are_refused_with_a_reason():
+    """A contradiction is refused at load time with InvalidRulesError, never a crash; most
+    sets play."""
+    for where, exc in DRAWN.refused:
+        assert isinstance(exc, InvalidRulesError), f"{where}: {type(exc).__name__}: {exc}"
+        assert "with these options" in str(exc), f"{where}: {exc}"
+    assert len(DRAWN.refused) < len(COMBINATIONS), [f"{w}: {e}" for w, e in DRAWN.refused]
+    assert len({spec.split("(")[0] for spec in COMBINATIONS}) == len(PRESETS), COMBINATIONS
+
+
+def test_the_option_sets_switch_every_option():
+    """Every option of zloutch.rules.OPTIONS is switched by some set that loads, and each
+    value asked for (booleans both ways, every choice) loads on some preset."""
+    switched: set[str] = set()
+    for spec in COMBINATIONS:
+        switched.update(name for name, _ in load_rules(spec).options)
+    never = sorted(set(OPTIONS) - switched)
+    assert not never, f"options no drawn set switches: {never}"
+    assert not DRAWN.missed, f"switches no preset took: {DRAWN.missed}"
+
+
+def test_the_drawn_values_fit_the_kind_of_each_option():
+    """Integers are drawn from a range of their own (points in multiples of 50), booleans
+    both ways, choices among the choices."""
+    rng = random.Random(1)
+    base = load_rules("dix-mille")
+    for name in OPTIONS:
+        kind = option_kind(name)
+        values = {draw_value(rng, name, base) for _ in range(60)}
+        assert base.option(name) not in values, name
+        if kind == "bool":
+            assert values == {not base.option(name)}, name
+            assert set(values_to_draw(name)) == {True, False}, name
+        elif kind == "choice":
+            assert values <= set(option_choices(name)), name
+            assert set(values_to_draw(name)) == set(option_choices(name)), name
+        else:
+            assert all(isinstance(v, int) and not isinstance(v, bool) for v in values), name
+            assert name in INTEGER_VALUES, f"{name}: give it a range in INTEGER_VALUES"
+            if INTEGER_VALUES[name].step == 50:
+                assert all(v % 50 == 0 for v in values), name
+    targets = {draw_value(rng, "target", base) for _ in range(100)}
+    assert all(2000 <= t <= 5000 for t in targets), "targets that make a game end"
 
 
 def test_legal_actions_are_sorted_unique_and_each_one_applies(findings):

@@ -2,7 +2,8 @@
 
 The conformance suite replays each of its games from the record and checks every state;
 these games check less per game (the sheet against the events, the end, the outcome) so that
-a thousand games per preset fit in the CI budget.
+a thousand games per preset fit in the CI budget. The thousand run under ``-m slow``; the
+default run plays the first games of the same seed.
 """
 
 from __future__ import annotations
@@ -18,17 +19,22 @@ from zloutch.engine.record import roll
 from zloutch.rules import PRESETS, load_rules
 
 GAMES = 1000
+QUICK_GAMES = 5
 MAX_TURNS = 5000
 
 
+@pytest.mark.parametrize(
+    "games",
+    [pytest.param(QUICK_GAMES, id="quick"), pytest.param(GAMES, id="all", marks=pytest.mark.slow)],
+)
 @pytest.mark.parametrize("preset", PRESETS)
 def test_a_thousand_random_games_end_with_a_sheet_that_matches_the_events(
-    preset: str, engine_checks: SimpleNamespace
+    preset: str, games: int, engine_checks: SimpleNamespace
 ) -> None:
     rules = load_rules(preset)
     rng = random.Random(f"many-{preset}")
     longest = 0
-    for _ in range(GAMES):
+    for _ in range(games):
         state = new_game(rules, engine_checks.players_for(rules, rng))
         sheet = engine_checks.SheetFromEvents(state)
         events: tuple[object, ...] = ()

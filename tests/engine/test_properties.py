@@ -64,6 +64,9 @@ SETTINGS = settings(
     phases=(Phase.explicit, Phase.reuse, Phase.generate),
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
+"""The examples of the slow run (``-m slow``)."""
+QUICK_SETTINGS = settings(SETTINGS, max_examples=4)
+"""The default run's twin: the same play, a few examples."""
 
 _ROUND_TRIPPED: set[Action] = set()
 """Actions whose notation was read back already (it depends on the action alone)."""
@@ -134,10 +137,22 @@ def draw_action(data: st.DataObject, state: GameState) -> Action:
 # ---------------------------------------------------------------------------- the play
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("spec", SPECS)
 @SETTINGS
 @given(data=st.data())
 def test_random_legal_play_keeps_every_invariant(spec, data, engine_checks):
+    random_legal_play(spec, data, engine_checks)
+
+
+@pytest.mark.parametrize("spec", SPECS)
+@QUICK_SETTINGS
+@given(data=st.data())
+def test_random_legal_play_keeps_every_invariant_quick(spec, data, engine_checks):
+    random_legal_play(spec, data, engine_checks)
+
+
+def random_legal_play(spec, data, engine_checks) -> None:
     rules = load_rules(spec)
     seed = data.draw(st.integers(0, 2**32 - 1), "warm-up seed")
     warm_up = data.draw(st.integers(0, WARM_UP_TURNS), "warm-up turns")

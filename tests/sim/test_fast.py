@@ -132,6 +132,7 @@ AGREEMENT = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("spec", "players"), AGREEMENT)
 def test_fast_path_agrees_with_the_engine_in_distribution(spec: str, players: list[str]) -> None:
     """Win rates, farkle rates and bank sizes: differences within sampling error.

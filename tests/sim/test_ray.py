@@ -12,7 +12,7 @@ from zloutch.rules import load_rules
 from zloutch.sim import SimulationError, simulate
 
 ray = pytest.importorskip("ray", reason="Ray is in the dev extra: pip install -e '.[dev]'")
-pytestmark = pytest.mark.ray
+pytestmark = [pytest.mark.ray, pytest.mark.xdist_group("ray")]  # one worker starts Ray
 
 
 @pytest.fixture(scope="module")

@@ -147,13 +147,25 @@ def test_unsupported_rule_sets_are_refused_with_the_reason() -> None:
     )
 
 
-def test_optimal_bot_self_play_agrees_with_the_solved_first_player_chance() -> None:
+def self_play(full: int, quick: int) -> pytest.MarkDecorator:
+    """A self-play count: ``full`` games under slow, the first ``quick`` of the same seed in
+    the default run (the same 4-standard-error bound, wider with fewer games)."""
+    return pytest.mark.parametrize(
+        "games",
+        [
+            pytest.param(quick, id=f"{quick}"),
+            pytest.param(full, id=f"{full}", marks=pytest.mark.slow),
+        ],
+    )
+
+
+@self_play(full=1500, quick=300)
+def test_optimal_bot_self_play_agrees_with_the_solved_first_player_chance(games: int) -> None:
     # Seat one's measured win rate against itself must lie within 4 standard errors.
     rules = load_rules("greed(target=800)")
     solution = solve_game(rules)
     bot = OptimalBot(solution)
     rng = random.Random(7)
-    games = 1500
     first = 0
     for _ in range(games):
         state = new_game(rules, ["Ana", "Bob"])
@@ -184,7 +196,8 @@ def test_pairs_from_which_nobody_can_win_are_left_out() -> None:
     assert solution.win[0, 150 // unit] > solution.win[0, 200 // unit]  # 150 never wins
 
 
-def test_optimal_bot_reads_both_players_farkles_in_a_row_under_the_penalty() -> None:
+@self_play(full=3000, quick=500)
+def test_optimal_bot_reads_both_players_farkles_in_a_row_under_the_penalty(games: int) -> None:
     """F-1: the advice at the start of a turn is the solved chance for the scores and the
     farkles in a row of both players; self-play from seat one agrees with it."""
     rules = PENALTY_CASES["farkle penalty (F-1)"]
@@ -208,7 +221,7 @@ def test_optimal_bot_reads_both_players_farkles_in_a_row_under_the_penalty() -> 
         expected = solution.counts[fa, fb, a // unit - low, b // unit - low]
         assert advisor.advise(state).values[0][1] == pytest.approx(expected, abs=1e-12)
     rng = random.Random(5)
-    games, first = 3000, 0.0
+    first = 0.0
     for _ in range(games):
         state = new_game(rules, ["Ana", "Bob"])
         while not is_terminal(state):
