@@ -254,6 +254,8 @@ def _game_solution(data: bytes, rules: RuleSet, key: str, version: int) -> GameS
 
     if not data:
         raise BadEntry("the file is empty")
+    if not data.startswith(b"PK\x03\x04"):
+        raise BadEntry("not an .npz archive")
     try:
         with np.load(io.BytesIO(data), allow_pickle=False) as archive:
             names = set(archive.files)
@@ -267,7 +269,7 @@ def _game_solution(data: bytes, rules: RuleSet, key: str, version: int) -> GameS
     except BadEntry:
         raise
     except Exception as exc:  # whatever a damaged file raises: BadZipFile, zlib.error, EOF...
-        raise BadEntry(f"not a readable table ({type(exc).__name__}: {exc})") from None
+        raise BadEntry(f"truncated or damaged ({type(exc).__name__}: {exc})") from None
     try:
         meta = json.loads(meta_text)
     except ValueError:
