@@ -141,9 +141,9 @@ def turn_summary_problem(
         except (TypeError, ValueError, ZeroDivisionError):
             return f"farkle_probability_exact {exact[n]!r} is not a fraction"
         if not _finite(p) or not 0 <= p <= 1 or not 0 <= fraction <= 1:
-            return f"the farkle probability with {n} dice, {p!r}, is not a probability"
+            return f"the farkle probability of {n} dice, {p!r}, is not a probability"
         if abs(float(fraction) - p) > 1e-12:
-            return f"the farkle probability with {n} dice: {p!r} against {exact[n]!r}"
+            return f"the farkle probability of {n} dice: {p!r} against {exact[n]!r}"
     if rules.turn.farkle_penalty:
         run = document.get("long_run")
         if not _finite(document.get("long_run_average")) or not isinstance(run, dict):

@@ -337,8 +337,10 @@ def _checked_numbers(arrays: Mapping[str, npt.NDArray[Any]], rules: RuleSet) -> 
     known = win[~np.isnan(win)]  # NaN: a pair of scores no game reaches
     if np.isinf(known).any() or ((known < 0) | (known > 1)).any() or np.isnan(win[0, 0]):
         raise BadEntry("win holds values that are not probabilities")
-    if residual.shape != () or not math.isfinite(float(residual)) or float(residual) < 0:
-        raise BadEntry(f"residual {residual!r} is not a finite number at least 0")
+    if residual.shape != ():
+        raise BadEntry(f"residual has shape {residual.shape}, not ()")
+    if not math.isfinite(float(residual)) or float(residual) < 0:
+        raise BadEntry(f"residual {float(residual)} is not a finite number at least 0")
     return numbers
 
 
