@@ -147,7 +147,7 @@ def _json_result(
         raise BadEntry("the file is empty")
     try:
         document = json.loads(data.decode("utf-8"))
-    except ValueError as exc:  # UnicodeDecodeError is one
+    except (ValueError, RecursionError) as exc:  # UnicodeDecodeError is a ValueError
         raise BadEntry(f"not readable JSON ({exc})") from None
     if not isinstance(document, dict):
         raise BadEntry("not a JSON object")
