@@ -8,7 +8,9 @@ also given for each count of farkles in a row (``thresholds_by_farkles``).
 from __future__ import annotations
 
 import importlib
+import math
 from collections.abc import Callable
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
@@ -90,7 +92,73 @@ def cached_turn_summary(
     check_score(rules, score)
     situation = Situation.normalise(rules, entered, score)
     key = f"{rules_key('turn', SOLVER_VERSION, rules)}/{situation.entered}/{situation.score}"
-    return cached_json("turn", key, lambda: turn_summary(rules, entered, score, progress=progress))
+    return cached_json(
+        "turn",
+        key,
+        lambda: turn_summary(rules, entered, score, progress=progress),
+        version=SOLVER_VERSION,
+        check=lambda document: turn_summary_problem(rules, situation, document),
+        what=f"turn summary of {rules.spec}",
+    )
+
+
+def turn_summary_problem(
+    rules: RuleSet, situation: Situation, document: dict[str, Any]
+) -> str | None:
+    """What makes ``document`` no summary of this turn (None: nothing): the checks of a read.
+
+    The rule set, the situation and the solver version; a threshold per count of dice; the
+    farkle probabilities in [0, 1], the exact one agreeing with the float; finite values.
+    """
+    if document.get("rules") != rules.spec:
+        return f"a summary of {document.get('rules')!r}, not {rules.spec!r}"
+    if document.get("solver_version") != SOLVER_VERSION:
+        return f"solver version {document.get('solver_version')!r}, not {SOLVER_VERSION}"
+    if document.get("situation") != {"entered": situation.entered, "score": situation.score}:
+        return f"the situation {document.get('situation')!r}, not this one"
+    if not _finite(document.get("expected_turn")):
+        return f"expected_turn {document.get('expected_turn')!r} is not a finite number"
+    dice = {str(n) for n in range(1, rules.dice + 1)}
+    tables = [document.get("thresholds")]
+    by_farkles = document.get("thresholds_by_farkles", {})
+    if not isinstance(by_farkles, dict):
+        return "thresholds_by_farkles is not a table"
+    tables += list(by_farkles.values())
+    for table in tables:
+        if not isinstance(table, dict) or set(table) != dice:
+            return f"thresholds {table!r} are not one per count of dice 1 to {rules.dice}"
+        if any(not (t is None or (type(t) is int and t >= 0)) for t in table.values()):
+            return f"thresholds {table!r} are not totals"
+    floats, exact = document.get("farkle_probability"), document.get("farkle_probability_exact")
+    if not isinstance(floats, dict) or not isinstance(exact, dict):
+        return "no farkle probabilities"
+    if set(floats) != dice or set(exact) != dice:
+        return f"farkle probabilities not one per count of dice 1 to {rules.dice}"
+    for n in sorted(dice):
+        p = floats[n]
+        try:
+            fraction = Fraction(exact[n])
+        except (TypeError, ValueError, ZeroDivisionError):
+            return f"farkle_probability_exact {exact[n]!r} is not a fraction"
+        if not _finite(p) or not 0 <= p <= 1 or not 0 <= fraction <= 1:
+            return f"the farkle probability of {n} dice, {p!r}, is not a probability"
+        if abs(float(fraction) - p) > 1e-12:
+            return f"the farkle probability of {n} dice: {p!r} against {exact[n]!r}"
+    if rules.turn.farkle_penalty:
+        run = document.get("long_run")
+        if not _finite(document.get("long_run_average")) or not isinstance(run, dict):
+            return "no finite long-run average (F-1)"
+        bias = run.get("bias")
+        if not isinstance(bias, list) or not all(_finite(x) for x in bias):
+            return "the long-run bias is not a list of finite numbers (F-1)"
+        if not _finite(run.get("residual")) or type(run.get("iterations")) is not int:
+            return "the long-run residual or iterations are not numbers (F-1)"
+    return None
+
+
+def _finite(value: object) -> bool:
+    """A JSON number (not a boolean) that is finite."""
+    return type(value) in (int, float) and math.isfinite(value)  # type: ignore[arg-type]
 
 
 def game_summary(solution: GameSolution, seconds: float | None = None) -> dict[str, Any]:

@@ -2,23 +2,70 @@
 
 This is the edge of the program: the solvers are pure and return values; this module reads
 and writes them. The folder is ``$ZLOUTCH_CACHE`` when set, else ``~/.cache/zloutch``.
-A file that cannot be read (corrupt, from another version) is ignored and recomputed.
+
+The cache heals itself:
+
+- a write goes to a temporary file in the same folder, synced, then renamed onto the entry
+  (``os.replace``): a reader sees the old entry or the new one, whole, and two writers of the
+  same entry both succeed. A write that fails (full disk, no permission) leaves no file
+  behind; it is reported once per cache folder and the result is still returned.
+- an entry carries its metadata: the format and its version, the rule key (``rules_key``),
+  the solver version, the shape and type of each array, and a SHA-256 checksum of the
+  payload. Every read checks all of them, and the values too (probabilities in [0, 1], no
+  infinity); an entry that fails is reported (a ``CacheWarning``), removed, and treated as
+  missing, so the caller computes it again.
+
+Reports are ``warnings.warn(..., CacheWarning)``: the command line prints each as one
+``warning: ...`` line on stderr (``zloutch.adapters.cli.support.warnings_as_lines``).
+NumPy and the game solver are imported only by the functions that need them.
 """
 
 from __future__ import annotations
 
 import hashlib
+import io
 import json
+import math
 import os
-from collections.abc import Callable
+import tempfile
+import warnings
+from collections.abc import Callable, Mapping
+from contextlib import suppress
 from pathlib import Path
-from typing import Any
-
-import numpy as np
+from typing import IO, TYPE_CHECKING, Any
 
 from zloutch.rules.loader import to_toml
 from zloutch.rules.ruleset import RuleSet
-from zloutch.strategy.game_solver import GAME_SOLVER_VERSION, GameSolution
+
+if TYPE_CHECKING:
+    import numpy.typing as npt
+
+    from zloutch.strategy.game_solver import GameSolution
+
+JSON_FORMAT = "zloutch-result"
+"""The format name of a JSON entry (the turn summaries)."""
+GAME_FORMAT = "zloutch-game-table"
+"""The format name of a solved game (an ``.npz`` file with a ``meta`` JSON string)."""
+FORMAT_VERSION = 2
+"""Version 1 was the entries without metadata; they are reported once and replaced."""
+GAME_ARRAYS = ("win", "counts", "numbers", "residual")
+"""The arrays of a solved game, in the order of its checksum."""
+_NUMBERS = ("unit", "target", "passes", "levels", "states", "margin", "low", "sweeps")
+"""``numbers``: the integers of a ``GameSolution``, in this order."""
+
+
+class CacheWarning(UserWarning):
+    """A cache entry that could not be used (it is then computed again), or not be kept."""
+
+
+class BadEntry(Exception):
+    """Why an entry on disk cannot be used (its message says it in words)."""
+
+
+_unwritable: set[str] = set()
+"""The cache folders whose failure to write was reported (once per process)."""
+_reported: set[tuple[object, ...]] = set()
+"""Bad entries reported but not removed (an unwritable folder): not reported again."""
 
 
 def cache_dir() -> Path:
@@ -36,99 +83,356 @@ def cache_path(kind: str, key: str, suffix: str = ".json") -> Path:
     return cache_dir() / kind / f"{digest}{suffix}"
 
 
-def cached_json(
-    kind: str, key: str, compute: Callable[[], dict[str, Any]]
-) -> tuple[dict[str, Any], bool]:
-    """The stored result for ``key``, or ``compute()`` stored for next time.
-
-    Returns the result and whether it came from the disk. Writing is best effort: a
-    read-only disk costs the cache, never the answer.
-    """
-    path = cache_path(kind, key)
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-        if isinstance(data, dict) and data.get("key") == key:
-            result = data.get("result")
-            if isinstance(result, dict):
-                return result, True
-    except (OSError, ValueError):
-        pass
-    result = compute()
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(".tmp")
-        tmp.write_text(json.dumps({"key": key, "result": result}), encoding="utf-8")
-        tmp.replace(path)
-    except OSError:
-        pass
-    return result, False
-
-
 def rules_key(kind: str, version: int, rules: RuleSet) -> str:
     """A cache key: the spec for people, and the canonical file so that edits count."""
     digest = hashlib.sha256(to_toml(rules).encode()).hexdigest()[:16]
     return f"{kind}/v{version}/{rules.spec}/{digest}"
 
 
+# ---------------------------------------------------------------------------- JSON entries
+
+
+def cached_json(
+    kind: str,
+    key: str,
+    compute: Callable[[], dict[str, Any]],
+    *,
+    version: int,
+    check: Callable[[dict[str, Any]], str | None] | None = None,
+    what: str = "result",
+) -> tuple[dict[str, Any], bool]:
+    """The stored result for ``key``, or ``compute()`` stored for next time.
+
+    Returns the result and whether it came from the disk. ``version`` is the solver's,
+    ``check(result)`` says what is wrong with a result read back (None: nothing), ``what``
+    names the result in reports ("the turn summary of zilch"). Writing is best effort: a
+    read-only disk costs the cache, never the answer.
+    """
+    path = cache_path(kind, key)
+    found = _read(path)
+    if found is not None:
+        data, signature = found
+        try:
+            return _json_result(data, kind, key, version, check), True
+        except BadEntry as problem:
+            _drop(path, signature, f"the cached {what}", str(problem))
+    result = compute()
+    document = {
+        "format": JSON_FORMAT,
+        "format_version": FORMAT_VERSION,
+        "kind": kind,
+        "key": key,
+        "solver_version": version,
+        "sha256": _json_digest(result),
+        "result": result,
+    }
+    text = json.dumps(document).encode("utf-8")
+    _write_atomic(path, lambda handle: handle.write(text), f"the {what}")
+    return result, False
+
+
+def _json_digest(result: Any) -> str:
+    canonical = json.dumps(result, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+
+
+def _json_result(
+    data: bytes,
+    kind: str,
+    key: str,
+    version: int,
+    check: Callable[[dict[str, Any]], str | None] | None,
+) -> dict[str, Any]:
+    if not data:
+        raise BadEntry("the file is empty")
+    try:
+        document = json.loads(data.decode("utf-8"))
+    except (ValueError, RecursionError) as exc:  # UnicodeDecodeError is a ValueError
+        raise BadEntry(f"not readable JSON ({exc})") from None
+    if not isinstance(document, dict):
+        raise BadEntry("not a JSON object")
+    _check_header(document, JSON_FORMAT, key, version)
+    if document.get("kind") != kind:
+        raise BadEntry(f"an entry of kind {document.get('kind')!r}, not {kind!r}")
+    result = document.get("result")
+    if not isinstance(result, dict):
+        raise BadEntry("no result in it")
+    if document.get("sha256") != _json_digest(result):
+        raise BadEntry("its checksum does not match its content")
+    problem = check(result) if check is not None else None
+    if problem:
+        raise BadEntry(problem)
+    return result
+
+
+def _check_header(meta: Mapping[str, Any], name: str, key: str, version: int) -> None:
+    """The metadata every entry has: format, format version, rule key and solver version."""
+    if meta.get("format") != name:
+        raise BadEntry(f"not a {name} file (an older format?)")
+    if meta.get("format_version") != FORMAT_VERSION:
+        raise BadEntry(f"format version {meta.get('format_version')!r}, not {FORMAT_VERSION}")
+    if meta.get("solver_version") != version:
+        raise BadEntry(f"made by solver version {meta.get('solver_version')!r}, not {version}")
+    if meta.get("key") != key:
+        raise BadEntry(f"made for other rules ({meta.get('key')!r})")
+
+
+# ---------------------------------------------------------------------------- solved games
+
+
 def save_game_solution(solution: GameSolution) -> Path | None:
-    """Keep a solved game on disk (compressed); None when the disk refuses."""
+    """Keep a solved game on disk (compressed); None when the disk refuses (reported)."""
+    import numpy as np
+
+    from zloutch.strategy.game_solver import GAME_SOLVER_VERSION
+
     key = rules_key("game", GAME_SOLVER_VERSION, solution.rules)
     path = cache_path("game", key, ".npz")
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        with path.open("wb") as handle:
-            np.savez_compressed(
-                handle,
-                key=np.asarray(key),
-                win=solution.win,
-                numbers=np.asarray(
-                    [
-                        solution.unit,
-                        solution.target,
-                        solution.passes,
-                        solution.levels,
-                        solution.states,
-                        solution.margin,
-                        solution.low,
-                        solution.sweeps,
-                    ],
-                    dtype=np.int64,
-                ),
-                residual=np.asarray(solution.residual),
-                # F-1: the whole table by farkles in a row (an empty array: no such rule).
-                counts=solution.counts if solution.counts is not None else np.zeros(0),
-            )
-    except OSError:
-        return None
-    return path
+    arrays = {
+        "win": np.ascontiguousarray(solution.win, dtype=np.float64),
+        # F-1: the whole table by farkles in a row (an empty array: no such rule).
+        "counts": np.ascontiguousarray(
+            solution.counts if solution.counts is not None else np.zeros(0), dtype=np.float64
+        ),
+        "numbers": np.asarray([getattr(solution, name) for name in _NUMBERS], dtype=np.int64),
+        "residual": np.asarray(solution.residual, dtype=np.float64),
+    }
+    meta = {
+        "format": GAME_FORMAT,
+        "format_version": FORMAT_VERSION,
+        "key": key,
+        "rules": solution.rules.spec,
+        "solver_version": GAME_SOLVER_VERSION,
+        "arrays": {
+            name: {"shape": list(array.shape), "dtype": array.dtype.str}
+            for name, array in arrays.items()
+        },
+        "sha256": _arrays_digest(arrays),
+    }
+    buffer = io.BytesIO()
+    entries: dict[str, Any] = {"meta": np.asarray(json.dumps(meta)), **arrays}
+    np.savez_compressed(buffer, **entries)
+    payload = buffer.getvalue()
+    what = f"the solved game of {solution.rules.spec}"
+    return path if _write_atomic(path, lambda handle: handle.write(payload), what) else None
 
 
 def load_game_solution(rules: RuleSet) -> GameSolution | None:
-    """The solved game of a rule set, if it was saved by this version; else None."""
+    """The solved game of a rule set, if this version saved it whole; else None.
+
+    A damaged, forged or foreign entry is reported (``CacheWarning``), removed, and None.
+    """
+    from zloutch.strategy.game_solver import GAME_SOLVER_VERSION
+
     key = rules_key("game", GAME_SOLVER_VERSION, rules)
     path = cache_path("game", key, ".npz")
-    try:
-        with np.load(path) as data:
-            if str(data["key"]) != key:
-                return None
-            unit, target, passes, levels, states, margin, low, sweeps = (
-                int(x) for x in data["numbers"]
-            )
-            counts = data["counts"]
-            return GameSolution(
-                rules,
-                unit,
-                target,
-                data["win"].copy(),
-                float(data["residual"]),
-                passes,
-                levels,
-                states,
-                None,
-                margin,
-                low=low,
-                counts=counts.copy() if counts.size else None,
-                sweeps=sweeps,
-            )
-    except (OSError, KeyError, ValueError):
+    found = _read(path)
+    if found is None:
         return None
+    data, signature = found
+    try:
+        return _game_solution(data, rules, key, GAME_SOLVER_VERSION)
+    except BadEntry as problem:
+        _drop(path, signature, f"the cached solved game of {rules.spec}", str(problem))
+        return None
+
+
+def _arrays_digest(arrays: Mapping[str, npt.NDArray[Any]]) -> str:
+    """SHA-256 of each array's name, type, shape and bytes, in the order of ``GAME_ARRAYS``."""
+    digest = hashlib.sha256()
+    for name in GAME_ARRAYS:
+        array = arrays[name]
+        digest.update(f"{name}:{array.dtype.str}:{array.shape};".encode())
+        digest.update(array.tobytes(order="C"))
+    return digest.hexdigest()
+
+
+def _game_solution(data: bytes, rules: RuleSet, key: str, version: int) -> GameSolution:
+    import numpy as np
+
+    from zloutch.strategy.game_solver import GameSolution
+
+    if not data:
+        raise BadEntry("the file is empty")
+    if not data.startswith(b"PK\x03\x04"):
+        raise BadEntry("not an .npz archive")
+    try:
+        with np.load(io.BytesIO(data), allow_pickle=False) as archive:
+            names = set(archive.files)
+            if "meta" not in names:
+                raise BadEntry("no metadata in it (an older format)")
+            missing = [name for name in GAME_ARRAYS if name not in names]
+            if missing:
+                raise BadEntry(f"arrays missing: {', '.join(missing)}")
+            meta_text = str(archive["meta"])
+            arrays = {name: archive[name] for name in GAME_ARRAYS}
+    except BadEntry:
+        raise
+    except Exception as exc:  # whatever a damaged file raises: BadZipFile, zlib.error, EOF...
+        raise BadEntry(f"truncated or damaged ({type(exc).__name__}: {exc})") from None
+    try:
+        meta = json.loads(meta_text)
+    except ValueError:
+        raise BadEntry("its metadata is not readable JSON") from None
+    if not isinstance(meta, dict):
+        raise BadEntry("its metadata is not a JSON object")
+    _check_header(meta, GAME_FORMAT, key, version)
+    declared = meta.get("arrays")
+    for name, array in arrays.items():
+        entry = declared.get(name) if isinstance(declared, dict) else None
+        if entry != {"shape": list(array.shape), "dtype": array.dtype.str}:
+            raise BadEntry(f"{name} is not what its metadata says ({entry!r})")
+    if meta.get("sha256") != _arrays_digest(arrays):
+        raise BadEntry("its checksum does not match its content")
+    numbers = _checked_numbers(arrays, rules)
+    win, counts = arrays["win"], arrays["counts"]
+    return GameSolution(
+        rules,
+        numbers["unit"],
+        numbers["target"],
+        win,
+        float(arrays["residual"]),
+        numbers["passes"],
+        numbers["levels"],
+        numbers["states"],
+        None,
+        numbers["margin"],
+        low=numbers["low"],
+        counts=counts if counts.size else None,
+        sweeps=numbers["sweeps"],
+    )
+
+
+def _checked_numbers(arrays: Mapping[str, npt.NDArray[Any]], rules: RuleSet) -> dict[str, int]:
+    """Check the arrays against the rule set (shapes, types, ranges); return ``numbers``."""
+    import numpy as np
+
+    for name in GAME_ARRAYS:
+        kind = "i" if name == "numbers" else "f"
+        if arrays[name].dtype.kind != kind or arrays[name].dtype.itemsize != 8:
+            raise BadEntry(f"{name} has type {arrays[name].dtype}")
+    if arrays["numbers"].shape != (len(_NUMBERS),):
+        raise BadEntry(f"numbers has shape {arrays['numbers'].shape}, not ({len(_NUMBERS)},)")
+    numbers = {name: int(x) for name, x in zip(_NUMBERS, arrays["numbers"], strict=True)}
+    target = -(-rules.game.target // rules.unit)
+    if numbers["unit"] != rules.unit or numbers["target"] != target:
+        raise BadEntry(
+            f"unit {numbers['unit']} and target {numbers['target']}, not {rules.unit} and {target}"
+        )
+    if numbers["low"] > 0 or any(numbers[n] < 0 for n in _NUMBERS if n != "low"):
+        raise BadEntry("negative counts in numbers")
+    win, counts, residual = arrays["win"], arrays["counts"], arrays["residual"]
+    if win.shape != (target, target):
+        raise BadEntry(f"win has shape {win.shape}, not {(target, target)}")
+    if rules.turn.farkle_penalty:
+        k, n = rules.turn.farkle_penalty_after, target - numbers["low"]
+        if counts.shape != (k, k, n, n):
+            raise BadEntry(f"counts has shape {counts.shape}, not {(k, k, n, n)}")
+        if not np.isfinite(counts).all() or ((counts < 0) | (counts > 1)).any():
+            raise BadEntry("counts holds values that are not probabilities")
+        if not np.array_equal(win, counts[0, 0, -numbers["low"] :, -numbers["low"] :]):
+            raise BadEntry("win is not the slice of counts at no farkle")
+    elif counts.size:
+        raise BadEntry(f"counts has shape {counts.shape} for rules without F-1")
+    known = win[~np.isnan(win)]  # NaN: a pair of scores no game reaches
+    if np.isinf(known).any() or ((known < 0) | (known > 1)).any() or np.isnan(win[0, 0]):
+        raise BadEntry("win holds values that are not probabilities")
+    if residual.shape != ():
+        raise BadEntry(f"residual has shape {residual.shape}, not ()")
+    if not math.isfinite(float(residual)) or float(residual) < 0:
+        raise BadEntry(f"residual {float(residual)} is not a finite number at least 0")
+    return numbers
+
+
+# ---------------------------------------------------------------------------- the disk
+
+
+def _read(path: Path) -> tuple[bytes, tuple[int, int, int]] | None:
+    """The bytes of an entry and its (inode, size, mtime), or None when there is none.
+
+    A missing entry, or a cache path under a file (an unusable ``ZLOUTCH_CACHE``), is
+    silent: the write reports that. Another failure to read is reported once.
+    """
+    try:
+        with path.open("rb") as handle:
+            info = os.fstat(handle.fileno())
+            data = handle.read()
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+    except OSError as exc:
+        _warn_once(
+            ("unreadable", str(path)),
+            f"cannot read the cache entry {path} ({exc.strerror or exc}): computing it again",
+        )
+        return None
+    return data, (info.st_ino, info.st_size, info.st_mtime_ns)
+
+
+def _drop(path: Path, signature: tuple[int, int, int], what: str, problem: str) -> None:
+    """Report a bad entry and remove it, unless another writer replaced it meanwhile."""
+    with suppress(OSError):
+        info = path.stat()
+        if (info.st_ino, info.st_size, info.st_mtime_ns) == signature:
+            path.unlink()
+    _warn_once((str(path), *signature), f"{what} was dropped: {problem} ({path})")
+
+
+def _warn_once(mark: tuple[object, ...], message: str) -> None:
+    if mark in _reported:
+        return
+    _reported.add(mark)
+    warnings.warn(message, CacheWarning, stacklevel=4)
+
+
+def _write_atomic(path: Path, write: Callable[[IO[bytes]], object], what: str) -> bool:
+    """Write an entry whole or not at all (temporary file, fsync, rename); False: failed.
+
+    A failure is reported once per cache folder per process; no temporary file stays.
+    """
+    folder = path.parent
+    temporary: str | None = None
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        handle = tempfile.NamedTemporaryFile(  # noqa: SIM115 - closed below, kept on success
+            dir=folder, prefix=f".{path.name}.", suffix=".tmp", delete=False
+        )
+        temporary = handle.name
+        with handle:
+            write(handle)
+            handle.flush()
+            os.fsync(handle.fileno())
+        with suppress(OSError):
+            os.chmod(temporary, 0o644)  # as an ordinary file (the temporary one is 0600)
+        os.replace(temporary, path)
+        temporary = None
+    except OSError as exc:
+        root = str(cache_dir())
+        if root not in _unwritable:
+            _unwritable.add(root)
+            warnings.warn(
+                f"could not save {what} in the cache {root} ({exc.strerror or exc}); "
+                "going on without it",
+                CacheWarning,
+                stacklevel=3,
+            )
+        return False
+    finally:
+        if temporary is not None:  # failed (or interrupted) midway: leave nothing behind
+            with suppress(OSError):
+                os.unlink(temporary)
+    _sync_folder(folder)
+    return True
+
+
+def _sync_folder(folder: Path) -> None:
+    """Make the rename durable where the system can sync a folder (not on Windows)."""
+    try:
+        descriptor = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(descriptor)
+    except OSError:
+        pass
+    finally:
+        os.close(descriptor)

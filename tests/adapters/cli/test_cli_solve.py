@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
@@ -125,3 +126,37 @@ def test_score_advise_with_farkles_in_a_row_under_f1() -> None:
     assert fresh["objective"] == risky["objective"] == "long-run points per turn (F-1)"
     assert fresh["best"]["dice"] == [1] and fresh["best"]["then"] == "throw"
     assert risky["best"] == {"dice": [1, 1], "points": 200, "value": 300.0, "then": "bank"}
+
+
+def test_solve_game_heals_a_damaged_table(_private_cache: Path) -> None:
+    # A table cut short (a crash, a full disk) crashed every command that read it.
+    args = ["solve", "--game", "--rules", "farkle-minimal(target=300)", "--json"]
+    first = runner.invoke(app, args)
+    assert first.exit_code == 0 and first.stderr == ""
+    [table] = (_private_cache / "game").glob("*.npz")
+    table.write_bytes(table.read_bytes()[:300])
+
+    healed = runner.invoke(app, args)
+    assert healed.exit_code == 0, healed.output
+    [line] = healed.stderr.splitlines()
+    assert line.startswith("warning: the cached solved game of farkle-minimal(target=300) was")
+    assert "Traceback" not in healed.output
+    data = json.loads(healed.stdout)
+    assert data["first_player"] == json.loads(first.stdout)["first_player"]
+    assert data["cached"] is False
+
+    again = runner.invoke(app, args)  # solved again and saved whole: read back, silently
+    assert again.exit_code == 0 and again.stderr == ""
+    assert json.loads(again.stdout)["cached"] is True
+
+
+def test_solve_goes_on_without_a_usable_cache(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "file").write_text("a file, not a folder")
+    monkeypatch.setenv("ZLOUTCH_CACHE", str(tmp_path / "file" / "cache"))
+    result = runner.invoke(app, ["solve", "--rules", "greed", "--json"])
+    assert result.exit_code == 0
+    [line] = result.stderr.splitlines()
+    assert line.startswith("warning: could not save the turn summary of greed in the cache ")
+    assert json.loads(result.stdout)["thresholds"]["1"] is not None

@@ -14,7 +14,7 @@ from typing import Annotated
 
 import typer
 
-from zloutch.adapters.cli.support import DEFAULT_RULES, RULES_HELP, user_errors
+from zloutch.adapters.cli.support import DEFAULT_RULES, RULES_HELP, user_errors, warnings_as_lines
 from zloutch.app.dice import DiceSource, choose_dice, read_text
 from zloutch.app.session import DEFAULT_PACE, PLAY_PLAYERS, TABLE_PLAYERS, Session, SessionError
 
@@ -183,7 +183,8 @@ def run_game(
             record_path=record_path,
             echo=not sys.stdin.isatty(),
         )
-        code = game.run()
+        with warnings_as_lines():  # the optimal bot's table, read from the cache
+            code = game.run()
         if code:
             raise typer.Exit(code)
         return

@@ -19,6 +19,7 @@ from zloutch.adapters.cli.support import (
     off_terminal,
     progress_bar,
     user_errors,
+    warnings_as_lines,
 )
 from zloutch.rules import RuleSet, load_rules
 from zloutch.sim.turns import simulate_turns
@@ -98,7 +99,7 @@ def policy(
     """
     from zloutch.adapters import plots
 
-    with user_errors():
+    with user_errors(), warnings_as_lines():
         path = checked_out(out)
         rules = load_rules(rules_spec)
         if game:
@@ -196,7 +197,7 @@ def threshold(
     """
     from zloutch.adapters import plots
 
-    with user_errors():
+    with user_errors(), warnings_as_lines():
         path = checked_out(out)
         rules = load_rules(rules_spec)
         if dice is not None and not 1 <= dice <= rules.dice:
@@ -297,7 +298,7 @@ def turn_scores(
     from zloutch.app.store import load_game_solution
     from zloutch.strategy.bots import make_bot
 
-    with user_errors():
+    with user_errors(), warnings_as_lines():
         path = checked_out(out)
         rules = load_rules(rules_spec)
         names = [name.strip() for name in players.split(",")]

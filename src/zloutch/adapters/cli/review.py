@@ -13,7 +13,13 @@ from typing import Annotated
 
 import typer
 
-from zloutch.adapters.cli.support import console, progress_bar, user_errors, write_output
+from zloutch.adapters.cli.support import (
+    console,
+    progress_bar,
+    user_errors,
+    warnings_as_lines,
+    write_output,
+)
 from zloutch.adapters.plots import new_picture, output_format, review_figure
 from zloutch.app.dice import read_text
 from zloutch.app.review import review_record, win_probability_reason
@@ -90,7 +96,7 @@ def review(
 
     Then a summary per player (accuracy, biggest mistakes); --plot draws the game's curve.
     """
-    with user_errors():
+    with user_errors(), warnings_as_lines():
         if show_all and mistakes_only:
             raise ReviewError("--all and --mistakes-only do not go together: choose one")
         if solve and points:

@@ -21,6 +21,7 @@ from zloutch.adapters.cli.support import (
     RulesOption,
     console,
     user_errors,
+    warnings_as_lines,
     write_output,
 )
 from zloutch.rules import load_rules
@@ -95,7 +96,7 @@ def simulate(
     from zloutch.sim import SimulationError, default_jobs
     from zloutch.sim import simulate as run_simulation
 
-    with user_errors():
+    with user_errors(), warnings_as_lines():
         rules = load_rules(rules_spec)
         names = [name.strip() for name in players.split(",")]
         if not players.strip() or any(not name for name in names):

@@ -23,6 +23,7 @@ from zloutch.adapters.cli.support import (
     off_terminal,
     progress_bar,
     user_errors,
+    warnings_as_lines,
 )
 from zloutch.app.solve import cached_turn_summary, game_summary, solved_game
 from zloutch.rules import RuleSet, load_rules
@@ -56,7 +57,7 @@ def solve(
     if device not in ("cpu", "cuda"):
         typer.echo("error: --device must be cpu or cuda", err=True)
         raise typer.Exit(EXIT_USER_ERROR)
-    with user_errors():
+    with user_errors(), warnings_as_lines():
         rules = load_rules(rules_spec)
         if game:
             document = solve_game_command(rules, device, compensation, quiet=as_json)
@@ -76,7 +77,10 @@ def solve(
 def solve_game_command(
     rules: RuleSet, device: str, compensation: bool, *, quiet: bool
 ) -> dict[str, Any]:
-    with progress_bar("Solving the game", "score levels", disable=quiet) as progress:
+    # No bar off a terminal: in a pipe or a log it would leave a blank line on stderr.
+    with progress_bar(
+        "Solving the game", "score levels", disable=quiet or off_terminal()
+    ) as progress:
         begin = time.perf_counter()
         solution, cached = solved_game(rules, device=device, progress=progress)
         seconds = time.perf_counter() - begin

@@ -33,6 +33,38 @@ def user_errors() -> Iterator[None]:
         raise typer.Exit(EXIT_USER_ERROR) from None
 
 
+@contextmanager
+def warnings_as_lines() -> Iterator[None]:
+    """Print each ``CacheWarning`` (a cache entry dropped, or not saved) as one line on stderr.
+
+    ``warning: ...``, and the command goes on; other warnings are shown as Python shows them.
+    """
+    import warnings
+    from typing import TextIO
+
+    from zloutch.app.store import CacheWarning
+
+    shown = warnings.showwarning
+
+    def show(
+        message: Warning | str,
+        category: type[Warning],
+        filename: str,
+        lineno: int,
+        file: TextIO | None = None,
+        line: str | None = None,
+    ) -> None:
+        if issubclass(category, CacheWarning):
+            typer.echo(f"warning: {message}", err=True)
+        else:
+            shown(message, category, filename, lineno, file, line)
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("always", CacheWarning)  # the store says each thing once
+        warnings.showwarning = show
+        yield
+
+
 def console() -> Console:
     """A console on the current stdout (made per call so test runners can capture it)."""
     return Console(highlight=False)
