@@ -6,6 +6,8 @@ import reprlib
 
 EXCERPT = 60
 """The most characters of a person's input an error quotes (a huge input is cut short)."""
+LONG_KEY = 256
+"""A key (a file's path, a spec) longer than this is cut to ``EXCERPT`` characters."""
 
 
 def excerpt(value: object, limit: int = EXCERPT) -> str:
@@ -15,11 +17,11 @@ def excerpt(value: object, limit: int = EXCERPT) -> str:
     length; a deeply nested value is cut by reprlib before ``repr`` can recurse.
     """
     if isinstance(value, int) and not isinstance(value, bool):
-        digits = len(str(abs(value))) if value.bit_length() < 10_000 else None
-        if digits is not None and digits <= limit:
-            return str(value)
-        approx = digits if digits is not None else int(value.bit_length() * 0.30103) + 1
-        return f"a number of {approx} digits"
+        try:
+            digits = len(str(abs(value)))
+        except ValueError:  # past Python's 4300 digits: counted from its bits
+            digits = int(value.bit_length() * 0.30103) + 1
+        return str(value) if digits <= limit else f"a number of {digits} digits"
     if isinstance(value, str):
         text = value if len(value) <= limit else value[: max(limit - 3, 1)] + "..."
         return repr(text)
@@ -50,7 +52,7 @@ class InvalidRulesError(ZloutchError):
     def __init__(
         self, message: str, key: str | None = None, *, chain: tuple[str, ...] = ()
     ) -> None:
-        if key is not None and len(key) > EXCERPT:  # a key made of a huge input
+        if key is not None and len(key) > LONG_KEY:  # a key made of a huge input
             key = key[: EXCERPT - 3] + "..."
         self.key = key
         self.reason = message

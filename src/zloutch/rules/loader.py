@@ -79,6 +79,10 @@ _REQUIRED = ("rules.name", "rules.dice", "game.target")
 # ---------------------------------------------------------------------------- files
 
 
+class _TooDeep(InvalidRulesError):
+    """A chain of ``extends`` past MAX_EXTENDS files: reported as it is, with no chain."""
+
+
 def parse_rules(
     data: Mapping[str, Any],
     *,
@@ -111,6 +115,8 @@ def _load_extends(
         raise InvalidRulesError(_extends_options_message(name), key)
     try:
         return load_base(name)
+    except _TooDeep:
+        raise  # said once, not once per file of the chain
     except InvalidRulesError as exc:
         if exc.file is None and not exc.chain:
             # The base cannot be loaded at all (unknown preset, unreadable file, not TOML, a
@@ -315,8 +321,9 @@ def _load_source(source: str, seen: tuple[str, ...] = ()) -> RuleSet:
         loop = " -> ".join(excerpt(name)[1:-1] for name in (*seen, source))
         raise InvalidRulesError(f"rule files extend each other in a loop: {loop}", "rules.extends")
     if len(seen) >= MAX_EXTENDS:
-        raise InvalidRulesError(
-            f"a chain of extends holds at most {MAX_EXTENDS} rule files; this one is longer",
+        raise _TooDeep(
+            f"a chain of extends holds at most {MAX_EXTENDS} rule files; the one from "
+            f"{excerpt(seen[0])} is longer",
             "rules.extends",
         )
     chain = (*seen, source)
