@@ -282,6 +282,14 @@ class SheetFromEvents:
                 )
         assert not self.bumps, f"G-4: these levels should have been bumped: {self.bumps}"
         assert self.cross_due is None, "G-3: the last tick did not cross the level"
+        for event in events:  # G-4 current: a new level is no other player's current one
+            if isinstance(event, ev.Banked) and event.written and self.rules.game.bump == "current":
+                shared = [
+                    q
+                    for q, c in enumerate(self.columns)
+                    if q != event.player and c.current is not None and c.score == event.level
+                ]
+                assert not shared, f"G-4: seats {shared} still stand at {event.level} after {event}"
         quiet = all(isinstance(e, ev.Thrown | ev.Kept | ev.Jokered | ev.Confirmed) for e in events)
         if not (quiet and after.sheets is before.sheets):  # most steps touch no sheet
             self._compare(after)
@@ -302,6 +310,8 @@ class SheetFromEvents:
             )
         else:
             assert event.level == raw, f"level {event.level} != {previous} + {event.total}"
+        # A bank writes a level above the score, or (G-7, at the cap) none: never a second one
+        assert event.written == (event.level > previous), f"{event} from a score of {previous}"
         if t.bank_multiple_of_100:
             assert event.total % 100 == 0, f"T-6: banked {event.total}, which ends in 50"
         if g.exact_target:
@@ -335,9 +345,10 @@ class SheetFromEvents:
                 assert counted >= t.entry, f"T-7: entered with {counted} < {t.entry}"
         if was_entered:
             assert not entered_event, f"seat {event.player} enters twice"
-        self._due_bumps(event.player, event.level)
-        column.levels.append(_Level(event.level, pp=event.pp))
-        column.ticks = 0
+        if event.written:
+            self._due_bumps(event.player, event.level)
+            column.levels.append(_Level(event.level, pp=event.pp))
+            column.ticks = 0
         column.farkles_in_row = 0
         column.entered_once = True
         return entered_event

@@ -77,8 +77,15 @@ class Banked(Event):
     total: int
     level: int
     pp: bool = False
+    written: bool = True
+    """False: the score stays at ``level`` and no level is written (G-7, at target - 1000)."""
 
     def describe(self, names: tuple[str, ...]) -> str:
+        if not self.written:
+            return (
+                f"{names[self.player]} banks {self.total}: the score stays at {self.level} "
+                "(G-7: the last 1000 in one turn)"
+            )
         mark = " (pp)" if self.pp else ""
         return f"{names[self.player]} banks {self.total}: new level {self.level}{mark}"
 

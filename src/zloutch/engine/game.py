@@ -548,11 +548,17 @@ def _bank(state: GameState, events: list[Event]) -> GameState:
     was_entered = state.entered(p)
     pp = rules.turn.petit_palier and t.total == 100
     sheets = list(state.sheets)
-    sheets[p] = replace(sheet.write(Level(value, pp=pp)), farkles_in_row=0)
-    events.append(Banked(p, t.total, value, pp))
-    if not was_entered:
-        events.append(Entered(p, value))
-    sheets = _bump(rules, sheets, p, value, events)
+    if value == sheet.score:
+        # G-7: at target - 1000 already, a bank short of the target adds nothing: the turn
+        # ends, and no second level is written (a bump or a crossing would cost nothing).
+        sheets[p] = replace(sheet, farkles_in_row=0)
+        events.append(Banked(p, t.total, value, pp, written=False))
+    else:
+        sheets[p] = replace(sheet.write(Level(value, pp=pp)), farkles_in_row=0)
+        events.append(Banked(p, t.total, value, pp))
+        if not was_entered:
+            events.append(Entered(p, value))
+        sheets = _bump(rules, sheets, p, value, events)
     state = replace(state, sheets=tuple(sheets))
     offer = None
     if g.take_back and not t.full_hand and state.in_hand > 0:

@@ -2,6 +2,39 @@
 
 from __future__ import annotations
 
+import reprlib
+
+EXCERPT = 60
+"""The most characters of a person's input an error quotes (a huge input is cut short)."""
+LONG_KEY = 256
+"""A key (a file's path, a spec) longer than this is cut to ``EXCERPT`` characters."""
+
+
+def excerpt(value: object, limit: int = EXCERPT) -> str:
+    """``repr(value)`` cut to about ``limit`` characters, safe on any input.
+
+    A whole number too long to print (Python refuses past 4300 digits) is described by its
+    length; a deeply nested value is cut by reprlib before ``repr`` can recurse.
+    """
+    if isinstance(value, int) and not isinstance(value, bool):
+        try:
+            digits = len(str(abs(value)))
+        except ValueError:  # past Python's 4300 digits: counted from its bits
+            digits = int(value.bit_length() * 0.30103) + 1
+        return str(value) if digits <= limit else f"a number of {digits} digits"
+    if isinstance(value, str):
+        text = value if len(value) <= limit else value[: max(limit - 3, 1)] + "..."
+        return repr(text)
+    short = reprlib.Repr()
+    short.maxlevel, short.maxstring, short.maxother = 3, limit, limit
+    short.maxlist = short.maxdict = short.maxtuple = short.maxset = 6
+    short.maxlong = 20
+    try:
+        text = short.repr(value)
+    except (ValueError, RecursionError):  # a huge number inside a list or a table
+        return f"a {type(value).__name__}"
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
 
 class ZloutchError(ValueError):
     """Base class of every error the program reports to a person."""
@@ -19,6 +52,8 @@ class InvalidRulesError(ZloutchError):
     def __init__(
         self, message: str, key: str | None = None, *, chain: tuple[str, ...] = ()
     ) -> None:
+        if key is not None and len(key) > LONG_KEY:  # a key made of a huge input
+            key = key[: EXCERPT - 3] + "..."
         self.key = key
         self.reason = message
         self.chain = chain

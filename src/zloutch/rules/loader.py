@@ -11,6 +11,8 @@ contradictory rule sets, ``spec`` reads and writes spec strings, and ``writing``
 from __future__ import annotations
 
 import dataclasses
+import os
+import stat
 import tomllib
 from collections.abc import Callable, Mapping
 from functools import cache, lru_cache
@@ -18,7 +20,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from zloutch.rules.errors import InvalidRulesError
+from zloutch.rules.errors import InvalidRulesError, excerpt
 from zloutch.rules.ruleset import OPTIONS, SECTIONS, OptionValue, RuleSet, option_kind
 from zloutch.rules.spec import (
     _FALSE,
@@ -30,6 +32,10 @@ from zloutch.rules.spec import (
 )
 from zloutch.rules.validate import validate
 from zloutch.rules.values import (
+    MAX_DEPTH,
+    MAX_EXTENDS,
+    MAX_FILE_BYTES,
+    MAX_NUMBER,
     _as_int,
     _as_str,
     _convert_option,
@@ -73,6 +79,10 @@ _REQUIRED = ("rules.name", "rules.dice", "game.target")
 # ---------------------------------------------------------------------------- files
 
 
+class _TooDeep(InvalidRulesError):
+    """A chain of ``extends`` past MAX_EXTENDS files: reported as it is, with no chain."""
+
+
 def parse_rules(
     data: Mapping[str, Any],
     *,
@@ -105,6 +115,8 @@ def _load_extends(
         raise InvalidRulesError(_extends_options_message(name), key)
     try:
         return load_base(name)
+    except _TooDeep:
+        raise  # said once, not once per file of the chain
     except InvalidRulesError as exc:
         if exc.file is None and not exc.chain:
             # The base cannot be loaded at all (unknown preset, unreadable file, not TOML, a
@@ -141,7 +153,7 @@ def _extends_options_message(name: str) -> str:
         keys.append(f"{option} = {value} under [{OPTIONS[option].section}]")
     how = f"; here: {', '.join(keys)}" if keys else ""
     return (
-        f"{name!r}: extends names a preset or a rule file, without options: write "
+        f"{excerpt(name)}: extends names a preset or a rule file, without options: write "
         f"extends = {_toml_string(base)} and give the options as keys of this file{how}"
     )
 
@@ -244,11 +256,42 @@ def parse_rules_text(
     text: str, *, source: str = "", load_base: Callable[[str], RuleSet] | None = None
 ) -> RuleSet:
     """Parse the text of a rule file; TOML syntax errors become InvalidRulesError."""
+    if len(text) > MAX_FILE_BYTES:
+        raise InvalidRulesError(
+            f"a rule file has at most {MAX_FILE_BYTES // 1024} KiB, this text is longer",
+            source or None,
+        )
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise InvalidRulesError(f"not valid TOML: {exc}", source or None) from None
+    except RecursionError:
+        raise InvalidRulesError(_too_deep(), source or None) from None
+    except ValueError:  # Python reads no integer of more than 4300 digits
+        raise InvalidRulesError(
+            f"not valid here: a number of thousands of digits (no number of a rule set is "
+            f"above {MAX_NUMBER})",
+            source or None,
+        ) from None
+    _check_depth(data, source)
     return parse_rules(data, source=source, load_base=load_base)
+
+
+def _too_deep() -> str:
+    return f"tables and lists nest at most {MAX_DEPTH} deep in a rule file"
+
+
+def _check_depth(data: Mapping[str, Any], source: str) -> None:
+    """Refuse values nested deeper than any rule needs, before anything reads them."""
+    todo: list[tuple[object, int]] = [(data, 0)]
+    while todo:
+        value, depth = todo.pop()
+        if depth > MAX_DEPTH:
+            raise InvalidRulesError(_too_deep(), source or None)
+        if isinstance(value, Mapping):
+            todo += [(v, depth + 1) for v in value.values()]
+        elif isinstance(value, list):
+            todo += [(v, depth + 1) for v in value]
 
 
 def preset_text(name: str) -> str:
@@ -275,8 +318,12 @@ def _is_unloadable_spec(source: str) -> bool:
 
 def _load_source(source: str, seen: tuple[str, ...] = ()) -> RuleSet:
     if source in seen:
-        raise InvalidRulesError(
-            f"rule files extend each other in a loop: {' -> '.join((*seen, source))}",
+        loop = " -> ".join(excerpt(name)[1:-1] for name in (*seen, source))
+        raise InvalidRulesError(f"rule files extend each other in a loop: {loop}", "rules.extends")
+    if len(seen) >= MAX_EXTENDS:
+        raise _TooDeep(
+            f"a chain of extends holds at most {MAX_EXTENDS} rule files; the one from "
+            f"{excerpt(seen[0])} is longer",
             "rules.extends",
         )
     chain = (*seen, source)
@@ -296,12 +343,7 @@ def _load_source(source: str, seen: tuple[str, ...] = ()) -> RuleSet:
             source,
         )
     path = Path(source)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise InvalidRulesError(f"cannot read the rule file: {exc.strerror}", source) from None
-    except UnicodeDecodeError:
-        raise InvalidRulesError("a rule file must be UTF-8 text", source) from None
+    text = _read_rule_file(path, source)
 
     def base(name: str) -> RuleSet:
         if name in PRESETS or not _looks_like_file(name):
@@ -310,6 +352,31 @@ def _load_source(source: str, seen: tuple[str, ...] = ()) -> RuleSet:
         return _load_source(str(path.parent / name), chain)
 
     return parse_rules_text(text, source=source, load_base=base)
+
+
+def _read_rule_file(path: Path, source: str) -> str:
+    """The text of a rule file: a regular file of at most MAX_FILE_BYTES, in UTF-8.
+
+    The kind of file is asked before it is opened: opening a FIFO waits for a writer, and
+    reading a device such as /dev/zero never ends.
+    """
+    try:
+        mode = os.stat(path).st_mode
+        if not stat.S_ISREG(mode):
+            what = "a folder" if stat.S_ISDIR(mode) else "not a regular file"
+            raise InvalidRulesError(f"cannot read the rule file: {what}", source)
+        with path.open("rb") as file:
+            data = file.read(MAX_FILE_BYTES + 1)
+    except OSError as exc:
+        raise InvalidRulesError(f"cannot read the rule file: {exc.strerror}", source) from None
+    if len(data) > MAX_FILE_BYTES:
+        raise InvalidRulesError(
+            f"a rule file has at most {MAX_FILE_BYTES // 1024} KiB, this one is larger", source
+        )
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise InvalidRulesError("a rule file must be UTF-8 text", source) from None
 
 
 @cache

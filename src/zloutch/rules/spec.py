@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import dataclasses
 
-from zloutch.rules.errors import InvalidRulesError
+from zloutch.rules.errors import InvalidRulesError, excerpt
 from zloutch.rules.ruleset import OPTIONS, OptionValue, RuleSet, format_option, option_kind
-from zloutch.rules.values import _choice, _is_number, _suggest
+from zloutch.rules.values import _choice, _number_text, _suggest
 
 
 def split_spec(spec: str) -> tuple[str, list[tuple[str, str | None]]]:
@@ -20,11 +20,13 @@ def split_spec(spec: str) -> tuple[str, list[tuple[str, str | None]]]:
         raise InvalidRulesError("the rule spec is empty: give a preset name or a rule file")
     if not text.endswith(")"):
         if "(" in text and ")" not in text:
-            raise InvalidRulesError(f"missing ')' in {spec!r}")
+            raise InvalidRulesError(f"missing ')' in {excerpt(spec)}")
         return text, []
     open_at = text.rfind("(", 0, text.rfind(")"))
     if open_at <= 0:
-        raise InvalidRulesError(f"cannot read the spec {spec!r}: write name(option=value,...)")
+        raise InvalidRulesError(
+            f"cannot read the spec {excerpt(spec)}: write name(option=value,...)"
+        )
     source, inner = text[:open_at].strip(), text[open_at + 1 : -1]
     options: list[tuple[str, str | None]] = []
     if not inner.strip():
@@ -33,12 +35,12 @@ def split_spec(spec: str) -> tuple[str, list[tuple[str, str | None]]]:
         part = part.strip()
         if not part:
             raise InvalidRulesError(
-                f"an empty option in {spec!r}: remove the extra comma, or name an option"
+                f"an empty option in {excerpt(spec)}: remove the extra comma, or name an option"
             )
         name, eq, value = part.partition("=")
         name = name.strip().replace("-", "_")
         if not name:
-            raise InvalidRulesError(f"an option with no name in {spec!r}: write name=value")
+            raise InvalidRulesError(f"an option with no name in {excerpt(spec)}: write name=value")
         options.append((name, value.strip() if eq else None))
     return source, options
 
@@ -62,12 +64,16 @@ def parse_option_value(name: str, raw: str | None) -> OptionValue:
             return True
         if lowered in _FALSE:
             return False
-        raise InvalidRulesError(f"expected true or false, got {raw!r}", name)
+        raise InvalidRulesError(f"expected true or false, got {excerpt(raw)}", name)
     if kind == "int":
         digits = raw.replace("_", "")
-        if not _is_number(digits):
-            raise InvalidRulesError(f"expected a whole number, got {raw!r}", name)
-        return int(digits)
+        try:
+            number = _number_text(digits)
+        except InvalidRulesError as exc:
+            raise InvalidRulesError(exc.reason, name) from None
+        if number is None:
+            raise InvalidRulesError(f"expected a whole number, got {excerpt(raw)}", name)
+        return number
     return _choice(name, raw, name)
 
 

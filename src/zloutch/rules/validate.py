@@ -9,9 +9,11 @@ from __future__ import annotations
 import math
 
 from zloutch.rules.dice import Dice, format_dice
-from zloutch.rules.errors import InvalidRulesError
+from zloutch.rules.endings import check_endings
+from zloutch.rules.errors import InvalidRulesError, excerpt
 from zloutch.rules.ruleset import KIND_WORDS, RuleSet, resolve_kinds
 from zloutch.rules.scoring import throw_extremes
+from zloutch.rules.values import MAX_POINTS
 
 
 def validate(rules: RuleSet) -> None:
@@ -19,9 +21,16 @@ def validate(rules: RuleSet) -> None:
     s, t, g, v = rules.scoring, rules.turn, rules.game, rules.variants
     dice = rules.dice
     try:
-        resolve_kinds(s.kinds, g.five_ones_win, dice)
+        kinds = resolve_kinds(s.kinds, g.five_ones_win, dice)
     except ValueError as exc:
         raise InvalidRulesError(str(exc), "scoring.kinds") from None
+    for (count, face), value in kinds.items():
+        if value != "win" and value > MAX_POINTS:
+            raise InvalidRulesError(
+                f"{KIND_WORDS[count]} {face}s would be worth {value}: a combination is worth at "
+                f"most {MAX_POINTS}",
+                f"scoring.kinds.{count}",
+            )
     for kind in s.kinds:
         if kind.count > dice:
             raise InvalidRulesError(
@@ -41,9 +50,9 @@ def validate(rules: RuleSet) -> None:
         i = same_faces.setdefault(faces, j)
         if i != j:
             raise InvalidRulesError(
-                f"{pattern.name!r} has the same faces ({format_dice(faces)}) as "
-                f"scoring.patterns[{i}] {s.patterns[i].name!r}: one set of faces can be only "
-                "one pattern, with one value",
+                f"{excerpt(pattern.name)} has the same faces ({format_dice(faces)}) as "
+                f"scoring.patterns[{i}] {excerpt(s.patterns[i].name)}: one set of faces can be "
+                "only one pattern, with one value",
                 f"scoring.patterns[{j}]",
             )
     for pattern in s.patterns:
@@ -74,18 +83,6 @@ def validate(rules: RuleSet) -> None:
         )
     if g.exact_target:
         _check_exact_target(rules)
-    if g.exact_target and not g.ticks_to_cross and not t.farkle_penalty:
-        step = math.lcm(rules.unit, 100) if t.bank_multiple_of_100 else rules.unit
-        smallest = max(t.min_bank, step)
-        gaps = [r for r in range(step, smallest, step) if not (t.petit_palier and r == 100)]
-        if gaps:
-            raise InvalidRulesError(
-                f"a player left {gaps[0]} short of an exact target (T-9) could never finish: "
-                f"the smallest bank is {t.min_bank} (min_bank), and without ticks (G-3) or "
-                "a penalty (F-1) nothing would ever move them back; lower min_bank, allow "
-                "petit_palier, or switch ticks on",
-                "game.exact_target",
-            )
     if g.final_round and g.final_turns:
         raise InvalidRulesError(
             "final_round (G-6) and final_turns (F-4) are two different endings: choose one",
@@ -141,6 +138,14 @@ def validate(rules: RuleSet) -> None:
                 "wins the game: no player could ever enter",
                 "turn.entry",
             )
+    if t.min_bank > g.target:
+        raise InvalidRulesError(
+            f"the smallest bank {t.min_bank} (F-3) is above the target {g.target}: every bank "
+            "would end the game",
+            "turn.min_bank",
+        )
+    # Last, once every value is known to mean something: can the game end (T-9, G-7...)?
+    check_endings(rules)
 
 
 def _anything_scores(rules: RuleSet) -> bool:

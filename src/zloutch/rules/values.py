@@ -11,7 +11,7 @@ import re
 from collections.abc import Mapping
 
 from zloutch.rules.dice import FACES
-from zloutch.rules.errors import InvalidRulesError
+from zloutch.rules.errors import InvalidRulesError, excerpt
 from zloutch.rules.ruleset import (
     KIND_WORDS,
     KindRule,
@@ -23,6 +23,27 @@ from zloutch.rules.ruleset import (
 
 _KIND_RULE = re.compile(r"^(\d+)\s*x\s*face$")
 
+# ---------------------------------------------------------------------------- limits
+# What a rule file or a spec may say, and no more (docs/rules-format.md, "Limits"): the
+# solvers size their tables by the target and the points, so the bounds keep them sane.
+
+MAX_NUMBER = 100_000
+"""The largest whole number of a rule set: the target, entry, min_bank, a penalty..."""
+MAX_POINTS = 100_000
+"""The most one combination may be worth, as written and as a kind rule makes it."""
+MAX_COUNT = 100
+"""The largest count: ticks to cross a level (G-3), farkles in a row (F-1)."""
+MAX_DIGITS = 12
+"""The most digits of a whole number written in a spec (longer ones are not read)."""
+MAX_DEPTH = 8
+"""How deep the tables and lists of a rule file may nest (a pattern's faces are at 4)."""
+MAX_EXTENDS = 16
+"""How many rule files a chain of ``extends`` may hold, the first one included."""
+MAX_FILE_BYTES = 256 * 1024
+"""The largest rule file, in bytes."""
+
+_OPTION_MAX = {"ticks_to_cross": MAX_COUNT, "farkle_penalty_after": MAX_COUNT}
+
 
 def _is_number(text: str) -> bool:
     """ASCII digits only: ``"²".isdigit()`` is true, but ``int("²")`` raises."""
@@ -30,6 +51,8 @@ def _is_number(text: str) -> bool:
 
 
 def _suggest(word: str, choices: list[str] | tuple[str, ...]) -> str:
+    if len(word) > 2 * max(map(len, choices), default=0):
+        return ""  # nothing can be close to a long text, and difflib would read all of it
     close = difflib.get_close_matches(word, list(choices), n=1)
     return f" (did you mean {close[0]!r}?)" if close else ""
 
@@ -40,21 +63,34 @@ def _suggest(word: str, choices: list[str] | tuple[str, ...]) -> str:
 def _as_bool(value: object, key: str) -> bool:
     if isinstance(value, bool):
         return value
-    raise InvalidRulesError(f"expected true or false, got {value!r}", key)
+    raise InvalidRulesError(f"expected true or false, got {excerpt(value)}", key)
 
 
-def _as_int(value: object, key: str, *, minimum: int = 0) -> int:
+def _as_int(value: object, key: str, *, minimum: int = 0, maximum: int = MAX_NUMBER) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise InvalidRulesError(f"expected a whole number, got {value!r}", key)
+        raise InvalidRulesError(f"expected a whole number, got {excerpt(value)}", key)
     if value < minimum:
-        raise InvalidRulesError(f"must be at least {minimum}, got {value}", key)
+        raise InvalidRulesError(f"must be at least {minimum}, got {excerpt(value)}", key)
+    if value > maximum:
+        raise InvalidRulesError(f"must be at most {maximum}, got {excerpt(value)}", key)
     return value
 
 
 def _as_str(value: object, key: str) -> str:
     if not isinstance(value, str):
-        raise InvalidRulesError(f"expected text, got {value!r}", key)
+        raise InvalidRulesError(f"expected text, got {excerpt(value)}", key)
     return value
+
+
+def _number_text(text: str) -> int | None:
+    """The whole number a text of ASCII digits writes, or None; too many digits: refused."""
+    if not _is_number(text):
+        return None
+    if len(text) > MAX_DIGITS:
+        raise InvalidRulesError(
+            f"{excerpt(text)} is too long: a whole number has at most {MAX_DIGITS} digits"
+        )
+    return int(text)
 
 
 def _convert_option(name: str, value: object, key: str) -> OptionValue:
@@ -62,7 +98,7 @@ def _convert_option(name: str, value: object, key: str) -> OptionValue:
     if kind == "bool":
         return _as_bool(value, key)
     if kind == "int":
-        return _as_int(value, key)
+        return _as_int(value, key, maximum=_OPTION_MAX.get(name, MAX_NUMBER))
     return _choice(name, _as_str(value, key), key)
 
 
@@ -72,7 +108,7 @@ def _choice(name: str, text: str, key: str) -> str:
     word = text.strip().lower()
     if word not in choices:
         raise InvalidRulesError(
-            f"{text!r} is not one of {', '.join(choices)}{_suggest(word, choices)}", key
+            f"{excerpt(text)} is not one of {', '.join(choices)}{_suggest(word, choices)}", key
         )
     return word
 
@@ -84,31 +120,37 @@ def _normalise_kind_rule(value: object, key: str) -> str:
         raise InvalidRulesError('true is not a kind rule; write a value such as "double"', key)
     if isinstance(value, int):
         if value <= 0:
-            raise InvalidRulesError(f"points must be positive, got {value}", key)
-        return str(value)
+            raise InvalidRulesError(f"points must be positive, got {excerpt(value)}", key)
+        return str(_as_int(value, key, maximum=MAX_POINTS))
     if not isinstance(value, str):
-        raise InvalidRulesError(f"expected a kind rule, got {value!r}", key)
+        raise InvalidRulesError(f"expected a kind rule, got {excerpt(value)}", key)
     text = " ".join(value.lower().replace("\u00d7", "x").split())
     compact = text.replace(" ", "")
     if text in ("none", "win", "double"):
         return text
-    if text.isascii() and text.isdigit() and int(text) > 0:
-        return str(int(text))
+    try:
+        points = _number_text(text)
+        match = _KIND_RULE.match(text)
+        times = _number_text(match.group(1)) if match else None
+    except InvalidRulesError as exc:
+        raise InvalidRulesError(exc.reason, key) from None
+    if points is not None and points > 0:
+        return str(_as_int(points, key, maximum=MAX_POINTS))
     if compact in ("(n-2)xthree", "n-2xthree"):
         return "(n-2) x three"
-    match = _KIND_RULE.match(text)
-    if match and int(match.group(1)) > 0:
-        return f"{int(match.group(1))} x face"
+    if times is not None and times > 0:
+        _as_int(times * 6, key, maximum=MAX_POINTS)  # six x face is the most it makes
+        return f"{times} x face"
     raise InvalidRulesError(
-        f'{value!r} is not a kind rule: write points (1000), "K x face", "double", '
+        f'{excerpt(value)} is not a kind rule: write points (1000), "K x face", "double", '
         '"(n-2) x three", "win" or "none"',
         key,
     )
 
 
 def _parse_face(text: str, key: str) -> int:
-    if not _is_number(text) or int(text) not in FACES:
-        raise InvalidRulesError(f"{text!r} is not a face: faces are 1 to 6", key)
+    if not _is_number(text) or len(text) > 1 or int(text) not in FACES:
+        raise InvalidRulesError(f"{excerpt(text)} is not a face: faces are 1 to 6", key)
     return int(text)
 
 
@@ -121,7 +163,7 @@ def _parse_kinds(data: object, dice: int, base: tuple[KindRule, ...]) -> tuple[K
     by_count = {k.count: k for k in base}
     for count_text, rule in data.items():
         key = f"scoring.kinds.{count_text}"
-        if not _is_number(count_text) or int(count_text) not in KIND_WORDS:
+        if not _is_number(count_text) or len(count_text) > 1 or int(count_text) not in KIND_WORDS:
             raise InvalidRulesError("the count of a kind must be 3, 4, 5 or 6", key)
         count = int(count_text)
         if count > dice:
@@ -153,7 +195,7 @@ def _parse_singles(data: object) -> tuple[tuple[int, int], ...]:
     for face_text, points in data.items():
         key = f"scoring.singles.{face_text}"
         face = _parse_face(face_text, key)
-        singles.append((face, _as_int(points, key, minimum=1)))
+        singles.append((face, _as_int(points, key, minimum=1, maximum=MAX_POINTS)))
     return tuple(sorted(singles))
 
 
@@ -191,7 +233,7 @@ def _parse_patterns(data: object, dice: int) -> tuple[Pattern, ...]:
             raise InvalidRulesError(
                 f"{len(faces)} faces cannot be thrown with {dice} dice", f"{key}.faces"
             )
-        points = _as_int(item["points"], f"{key}.points", minimum=1)
+        points = _as_int(item["points"], f"{key}.points", minimum=1, maximum=MAX_POINTS)
         thrown = _as_int(item.get("thrown", 0), f"{key}.thrown")
         if thrown and not len(faces) <= thrown <= dice:
             raise InvalidRulesError(
