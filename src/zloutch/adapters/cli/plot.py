@@ -20,10 +20,9 @@ from zloutch.adapters.cli.support import (
     progress_bar,
     user_errors,
 )
-from zloutch.rules import RuleSet, load_rules
-from zloutch.sim.turns import simulate_turns
 
 if TYPE_CHECKING:
+    from zloutch.rules import RuleSet
     from zloutch.strategy.game_solver import GameSolution
 
 plot_app = typer.Typer(
@@ -97,6 +96,7 @@ def policy(
     (the best chance to win, two players) at the two banked scores.
     """
     from zloutch.adapters import plots
+    from zloutch.rules import load_rules
 
     with user_errors():
         path = checked_out(out)
@@ -157,6 +157,7 @@ def values(
 ) -> None:
     """Expected points of throwing on, by turn total and dice in hand, against banking."""
     from zloutch.adapters import plots
+    from zloutch.rules import load_rules
 
     with user_errors():
         path = checked_out(out)
@@ -195,6 +196,7 @@ def threshold(
     the best chance to win. Solves the game first (then kept in the cache) if needed.
     """
     from zloutch.adapters import plots
+    from zloutch.rules import load_rules
 
     with user_errors():
         path = checked_out(out)
@@ -295,6 +297,8 @@ def turn_scores(
     """
     from zloutch.adapters import plots
     from zloutch.app.store import load_game_solution
+    from zloutch.rules import load_rules
+    from zloutch.sim.turns import simulate_turns
     from zloutch.strategy.bots import make_bot
 
     with user_errors():
