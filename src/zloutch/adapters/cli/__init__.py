@@ -19,7 +19,11 @@ line mode, the pictures); it imports them only inside the commands that need the
 
 To add a command: write it in a module ``zloutch.adapters.cli.<name>`` as a plain function and
 register it below, take the rule set with the shared ``RulesOption``, wrap its body in
-``with user_errors():``, and keep its rendering in a ``render_*`` function.
+``with user_errors():``, and keep its rendering in a ``render_*`` function. Every command
+module is imported whenever ``zloutch`` starts: import Rich, the core and the application
+layer inside the functions that use them (names for annotations only under
+``if TYPE_CHECKING:``), so that ``zloutch --help`` and ``zloutch score`` do not pay for the
+solvers (``tests/adapters/cli/test_startup.py``, ``benchmarks/startup.py``).
 """
 
 from __future__ import annotations

@@ -5,18 +5,22 @@ Both commands take the same options (the ``*Option`` types below) and go through
 full-screen app (``zloutch.adapters.tui``) or, with ``--plain``, to the line mode
 (``zloutch.adapters.plain``).
 ``play`` throws the dice; ``table`` keeps the score of a game played with real dice.
+The game session (with the bots and their solvers) is imported when a game starts, not when
+the ``zloutch`` app is built.
 """
 
 from __future__ import annotations
 
 import sys
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from zloutch.adapters.cli.support import DEFAULT_RULES, RULES_HELP, user_errors, warnings_as_lines
-from zloutch.app.dice import DiceSource, choose_dice, read_text
-from zloutch.app.session import DEFAULT_PACE, PLAY_PLAYERS, TABLE_PLAYERS, Session, SessionError
+
+if TYPE_CHECKING:
+    from zloutch.app.dice import DiceSource
+    from zloutch.app.session import Session
 
 GameRulesOption = Annotated[
     str | None,
@@ -113,6 +117,9 @@ def open_session(
     ask: bool,
 ) -> Session | None:
     """The game the flags describe; None when the new-game screen should ask for it."""
+    from zloutch.app.dice import choose_dice, read_text
+    from zloutch.app.session import PLAY_PLAYERS, TABLE_PLAYERS, Session, SessionError
+
     if resume is not None:
         if rules_spec is not None or players is not None:
             raise SessionError(
@@ -145,6 +152,9 @@ def run_game(
     pace: float | None,
 ) -> None:
     """``zloutch play`` and ``zloutch table``: check every flag, then start the game."""
+    from zloutch.app.dice import choose_dice
+    from zloutch.app.session import DEFAULT_PACE, SessionError, check_record_path
+
     with user_errors():
         if pace is not None and not pace >= 0:
             raise SessionError(f"--pace {pace}: the pace is a number of seconds, 0 or more")
@@ -154,8 +164,6 @@ def run_game(
                 "change nothing; leave out one of them"
             )
         if record_path is not None:  # found now, not when the game ends
-            from zloutch.app.session import check_record_path
-
             check_record_path(record_path)
         dice = None
         if dice_file is not None or seed is not None:

@@ -21,10 +21,9 @@ from zloutch.adapters.cli.support import (
     user_errors,
     warnings_as_lines,
 )
-from zloutch.rules import RuleSet, load_rules
-from zloutch.sim.turns import simulate_turns
 
 if TYPE_CHECKING:
+    from zloutch.rules import RuleSet
     from zloutch.strategy.game_solver import GameSolution
 
 plot_app = typer.Typer(
@@ -98,6 +97,7 @@ def policy(
     (the best chance to win, two players) at the two banked scores.
     """
     from zloutch.adapters import plots
+    from zloutch.rules import load_rules
 
     with user_errors(), warnings_as_lines():
         path = checked_out(out)
@@ -158,6 +158,7 @@ def values(
 ) -> None:
     """Expected points of throwing on, by turn total and dice in hand, against banking."""
     from zloutch.adapters import plots
+    from zloutch.rules import load_rules
 
     with user_errors():
         path = checked_out(out)
@@ -196,6 +197,7 @@ def threshold(
     the best chance to win. Solves the game first (then kept in the cache) if needed.
     """
     from zloutch.adapters import plots
+    from zloutch.rules import load_rules
 
     with user_errors(), warnings_as_lines():
         path = checked_out(out)
@@ -296,6 +298,8 @@ def turn_scores(
     """
     from zloutch.adapters import plots
     from zloutch.app.store import load_game_solution
+    from zloutch.rules import load_rules
+    from zloutch.sim.turns import simulate_turns
     from zloutch.strategy.bots import make_bot
 
     with user_errors(), warnings_as_lines():

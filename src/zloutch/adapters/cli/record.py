@@ -3,19 +3,14 @@
 from __future__ import annotations
 
 import json
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.markup import escape
 
 from zloutch.adapters.cli.support import console, user_errors
-from zloutch.app.dice import read_text
-from zloutch.app.render import (
-    ranking_table,
-    sheet_table,
-)
-from zloutch.engine import GameState, Phase
-from zloutch.engine.record import load_record, sheet_json
+
+if TYPE_CHECKING:
+    from zloutch.engine import GameState
 
 record_app = typer.Typer(
     help="Game records: show the sheet and the result of a saved game.",
@@ -27,6 +22,8 @@ record_app = typer.Typer(
 
 
 def result_line(state: GameState) -> str:
+    from zloutch.engine import Phase
+
     if state.phase is Phase.OVER:
         names = [state.sheets[w].name for w in state.winners]
         return f"finished: {' and '.join(names)} won"
@@ -34,6 +31,11 @@ def result_line(state: GameState) -> str:
 
 
 def render_record(state: GameState) -> None:
+    from rich.markup import escape
+
+    from zloutch.app.render import ranking_table, sheet_table
+    from zloutch.engine import Phase
+
     out = console()
     out.print(f"{escape(state.rules.spec)}: {result_line(state)}")
     out.print(sheet_table(state, title="Sheet"))
@@ -49,6 +51,9 @@ def record_show(
     ] = False,
 ) -> None:
     """Show the sheet and the result of a saved game (the record is replayed and checked)."""
+    from zloutch.app.dice import read_text
+    from zloutch.engine.record import load_record, sheet_json
+
     with user_errors():
         _, state = load_record(read_text(file, "record"))
     if as_json:

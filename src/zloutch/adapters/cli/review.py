@@ -9,7 +9,7 @@ now with ``--solve``), renders the review
 from __future__ import annotations
 
 import json
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -20,13 +20,11 @@ from zloutch.adapters.cli.support import (
     warnings_as_lines,
     write_output,
 )
-from zloutch.adapters.plots import new_picture, output_format, review_figure
-from zloutch.app.dice import read_text
-from zloutch.app.review import review_record, win_probability_reason
-from zloutch.app.review_tables import game_table, render_review
-from zloutch.engine.record import load_record
-from zloutch.rules import RuleSet, ZloutchError, load_rules
-from zloutch.strategy.game_solver import GameSolution
+from zloutch.rules.errors import ZloutchError
+
+if TYPE_CHECKING:
+    from zloutch.rules import RuleSet
+    from zloutch.strategy.game_solver import GameSolution
 
 
 class ReviewError(ZloutchError):
@@ -36,6 +34,8 @@ class ReviewError(ZloutchError):
 def _solve_with_progress(
     rules: RuleSet, players: int, *, solve: bool, quiet: bool
 ) -> tuple[GameSolution | None, str]:
+    from zloutch.app.review_tables import game_table
+
     if not solve:
         return game_table(rules, players, solve=False)
     with progress_bar("Solving the game", "score levels", disable=quiet) as progress:
@@ -96,6 +96,14 @@ def review(
 
     Then a summary per player (accuracy, biggest mistakes); --plot draws the game's curve.
     """
+    # The solvers and the pictures, imported by the command, not by zloutch --help.
+    from zloutch.adapters.plots import new_picture, output_format, review_figure
+    from zloutch.app.dice import read_text
+    from zloutch.app.review import review_record, win_probability_reason
+    from zloutch.app.review_tables import render_review
+    from zloutch.engine.record import load_record
+    from zloutch.rules import load_rules
+
     with user_errors(), warnings_as_lines():
         if show_all and mistakes_only:
             raise ReviewError("--all and --mistakes-only do not go together: choose one")

@@ -2,21 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.markup import escape
 
 from zloutch.adapters.cli.support import console, user_errors
-from zloutch.app.render import (
-    presets_table,
-    rules_renderables,
-)
-from zloutch.rules import (
-    RuleSet,
-    load_rules,
-    to_toml,
-)
+
+if TYPE_CHECKING:
+    from zloutch.rules import RuleSet
 
 rules_app = typer.Typer(
     help="List the preset rule sets, or show every combination and rule of one.",
@@ -28,6 +21,10 @@ rules_app = typer.Typer(
 
 
 def render_rules(rules: RuleSet) -> None:
+    from rich.markup import escape
+
+    from zloutch.app.render import rules_renderables
+
     out = console()
     for part in rules_renderables(rules):
         out.print(part)
@@ -40,6 +37,8 @@ def render_rules(rules: RuleSet) -> None:
 @rules_app.command("list")
 def rules_list() -> None:
     """List the preset rule sets: name, dice, target and a one-line summary."""
+    from zloutch.app.render import presets_table
+
     with user_errors():
         table = presets_table()
     console().print(table)
@@ -61,6 +60,8 @@ def rules_show(
     ] = False,
 ) -> None:
     """Show every combination and rule of a rule set, generated from its data."""
+    from zloutch.rules import load_rules, to_toml
+
     with user_errors():
         rules = load_rules(spec)
     if as_toml:

@@ -1,39 +1,31 @@
-"""``zloutch score``: every legal keep of a throw with its points, and ``--advise``."""
+"""``zloutch score``: every legal keep of a throw with its points, and ``--advise``.
+
+A light command: it needs the rules and a Rich table; the strategy (the turn solver) is
+imported only with ``--advise`` (see ``zloutch.adapters.cli.support`` on imports).
+"""
 
 from __future__ import annotations
 
 import json
 import sys
 from collections.abc import Sequence
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich.markup import escape
-from rich.table import Table
 
 from zloutch.adapters.cli.support import DEFAULT_RULES, RulesOption, console, user_errors
-from zloutch.rules import (
-    NO_CONTEXT,
-    Dice,
-    HandContext,
-    InvalidDiceError,
-    RuleSet,
-    ScoredKeep,
-    ThrowScore,
-    ZloutchError,
-    format_dice,
-    load_rules,
-    parse_dice,
-    score_throw,
-)
-from zloutch.strategy.expert import POINTS, KeepAdvice, advise_throw
-from zloutch.strategy.expert import objective as advice_objective
+
+if TYPE_CHECKING:
+    from zloutch.rules import Dice, HandContext, RuleSet, ScoredKeep, ThrowScore
+    from zloutch.strategy.expert import KeepAdvice
 
 # ---------------------------------------------------------------------------- input
 
 
 def read_faces(tokens: Sequence[str], *, max_dice: int) -> Dice:
     """Faces as a person types them: separate ("1 1 5") or packed ("115")."""
+    from zloutch.rules import InvalidDiceError, parse_dice
+
     for token in tokens:
         if token.startswith("--"):
             raise InvalidDiceError(f"unknown option {token!r} (see --help)")
@@ -49,6 +41,8 @@ def read_context(rules: RuleSet, set_aside: str | Sequence[str] | None, throw: D
 
     Several values (a repeated ``--set-aside``) add up: ``-s 1 -s 5`` is ``-s '1 5'``.
     """
+    from zloutch.rules import NO_CONTEXT, HandContext, InvalidDiceError, parse_dice
+
     if set_aside is None:
         return NO_CONTEXT
     values = [set_aside] if isinstance(set_aside, str) else list(set_aside)
@@ -117,6 +111,11 @@ def describe_combinations(keep: ScoredKeep) -> str:
 
 def render_score(rules: RuleSet, score: ThrowScore, context: HandContext) -> None:
     """The keeps as a table in the core's best-first order (a keep that wins comes first)."""
+    from rich.markup import escape
+    from rich.table import Table
+
+    from zloutch.rules import format_dice
+
     out = console()
     title = f"{escape(rules.spec)}: throw {format_dice(score.throw)}"
     if context.set_aside:
@@ -207,6 +206,8 @@ def score(
     ] = None,
 ) -> None:
     """Show every legal keep of a throw, best first, with its combinations and points."""
+    from zloutch.rules import ZloutchError, load_rules, score_throw
+
     with user_errors():
         given = {
             "--total": total is not None,
@@ -229,8 +230,13 @@ def score(
             )
         total = total or 0
         entered, score_banked = not not_entered, banked or 0
-        advice = (
-            advise_throw(
+        advice: tuple[KeepAdvice, ...] | None = None
+        goal = ""
+        if advise:  # the turn solver, only when asked for
+            from zloutch.strategy.expert import advise_throw
+            from zloutch.strategy.expert import objective as advice_objective
+
+            advice = advise_throw(
                 rules,
                 throw,
                 total,
@@ -239,10 +245,7 @@ def score(
                 score=score_banked,
                 farkles=farkles or 0,
             )
-            if advise
-            else None
-        )
-        goal = advice_objective(rules, entered, score_banked)
+            goal = advice_objective(rules, entered, score_banked)
     if as_json:
         document = score_json(rules, result, context)
         if advice is not None:
@@ -254,9 +257,7 @@ def score(
             render_advice(total, advice, goal)
 
 
-def advice_json(
-    total: int, advice: Sequence[KeepAdvice], objective: str = POINTS
-) -> dict[str, Any]:
+def advice_json(total: int, advice: Sequence[KeepAdvice], objective: str) -> dict[str, Any]:
     keeps = [
         {"dice": list(k.dice), "points": k.points, "value": k.value, "then": k.then} for k in advice
     ]
@@ -268,7 +269,12 @@ def advice_json(
     }
 
 
-def render_advice(total: int, advice: Sequence[KeepAdvice], objective: str = POINTS) -> None:
+def render_advice(total: int, advice: Sequence[KeepAdvice], objective: str) -> None:
+    from rich.table import Table
+
+    from zloutch.rules import format_dice
+    from zloutch.strategy.expert import POINTS
+
     out = console()
     if not advice:
         out.print(f"No keep: the turn total of {total} is lost.")

@@ -12,9 +12,6 @@ import time
 from typing import Annotated, Any
 
 import typer
-from rich.console import Console
-from rich.markup import escape
-from rich.table import Table
 
 from zloutch.adapters.cli.support import (
     DEFAULT_RULES,
@@ -24,7 +21,6 @@ from zloutch.adapters.cli.support import (
     warnings_as_lines,
     write_output,
 )
-from zloutch.rules import load_rules
 
 
 def simulate(
@@ -93,6 +89,7 @@ def simulate(
     dice than the engine for the same seed: the two agree in distribution, not game by game.
     """
     from zloutch.app.store import load_game_solution
+    from zloutch.rules import load_rules
     from zloutch.sim import SimulationError, default_jobs
     from zloutch.sim import simulate as run_simulation
 
@@ -134,6 +131,7 @@ def simulate(
 
 def _simulate_with_progress(run: Any, games: int, *, quiet: bool) -> Any:
     """``run(progress)`` under a progress bar on stderr (games done, games per second)."""
+    from rich.console import Console
     from rich.progress import (
         BarColumn,
         MofNCompleteColumn,
@@ -202,6 +200,10 @@ def simulation_csv(document: dict[str, Any]) -> str:
 
 
 def render_simulation(document: dict[str, Any]) -> None:
+    from rich import box
+    from rich.markup import escape
+    from rich.table import Table
+
     out = console()
     finished, games = document["finished"], document["games"]
     head = f"{escape(document['rules'])}: {games:,} games, seed {document['seed']}"
@@ -217,8 +219,6 @@ def render_simulation(document: dict[str, Any]) -> None:
     caption = "Score: average final score; Bank: average bank; Farkle: farkled turns"
     if extras:
         caption += "; " + ", ".join(t.lower() + "s" for _, t in extras) + ": per game"
-    from rich import box
-
     table = Table(
         title="Players", caption=caption, box=box.SIMPLE_HEAD, pad_edge=False, padding=(0, 0, 0, 1)
     )

@@ -9,11 +9,9 @@ from __future__ import annotations
 
 import json
 import time
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich.markup import escape
-from rich.table import Table
 
 from zloutch.adapters.cli.support import (
     DEFAULT_RULES,
@@ -25,8 +23,9 @@ from zloutch.adapters.cli.support import (
     user_errors,
     warnings_as_lines,
 )
-from zloutch.app.solve import cached_turn_summary, game_summary, solved_game
-from zloutch.rules import RuleSet, load_rules
+
+if TYPE_CHECKING:
+    from zloutch.rules import RuleSet
 
 
 def solve(
@@ -54,6 +53,10 @@ def solve(
     ] = 0,
 ) -> None:
     """Solve a rule set: the value of a turn and when to bank, or (--game) who wins."""
+    # The solvers (Numba kernels) are imported by the command, not by zloutch --help.
+    from zloutch.app.solve import cached_turn_summary
+    from zloutch.rules import load_rules
+
     if device not in ("cpu", "cuda"):
         typer.echo("error: --device must be cpu or cuda", err=True)
         raise typer.Exit(EXIT_USER_ERROR)
@@ -77,6 +80,8 @@ def solve(
 def solve_game_command(
     rules: RuleSet, device: str, compensation: bool, *, quiet: bool
 ) -> dict[str, Any]:
+    from zloutch.app.solve import game_summary, solved_game
+
     # No bar off a terminal: in a pipe or a log it would leave a blank line on stderr.
     with progress_bar(
         "Solving the game", "score levels", disable=quiet or off_terminal()
@@ -92,6 +97,9 @@ def solve_game_command(
 
 
 def render_turn(document: dict[str, Any]) -> None:
+    from rich.markup import escape
+    from rich.table import Table
+
     out = console()
     out.print(
         f"[bold]{escape(document['rules'])}[/bold]: a fresh turn is worth "
@@ -136,6 +144,8 @@ def _threshold_text(threshold: int | None) -> str:
 
 
 def render_game(document: dict[str, Any]) -> None:
+    from rich.markup import escape
+
     out = console()
     out.print(f"[bold]{escape(document['rules'])}[/bold], two players playing to win:")
     out.print(f"the first player wins with probability {document['first_player']:.5f}.")

@@ -3,6 +3,12 @@
 Commands live in the modules of ``zloutch.adapters.cli``, registered in its ``__init__``; they all
 take the rule set with ``RulesOption``, wrap their body in ``with user_errors():`` and write
 files with ``write_output`` (an unwritable path is a user error, not a traceback).
+
+Every command module is imported to build the ``zloutch`` app (``--help`` needs their
+signatures), so this module and they import at module level only what a signature needs
+(Typer, the ``Annotated`` option types); Rich, the core and the application layer are
+imported inside the functions that use them, and ``zloutch --help`` or ``zloutch score`` start
+without the solvers (``tests/adapters/cli/test_startup.py``).
 """
 
 from __future__ import annotations
@@ -10,12 +16,12 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.console import Console
 
-from zloutch.rules import ZloutchError
+if TYPE_CHECKING:
+    from rich.console import Console
 
 EXIT_USER_ERROR = 2
 """Exit code of every mistake in the input (a bad face, a bad rule spec): the usage code."""
@@ -26,6 +32,8 @@ DEFAULT_RULES = "dix-mille"
 @contextmanager
 def user_errors() -> Iterator[None]:
     """Turn a ``ZloutchError`` into one ``error: ...`` line on stderr and exit code 2."""
+    from zloutch.rules import ZloutchError
+
     try:
         yield
     except ZloutchError as exc:
@@ -67,11 +75,15 @@ def warnings_as_lines() -> Iterator[None]:
 
 def console() -> Console:
     """A console on the current stdout (made per call so test runners can capture it)."""
+    from rich.console import Console
+
     return Console(highlight=False)
 
 
 def write_output(path: str, text: str) -> None:
     """Write a text file the user named; a path that cannot be written is a user error."""
+    from zloutch.rules import ZloutchError
+
     try:
         Path(path).write_text(text, encoding="utf-8")
     except OSError as exc:
@@ -83,6 +95,7 @@ def progress_bar(
     what: str, units: str, *, disable: bool = False
 ) -> Iterator[Callable[[int, int], None]]:
     """A progress bar on stderr, gone when done: yields ``advance(done, total)``."""
+    from rich.console import Console
     from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 
     with Progress(
@@ -100,6 +113,8 @@ def progress_bar(
 
 def off_terminal() -> bool:
     """Whether stderr is not a terminal (no bar then, and no blank line, in a pipe or a log)."""
+    from rich.console import Console
+
     return not Console(stderr=True).is_terminal
 
 
