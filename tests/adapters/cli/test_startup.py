@@ -37,6 +37,9 @@ HEAVY = (
     "textual",
     "matplotlib",
     "ray",
+    "fastapi",
+    "sqlalchemy",
+    "uvicorn",
     "zloutch.app.session",
     "zloutch.app.store",
     "zloutch.strategy.kernels",
@@ -87,6 +90,8 @@ def loaded(modules: set[str], names: tuple[str, ...]) -> list[str]:
         (["solve", "--help"], "--game"),
         (["review", "--help"], "--solve"),
         (["plot", "policy", "--help"], "--out"),
+        (["serve", "--help"], "--db"),
+        (["verify", "--help"], "RECORD"),
     ],
 )
 def test_light_commands_import_no_heavy_module(args: list[str], says: str, tmp_path: Path) -> None:

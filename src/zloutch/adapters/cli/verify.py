@@ -8,14 +8,14 @@ seed on one machine); 2 for a file that is not a record.
 from __future__ import annotations
 
 import json
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from zloutch.adapters.cli.support import console, user_errors
-from zloutch.app.dice import read_text
-from zloutch.app.fairdice import Verdict, Verification, check_words, verify_record
-from zloutch.engine.record import read_record
+
+if TYPE_CHECKING:
+    from zloutch.app.fairdice import Verification
 
 EXIT_NOT_VERIFIED = 1
 
@@ -27,6 +27,10 @@ def verify(
     ] = False,
 ) -> None:
     """Recompute every throw of a record from the server's revealed secret and the seeds."""
+    from zloutch.app.dice import read_text
+    from zloutch.app.fairdice import Verdict, verify_record
+    from zloutch.engine.record import read_record
+
     with user_errors():
         text = read_text(file, "record")
         record, _ = read_record(text)
@@ -40,6 +44,8 @@ def verify(
 
 
 def summary(result: Verification) -> str:
+    from zloutch.app.fairdice import Verdict
+
     verdict = result.verdict
     if verdict is Verdict.REAL_DICE:
         return "real dice: thrown at a table and typed in, there is nothing to recompute"
@@ -59,6 +65,8 @@ def summary(result: Verification) -> str:
 
 
 def render_verification(file: str, result: Verification) -> None:
+    from zloutch.app.fairdice import check_words
+
     out = console()
     dice = result.dice
     if dice is not None:
