@@ -1,4 +1,5 @@
-"""docs/api.md: every ```pycon example of the researcher's guide runs, and prints what it says.
+"""docs/api.md: every ```pycon example of the researcher's guide runs, and prints what it says;
+so does the README's example.
 
 The examples are doctests: the blocks run in order in one namespace, as a reader pastes them
 into one session, and a failure names the line of docs/api.md where its example starts.
@@ -10,7 +11,9 @@ import doctest
 import re
 from pathlib import Path
 
-DOC = Path(__file__).resolve().parents[2] / "docs" / "api.md"
+ROOT = Path(__file__).resolve().parents[2]
+DOC = ROOT / "docs" / "api.md"
+README = ROOT / "README.md"
 BLOCK = re.compile(r"^```pycon\n(.*?)^```$", re.MULTILINE | re.DOTALL)
 FLAGS = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
 
@@ -27,15 +30,25 @@ def test_the_guide_has_examples_and_no_other_python_block() -> None:
     assert "```python" not in text and "```py\n" not in text
 
 
-def test_every_example_of_the_guide_runs() -> None:
-    text = DOC.read_text(encoding="utf-8")
+def run_examples(path: Path) -> doctest.TestResults:
+    """Run every ```pycon block of a file, in order, in one namespace."""
     parser = doctest.DocTestParser()
     runner = doctest.DocTestRunner(optionflags=FLAGS)
-    namespace: dict[str, object] = {"__name__": "api_md"}
-    for line, source in blocks(text):
-        test = parser.get_doctest(source, namespace, DOC.name, str(DOC), line)
+    namespace: dict[str, object] = {"__name__": path.stem}
+    for line, source in blocks(path.read_text(encoding="utf-8")):
+        test = parser.get_doctest(source, namespace, path.name, str(path), line)
         runner.run(test, clear_globs=False)
         namespace = test.globs  # a DocTest runs in a copy: carry its names to the next block
-    result = runner.summarize(verbose=False)
+    return runner.summarize(verbose=False)
+
+
+def test_every_example_of_the_guide_runs() -> None:
+    result = run_examples(DOC)
     assert result.attempted > 0
     assert result.failed == 0, f"{result.failed} example(s) of {DOC.name} failed: see above"
+
+
+def test_the_readme_python_example_runs() -> None:
+    result = run_examples(README)
+    assert result.attempted >= 5
+    assert result.failed == 0, f"{result.failed} example(s) of README.md failed: see above"
