@@ -2,8 +2,8 @@
 
 ``import zloutch`` gives the researcher's API: the names below, each documented where it is
 defined (``help(zloutch.solve_turn)``), and a guide with examples in docs/api.md. The names
-are loaded when first used, so ``import zloutch`` stays cheap and NumPy and Numba come in
-only with a solver, a bot or a simulation.
+are loaded when first used, so ``import zloutch`` stays cheap: NumPy comes in only with a
+solver, the expert bot or the simulator, and Numba only with the game solver or the simulator.
 
 Rules (``zloutch.rules``)
     load_rules      a rule set by spec: a preset, options, a rule file
