@@ -29,6 +29,7 @@ from zloutch.engine.game import (
     turn_player,
     why_illegal,
 )
+from zloutch.engine.rollout import returns, sample_roll
 from zloutch.engine.state import (
     CHANCE,
     TERMINAL,
@@ -70,6 +71,8 @@ __all__ = [
     "new_game",
     "outcome",
     "parse_action",
+    "returns",
+    "sample_roll",
     "step",
     "throw_score",
     "turn_player",

@@ -75,7 +75,7 @@ class Off(Action):
     order: ClassVar[int] = 6
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class _WithDice(Action):
     """An action that names dice; they are kept sorted, so one notation is one value."""
 
@@ -87,11 +87,15 @@ class _WithDice(Action):
     def __str__(self) -> str:
         return f"{self.word} {format_dice(self.dice)}"
 
+    def __repr__(self) -> str:
+        """Code that builds the action again: ``Keep((1, 1, 5))``."""
+        return f"{type(self).__name__}({self.dice!r})"
+
     def sort_key(self) -> tuple[int, Dice]:
         return (self.order, self.dice)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Keep(_WithDice):
     """Set these dice of the throw aside as combinations."""
 
@@ -99,7 +103,7 @@ class Keep(_WithDice):
     order: ClassVar[int] = 0
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Joker(_WithDice):
     """Set scoring dice of the throw aside as jokers (V-2)."""
 
@@ -107,7 +111,7 @@ class Joker(_WithDice):
     order: ClassVar[int] = 1
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Roll(_WithDice):
     """Chance: the faces a throw showed."""
 

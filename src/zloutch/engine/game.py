@@ -98,6 +98,7 @@ def turn_player(state: GameState) -> int:
 
 
 def is_terminal(state: GameState) -> bool:
+    """Whether the game is over (``outcome`` and ``returns`` then say who won)."""
     return state.phase is Phase.OVER
 
 

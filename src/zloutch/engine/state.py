@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from enum import Enum
 
-from zloutch.rules.dice import Dice, Face
+from zloutch.rules.dice import Dice, Face, format_dice
 from zloutch.rules.ruleset import RuleSet
 
 CHANCE = -1
@@ -146,9 +146,13 @@ class FinalRoundState:
     """The game ends when the turn would pass to this seat."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class GameState:
-    """A whole game at one moment. Build with ``new_game``; change with ``apply``."""
+    """A whole game at one moment. Build with ``new_game``; change with ``apply``.
+
+    Its repr says what it is in one line, not as code (a state is built by playing):
+    ``<GameState farkle: Ana 600, Bob 0; Bob to throw>``.
+    """
 
     rules: RuleSet
     sheets: tuple[PlayerSheet, ...]
@@ -189,6 +193,33 @@ class GameState:
         if self.turn.full_hand:
             return self.rules.dice
         return self.rules.dice - len(self.turn.set_aside) - len(self.turn.jokers)
+
+    def __repr__(self) -> str:
+        scores = ", ".join(f"{s.name} {s.score}" for s in self.sheets)
+        return f"<GameState {self.rules.spec}: {scores}; {self._where()}>"
+
+    def _where(self) -> str:
+        """Where the game stands, in words: who is to do what."""
+        t = self.turn
+        who = self.sheets[t.player].name
+        so_far = f" ({t.total} this turn)" if t.total else ""
+        if self.phase is Phase.OVER:
+            won = " and ".join(self.sheets[w].name for w in self.winners) or "nobody"
+            return f"over, {won} won"
+        if self.phase is Phase.START:
+            if self.offer is not None:
+                offered = _dice(self.offer.dice)
+                return f"{who} to take {self.offer.total} with {offered} or start fresh"
+            return f"{who} to throw"
+        if self.phase is Phase.ROLL:
+            return f"{_dice(t.rolling)} rolling for {who}{so_far}"
+        if self.phase is Phase.KEEP:
+            return f"{who} to keep from {format_dice(t.throw)}{so_far}"
+        return f"{who} holds {t.total}, {_dice(self.in_hand)} in hand"
+
+
+def _dice(count: int) -> str:
+    return f"{count} {'die' if count == 1 else 'dice'}"
 
 
 @dataclass(frozen=True)
