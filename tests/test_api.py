@@ -130,4 +130,6 @@ def test_names_that_two_layers_share_have_one_meaning() -> None:
 
 def test_the_version_is_the_project_version() -> None:
     pyproject = tomllib.loads((INIT.parents[2] / "pyproject.toml").read_text(encoding="utf-8"))
-    assert zloutch.__version__ == pyproject["project"]["version"]
+    # One place: the package's metadata reads the version from zloutch.__version__.
+    assert pyproject["tool"]["setuptools"]["dynamic"]["version"] == {"attr": "zloutch.__version__"}
+    assert isinstance(zloutch.__version__, str) and zloutch.__version__[0].isdigit()
