@@ -16,7 +16,15 @@ import typer
 
 from zloutch.adapters.cli.support import DEFAULT_RULES, RULES_HELP, user_errors
 from zloutch.app.dice import DiceSource, choose_dice, read_text
-from zloutch.app.session import DEFAULT_PACE, PLAY_PLAYERS, TABLE_PLAYERS, Session, SessionError
+from zloutch.app.session import (
+    DEFAULT_PACE,
+    PLAY_PLAYERS,
+    TABLE_PLAYERS,
+    Session,
+    SessionError,
+    check_record_path,
+)
+from zloutch.rules import ZloutchError
 
 GameRulesOption = Annotated[
     str | None,
@@ -79,7 +87,7 @@ RecordOption = Annotated[
     typer.Option(
         "--record",
         metavar="FILE",
-        help="Write the game record (JSON) to FILE at the end of the game or on quit.",
+        help="Keep the game record (JSON) in FILE: written after every move, and on quit.",
         show_default=False,
     ),
 ]
@@ -154,8 +162,6 @@ def run_game(
                 "change nothing; leave out one of them"
             )
         if record_path is not None:  # found now, not when the game ends
-            from zloutch.app.session import check_record_path
-
             check_record_path(record_path)
         dice = None
         if dice_file is not None or seed is not None:
@@ -174,13 +180,16 @@ def run_game(
 
         if pace is None:
             pace = DEFAULT_PACE if sys.stdout.isatty() else 0.0
+        saves_to = record_path
+        if saves_to is None and resume is not None:  # saved back where it was
+            saves_to = resumed_record_path(resume)
         game = PlainGame(
             session,
             sys.stdin,
             sys.stdout,
             stderr=sys.stderr,
             pace=pace,
-            record_path=record_path,
+            record_path=saves_to,
             echo=not sys.stdin.isatty(),
         )
         code = game.run()
@@ -197,7 +206,21 @@ def run_game(
         dice=dice,
         resume_path=resume,
     )
-    ZloutchApp(config).run()
+    app = ZloutchApp(config)
+    app.run()
+    if app.return_code:  # 129 or 143: SIGHUP or SIGTERM, the record written; 1: a bug
+        raise typer.Exit(app.return_code)
+
+
+def resumed_record_path(resume: str) -> str | None:
+    """Where a resumed game keeps its record: the file it came from, when it can be written
+    (else a warning, and the game is saved only where asked)."""
+    try:
+        check_record_path(resume, "--resume")
+    except ZloutchError as exc:
+        typer.echo(f"warning: {exc}; the game is not saved back (--record FILE saves it)", err=True)
+        return None
+    return resume
 
 
 def play(
