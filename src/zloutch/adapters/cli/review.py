@@ -13,7 +13,13 @@ from typing import Annotated
 
 import typer
 
-from zloutch.adapters.cli.support import console, progress_bar, user_errors, write_output
+from zloutch.adapters.cli.support import (
+    check_outputs,
+    console,
+    progress_bar,
+    user_errors,
+    write_output,
+)
 from zloutch.adapters.plots import new_picture, output_format, review_figure
 from zloutch.app.dice import read_text
 from zloutch.app.review import review_record, win_probability_reason
@@ -100,6 +106,7 @@ def review(
         if plot_file is not None:
             output_format(plot_file)
             new_picture("", "", 1, 1)  # matplotlib is there, before any work
+        check_outputs(("--json", json_file), ("--plot", plot_file))
         saved, state = load_record(read_text(record, "record"))
         players = len(state.sheets)
         if points:

@@ -19,6 +19,7 @@ from rich.table import Table
 from zloutch.adapters.cli.support import (
     DEFAULT_RULES,
     RulesOption,
+    check_outputs,
     console,
     user_errors,
     write_output,
@@ -96,6 +97,7 @@ def simulate(
     from zloutch.sim import simulate as run_simulation
 
     with user_errors():
+        check_outputs(("--json", json_file), ("--csv", csv_file))  # not after the games
         rules = load_rules(rules_spec)
         names = [name.strip() for name in players.split(",")]
         if not players.strip() or any(not name for name in names):
