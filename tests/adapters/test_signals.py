@@ -18,9 +18,9 @@ from typer.testing import CliRunner
 
 from zloutch.adapters.cli import app
 from zloutch.adapters.plain import PlainGame
-from zloutch.app.dice import ScriptedDice
-from zloutch.app.session import Session
-from zloutch.engine.record import load_record
+from zloutch.app.dice import ScriptedDice, SeededDice
+from zloutch.app.session import Need, Session
+from zloutch.engine.record import dump_record, load_record
 
 SRC = Path(__file__).resolve().parents[2] / "src"
 THROWS = "1 1 4 4 3\n1 5 2\n5\n2 3 4 6 6\n"
@@ -157,6 +157,53 @@ def test_resume_saves_back_to_the_game_it_resumed(tmp_path: Path) -> None:
     elsewhere = tmp_path / "elsewhere.json"  # --record elsewhere leaves the resumed file
     play("--resume", str(record), "--record", str(elsewhere), stdin="quit\n")
     assert recorded(elsewhere) == recorded(record)
+
+
+def test_a_file_size_limit_mid_game_leaves_the_previous_save_whole(tmp_path: Path) -> None:
+    """The issue's case: under RLIMIT_FSIZE a resumed game's saves fail (EFBIG); the file it
+    resumed from keeps its every byte, and the game ends with one error line, exit code 2."""
+    victim = tmp_path / "victim.json"
+    session = Session.new("dix-mille", "bot:greedy,bot:cautious", dice=SeededDice(5))
+    while session.need() is not Need.OVER and len(dump_record(session.record)) < 8000:
+        session.roll() if session.need() is Need.DICE else session.bot_step()
+    session.save(str(victim))
+    before = victim.read_bytes()
+    child = (
+        "import resource, runpy, sys\n"
+        "resource.setrlimit(resource.RLIMIT_FSIZE, (4096, 4096))\n"
+        "sys.argv = ['zloutch', 'play', '--plain', '--resume', sys.argv[1]]\n"
+        "runpy.run_module('zloutch', run_name='__main__')\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", child, str(victim)],
+        capture_output=True,
+        text=True,
+        stdin=subprocess.DEVNULL,
+        timeout=300,
+        env={**os.environ, "PYTHONPATH": str(SRC), "PYTHONDONTWRITEBYTECODE": "1"},
+    )
+    assert done.returncode == 2
+    assert done.stderr == f"error: cannot write {victim}: File too large\n"
+    assert "the record is not written: cannot write" in done.stdout  # said once, mid-game
+    assert victim.read_bytes() == before and len(before) > 4096
+    load_record(victim.read_text())
+    assert [p.name for p in tmp_path.iterdir() if p.name.endswith(".tmp")] == []
+
+
+def test_resume_of_a_file_that_cannot_be_written_back_warns_and_plays(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    record = tmp_path / "game.json"
+    Session.new("dix-mille", "Ana,Bob").save(str(record))
+    before = record.read_text()
+    import zloutch.app.files
+
+    monkeypatch.setattr(zloutch.app.files.os, "access", lambda path, mode: False)
+    code, output = play("--resume", str(record), stdin="quit\n")
+    assert code == 0
+    assert output.startswith(f"warning: --resume {record}: the file cannot be written")
+    assert "the game is not saved back" in output and "Bye." in output
+    assert record.read_text() == before
 
 
 def test_record_refuses_a_file_that_is_not_a_game_record(tmp_path: Path) -> None:
