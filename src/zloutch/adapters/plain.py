@@ -284,22 +284,23 @@ class PlainGame:
             except KeyboardInterrupt as stop:
                 return self.stopped(exit_code(stop))
             except ZloutchError as exc:
+                failure = self.save_record()
                 self.error(str(exc))
-                return self.finish(EXIT_ERROR)
+                return self.finished(EXIT_ERROR, failure)
             except Exception:
                 self.save_record()  # first: the traceback comes after
                 raise
 
     def stopped(self, code: int) -> int:
         """The way out on Ctrl-C or a signal: the record first, then the words."""
-        saved = self.save_record()
+        failure = self.save_record()
         with contextlib.suppress(OSError):  # a terminal hung up takes no more lines
             if self._prompted:
                 self.say("")
             self._prompted = False
             self.say("Interrupted.")
-            return self.finished(code, saved)
-        return code if saved is None else EXIT_ERROR
+            return self.finished(code, failure)
+        return code if failure is None else EXIT_ERROR
 
     def save_record(self) -> str | None:
         """Write the record to ``record_path`` (when given); why it failed, or None."""
