@@ -129,8 +129,8 @@ def bad_paths(tmp_path: Path) -> list[tuple[str, str]]:
         (str(tmp_path / "missing" / "out.json"), "there is no folder"),
         (str(regular / "out.json"), "is a file, not a folder"),
         ("/proc/version/out.json", "/proc/version is a file, not a folder"),
-        ("/proc/out.json", "no file can be written in /proc"),
-        ("/sys/out.json", "no file can be written in /sys"),
+        ("/proc/out.json", "cannot write a file in /proc"),
+        ("/sys/out.json", "cannot write a file in /sys"),
         (str(tmp_path), "that is a folder"),
     ]
 

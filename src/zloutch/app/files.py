@@ -120,10 +120,10 @@ def write_atomically(path: str, data: str | bytes) -> None:
 def check_writable(path: str, option: str) -> None:
     """Refuse, before any work, a path that ``write_atomically`` could not write.
 
-    ``option`` names the flag in the error (``--json``): ``--json out/x.json: there is no
-    folder out``. The check creates a temporary file in the target folder and removes it
-    again, as the write will; an existing file is never opened for writing, let alone
-    truncated. An existing device or pipe is checked for write permission only.
+    ``option`` names the flag in the error (``--json``): ``--json out/x.json: cannot write
+    it: there is no folder out``. The check creates a temporary file in the target folder
+    and removes it again, as the write will; an existing file is never opened for writing,
+    let alone truncated. An existing device or pipe is checked for write permission only.
     """
     where = f"{option} {shown(path)}"
     if not path:
@@ -140,9 +140,11 @@ def check_writable(path: str, option: str) -> None:
             raise UnwritableFileError(f"{where}: it cannot be written (permission denied)")
         return
     if not folder.exists():
-        raise UnwritableFileError(f"{where}: there is no folder {given.parent}")
+        raise UnwritableFileError(f"{where}: cannot write it: there is no folder {given.parent}")
     if not folder.is_dir():
-        raise UnwritableFileError(f"{where}: {given.parent} is a file, not a folder")
+        raise UnwritableFileError(
+            f"{where}: cannot write it: {given.parent} is a file, not a folder"
+        )
     if target.exists():
         if not os.access(target, os.W_OK):
             raise UnwritableFileError(f"{where}: the file cannot be written (permission denied)")
@@ -153,7 +155,7 @@ def check_writable(path: str, option: str) -> None:
         descriptor = os.open(probe, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     except OSError as exc:
         raise UnwritableFileError(
-            f"{where}: no file can be written in {folder} ({_reason(exc)})"
+            f"{where}: cannot write a file in {folder} ({_reason(exc)})"
         ) from None
     os.close(descriptor)
     with contextlib.suppress(OSError):
