@@ -344,9 +344,9 @@ def test_record_in_a_read_only_folder_is_refused(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # Permissions are asked of the system (root may write anywhere, so the answer is faked).
-    import zloutch.app.session
+    import zloutch.app.files
 
-    monkeypatch.setattr(zloutch.app.session.os, "access", lambda path, mode: False)
+    monkeypatch.setattr(zloutch.app.files.os, "access", lambda path, mode: False)
     code, output = invoke("play", "--plain", "--record", str(tmp_path / "game.json"))
     assert code == 2
     assert "cannot be written" in output

@@ -10,8 +10,12 @@ asks again. All the game logic is the ``Session``'s; this module only words it.
 
 from __future__ import annotations
 
+import contextlib
+import signal
+import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from types import FrameType
 from typing import TextIO
 
 from zloutch.app.dice import DiceExhaustedError, DiceFileError, count_dice
@@ -41,7 +45,8 @@ from zloutch.rules import ZloutchError, format_dice
 EXIT_OK = 0
 EXIT_ERROR = 2
 EXIT_INTERRUPTED = 130
-"""Ctrl-C: 128 + SIGINT, as shells report it."""
+"""Ctrl-C: 128 + SIGINT, as shells report it (143 for SIGTERM, 129 for SIGHUP)."""
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 
 HELP = (
     "Commands: keep DICE (or just the faces, as in 1 1 5), throw, bank, take (take back the "
@@ -159,6 +164,70 @@ def entry_line(entry: LogEntry) -> str:
     return entry.text
 
 
+# ---------------------------------------------------------------------------- signals
+
+
+class Stopped(KeyboardInterrupt):
+    """SIGINT, SIGTERM or SIGHUP: the game stops as Ctrl-C stops it, with 128 + the signal."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signal.Signals(signum).name)
+        self.code = 128 + signum
+
+
+def exit_code(stop: KeyboardInterrupt) -> int:
+    return stop.code if isinstance(stop, Stopped) else EXIT_INTERRUPTED
+
+
+class StopSignals:
+    """Ctrl-C, SIGTERM and SIGHUP stop the game between two actions, never inside one.
+
+    While the game waits (for a line, or out a bot's pace) a signal stops it at once; while
+    it works (an action applied, the record written) the signal waits for the work to end,
+    so that the record saved on the way out is never half of an action.
+    """
+
+    def __init__(self) -> None:
+        self.waiting = False
+        self.pending: Stopped | None = None
+
+    def handle(self, signum: int, frame: FrameType | None) -> None:
+        stop = Stopped(signum)
+        if self.waiting:
+            self.waiting = False
+            raise stop
+        self.pending = self.pending or stop
+
+    def check(self) -> None:
+        """Stop now if a signal came while the game was working."""
+        stop, self.pending = self.pending, None
+        if stop is not None:
+            raise stop
+
+    @contextlib.contextmanager
+    def wait(self) -> Iterator[None]:
+        """A blocking wait (reading a line, a bot's pace) that a signal interrupts."""
+        self.waiting = True
+        try:
+            self.check()
+            yield
+        finally:
+            self.waiting = False
+
+    @contextlib.contextmanager
+    def installed(self) -> Iterator[None]:
+        """The handlers in place (in the main thread only: elsewhere Python allows none)."""
+        if threading.current_thread() is not threading.main_thread():
+            yield
+            return
+        before = {signum: signal.signal(signum, self.handle) for signum in STOP_SIGNALS}
+        try:
+            yield
+        finally:
+            for signum, handler in before.items():
+                signal.signal(signum, handler)
+
+
 # ---------------------------------------------------------------------------- the loop
 
 
@@ -189,6 +258,7 @@ class PlainGame:
         self._described: GameState | None = None
         self._prompted = False
         """A prompt waits on the line (Ctrl-C there starts a new line first)."""
+        self.signals = StopSignals()
 
     def say(self, text: str = "") -> None:
         self.stdout.write(text + "\n")
@@ -202,17 +272,45 @@ class PlainGame:
     def run(self) -> int:
         """Play until the game ends, the input ends, ``quit``, or the dice run out.
 
-        Ctrl-C, at the prompt or while a bot waits out its pace, ends the game as ``quit``
-        does (the record is written to ``--record``), with exit code 130.
+        With ``record_path`` the record is on disk from the start and after every action.
+        Ctrl-C, SIGTERM and SIGHUP end the game as ``quit`` does (the record is written),
+        with exit code 130, 143 and 129. Any error writes the record before it is shown: a
+        mistake of the user's as one ``error:`` line (exit code 2), a bug with its traceback.
         """
-        try:
-            return self.loop()
-        except KeyboardInterrupt:
+        with self.signals.installed():
+            try:
+                self.session.record_to(self.record_path)
+                return self.loop()
+            except KeyboardInterrupt as stop:
+                return self.stopped(exit_code(stop))
+            except ZloutchError as exc:
+                failure = self.save_record()
+                self.error(str(exc))
+                return self.finished(EXIT_ERROR, failure)
+            except Exception:
+                self.save_record()  # first: the traceback comes after
+                raise
+
+    def stopped(self, code: int) -> int:
+        """The way out on Ctrl-C or a signal: the record first, then the words."""
+        failure = self.save_record()
+        with contextlib.suppress(OSError):  # a terminal hung up takes no more lines
             if self._prompted:
                 self.say("")
             self._prompted = False
             self.say("Interrupted.")
-            return self.finish(EXIT_INTERRUPTED)
+            return self.finished(code, failure)
+        return code if failure is None else EXIT_ERROR
+
+    def save_record(self) -> str | None:
+        """Write the record to ``record_path`` (when given); why it failed, or None."""
+        if self.record_path is None:
+            return None
+        try:
+            self.session.save(self.record_path)
+        except ZloutchError as exc:
+            return str(exc)
+        return None
 
     def loop(self) -> int:
         s = self.session
@@ -220,6 +318,7 @@ class PlainGame:
         self.say(f"Zloutch: {mode} of {s.state.rules.spec}, {', '.join(s.names)}.")
         self.say("Type help for the commands.")
         while True:
+            self.signals.check()
             self.show_log()
             need = s.need()
             if need is Need.OVER:
@@ -238,7 +337,8 @@ class PlainGame:
                 continue
             if need is Need.BOT:
                 if self.pace:
-                    self.sleep(self.pace)
+                    with self.signals.wait():
+                        self.sleep(self.pace)
                 s.bot_step()
                 continue
             if self._described is not s.state:
@@ -259,7 +359,8 @@ class PlainGame:
         self.stdout.write(prompt)
         self.stdout.flush()
         self._prompted = True
-        line = self.stdin.readline()
+        with self.signals.wait():
+            line = self.stdin.readline()
         self._prompted = False
         if not line:
             if self.echo:
@@ -316,13 +417,15 @@ class PlainGame:
         self._shown = len(log)
 
     def finish(self, code: int) -> int:
+        """The end of the game: the record written to ``record_path``, then said."""
+        return self.finished(code, self.save_record())
+
+    def finished(self, code: int, failure: str | None) -> int:
         self.show_log()
+        if failure is not None:
+            self.error(failure)
+            return EXIT_ERROR
         if self.record_path is not None:
-            try:
-                self.session.save(self.record_path)
-            except ZloutchError as exc:
-                self.error(str(exc))
-                return EXIT_ERROR
             self.say(f"Record written to {self.record_path}.")
         return code
 

@@ -11,14 +11,15 @@ the engine. Nothing here decides a rule: refusals are the engine's reasons, word
 from __future__ import annotations
 
 import math
-import os
 import random
+import stat
 from dataclasses import dataclass, replace
 from enum import Enum
 from pathlib import Path
 from typing import Literal
 
 from zloutch.app.dice import DiceSource, SeededDice, choose_dice, count_dice
+from zloutch.app.files import check_writable, shown, write_atomically
 from zloutch.app.store import load_game_solution
 from zloutch.engine import (
     CHANCE,
@@ -44,7 +45,13 @@ from zloutch.engine import (
     why_illegal,
 )
 from zloutch.engine.events import Event, TurnStarted
-from zloutch.engine.record import Record, dump_record, load_record
+from zloutch.engine.record import (
+    InvalidRecordError,
+    Record,
+    dump_record,
+    load_record,
+    read_record,
+)
 from zloutch.rules import Dice, ZloutchError, format_dice, load_rules, parse_dice
 from zloutch.strategy.bots import make_bot
 from zloutch.strategy.expert import Advice, TurnAdvisor
@@ -195,19 +202,42 @@ def hand_words(state: GameState, *, aside: bool = True) -> list[str]:
     return words
 
 
-def check_record_path(path: str) -> None:
-    """Refuse a ``--record`` path that could not be written, before the game starts."""
+RECORD_SIZE_LIMIT = 64 * 1024 * 1024
+"""A file larger than this is not a game record (one holds a few kilobytes per game)."""
+
+
+def check_record_path(path: str, option: str = "--record") -> None:
+    """Refuse a ``--record`` path that could not be written, before the game starts, and an
+    existing file that is not a game record (it would be overwritten)."""
+    check_writable(path, option)
+    refuse_non_record(path, f"{option} {shown(path)}")
+
+
+def refuse_non_record(path: str, where: str) -> None:
+    """Raise unless ``path`` is missing, empty, or a game record (something to overwrite)."""
     target = Path(path)
-    if target.is_dir():
-        raise SessionError(f"--record {path}: that is a folder; give a file name, as in game.json")
-    folder = target.parent
-    if not folder.is_dir():
-        raise SessionError(f"--record {path}: there is no folder {folder}")
-    if target.exists():
-        if not os.access(target, os.W_OK):
-            raise SessionError(f"--record {path}: the file cannot be written (permission denied)")
-    elif not os.access(folder, os.W_OK | os.X_OK):
-        raise SessionError(f"--record {path}: the folder {folder} cannot be written to")
+    try:
+        info = target.stat()
+    except (OSError, ValueError):
+        return  # nothing there (or a name no file has): the write will say what is wrong
+    if not stat.S_ISREG(info.st_mode):
+        raise SessionError(
+            f"{where}: that is not a regular file; give a file name, as in game.json"
+        )
+    if info.st_size == 0:
+        return
+    refusal = (
+        f"{where}: the file exists and is not a game record; it would be overwritten: "
+        "give another name"
+    )
+    if info.st_size > RECORD_SIZE_LIMIT:
+        raise SessionError(refusal)
+    try:
+        read_record(target.read_text(encoding="utf-8"))
+    except OSError:
+        return
+    except (UnicodeDecodeError, InvalidRecordError):
+        raise SessionError(refusal) from None
 
 
 # ---------------------------------------------------------------------------- commands
@@ -267,6 +297,12 @@ class Session:
         """The state before the last action (to highlight what it changed)."""
         self.last_events: tuple[Event, ...] = ()
         self._advisor: TurnAdvisor | None = None
+        self.record_path: str | None = None
+        """Where the record is kept on disk after every action (``record_to``); None: nowhere."""
+        self.record_error: str | None = None
+        """Why the last write to ``record_path`` failed (None: it did not)."""
+        self._written: str | None = None
+        """The file this session last wrote its record to (a record: written again freely)."""
 
     # -- making one
 
@@ -476,14 +512,42 @@ class Session:
         self.dice.undraw(sum(text.startswith("roll") for text in removed))
         self.last_events = ()
         self.log.append(LogEntry("undone: " + ", then ".join(removed), kind="note"))
+        self._keep_record()
         return tuple(removed)
 
     def save(self, path: str) -> None:
-        """Write the game record (JSON) to a file."""
+        """Write the game record (JSON) to a file, whole or not at all (the file that was
+        there stays as it was when the write fails). A file that exists and is not a game
+        record is refused: it is not this game's to overwrite."""
+        text = dump_record(self.record, self.state)
+        if path != self._written:
+            refuse_non_record(path, f"cannot write {shown(path)}")
         try:
-            Path(path).write_text(dump_record(self.record, self.state), encoding="utf-8")
-        except OSError as exc:
-            raise SessionError(f"cannot write {path}: {exc.strerror or exc}") from None
+            write_atomically(path, text)
+        except ZloutchError as exc:
+            raise SessionError(str(exc)) from None
+        self._written = path
+
+    def record_to(self, path: str | None) -> None:
+        """Keep the record on disk at ``path`` from now on: written now and after every
+        action (None: stop). A kill then loses at most the action in flight."""
+        self.record_path = path
+        self.record_error = None
+        self._keep_record()
+
+    def _keep_record(self) -> None:
+        """Write the record to ``record_path``; a failure is noted once in the log, and the
+        game goes on (the next action tries again, the end of the game says it)."""
+        if self.record_path is None:
+            return
+        try:
+            self.save(self.record_path)
+        except ZloutchError as exc:
+            if self.record_error != str(exc):
+                self.note(f"the record is not written: {exc}")
+            self.record_error = str(exc)
+        else:
+            self.record_error = None
 
     def note(self, text: str) -> None:
         self.log.append(LogEntry(text, kind="note"))
@@ -495,6 +559,7 @@ class Session:
         for event in events:
             self._write(event)
         self.last_events = events
+        self._keep_record()
         return events
 
     def _write(self, event: Event) -> None:

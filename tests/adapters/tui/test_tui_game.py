@@ -378,7 +378,7 @@ def resumed_app(tmp_path: Path) -> ZloutchApp:
     return ZloutchApp(AppConfig(session=resumed, pace=0, resume_path=str(record)))
 
 
-def test_quitting_a_resumed_game_asks_only_after_a_new_move(tmp_path: Path) -> None:
+def test_a_resumed_game_saves_back_to_its_file_and_quits_without_asking(tmp_path: Path) -> None:
     app = resumed_app(tmp_path)
 
     async def untouched() -> None:
@@ -392,11 +392,13 @@ def test_quitting_a_resumed_game_asks_only_after_a_new_move(tmp_path: Path) -> N
     async def moved() -> None:
         async with again.run_test(size=SIZE) as pilot:
             await keep(pilot, "6 6 6")
-            await press(pilot, "q")
-            assert isinstance(again.screen, QuitScreen)
+            # Kept in its file after the move: quitting loses nothing, and asks nothing.
+            _, state = load_record((tmp_path / "game.json").read_text())
+            assert state.turn.set_aside == (6, 6, 6)
             await press(pilot, "q")
 
     run(moved)
+    assert again.return_code == 0
 
 
 def screen_text(widget: Widget) -> str:

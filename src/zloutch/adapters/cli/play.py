@@ -83,7 +83,7 @@ RecordOption = Annotated[
     typer.Option(
         "--record",
         metavar="FILE",
-        help="Write the game record (JSON) to FILE at the end of the game or on quit.",
+        help="Keep the game record (JSON) in FILE: written after every move, and on quit.",
         show_default=False,
     ),
 ]
@@ -182,13 +182,16 @@ def run_game(
 
         if pace is None:
             pace = DEFAULT_PACE if sys.stdout.isatty() else 0.0
+        saves_to = record_path
+        if saves_to is None and resume is not None:  # saved back where it was
+            saves_to = resumed_record_path(resume)
         game = PlainGame(
             session,
             sys.stdin,
             sys.stdout,
             stderr=sys.stderr,
             pace=pace,
-            record_path=record_path,
+            record_path=saves_to,
             echo=not sys.stdin.isatty(),
         )
         with warnings_as_lines():  # the optimal bot's table, read from the cache
@@ -206,7 +209,24 @@ def run_game(
         dice=dice,
         resume_path=resume,
     )
-    ZloutchApp(config).run()
+    app = ZloutchApp(config)
+    app.run()
+    if app.return_code:  # 129 or 143: SIGHUP or SIGTERM, the record written; 1: a bug
+        raise typer.Exit(app.return_code)
+
+
+def resumed_record_path(resume: str) -> str | None:
+    """Where a resumed game keeps its record: the file it came from, when it can be written
+    (else a warning, and the game is saved only where asked)."""
+    from zloutch.app.session import check_record_path
+    from zloutch.rules import ZloutchError
+
+    try:
+        check_record_path(resume, "--resume")
+    except ZloutchError as exc:
+        typer.echo(f"warning: {exc}; the game is not saved back (--record FILE saves it)", err=True)
+        return None
+    return resume
 
 
 def play(

@@ -16,6 +16,7 @@ import typer
 from zloutch.adapters.cli.support import (
     DEFAULT_RULES,
     RulesOption,
+    check_outputs,
     off_terminal,
     progress_bar,
     user_errors,
@@ -48,12 +49,13 @@ MaxTotalOption = Annotated[
 
 
 def checked_out(out: str | None) -> str:
-    """The picture file, checked before any work: named, and .png or .svg."""
+    """The picture file, checked before any work: named, .png or .svg, and writable."""
     from zloutch.adapters.plots import PlotError, output_format
 
     if not out:
         raise PlotError("name the picture to write with --out FILE.png or --out FILE.svg")
     output_format(out)
+    check_outputs(("--out", out))
     return out
 
 

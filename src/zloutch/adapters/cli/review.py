@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from zloutch.adapters.cli.support import (
+    check_outputs,
     console,
     progress_bar,
     user_errors,
@@ -114,6 +115,7 @@ def review(
         if plot_file is not None:
             output_format(plot_file)
             new_picture("", "", 1, 1)  # matplotlib is there, before any work
+        check_outputs(("--json", json_file), ("--plot", plot_file))
         saved, state = load_record(read_text(record, "record"))
         players = len(state.sheets)
         if points:

@@ -16,6 +16,7 @@ import typer
 from zloutch.adapters.cli.support import (
     DEFAULT_RULES,
     RulesOption,
+    check_outputs,
     console,
     user_errors,
     warnings_as_lines,
@@ -94,6 +95,7 @@ def simulate(
     from zloutch.sim import simulate as run_simulation
 
     with user_errors(), warnings_as_lines():
+        check_outputs(("--json", json_file), ("--csv", csv_file))  # not after the games
         rules = load_rules(rules_spec)
         names = [name.strip() for name in players.split(",")]
         if not players.strip() or any(not name for name in names):

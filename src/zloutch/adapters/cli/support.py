@@ -2,7 +2,8 @@
 
 Commands live in the modules of ``zloutch.adapters.cli``, registered in its ``__init__``; they all
 take the rule set with ``RulesOption``, wrap their body in ``with user_errors():`` and write
-files with ``write_output`` (an unwritable path is a user error, not a traceback).
+files with ``write_output`` (an unwritable path is a user error, not a traceback), having
+checked them with ``check_outputs`` before the work.
 
 Every command module is imported to build the ``zloutch`` app (``--help`` needs their
 signatures), so this module and they import at module level only what a signature needs
@@ -15,7 +16,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
@@ -81,13 +81,22 @@ def console() -> Console:
 
 
 def write_output(path: str, text: str) -> None:
-    """Write a text file the user named; a path that cannot be written is a user error."""
-    from zloutch.rules import ZloutchError
+    """Write a text file the user named, whole or not at all (the file that was there stays
+    as it was); a path that cannot be written is a user error."""
+    from zloutch.app.files import write_atomically
 
-    try:
-        Path(path).write_text(text, encoding="utf-8")
-    except OSError as exc:
-        raise ZloutchError(f"cannot write {path}: {exc.strerror or exc}") from None
+    write_atomically(path, text)
+
+
+def check_outputs(*outputs: tuple[str, str | None]) -> None:
+    """Refuse, before any work, an output path that could not be written: each is an
+    ``(option, path)`` pair, ``("--json", "out/result.json")``; None (not asked) and ``-``
+    (standard output) pass."""
+    from zloutch.app.files import check_writable
+
+    for option, path in outputs:
+        if path is not None and path != "-":
+            check_writable(path, option)
 
 
 @contextmanager

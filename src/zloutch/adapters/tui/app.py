@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import signal
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -16,6 +19,8 @@ from zloutch.app.session import DEFAULT_PACE, Session
 from zloutch.rules import ZloutchError
 
 DEFAULT_RECORD = "zloutch-game.json"
+STOP_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
+"""Signals that save the game and end the app with 128 + the signal (143, 129)."""
 
 
 @dataclass
@@ -51,7 +56,10 @@ class ZloutchApp(App[int]):
         self.config = config
         self.session: Session | None = config.session
         self.record_path = config.record_path
-        """Where this game's record goes: ``--record``, or the file it was last saved to."""
+        """Where this game's record goes: ``--record``, the file it was resumed from, or the
+        file it was last saved to. The session writes it there after every move."""
+        if config.session is not None and self.record_path is None:
+            self.record_path = config.resume_path  # a resumed game saves back where it was
         self.resume_path = config.resume_path
         """The file this game was resumed from (the save dialog offers it first)."""
         self.saved_at: int | None = None
@@ -61,10 +69,36 @@ class ZloutchApp(App[int]):
         self.sub_title = "a real table" if config.table_mode else "10,000 and its family"
 
     def on_mount(self) -> None:
+        self._catch_signals()
         if self.session is None:
             self.push_screen(self.new_game_screen())
         else:
+            self.session.record_to(self.record_path)
             self.push_screen(GameScreen(self.session, pace=self.config.pace))
+
+    def _catch_signals(self) -> None:
+        """SIGTERM and SIGHUP save and exit, between two events (never inside a move)."""
+        loop = asyncio.get_running_loop()
+        for signum in STOP_SIGNALS:
+            with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+                loop.add_signal_handler(signum, self.stop_by_signal, signum)
+
+    def on_unmount(self) -> None:
+        loop = asyncio.get_running_loop()
+        for signum in STOP_SIGNALS:
+            with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+                loop.remove_signal_handler(signum)
+
+    def stop_by_signal(self, signum: int) -> None:
+        """Write the record (where one goes) and end with 128 + the signal."""
+        self.autosave()
+        self.exit(return_code=128 + signum)
+
+    def _handle_exception(self, error: Exception) -> None:
+        """A bug: the record is written before the app shows the traceback and ends."""
+        with contextlib.suppress(Exception):
+            self.autosave()
+        super()._handle_exception(error)
 
     def new_game_screen(self) -> NewGameScreen:
         return NewGameScreen(table_mode=self.config.table_mode, dice=self.config.dice)
@@ -72,6 +106,7 @@ class ZloutchApp(App[int]):
     def start_game(self, session: Session) -> None:
         """Leave the new-game screen for the table."""
         self.session = session
+        session.record_to(self.record_path)
         self.switch_screen(GameScreen(session, pace=self.config.pace))
 
     def game_over(self, note: str = "") -> None:
@@ -115,7 +150,9 @@ class ZloutchApp(App[int]):
                 self.notify(str(exc), severity="error", timeout=10)
                 return
             self.saved_at = len(session.record.actions)
-            self.record_path = self.record_path or path
+            if self.record_path is None:  # from now on the game is kept there
+                self.record_path = path
+                session.record_to(path)
             session.note(f"game saved to {path}")
             self.notify(f"Saved to {path}. Resume: zloutch play --resume {path}")
             if then_quit:
@@ -130,6 +167,8 @@ class ZloutchApp(App[int]):
         The new game starts with nothing saved: its record goes to ``--record`` (if given),
         never to the file the last game was saved to.
         """
+        if self.session is not None:
+            self.session.record_to(None)  # the last game's file is left as it is
         self.session = None
         self.record_path = self.config.record_path
         self.resume_path = None

@@ -1,0 +1,214 @@
+"""Saves that survive: atomic writes (``app.files``), output paths checked before the work,
+and a session that keeps its record on disk after every action (``Session.record_to``)."""
+
+from __future__ import annotations
+
+import errno
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from zloutch.app import files
+from zloutch.app.dice import ScriptedDice, SeededDice
+from zloutch.app.files import UnwritableFileError, check_writable, write_atomically
+from zloutch.app.session import Need, Session, SessionError, check_record_path
+from zloutch.engine import Keep, Throw
+from zloutch.engine.record import dump_record, load_record
+
+SRC = Path(__file__).resolve().parents[2] / "src"
+
+
+def leftovers(folder: Path) -> list[str]:
+    """Temporary files a write left behind."""
+    return sorted(p.name for p in folder.iterdir() if p.name.endswith(".tmp"))
+
+
+def no_space(*_: object, **__: object) -> None:
+    raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+
+# ---------------------------------------------------------------------------- atomic writes
+
+
+def test_an_atomic_write_replaces_the_file_whole_and_keeps_its_mode(tmp_path: Path) -> None:
+    target = tmp_path / "out.json"
+    target.write_text("old")
+    target.chmod(0o640)
+    write_atomically(str(target), "new text é")
+    assert target.read_text(encoding="utf-8") == "new text é"
+    assert target.stat().st_mode & 0o777 == 0o640
+    assert leftovers(tmp_path) == []
+
+
+def test_an_atomic_write_through_a_link_keeps_the_link(tmp_path: Path) -> None:
+    real = tmp_path / "real.json"
+    real.write_text("old")
+    link = tmp_path / "link.json"
+    link.symlink_to(real)
+    write_atomically(str(link), "new")
+    assert link.is_symlink() and real.read_text() == "new"
+
+
+@pytest.mark.parametrize("step", ["replace", "fsync"])
+def test_a_full_disk_leaves_the_previous_file_intact(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, step: str
+) -> None:
+    target = tmp_path / "victim.json"
+    target.write_text("the previous save")
+    monkeypatch.setattr(files.os, step, no_space)
+    with pytest.raises(UnwritableFileError, match=r"cannot write .*No space left on device"):
+        write_atomically(str(target), "x" * 10_000)
+    monkeypatch.undo()
+    assert target.read_text() == "the previous save"
+    assert leftovers(tmp_path) == []
+
+
+def test_a_file_size_limit_leaves_the_previous_save_whole(tmp_path: Path) -> None:
+    """Under RLIMIT_FSIZE the write fails (EFBIG) and the old save is still the old save."""
+    victim = tmp_path / "victim.json"
+    session = Session.new("dix-mille", "bot:greedy,bot:cautious", dice=SeededDice(5))
+    while session.need() is not Need.OVER and len(dump_record(session.record)) < 8000:
+        session.roll() if session.need() is Need.DICE else session.bot_step()
+    session.save(str(victim))
+    before = victim.read_bytes()
+    child = (
+        "import resource, sys\n"
+        "resource.setrlimit(resource.RLIMIT_FSIZE, (4096, 4096))\n"
+        "from zloutch.app.files import write_atomically\n"
+        "from zloutch.rules import ZloutchError\n"
+        "try:\n"
+        "    write_atomically(sys.argv[1], open(sys.argv[1]).read() + ' ' * 100)\n"
+        "except ZloutchError as exc:\n"
+        "    print(exc)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", child, str(victim)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "PYTHONPATH": str(SRC), "PYTHONDONTWRITEBYTECODE": "1"},
+        check=True,
+    )
+    assert "File too large" in done.stdout
+    assert victim.read_bytes() == before and len(before) > 4096
+    load_record(victim.read_text())
+    assert leftovers(tmp_path) == []
+
+
+def test_a_nul_byte_in_a_name_is_one_sentence() -> None:
+    with pytest.raises(UnwritableFileError, match=r"cannot write 'a\\x00b': .*NUL byte"):
+        write_atomically("a\0b", "text")
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.lists(st.text(max_size=300), min_size=1, max_size=5))
+def test_the_file_is_always_the_last_write_whole(texts: list[str]) -> None:
+    with tempfile.TemporaryDirectory() as folder:
+        target = Path(folder) / "prop.txt"
+        for text in texts:
+            write_atomically(str(target), text)
+            assert target.read_bytes() == text.encode("utf-8")
+        assert leftovers(Path(folder)) == []
+
+
+# ---------------------------------------------------------------------------- paths checked
+
+
+def bad_paths(tmp_path: Path) -> list[tuple[str, str]]:
+    """Paths no output can be written to (root ignores permission bits: none rely on them)."""
+    regular = tmp_path / "regular.txt"
+    regular.write_text("a file")
+    return [
+        (str(tmp_path / "missing" / "out.json"), "there is no folder"),
+        (str(regular / "out.json"), "is a file, not a folder"),
+        ("/proc/version/out.json", "/proc/version is a file, not a folder"),
+        ("/proc/out.json", "cannot write a file in /proc"),
+        ("/sys/out.json", "cannot write a file in /sys"),
+        (str(tmp_path), "that is a folder"),
+    ]
+
+
+def test_check_writable_refuses_each_bad_path_in_one_sentence(tmp_path: Path) -> None:
+    for path, words in bad_paths(tmp_path):
+        with pytest.raises(UnwritableFileError) as caught:
+            check_writable(path, "--json")
+        message = str(caught.value)
+        assert message.startswith("--json ") and words in message, (path, message)
+        assert "\n" not in message
+
+
+def test_check_writable_leaves_no_file_and_never_truncates(tmp_path: Path) -> None:
+    new = tmp_path / "new.json"
+    check_writable(str(new), "--json")
+    assert not new.exists() and leftovers(tmp_path) == []
+    old = tmp_path / "old.json"
+    old.write_text("keep me")
+    check_writable(str(old), "--json")
+    assert old.read_text() == "keep me"
+    check_writable("/dev/null", "--json")  # a device is written in place
+
+
+def test_record_path_refuses_a_file_that_is_not_a_game_record(tmp_path: Path) -> None:
+    notes = tmp_path / "notes.txt"
+    notes.write_text("my notes, not a game")
+    with pytest.raises(SessionError, match="exists and is not a game record"):
+        check_record_path(str(notes))
+    empty = tmp_path / "empty.json"
+    empty.write_text("")
+    check_record_path(str(empty))  # nothing to lose
+    game = tmp_path / "game.json"
+    Session.new("dix-mille", "Ana,Bob").save(str(game))
+    check_record_path(str(game))  # a record: saved over
+
+
+def test_save_refuses_to_overwrite_a_file_that_is_not_a_record(tmp_path: Path) -> None:
+    notes = tmp_path / "notes.txt"
+    notes.write_text("my notes")
+    with pytest.raises(SessionError, match="not a game record"):
+        Session.new("dix-mille", "Ana,Bob").save(str(notes))
+    assert notes.read_text() == "my notes"
+
+
+# ---------------------------------------------------------------------------- the session
+
+
+def test_the_record_on_disk_follows_every_action(tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+    session = Session.new("dix-mille", "Ana,Bob", dice=ScriptedDice.from_text("1 1 4 4 3", "d"))
+    session.record_to(str(path))
+    assert load_record(path.read_text())[0].actions == ()  # on disk before the first move
+    session.act(Throw())
+    assert load_record(path.read_text())[0].actions == ("throw",)
+    session.roll()
+    session.act(Keep((1, 1)))
+    record, state = load_record(path.read_text())
+    assert record.actions == ("throw", "roll 1 1 3 4 4", "keep 1 1")
+    assert state.turn.total == 200
+
+
+def test_a_failed_write_mid_game_is_noted_once_and_keeps_the_last_good_record(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "game.json"
+    session = Session.new("dix-mille", "Ana,Bob", dice=ScriptedDice.from_text("1 1 4 4 3", "d"))
+    session.record_to(str(path))
+    session.act(Throw())
+    monkeypatch.setattr(files.os, "replace", no_space)
+    session.roll()
+    session.act(Keep((1, 1)))
+    notes = [e.text for e in session.log if "not written" in e.text]
+    assert len(notes) == 1 and "No space left on device" in notes[0]
+    assert session.record_error is not None
+    assert load_record(path.read_text())[0].actions == ("throw",)  # whole, one action behind
+    monkeypatch.undo()
+    session.act(Throw())  # the disk has room again: the next action catches up
+    assert session.record_error is None
+    assert json.loads(path.read_text())["actions"][-1] == "throw"
+    assert len(json.loads(path.read_text())["actions"]) == 4
