@@ -82,4 +82,4 @@ def test_unwritable_output_is_a_user_error(tmp_path: Path) -> None:
     target = tmp_path / "missing" / "out.json"
     result = runner.invoke(app, [*BASE, "--players", "greedy,cautious", "--json", str(target)])
     assert result.exit_code == 2
-    assert result.output.strip().startswith("error: cannot write")
+    assert result.output.strip().startswith(f"error: --json {target}: cannot write it")
