@@ -14,6 +14,8 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from zloutch.adapters.cli.support import (
+    Command,
+    Group,
     DEFAULT_RULES,
     RulesOption,
     off_terminal,
@@ -27,6 +29,7 @@ if TYPE_CHECKING:
     from zloutch.strategy.game_solver import GameSolution
 
 plot_app = typer.Typer(
+    cls=Group,
     help="Draw pictures (PNG or SVG): policies, thresholds, win rates, turn scores.",
     no_args_is_help=True,
 )
@@ -73,7 +76,7 @@ def check_entered(entered: bool, score: int) -> None:
 # ---------------------------------------------------------------------------- policy
 
 
-@plot_app.command("policy")
+@plot_app.command("policy", cls=Command)
 def policy(
     rules_spec: RulesOption = DEFAULT_RULES,
     out: OutOption = None,
@@ -144,7 +147,7 @@ def policy(
     typer.echo(f"wrote {path}")
 
 
-@plot_app.command("values")
+@plot_app.command("values", cls=Command)
 def values(
     rules_spec: RulesOption = DEFAULT_RULES,
     out: OutOption = None,
@@ -178,7 +181,7 @@ def values(
 # ---------------------------------------------------------------------------- threshold
 
 
-@plot_app.command("threshold")
+@plot_app.command("threshold", cls=Command)
 def threshold(
     rules_spec: RulesOption = DEFAULT_RULES,
     out: OutOption = None,
@@ -234,7 +237,7 @@ def solved_game_with_progress(rules: RuleSet) -> GameSolution:
 # ---------------------------------------------------------------------------- win rates
 
 
-@plot_app.command("winrates")
+@plot_app.command("winrates", cls=Command)
 def winrates(
     result_file: Annotated[
         str,
@@ -266,7 +269,7 @@ def winrates(
 # ---------------------------------------------------------------------------- turn scores
 
 
-@plot_app.command("turn-scores")
+@plot_app.command("turn-scores", cls=Command)
 def turn_scores(
     rules_spec: RulesOption = DEFAULT_RULES,
     out: OutOption = None,

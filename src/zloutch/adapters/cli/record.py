@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 from rich.markup import escape
 
-from zloutch.adapters.cli.support import console, user_errors
+from zloutch.adapters.cli.support import Command, Group, console, user_errors
 from zloutch.app.dice import read_text
 from zloutch.app.render import (
     ranking_table,
@@ -18,6 +18,7 @@ from zloutch.engine import GameState, Phase
 from zloutch.engine.record import load_record, sheet_json
 
 record_app = typer.Typer(
+    cls=Group,
     help="Game records: show the sheet and the result of a saved game.",
     no_args_is_help=True,
 )
@@ -41,7 +42,7 @@ def render_record(state: GameState) -> None:
         out.print(ranking_table(state))
 
 
-@record_app.command("show")
+@record_app.command("show", cls=Command)
 def record_show(
     file: Annotated[str, typer.Argument(metavar="FILE", help="A game record (JSON).")],
     as_json: Annotated[

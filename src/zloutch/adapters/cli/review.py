@@ -85,10 +85,10 @@ def review(
         bool, typer.Option("--quiet", "-q", help="No tables: only write --json and --plot.")
     ] = False,
 ) -> None:
-    """Replay a saved game and grade each decision: the best action and what the chosen one
-    cost, in win probability where a solved two-player game applies, else in expected points.
+    """Replay a saved game and grade each decision: the best action, what the chosen one cost.
 
-    Then a summary per player (accuracy, biggest mistakes); --plot draws the game's curve.
+    The cost is in win probability where a solved two-player game applies, else in expected
+    points. Then a summary per player (accuracy, biggest mistakes); --plot draws the game's curve.
     """
     with user_errors():
         if show_all and mistakes_only:

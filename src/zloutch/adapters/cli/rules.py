@@ -7,7 +7,7 @@ from typing import Annotated
 import typer
 from rich.markup import escape
 
-from zloutch.adapters.cli.support import console, user_errors
+from zloutch.adapters.cli.support import Command, Group, console, user_errors
 from zloutch.app.render import (
     presets_table,
     rules_renderables,
@@ -19,6 +19,7 @@ from zloutch.rules import (
 )
 
 rules_app = typer.Typer(
+    cls=Group,
     help="List the preset rule sets, or show every combination and rule of one.",
     no_args_is_help=True,
 )
@@ -37,7 +38,7 @@ def render_rules(rules: RuleSet) -> None:
     )
 
 
-@rules_app.command("list")
+@rules_app.command("list", cls=Command)
 def rules_list() -> None:
     """List the preset rule sets: name, dice, target and a one-line summary."""
     with user_errors():
@@ -46,7 +47,7 @@ def rules_list() -> None:
     console().print("Details: zloutch rules show NAME")
 
 
-@rules_app.command("show")
+@rules_app.command("show", cls=Command)
 def rules_show(
     spec: Annotated[
         str,

@@ -72,7 +72,7 @@ def simulate(
             "--backend",
             metavar="local|ray",
             help="local: this machine; ray: the same games as Ray tasks on a cluster "
-            "(pip install 'zloutch[ray]'), with the same result for the same seed.",
+            "(pip install 'zloutch\\[ray]'), with the same result for the same seed.",
         ),
     ] = "local",
     address: Annotated[

@@ -43,7 +43,7 @@ def solve(
     ] = False,
     device: Annotated[
         str,
-        typer.Option("--device", help="With --game: cpu (Numba, all cores) or cuda (CuPy)."),
+        typer.Option("--device", metavar="cpu|cuda", help="With --game: cpu (Numba, all cores) or cuda (CuPy)."),
     ] = "cpu",
     not_entered: Annotated[
         bool, typer.Option("--not-entered", help="Solve the turn of a player not entered yet.")

@@ -7,13 +7,15 @@ files with ``write_output`` (an unwritable path is a user error, not a traceback
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+import sys
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
+from typer.core import TyperArgument, TyperCommand, TyperGroup
 
 from zloutch.rules import ZloutchError
 
@@ -31,6 +33,93 @@ def user_errors() -> Iterator[None]:
     except ZloutchError as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(EXIT_USER_ERROR) from None
+
+
+# ---------------------------------------------------------------------------- the command classes
+
+try:  # Typer 0.22+ carries its own copy of Click
+    from typer._click import exceptions as click_errors  # type: ignore[import-not-found,unused-ignore]
+except ImportError:  # pragma: no cover - an older Typer on Click itself
+    from click import exceptions as click_errors  # type: ignore[no-redef,unused-ignore]
+
+
+def _quiet_flags(params: list[Any]) -> list[Any]:
+    """Flags (``--json``, ``--help``) take no value: no type label beside them in the help."""
+    for param in params:
+        if getattr(param, "is_flag", False) and param.metavar is None:
+            param.metavar = ""
+    return params
+
+
+def _usage_pieces(command: Any, ctx: Any) -> list[str]:
+    """The usage line with arguments as ``FILE`` (required) and ``[FILE]``, not ``{FILE}``."""
+    pieces = [command.options_metavar] if command.options_metavar else []
+    for param in command.get_params(ctx):
+        if isinstance(param, TyperArgument):
+            name = param.metavar or (param.name or "").upper()
+            name = name if param.required else f"[{name}]"
+            pieces.append(name + ("..." if param.nargs != 1 else ""))
+        else:
+            pieces.extend(param.get_usage_pieces(ctx))
+    return pieces
+
+
+class Command(TyperCommand):
+    """A ``zloutch`` command: flags without a type label, arguments named plainly."""
+
+    def get_params(self, ctx: Any) -> list[Any]:
+        return _quiet_flags(super().get_params(ctx))
+
+    def collect_usage_pieces(self, ctx: Any) -> list[str]:
+        return _usage_pieces(self, ctx)
+
+
+class Group(TyperGroup):
+    """A group of ``zloutch`` commands; the root's ``main`` is the edge of the command line:
+    a usage mistake (``--seed abc``, an unknown option) is one ``error:`` line and exit code 2,
+    as every ``ZloutchError`` is, while ``--help`` stays as Typer draws it."""
+
+    def get_params(self, ctx: Any) -> list[Any]:
+        return _quiet_flags(super().get_params(ctx))
+
+    def collect_usage_pieces(self, ctx: Any) -> list[str]:
+        return [*_usage_pieces(self, ctx), self.subcommand_metavar or "COMMAND [ARGS]..."]
+
+    def main(
+        self,
+        args: Sequence[str] | None = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        **extra: Any,
+    ) -> Any:
+        if not standalone_mode:
+            return super().main(args, prog_name, complete_var, standalone_mode, **extra)
+        try:
+            code = super().main(args, prog_name, complete_var, False, **extra)
+        except click_errors.NoArgsIsHelpError as exc:  # the help is printed already
+            sys.exit(exc.exit_code)
+        except click_errors.UsageError as exc:
+            ctx = exc.ctx
+            where = f" (see: {ctx.command_path} --help)" if ctx is not None else ""
+            message = _lower(exc.format_message()).rstrip(".")
+            typer.echo(f"error: {message}{where}", err=True)
+            sys.exit(EXIT_USER_ERROR)
+        except click_errors.ClickException as exc:
+            typer.echo(f"error: {_lower(exc.format_message())}", err=True)
+            sys.exit(exc.exit_code)
+        except click_errors.Abort:
+            typer.echo("Aborted.", err=True)
+            sys.exit(1)
+        sys.exit(code if isinstance(code, int) and not isinstance(code, bool) else 0)
+
+
+def _lower(message: str) -> str:
+    """Click's "Invalid value for..." as the other error lines start: in lower case."""
+    message = " ".join(message.split())
+    if message[:1].isupper() and message[1:2].islower():
+        return message[:1].lower() + message[1:]
+    return message
 
 
 def console() -> Console:
