@@ -108,7 +108,7 @@ class Group(TyperGroup):
         except click_errors.ClickException as exc:
             typer.echo(f"error: {_lower(exc.format_message())}", err=True)
             sys.exit(exc.exit_code)
-        except click_errors.Abort:
+        except typer.Abort:
             typer.echo("Aborted.", err=True)
             sys.exit(1)
         sys.exit(code if isinstance(code, int) and not isinstance(code, bool) else 0)
