@@ -197,7 +197,9 @@ def run_game(
         dice=dice,
         resume_path=resume,
     )
-    ZloutchApp(config).run()
+    code = ZloutchApp(config).run()
+    if code:  # a dice file that stopped matching the game (the record is written)
+        raise typer.Exit(code)
 
 
 def play(

@@ -43,7 +43,8 @@ class ZloutchApp(App[int]):
 
     TITLE = "Zloutch"
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("ctrl+q", "quit_game", "Quit", show=False, priority=True)
+        Binding("ctrl+q", "quit_game", "Quit", show=False, priority=True),
+        Binding("ctrl+c", "quit_game", "Quit", show=False, priority=True),
     ]
 
     def __init__(self, config: AppConfig) -> None:
@@ -54,6 +55,8 @@ class ZloutchApp(App[int]):
         """Where this game's record goes: ``--record``, or the file it was last saved to."""
         self.resume_path = config.resume_path
         """The file this game was resumed from (the save dialog offers it first)."""
+        self.exit_code = 0
+        """What ``zloutch play`` exits with: 2 once a dice file stopped matching the game."""
         self.saved_at: int | None = None
         """How many actions the game had when it was last saved (None: never)."""
         if config.session is not None and config.resume_path is not None:
@@ -119,7 +122,7 @@ class ZloutchApp(App[int]):
             session.note(f"game saved to {path}")
             self.notify(f"Saved to {path}. Resume: zloutch play --resume {path}")
             if then_quit:
-                self.exit(0)
+                self.exit(self.exit_code)
 
         default = self.record_path or self.resume_path or DEFAULT_RECORD
         self.push_screen(SaveScreen(default), write)
@@ -142,13 +145,13 @@ class ZloutchApp(App[int]):
         """Quit; an unsaved game asks first (save and quit, quit, or stay)."""
         if not self.unsaved():
             self.autosave()
-            self.exit(0)
+            self.exit(self.exit_code)
             return
 
         def answer(choice: str | None) -> None:
             if choice == "save":
                 self.action_save_game(then_quit=True)
             elif choice == "quit":
-                self.exit(0)
+                self.exit(self.exit_code)
 
         self.push_screen(QuitScreen(), answer)
