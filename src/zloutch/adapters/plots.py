@@ -105,7 +105,7 @@ class Picture:
 def require_matplotlib() -> None:
     """Raise the install hint when matplotlib cannot be imported (before any figure code)."""
     try:
-        import matplotlib  # noqa: F401
+        import matplotlib.figure  # noqa: F401
     except ImportError:
         raise PlotError(
             "drawing pictures needs matplotlib: install zloutch[plot] (pip install 'zloutch[plot]')"

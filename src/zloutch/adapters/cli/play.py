@@ -197,9 +197,9 @@ def run_game(
         dice=dice,
         resume_path=resume,
     )
-    code = ZloutchApp(config).run()
-    if code:  # a dice file that stopped matching the game (the record is written)
-        raise typer.Exit(code)
+    status = ZloutchApp(config).run()
+    if status:  # a dice file that stopped matching the game (the record is written)
+        raise typer.Exit(status)
 
 
 def play(

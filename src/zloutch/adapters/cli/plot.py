@@ -14,9 +14,9 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from zloutch.adapters.cli.support import (
+    DEFAULT_RULES,
     Command,
     Group,
-    DEFAULT_RULES,
     RulesOption,
     off_terminal,
     progress_bar,
@@ -104,6 +104,8 @@ def policy(
     with user_errors():
         path = checked_out(out)
         rules = load_rules(rules_spec)
+        if opponent and not game:
+            raise plots.PlotError("--opponent only applies with --game (the game solver)")
         if game:
             if not_entered:
                 raise plots.PlotError(

@@ -22,6 +22,9 @@ from zloutch.rules import ZloutchError
 EXIT_USER_ERROR = 2
 """Exit code of every mistake in the input (a bad face, a bad rule spec): the usage code."""
 
+EXIT_INTERRUPTED = 130
+"""Exit code after Ctrl-C: 128 + SIGINT, as shells report it."""
+
 DEFAULT_RULES = "dix-mille"
 
 
@@ -91,12 +94,15 @@ class Group(TyperGroup):
         prog_name: str | None = None,
         complete_var: str | None = None,
         standalone_mode: bool = True,
+        windows_expand_args: bool = True,
         **extra: Any,
     ) -> Any:
         if not standalone_mode:
-            return super().main(args, prog_name, complete_var, standalone_mode, **extra)
+            return super().main(
+                args, prog_name, complete_var, standalone_mode, windows_expand_args, **extra
+            )
         try:
-            code = super().main(args, prog_name, complete_var, False, **extra)
+            code = super().main(args, prog_name, complete_var, False, windows_expand_args, **extra)
         except click_errors.NoArgsIsHelpError as exc:  # the help is printed already
             sys.exit(exc.exit_code)
         except click_errors.UsageError as exc:
