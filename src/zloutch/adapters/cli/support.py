@@ -107,7 +107,8 @@ class Group(TyperGroup):
             sys.exit(exc.exit_code)
         except click_errors.UsageError as exc:
             ctx = exc.ctx
-            where = f" (see: {ctx.command_path} --help)" if ctx is not None else ""
+            path = ctx.command_path if ctx is not None else self.name or "zloutch"
+            where = f" (see: {path} --help)"
             message = _lower(exc.format_message()).rstrip(".")
             typer.echo(f"error: {message}{where}", err=True)
             sys.exit(EXIT_USER_ERROR)
