@@ -97,7 +97,7 @@ def test_every_command_summary_is_one_line() -> None:
             assert "\n" not in first, f"{name}: {first!r}"
 
 
-# ---------------------------------------------------------------------------- flags that do not apply
+# ---------------------------------------------------------------------- flags that do not apply
 
 
 @pytest.mark.parametrize(
@@ -121,8 +121,10 @@ def test_review_flags_that_show_nothing_are_errors(tmp_path: Path) -> None:
     record = tmp_path / "game.json"
     played = runner.invoke(
         app,
-        ["play", "--plain", "--players", "bot:easy,bot:medium", "--seed", "3"]
-        + ["--rules", "dix-mille(target=1000)", "--record", str(record), "--pace", "0"],
+        [
+            *("play", "--plain", "--players", "bot:easy,bot:medium", "--seed", "3"),
+            *("--rules", "dix-mille(target=1000)", "--record", str(record), "--pace", "0"),
+        ],
     )
     assert played.exit_code == 0, played.output
     assert "--quiet" in one_error_line(runner.invoke(app, ["review", str(record), "-q"]))
