@@ -302,6 +302,8 @@ def _load_source(source: str, seen: tuple[str, ...] = ()) -> RuleSet:
         raise InvalidRulesError(f"cannot read the rule file: {exc.strerror}", source) from None
     except UnicodeDecodeError:
         raise InvalidRulesError("a rule file must be UTF-8 text", source) from None
+    except ValueError:  # a NUL character in the name (found by tests/fuzz)
+        raise InvalidRulesError("a file name cannot hold a NUL character", source) from None
 
     def base(name: str) -> RuleSet:
         if name in PRESETS or not _looks_like_file(name):
