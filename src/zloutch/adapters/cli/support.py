@@ -45,6 +45,9 @@ try:  # Typer 0.22+ carries its own copy of Click
 except ImportError:  # pragma: no cover - an older Typer on Click itself
     from click import exceptions as click_errors  # type: ignore[no-redef,unused-ignore]
 
+NO_ARGS_IS_HELP: Any = getattr(click_errors, "NoArgsIsHelpError", ())
+"""Click 8.2+ says "no arguments: the help" with an error; older ones exit by themselves."""
+
 
 def _quiet_flags(params: list[Any]) -> list[Any]:
     """Flags (``--json``, ``--help``) take no value: no type label beside them in the help."""
@@ -103,7 +106,7 @@ class Group(TyperGroup):
             )
         try:
             code = super().main(args, prog_name, complete_var, False, windows_expand_args, **extra)
-        except click_errors.NoArgsIsHelpError as exc:  # the help is printed already
+        except NO_ARGS_IS_HELP as exc:  # the help is printed already
             sys.exit(exc.exit_code)
         except click_errors.UsageError as exc:
             ctx = exc.ctx
