@@ -19,6 +19,7 @@ from typing import TypeVar
 
 from hypothesis import HealthCheck, settings
 
+from zloutch.adapters.cli.support import one_line
 from zloutch.rules import ZloutchError
 
 T = TypeVar("T")
@@ -44,11 +45,12 @@ def long_run(examples: int) -> settings:
 
 
 def clean_error(error: ZloutchError) -> str:
-    """The message of a refusal, checked to be one non-empty line without a traceback."""
+    """The message of a refusal, checked: not empty, no traceback, and one line as the
+    command line prints it (``one_line`` escapes the line breaks of a quoted input)."""
     text = str(error)
     assert text.strip(), f"{type(error).__name__} without a message"
-    assert "\n" not in text.strip(), f"a message of several lines: {text!r}"
     assert "Traceback" not in text, text
+    assert "\n" not in one_line(text)
     return text
 
 

@@ -12,7 +12,9 @@ import pytest
 from fuzz_support import QUICK, answer, long_run
 from hypothesis import given
 from hypothesis import strategies as st
+from typer.testing import CliRunner
 
+from zloutch.adapters.cli import app
 from zloutch.rules import OPTIONS, PRESETS, load_rules, score_throw
 
 SECTIONS = ("rules", "scoring", "turn", "game", "variants")
@@ -254,6 +256,12 @@ def check_spec(text: str) -> None:
     rules = answer("rule specs", lambda: load_rules(text))
     if rules is not None:
         assert load_rules(rules.spec).spec == rules.spec  # the canonical spec loads again
+    # and at the command line: the rules, or one error line
+    result = CliRunner().invoke(app, ["rules", "show", text])
+    assert result.exit_code == (0 if rules is not None else 2), result.output
+    if rules is None:
+        lines = result.stderr.splitlines()
+        assert len(lines) == 1 and lines[0].startswith("error: "), result.stderr
 
 
 @given(spec())

@@ -34,8 +34,16 @@ def user_errors() -> Iterator[None]:
     try:
         yield
     except ZloutchError as exc:
-        typer.echo(f"error: {exc}", err=True)
+        typer.echo(f"error: {one_line(str(exc))}", err=True)
         raise typer.Exit(EXIT_USER_ERROR) from None
+
+
+def one_line(text: str) -> str:
+    """A message on one line: the line breaks and other control characters of a quoted
+    input (a rule spec with a newline in it) written as escapes, ``\\n``."""
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
 
 
 # ---------------------------------------------------------------------------- the command classes
@@ -112,11 +120,11 @@ class Group(TyperGroup):
             ctx = exc.ctx
             path = ctx.command_path if ctx is not None else self.name or "zloutch"
             where = f" (see: {path} --help)"
-            message = _lower(exc.format_message()).rstrip(".")
+            message = one_line(_lower(exc.format_message())).rstrip(".")
             typer.echo(f"error: {message}{where}", err=True)
             sys.exit(EXIT_USER_ERROR)
         except click_errors.ClickException as exc:
-            typer.echo(f"error: {_lower(exc.format_message())}", err=True)
+            typer.echo(f"error: {one_line(_lower(exc.format_message()))}", err=True)
             sys.exit(exc.exit_code)
         except typer.Abort:
             typer.echo("Aborted.", err=True)
