@@ -11,6 +11,7 @@ asks again. All the game logic is the ``Session``'s; this module only words it.
 from __future__ import annotations
 
 import contextlib
+import difflib
 import signal
 import threading
 import time
@@ -21,6 +22,7 @@ from typing import TextIO
 from zloutch.app.dice import DiceExhaustedError, DiceFileError, count_dice
 from zloutch.app.render import ranking_rows
 from zloutch.app.session import (
+    META_WORDS,
     LogEntry,
     Need,
     Session,
@@ -39,6 +41,7 @@ from zloutch.engine import (
     bank_refusal,
     throw_score,
 )
+from zloutch.engine.actions import WORDS as ACTION_WORDS
 from zloutch.engine.events import Thrown
 from zloutch.rules import ZloutchError, format_dice
 
@@ -48,11 +51,45 @@ EXIT_INTERRUPTED = 130
 """Ctrl-C: 128 + SIGINT, as shells report it (143 for SIGTERM, 129 for SIGHUP)."""
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 
-HELP = (
-    "Commands: keep DICE (or just the faces, as in 1 1 5), throw, bank, take (take back the "
-    "last turn, G-8), fresh (start fresh instead), joker DICE (V-2), off (a die off the "
-    "table, at a real table), undo (at a real table), hint, sheet, save [FILE], help, quit."
+COMMANDS = (
+    ("keep DICE", "k", "keep these dice of the throw; the faces alone, as in 1 1 5, keep too"),
+    ("throw", "t", "throw the dice in hand"),
+    ("bank", "b", "bank the turn total"),
+    ("take", "x", "take over the last turn's points and dice (G-8)"),
+    ("fresh", "f", "start a fresh turn instead"),
+    ("joker DICE", "j", "set these dice aside as jokers (V-2)"),
+    ("off", "o", "a die fell off the table: the turn is lost (at a real table)"),
+    ("undo", "u", "take back the last entry (at a real table)"),
+    ("hint", "h", "each legal move with its value, the best first"),
+    ("sheet", "p", "the whole sheet"),
+    ("save [FILE]", "s", "write the game record"),
+    ("help", "?", "this list"),
+    ("quit", "q", "end the game (the record is written with --record)"),
 )
+"""The commands of the line mode: the full word, its key in the full-screen app, what it does."""
+
+ALIASES: dict[str, str] = {key: words.split()[0] for words, key, _ in COMMANDS}
+"""The keys of the full-screen app, accepted as the first word of a line (``t``, ``k 1 5``)."""
+
+COMMAND_LIST = ", ".join(f"{words} ({key})" for words, key, _ in COMMANDS)
+"""Every command with its one-key alias, for the answer to a line that is not one."""
+
+HELP_LINES = (
+    "Commands (each has a one-key alias, as in the full-screen app):",
+    *(f"  {words:<12} {key}  {what}" for words, key, what in COMMANDS),
+)
+
+
+KNOWN_WORDS = frozenset((*ACTION_WORDS, *META_WORDS))
+"""The first words a line can start with (``roll`` too: the engine's notation of a throw)."""
+
+
+def expand_alias(line: str) -> str:
+    """A line whose first word is a key of the full-screen app, written with the full word."""
+    words = line.split(maxsplit=1)
+    if words and words[0].lower() in ALIASES:
+        return " ".join([ALIASES[words[0].lower()], *words[1:]])
+    return line
 
 
 # ---------------------------------------------------------------------------- words
@@ -374,8 +411,18 @@ class PlainGame:
     def handle(self, line: str) -> int | None:
         """Play one typed line; a return value ends the game with that exit code."""
         s = self.session
+        if not line.strip():  # a blank line asks again, as a shell does
+            return None
+        head = line.split()[0].lower()
+        if head not in KNOWN_WORDS and head not in ALIASES and not head.isdigit():
+            close = difflib.get_close_matches(head, sorted(KNOWN_WORDS), n=1)
+            guess = f" (did you mean {close[0]}?)" if close else ""
+            self.say(
+                f"Sorry, {line.strip()!r} is not a command{guess}. The commands: {COMMAND_LIST}."
+            )
+            return None
         try:
-            command = s.read(line)
+            command = s.read(expand_alias(line))
         except ZloutchError as exc:
             self.say(f"Sorry, {line.strip()!r} is not a command I can read: {exc}.")
             self.say("Type help for the commands.")
@@ -386,7 +433,8 @@ class PlainGame:
         logged = len(s.log)
         try:
             if command.word == "help":
-                self.say(HELP)
+                for text in HELP_LINES:
+                    self.say(text)
             elif command.word == "sheet":
                 for text in sheet_lines(s.state):
                     self.say(text)

@@ -102,14 +102,21 @@ class Picture:
                 raise PlotError(f"cannot write {path}: {exc.strerror or exc}") from None
 
 
-def new_picture(title: str, caption: str, width: float, height: float) -> Picture:
-    """An empty figure with its title and its caption (wrapped under the plots)."""
+def require_matplotlib() -> None:
+    """Raise the install hint when matplotlib cannot be imported (before any figure code)."""
     try:
-        from matplotlib.figure import Figure
+        import matplotlib.figure  # noqa: F401
     except ImportError:
         raise PlotError(
             "drawing pictures needs matplotlib: install zloutch[plot] (pip install 'zloutch[plot]')"
         ) from None
+
+
+def new_picture(title: str, caption: str, width: float, height: float) -> Picture:
+    """An empty figure with its title and its caption (wrapped under the plots)."""
+    require_matplotlib()
+    from matplotlib.figure import Figure
+
     figure = Figure(figsize=(width, height), layout="constrained")
     figure.suptitle(title, fontsize=12)
     lines = textwrap.wrap(caption, width=int(width * 15))
@@ -197,6 +204,7 @@ def policy_grid(solution: TurnSolution, max_total: int | None = None) -> PolicyG
 
 def policy_figure(grid: PolicyGrid, *, title: str, caption: str) -> Picture:
     """The policy map: turn total across, dice in hand up, one colour per decision."""
+    require_matplotlib()
     from matplotlib.colors import ListedColormap
     from matplotlib.patches import Patch
 
@@ -523,6 +531,7 @@ def curve_positions(review: Review) -> list[float]:
 
 def review_figure(review: Review) -> Picture:
     """The curve of a reviewed game (win probability, or expected score), mistakes marked."""
+    require_matplotlib()
     from matplotlib.ticker import MaxNLocator
 
     from zloutch.app.review import WIN

@@ -107,7 +107,7 @@ class ScriptedDice:
         if len(dice) != wanted:
             raise DiceFileError(
                 f"{self.name} line {number}: {count_dice(len(dice))} ({format_dice(dice)}), "
-                f"but {count_dice(wanted)} are thrown now"
+                f"but {count_dice(wanted)} {'is' if wanted == 1 else 'are'} thrown now"
             )
         self.position += 1
         return Roll(dice)

@@ -137,7 +137,7 @@ def attempt_words(state: GameState, action: Action) -> str:
     if isinstance(action, Joker):
         return f"sets {format_dice(action.dice)} aside as jokers"
     if isinstance(action, Take):
-        return "takes it back"
+        return "takes over the last turn"
     if isinstance(action, Fresh):
         return "starts fresh"
     if isinstance(action, Off):
@@ -368,6 +368,10 @@ class Session:
             state = self.state
         if isinstance(action, Roll) and not self.dice.typed:
             return "the game throws the dice: type throw"
+        if state.phase is Phase.ROLL and isinstance(action, Off) and self.dice.typed:
+            # The engine takes a die off the table once the throw is on the table (V-1).
+            dice = count_dice(state.turn.rolling)
+            return f"the dice are in the air: type the faces of the {dice} first, then off"
         if state.phase is Phase.ROLL and not isinstance(action, Roll):
             return (
                 f"the dice are in the air: type the faces of the {count_dice(state.turn.rolling)}"

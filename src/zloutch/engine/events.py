@@ -29,7 +29,8 @@ class TookBack(Event):
     dice: int
 
     def describe(self, names: tuple[str, ...]) -> str:
-        return f"{names[self.player]} takes it back: {self.total} with {self.dice} dice (G-8)"
+        dice = f"{self.dice} die" if self.dice == 1 else f"{self.dice} dice"
+        return f"{names[self.player]} takes it back: {self.total} with {dice} (G-8)"
 
 
 @dataclass(frozen=True)

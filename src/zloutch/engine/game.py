@@ -392,7 +392,8 @@ def why_illegal(state: GameState, action: Action) -> str | None:
         if phase is not Phase.ROLL:
             return "no dice are rolling"
         if len(action.dice) != t.rolling:
-            return f"{t.rolling} dice are thrown, not {len(action.dice)}"
+            thrown = f"{t.rolling} die is" if t.rolling == 1 else f"{t.rolling} dice are"
+            return f"{thrown} thrown, not {len(action.dice)}"
         if any(not 1 <= f <= 6 for f in action.dice):
             return "faces are 1 to 6"
         return None

@@ -242,7 +242,8 @@ class ScoreTable:
         if len(dice) + len(context.set_aside) > n:
             aside = f" with {len(context.set_aside)} set aside" if context.set_aside else ""
             raise InvalidDiceError(
-                f"{len(dice)} dice thrown{aside}, but {self.rules.name} has {n} dice"
+                f"{len(dice)} {'die' if len(dice) == 1 else 'dice'} thrown{aside}, "
+                f"but {self.rules.name} has {n} {'die' if n == 1 else 'dice'}"
             )
 
     # ------------------------------------------------------------------ building

@@ -12,10 +12,17 @@ a remote cluster, whose workers must have ``zloutch`` installed.
 
 from __future__ import annotations
 
+import logging
+import os
+import threading
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 from zloutch.sim.runner import SimulationError
+
+CONNECT_TIMEOUT = 10.0
+"""Seconds to wait for a Ray cluster to answer (``ZLOUTCH_RAY_TIMEOUT`` sets another)."""
+TIMEOUT_VARIABLE = "ZLOUTCH_RAY_TIMEOUT"
 
 Item = TypeVar("Item")
 Result = TypeVar("Result")
@@ -32,6 +39,9 @@ def ray_map(
 
     ``done`` is called with each result as it arrives (for a progress bar).
     """
+    timeout = connect_timeout()
+    # Ray's own retries (one warning line each on stderr) are left out: our error says it.
+    os.environ.setdefault("RAY_BACKEND_LOG_LEVEL", "error")
     try:
         import ray
     except ImportError:
@@ -41,15 +51,7 @@ def ray_map(
     started = not ray.is_initialized()
     if started:
         target = None if address in (None, "", "local") else address
-        try:
-            ray.init(
-                address=target,
-                include_dashboard=False,
-                log_to_driver=False,
-                configure_logging=False,
-            )
-        except (ConnectionError, ValueError, RuntimeError) as exc:
-            raise SimulationError(f"cannot reach the Ray cluster at {address}: {exc}") from None
+        _init_within(ray, target, address, timeout)
     try:
         task: Any = ray.remote(function)
         refs = [task.remote(item) for item in items]
@@ -67,3 +69,56 @@ def ray_map(
     finally:
         if started:
             ray.shutdown()
+
+
+def connect_timeout() -> float:
+    """The seconds to wait for a cluster: ``ZLOUTCH_RAY_TIMEOUT``, or ``CONNECT_TIMEOUT``."""
+    text = os.environ.get(TIMEOUT_VARIABLE, "").strip()
+    if not text:
+        return CONNECT_TIMEOUT
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = -1.0
+    if not seconds > 0:
+        raise SimulationError(f"{TIMEOUT_VARIABLE}={text!r}: a number of seconds above 0")
+    return seconds
+
+
+def _init_within(ray: Any, target: str | None, address: str | None, timeout: float) -> None:
+    """``ray.init``, given up after ``timeout`` seconds: an address that never answers makes
+    Ray retry for minutes. The attempt goes on in a daemon thread, which dies with us."""
+    failure: list[BaseException] = []
+
+    def connect() -> None:
+        # Ray warns that it sets no SIGTERM handler off the main thread: ours stay.
+        logging.getLogger("ray._private.worker").addFilter(_not_sigterm_warning)
+        try:
+            ray.init(
+                address=target,
+                include_dashboard=False,
+                log_to_driver=False,
+                configure_logging=False,
+            )
+        except BaseException as exc:  # handed to the caller below
+            failure.append(exc)
+
+    attempt = threading.Thread(target=connect, name="zloutch-ray-init", daemon=True)
+    attempt.start()
+    attempt.join(timeout)
+    where = f"the Ray cluster at {address}" if target else "a local Ray instance"
+    if attempt.is_alive():
+        raise SimulationError(
+            f"cannot reach {where}: no answer within {timeout:g} s "
+            f"(wait longer with {TIMEOUT_VARIABLE}=SECONDS)"
+        )
+    if failure:
+        exc = failure[0]
+        if isinstance(exc, ConnectionError | ValueError | RuntimeError | TimeoutError):
+            first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+            raise SimulationError(f"cannot reach {where}: {first}") from None
+        raise exc
+
+
+def _not_sigterm_warning(record: logging.LogRecord) -> bool:
+    return "SIGTERM handler is not set" not in record.getMessage()

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import os
+import signal
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from multiprocessing import get_context
@@ -36,6 +37,23 @@ METHODS = ("auto", "engine", "fast")
 
 Progress = Callable[[int], None]
 """Called with the number of games done so far, after each chunk."""
+
+
+class SimulationInterrupted(KeyboardInterrupt):
+    """Ctrl-C during a simulation, with the chunks finished by then summarised.
+
+    ``partial`` is None when no chunk had finished (or on the fast path and on Ray, which
+    keep no partial tally). Code that does not know it treats it as any Ctrl-C.
+    """
+
+    def __init__(self, partial: SimulationResult | None) -> None:
+        super().__init__()
+        self.partial = partial
+
+
+def _ignore_interrupts() -> None:
+    """Pool workers leave Ctrl-C to the parent, which stops the pool (no traceback each)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 @dataclass(frozen=True)
@@ -160,8 +178,33 @@ def simulate(
     chunks = [
         Chunk(i, rules, factory, labels, seed, a, b, max_turns) for i, (a, b) in enumerate(bounds)
     ]
-    done = 0
     tallies: dict[int, Tally] = {}
+
+    def tallied(parts: dict[int, Tally]) -> SimulationResult:
+        total = Tally(len(names))
+        for i in sorted(parts):
+            total.merge(parts[i])
+        return summarise(
+            total, rules, [p.name for p in policies], seed, labels=labels, max_turns=max_turns
+        )
+
+    try:
+        _play_chunks(chunks, tallies, jobs, backend, address, progress)
+    except KeyboardInterrupt:
+        raise SimulationInterrupted(tallied(tallies) if tallies else None) from None
+    return tallied(tallies)
+
+
+def _play_chunks(
+    chunks: list[Chunk],
+    tallies: dict[int, Tally],
+    jobs: int,
+    backend: str,
+    address: str | None,
+    progress: Progress | None,
+) -> None:
+    """Play the chunks into ``tallies`` (by chunk index), as they finish."""
+    done = 0
     if backend == "ray":
         from zloutch.sim.cluster import ray_map
 
@@ -171,7 +214,7 @@ def simulate(
             if progress is not None:
                 progress(done)
 
-        tallies = dict(ray_map(play_chunk, chunks, address=address, done=count))
+        tallies.update(ray_map(play_chunk, chunks, address=address, done=count))
     elif jobs == 1 or len(chunks) == 1:
         for chunk in chunks:
             index, tally = play_chunk(chunk)
@@ -180,18 +223,12 @@ def simulate(
             if progress is not None:
                 progress(done)
     else:
-        with get_context().Pool(min(jobs, len(chunks))) as pool:
+        with get_context().Pool(min(jobs, len(chunks)), _ignore_interrupts) as pool:
             for index, tally in pool.imap_unordered(play_chunk, chunks):
                 tallies[index] = tally
                 done += tally.games
                 if progress is not None:
                     progress(done)
-    total = Tally(len(names))
-    for i in range(len(chunks)):
-        total.merge(tallies[i])
-    return summarise(
-        total, rules, [p.name for p in policies], seed, labels=labels, max_turns=max_turns
-    )
 
 
 @dataclass(frozen=True)

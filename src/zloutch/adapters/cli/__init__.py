@@ -42,12 +42,14 @@ from zloutch.adapters.cli.score import score
 from zloutch.adapters.cli.serve import serve
 from zloutch.adapters.cli.simulate import simulate
 from zloutch.adapters.cli.solve import solve
+from zloutch.adapters.cli.support import Command, Group
 from zloutch.adapters.cli.verify import verify
 
 __all__ = ["app", "main"]
 
 app = typer.Typer(
     name="zloutch",
+    cls=Group,
     help="The dice game 10,000 (dix mille, zilch, farkle) and its family, exactly.",
     no_args_is_help=True,
     add_completion=False,
@@ -82,17 +84,17 @@ def root(
     """
 
 
-app.command(context_settings={"ignore_unknown_options": True})(score)
+app.command(cls=Command, context_settings={"ignore_unknown_options": True})(score)
 app.add_typer(rules_app, name="rules")
 app.add_typer(record_app, name="record")
-app.command()(solve)
-app.command()(play)
-app.command()(table)
-app.command()(simulate)
+app.command(cls=Command)(solve)
+app.command(cls=Command)(play)
+app.command(cls=Command)(table)
+app.command(cls=Command)(simulate)
 app.add_typer(plot_app, name="plot")
-app.command()(review)
-app.command()(verify)
-app.command()(serve)
+app.command(cls=Command)(review)
+app.command(cls=Command)(verify)
+app.command(cls=Command)(serve)
 
 
 def main() -> None:

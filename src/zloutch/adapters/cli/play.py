@@ -210,9 +210,10 @@ def run_game(
         resume_path=resume,
     )
     app = ZloutchApp(config)
-    app.run()
-    if app.return_code:  # 129 or 143: SIGHUP or SIGTERM, the record written; 1: a bug
-        raise typer.Exit(app.return_code)
+    status = app.run()  # 2: a dice file that stopped matching the game (the record is written)
+    code = app.return_code or (status if isinstance(status, int) else 0)
+    if code:  # 129 or 143: SIGHUP or SIGTERM, the record written; 1: a bug
+        raise typer.Exit(code)
 
 
 def resumed_record_path(resume: str) -> str | None:

@@ -15,6 +15,8 @@ import typer
 
 from zloutch.adapters.cli.support import (
     DEFAULT_RULES,
+    Command,
+    Group,
     RulesOption,
     check_outputs,
     off_terminal,
@@ -28,6 +30,7 @@ if TYPE_CHECKING:
     from zloutch.strategy.game_solver import GameSolution
 
 plot_app = typer.Typer(
+    cls=Group,
     help="Draw pictures (PNG or SVG): policies, thresholds, win rates, turn scores.",
     no_args_is_help=True,
 )
@@ -75,7 +78,7 @@ def check_entered(entered: bool, score: int) -> None:
 # ---------------------------------------------------------------------------- policy
 
 
-@plot_app.command("policy")
+@plot_app.command("policy", cls=Command)
 def policy(
     rules_spec: RulesOption = DEFAULT_RULES,
     out: OutOption = None,
@@ -104,6 +107,8 @@ def policy(
     with user_errors(), warnings_as_lines():
         path = checked_out(out)
         rules = load_rules(rules_spec)
+        if opponent and not game:
+            raise plots.PlotError("--opponent only applies with --game (the game solver)")
         if game:
             if not_entered:
                 raise plots.PlotError(
@@ -147,7 +152,7 @@ def policy(
     typer.echo(f"wrote {path}")
 
 
-@plot_app.command("values")
+@plot_app.command("values", cls=Command)
 def values(
     rules_spec: RulesOption = DEFAULT_RULES,
     out: OutOption = None,
@@ -182,7 +187,7 @@ def values(
 # ---------------------------------------------------------------------------- threshold
 
 
-@plot_app.command("threshold")
+@plot_app.command("threshold", cls=Command)
 def threshold(
     rules_spec: RulesOption = DEFAULT_RULES,
     out: OutOption = None,
@@ -239,7 +244,7 @@ def solved_game_with_progress(rules: RuleSet) -> GameSolution:
 # ---------------------------------------------------------------------------- win rates
 
 
-@plot_app.command("winrates")
+@plot_app.command("winrates", cls=Command)
 def winrates(
     result_file: Annotated[
         str,
@@ -271,7 +276,7 @@ def winrates(
 # ---------------------------------------------------------------------------- turn scores
 
 
-@plot_app.command("turn-scores")
+@plot_app.command("turn-scores", cls=Command)
 def turn_scores(
     rules_spec: RulesOption = DEFAULT_RULES,
     out: OutOption = None,

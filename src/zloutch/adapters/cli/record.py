@@ -7,12 +7,13 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from zloutch.adapters.cli.support import console, user_errors
+from zloutch.adapters.cli.support import Command, Group, console, user_errors
 
 if TYPE_CHECKING:
     from zloutch.engine import GameState
 
 record_app = typer.Typer(
+    cls=Group,
     help="Game records: show the sheet and the result of a saved game.",
     no_args_is_help=True,
 )
@@ -43,7 +44,7 @@ def render_record(state: GameState) -> None:
         out.print(ranking_table(state))
 
 
-@record_app.command("show")
+@record_app.command("show", cls=Command)
 def record_show(
     file: Annotated[str, typer.Argument(metavar="FILE", help="A game record (JSON).")],
     as_json: Annotated[

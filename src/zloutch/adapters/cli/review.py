@@ -92,10 +92,10 @@ def review(
         bool, typer.Option("--quiet", "-q", help="No tables: only write --json and --plot.")
     ] = False,
 ) -> None:
-    """Replay a saved game and grade each decision: the best action and what the chosen one
-    cost, in win probability where a solved two-player game applies, else in expected points.
+    """Replay a saved game and grade each decision: the best action, what the chosen one cost.
 
-    Then a summary per player (accuracy, biggest mistakes); --plot draws the game's curve.
+    The cost is in win probability where a solved two-player game applies, else in expected
+    points. Then a summary per player (accuracy, biggest mistakes); --plot draws the game's curve.
     """
     # The solvers and the pictures, imported by the command, not by zloutch --help.
     from zloutch.adapters.plots import new_picture, output_format, review_figure
@@ -112,6 +112,13 @@ def review(
             raise ReviewError("--solve and --points do not go together: choose one")
         if top < 0:
             raise ReviewError(f"--top must be 0 or more, not {top}")
+        tables = not quiet and json_file != "-"
+        if quiet and json_file is None and plot_file is None:
+            raise ReviewError("--quiet leaves nothing to show: add --json FILE or --plot FILE")
+        if not tables and (show_all or mistakes_only):
+            flag = "--all" if show_all else "--mistakes-only"
+            why = "--quiet" if quiet else "--json -"
+            raise ReviewError(f"{flag} chooses the rows of the tables, which {why} leaves out")
         if plot_file is not None:
             output_format(plot_file)
             new_picture("", "", 1, 1)  # matplotlib is there, before any work

@@ -6,12 +6,13 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from zloutch.adapters.cli.support import console, user_errors
+from zloutch.adapters.cli.support import Command, Group, console, user_errors
 
 if TYPE_CHECKING:
     from zloutch.rules import RuleSet
 
 rules_app = typer.Typer(
+    cls=Group,
     help="List the preset rule sets, or show every combination and rule of one.",
     no_args_is_help=True,
 )
@@ -34,7 +35,7 @@ def render_rules(rules: RuleSet) -> None:
     )
 
 
-@rules_app.command("list")
+@rules_app.command("list", cls=Command)
 def rules_list() -> None:
     """List the preset rule sets: name, dice, target and a one-line summary."""
     from zloutch.app.render import presets_table
@@ -45,7 +46,7 @@ def rules_list() -> None:
     console().print("Details: zloutch rules show NAME")
 
 
-@rules_app.command("show")
+@rules_app.command("show", cls=Command)
 def rules_show(
     spec: Annotated[
         str,

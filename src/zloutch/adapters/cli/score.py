@@ -109,7 +109,10 @@ def describe_combinations(keep: ScoredKeep) -> str:
     )
 
 
-def render_score(rules: RuleSet, score: ThrowScore, context: HandContext) -> None:
+def render_score(
+    rules: RuleSet, score: ThrowScore, context: HandContext, *, advised: bool = False
+) -> None:
+    """The keeps of a throw; ``advised``: the advice follows, and it alone says "best"."""
     """The keeps as a table in the core's best-first order (a keep that wins comes first)."""
     from rich.markup import escape
     from rich.table import Table
@@ -144,6 +147,8 @@ def render_score(rules: RuleSet, score: ThrowScore, context: HandContext) -> Non
     if best.wins:
         as_points = f"; read as points, the throw is worth {score.points}" if score.points else ""
         out.print(f"best: keep {format_dice(best.dice)}: it wins the game at once{as_points}")
+    elif advised:  # the most points now, which the advice below may not take
+        out.print(f"most points: keep {format_dice(best.dice)} for {best.points}")
     else:
         out.print(f"best: keep {format_dice(best.dice)} for {best.points}")
 
@@ -252,7 +257,7 @@ def score(
             document["advice"] = advice_json(total, advice, goal)
         typer.echo(json.dumps(document))
     else:
-        render_score(rules, result, context)
+        render_score(rules, result, context, advised=advice is not None)
         if advice is not None:
             render_advice(total, advice, goal)
 
@@ -292,7 +297,7 @@ def render_advice(total: int, advice: Sequence[KeepAdvice], objective: str) -> N
     out.print(table)
     best = advice[0]
     after = "bank" if best.then == "bank" else "throw again"
-    out.print(f"Keep {format_dice(best.dice)}, then {after}.")
+    out.print(f"Best: keep {format_dice(best.dice)}, then {after}.")
     if objective != POINTS:
         out.print(
             "Values for the long run (F-1): the points the turn banks, plus what the count of "

@@ -15,9 +15,11 @@ import typer
 
 from zloutch.adapters.cli.support import (
     DEFAULT_RULES,
+    EXIT_INTERRUPTED,
     RulesOption,
     check_outputs,
     console,
+    off_terminal,
     user_errors,
     warnings_as_lines,
     write_output,
@@ -70,7 +72,7 @@ def simulate(
             "--backend",
             metavar="local|ray",
             help="local: this machine; ray: the same games as Ray tasks on a cluster "
-            "(pip install 'zloutch[ray]'), with the same result for the same seed.",
+            "(pip install 'zloutch\\[ray]'), with the same result for the same seed.",
         ),
     ] = "local",
     address: Annotated[
@@ -102,10 +104,12 @@ def simulate(
             raise SimulationError(f"--players needs bot names separated by commas: {players!r}")
         if games < 1:
             raise SimulationError(f"--games must be at least 1, not {games}")
+        if jobs is not None and backend.strip().lower() == "ray":
+            raise SimulationError("--jobs is for --backend local: Ray spreads the games itself")
         if jobs is not None and jobs < 1:
             raise SimulationError(f"--jobs must be at least 1, not {jobs}")
         workers = default_jobs() if jobs is None else jobs
-        result = _simulate_with_progress(
+        result = _interruptible(
             lambda progress: run_simulation(
                 rules,
                 names,
@@ -121,14 +125,38 @@ def simulate(
             games,
             quiet=quiet,
         )
+        if result is None:  # Ctrl-C before any chunk of games was done
+            typer.echo("Interrupted: no game finished yet.", err=True)
+            raise typer.Exit(EXIT_INTERRUPTED)
+        interrupted = result.games < games
         document = result.to_json()
         document["jobs"] = workers
+        if interrupted:
+            document["interrupted"] = True
+            typer.echo(
+                f"Interrupted: the results of the {result.games:,} games played of {games:,}.",
+                err=True,
+            )
         if json_file is not None:
             write_output(json_file, json.dumps(document, indent=2) + "\n")
         if csv_file is not None:
             write_output(csv_file, simulation_csv(document))
     if not quiet:
         render_simulation(document)
+    if interrupted:
+        raise typer.Exit(EXIT_INTERRUPTED)
+
+
+def _interruptible(run: Any, games: int, *, quiet: bool) -> Any:
+    """``run`` under the progress bar; on Ctrl-C the games finished by then (None: none)."""
+    from zloutch.sim.parallel import SimulationInterrupted
+
+    try:
+        return _simulate_with_progress(run, games, quiet=quiet)
+    except SimulationInterrupted as stop:
+        return stop.partial
+    except KeyboardInterrupt:  # the fast path and Ray keep no partial tally
+        return None
 
 
 def _simulate_with_progress(run: Any, games: int, *, quiet: bool) -> Any:
@@ -151,7 +179,7 @@ def _simulate_with_progress(run: Any, games: int, *, quiet: bool) -> Any:
         TimeElapsedColumn(),
         TimeRemainingColumn(),
         console=Console(stderr=True),
-        disable=quiet,
+        disable=quiet or off_terminal(),  # no bar, and no blank line, in a pipe or a log
         transient=True,
     ) as bar:
         task = bar.add_task("simulate", total=games, rate="")
@@ -209,6 +237,8 @@ def render_simulation(document: dict[str, Any]) -> None:
     out = console()
     finished, games = document["finished"], document["games"]
     head = f"{escape(document['rules'])}: {games:,} games, seed {document['seed']}"
+    if document.get("interrupted"):
+        head += " (interrupted: the games played until Ctrl-C)"
     if finished != games:
         head += f" ({games - finished:,} unfinished at {document['max_turns']:,} turns)"
     out.print(head)

@@ -15,6 +15,7 @@ import typer
 
 from zloutch.adapters.cli.support import (
     DEFAULT_RULES,
+    EXIT_INTERRUPTED,
     EXIT_USER_ERROR,
     RulesOption,
     console,
@@ -43,7 +44,11 @@ def solve(
     ] = False,
     device: Annotated[
         str,
-        typer.Option("--device", help="With --game: cpu (Numba, all cores) or cuda (CuPy)."),
+        typer.Option(
+            "--device",
+            metavar="cpu|cuda",
+            help="With --game: cpu (Numba, all cores) or cuda (CuPy).",
+        ),
     ] = "cpu",
     not_entered: Annotated[
         bool, typer.Option("--not-entered", help="Solve the turn of a player not entered yet.")
@@ -55,20 +60,36 @@ def solve(
     """Solve a rule set: the value of a turn and when to bank, or (--game) who wins."""
     # The solvers (Numba kernels) are imported by the command, not by zloutch --help.
     from zloutch.app.solve import cached_turn_summary
-    from zloutch.rules import load_rules
+    from zloutch.rules import ZloutchError, load_rules
 
     if device not in ("cpu", "cuda"):
         typer.echo("error: --device must be cpu or cuda", err=True)
         raise typer.Exit(EXIT_USER_ERROR)
     with user_errors(), warnings_as_lines():
         rules = load_rules(rules_spec)
-        if game:
-            document = solve_game_command(rules, device, compensation, quiet=as_json)
-        else:
-            # The bar counts the rows of the turn total, then (F-1) the long-run iterations.
-            quiet = as_json or off_terminal()
-            with progress_bar("Solving the turn", "steps", disable=quiet) as progress:
-                document, _ = cached_turn_summary(rules, not not_entered, banked, progress=progress)
+        if not game:
+            for flag, given in (("--compensation", compensation), ("--device", device != "cpu")):
+                if given:
+                    raise ZloutchError(f"{flag} only applies with --game")
+        elif not_entered or banked:
+            flag = "--not-entered" if not_entered else "--score"
+            raise ZloutchError(
+                f"{flag} is for the turn solver (without --game): the game solver covers "
+                "every pair of scores"
+            )
+        try:
+            if game:
+                document = solve_game_command(rules, device, compensation, quiet=as_json)
+            else:
+                # The bar counts the rows of the turn total, then (F-1) the long-run iterations.
+                quiet = as_json or off_terminal()
+                with progress_bar("Solving the turn", "steps", disable=quiet) as progress:
+                    document, _ = cached_turn_summary(
+                        rules, not not_entered, banked, progress=progress
+                    )
+        except KeyboardInterrupt:  # half a solution says nothing: none is kept
+            typer.echo("Interrupted: nothing solved is kept.", err=True)
+            raise typer.Exit(EXIT_INTERRUPTED) from None
     if as_json:
         typer.echo(json.dumps(document))
     elif game:

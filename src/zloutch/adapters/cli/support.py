@@ -14,17 +14,22 @@ without the solvers (``tests/adapters/cli/test_startup.py``).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+import sys
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
+from typer.core import TyperArgument, TyperCommand, TyperGroup
 
 if TYPE_CHECKING:
     from rich.console import Console
 
 EXIT_USER_ERROR = 2
 """Exit code of every mistake in the input (a bad face, a bad rule spec): the usage code."""
+
+EXIT_INTERRUPTED = 130
+"""Exit code after Ctrl-C: 128 + SIGINT, as shells report it."""
 
 DEFAULT_RULES = "dix-mille"
 
@@ -37,7 +42,7 @@ def user_errors() -> Iterator[None]:
     try:
         yield
     except ZloutchError as exc:
-        typer.echo(f"error: {exc}", err=True)
+        typer.echo(f"error: {one_line(str(exc))}", err=True)
         raise typer.Exit(EXIT_USER_ERROR) from None
 
 
@@ -71,6 +76,108 @@ def warnings_as_lines() -> Iterator[None]:
         warnings.simplefilter("always", CacheWarning)  # the store says each thing once
         warnings.showwarning = show
         yield
+
+
+def one_line(text: str) -> str:
+    """A message on one line: the line breaks and other control characters of a quoted
+    input (a rule spec with a newline in it) written as escapes, ``\\n``."""
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+
+
+# ---------------------------------------------------------------------------- the command classes
+
+try:  # Typer 0.22+ carries its own copy of Click
+    from typer._click import exceptions as click_errors  # type: ignore[import-not-found,unused-ignore]
+except ImportError:  # pragma: no cover - an older Typer on Click itself
+    from click import exceptions as click_errors  # type: ignore[no-redef,unused-ignore]
+
+NO_ARGS_IS_HELP: Any = getattr(click_errors, "NoArgsIsHelpError", ())
+"""Click 8.2+ says "no arguments: the help" with an error; older ones exit by themselves."""
+
+
+def _quiet_flags(params: list[Any]) -> list[Any]:
+    """Flags (``--json``, ``--help``) take no value: no type label beside them in the help."""
+    for param in params:
+        if getattr(param, "is_flag", False) and param.metavar is None:
+            param.metavar = ""
+    return params
+
+
+def _usage_pieces(command: Any, ctx: Any) -> list[str]:
+    """The usage line with arguments as ``FILE`` (required) and ``[FILE]``, not ``{FILE}``."""
+    pieces = [command.options_metavar] if command.options_metavar else []
+    for param in command.get_params(ctx):
+        if isinstance(param, TyperArgument):
+            name = param.metavar or (param.name or "").upper()
+            name = name if param.required else f"[{name}]"
+            pieces.append(name + ("..." if param.nargs != 1 else ""))
+        else:
+            pieces.extend(param.get_usage_pieces(ctx))
+    return pieces
+
+
+class Command(TyperCommand):
+    """A ``zloutch`` command: flags without a type label, arguments named plainly."""
+
+    def get_params(self, ctx: Any) -> list[Any]:
+        return _quiet_flags(super().get_params(ctx))
+
+    def collect_usage_pieces(self, ctx: Any) -> list[str]:
+        return _usage_pieces(self, ctx)
+
+
+class Group(TyperGroup):
+    """A group of ``zloutch`` commands; the root's ``main`` is the edge of the command line:
+    a usage mistake (``--seed abc``, an unknown option) is one ``error:`` line and exit code 2,
+    as every ``ZloutchError`` is, while ``--help`` stays as Typer draws it."""
+
+    def get_params(self, ctx: Any) -> list[Any]:
+        return _quiet_flags(super().get_params(ctx))
+
+    def collect_usage_pieces(self, ctx: Any) -> list[str]:
+        return [*_usage_pieces(self, ctx), self.subcommand_metavar or "COMMAND [ARGS]..."]
+
+    def main(
+        self,
+        args: Sequence[str] | None = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        windows_expand_args: bool = True,
+        **extra: Any,
+    ) -> Any:
+        if not standalone_mode:
+            return super().main(
+                args, prog_name, complete_var, standalone_mode, windows_expand_args, **extra
+            )
+        try:
+            code = super().main(args, prog_name, complete_var, False, windows_expand_args, **extra)
+        except NO_ARGS_IS_HELP as exc:  # the help is printed already
+            sys.exit(exc.exit_code)
+        except click_errors.UsageError as exc:
+            ctx = exc.ctx
+            path = ctx.command_path if ctx is not None else self.name or "zloutch"
+            where = f" (see: {path} --help)"
+            message = one_line(_lower(exc.format_message())).rstrip(".")
+            typer.echo(f"error: {message}{where}", err=True)
+            sys.exit(EXIT_USER_ERROR)
+        except click_errors.ClickException as exc:
+            typer.echo(f"error: {one_line(_lower(exc.format_message()))}", err=True)
+            sys.exit(exc.exit_code)
+        except typer.Abort:
+            typer.echo("Aborted.", err=True)
+            sys.exit(1)
+        sys.exit(code if isinstance(code, int) and not isinstance(code, bool) else 0)
+
+
+def _lower(message: str) -> str:
+    """Click's "Invalid value for..." as the other error lines start: in lower case."""
+    message = " ".join(message.split())
+    if message[:1].isupper() and message[1:2].islower():
+        return message[:1].lower() + message[1:]
+    return message
 
 
 def console() -> Console:

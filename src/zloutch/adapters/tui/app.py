@@ -48,7 +48,8 @@ class ZloutchApp(App[int]):
 
     TITLE = "Zloutch"
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("ctrl+q", "quit_game", "Quit", show=False, priority=True)
+        Binding("ctrl+q", "quit_game", "Quit", show=False, priority=True),
+        Binding("ctrl+c", "quit_game", "Quit", show=False, priority=True),
     ]
 
     def __init__(self, config: AppConfig) -> None:
@@ -62,6 +63,8 @@ class ZloutchApp(App[int]):
             self.record_path = config.resume_path  # a resumed game saves back where it was
         self.resume_path = config.resume_path
         """The file this game was resumed from (the save dialog offers it first)."""
+        self.exit_code = 0
+        """What ``zloutch play`` exits with: 2 once a dice file stopped matching the game."""
         self.saved_at: int | None = None
         """How many actions the game had when it was last saved (None: never)."""
         if config.session is not None and config.resume_path is not None:
@@ -156,7 +159,7 @@ class ZloutchApp(App[int]):
             session.note(f"game saved to {path}")
             self.notify(f"Saved to {path}. Resume: zloutch play --resume {path}")
             if then_quit:
-                self.exit(0)
+                self.exit(self.exit_code)
 
         default = self.record_path or self.resume_path or DEFAULT_RECORD
         self.push_screen(SaveScreen(default), write)
@@ -181,13 +184,13 @@ class ZloutchApp(App[int]):
         """Quit; an unsaved game asks first (save and quit, quit, or stay)."""
         if not self.unsaved():
             self.autosave()
-            self.exit(0)
+            self.exit(self.exit_code)
             return
 
         def answer(choice: str | None) -> None:
             if choice == "save":
                 self.action_save_game(then_quit=True)
             elif choice == "quit":
-                self.exit(0)
+                self.exit(self.exit_code)
 
         self.push_screen(QuitScreen(), answer)

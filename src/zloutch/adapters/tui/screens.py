@@ -22,8 +22,8 @@ KEYS: tuple[tuple[str, str], ...] = (
     ("k, Enter", "keep the selected dice (Enter throws at the start of a turn)"),
     ("t", "throw the dice in hand"),
     ("b", "bank the turn total"),
-    ("x", "take back the last turn (G-8)"),
-    ("f", "start fresh instead of taking back"),
+    ("x", "take over the last turn's points and dice (G-8)"),
+    ("f", "start fresh instead of taking over"),
     ("j", "set the selected dice aside as jokers (V-2)"),
     ("o", "a die went off the table: the turn is lost (zloutch table)"),
     ("u", "undo the last entry (zloutch table)"),
@@ -32,7 +32,7 @@ KEYS: tuple[tuple[str, str], ...] = (
     ("s", "save the game record"),
     ("?, F1", "this help"),
     ("r", "at the end of the game: review every decision (accuracy, biggest mistakes)"),
-    ("q", "quit (the record is written when --record was given)"),
+    ("q, Ctrl-C", "quit (the record is written when --record was given)"),
 )
 
 SHEET_LEGEND = (

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, ClassVar
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.containers import Horizontal, ScrollableContainer, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Button, Footer, Header, Input, RichLog, Static
@@ -78,7 +78,9 @@ class GameScreen(Screen[None]):
     DEFAULT_CSS = """
     GameScreen #main { height: 1fr; }
     GameScreen #play { width: 1fr; padding: 0 1; }
-    GameScreen #side { width: 40%; min-width: 26; max-width: 56; padding: 0 1; }
+    GameScreen #side { width: 36%; min-width: 26; max-width: 56; padding: 0 1; }
+    GameScreen #sheet-scroll { height: 1fr; overflow: auto auto; }
+    GameScreen #sheet { width: auto; }
     GameScreen #status { height: auto; color: $text; text-style: bold; }
     GameScreen #aside { height: auto; }
     GameScreen #keeps { height: auto; margin-top: 1; }
@@ -91,10 +93,10 @@ class GameScreen(Screen[None]):
     GameScreen #typed Input { width: 1fr; max-width: 48; }
     GameScreen #typed Horizontal { height: auto; }
     GameScreen #typed Button { min-width: 5; margin-right: 1; }
-    GameScreen #hint { margin-top: 1; display: none; }
+    GameScreen #hint { height: auto; max-height: 60%; margin-bottom: 1; display: none; }
     GameScreen #hint.shown { display: block; }
     GameScreen #log {
-        height: 25%; min-height: 4; max-height: 12; border-top: solid $foreground 30%;
+        height: 20%; min-height: 4; max-height: 12; border-top: solid $foreground 30%;
     }
     """
 
@@ -103,7 +105,7 @@ class GameScreen(Screen[None]):
         Binding("k", "keep", "Keep"),
         Binding("enter", "default", "Keep/throw", show=False),
         Binding("b", "bank", "Bank"),
-        Binding("x", "take", "Take back"),
+        Binding("x", "take", "Take over"),
         Binding("f", "fresh", "Fresh"),
         Binding("j", "joker", "Joker"),
         Binding("o", "off", "Off table"),
@@ -157,8 +159,11 @@ class GameScreen(Screen[None]):
                                 yield Button(str(face), id=f"face-{face}", compact=True)
                             yield Button("clear", id="face-clear", compact=True)
             with Vertical(id="side"):
-                yield SheetView(id="sheet")
+                # The hint above the sheet, and the sheet scrolls in the room the hint
+                # leaves: a long sheet never pushes the hint off the screen.
                 yield HintPanel(id="hint")
+                with ScrollableContainer(id="sheet-scroll"):
+                    yield SheetView(id="sheet")
         yield RichLog(id="log", wrap=True, markup=False, max_lines=1000, min_width=20)
         yield Footer()
 
@@ -185,6 +190,7 @@ class GameScreen(Screen[None]):
                 except DiceExhaustedError as exc:
                     self.stop(f"{exc}.")
                 except DiceFileError as exc:
+                    self.zapp.exit_code = 2  # a dice file that stops matching is an error
                     self.stop(f"error: {exc}")
                 continue
             if need is Need.BOT:
@@ -392,10 +398,14 @@ class GameScreen(Screen[None]):
         self.sub_title = f"{name} to play" if state.phase is not Phase.OVER else "game over"
         self.query_one("#status", Static).update(status_text(s, self.stopped))
         self.draw_tray()
-        self.query_one("#aside", Static).update(aside_text(s))
+        aside = aside_text(s)
+        self.query_one("#aside", Static).update(aside)
+        self.query_one("#aside", Static).display = bool(aside.plain)  # no blank line
         self.query_one("#keeps", Static).update(keeps_text(s, self.selection()))
         self.draw_buttons()
         self.query_one("#sheet", SheetView).show(state, self.changes())
+        # The last levels are the ones in play: keep them in view as the sheet grows.
+        self.query_one("#sheet-scroll", ScrollableContainer).scroll_end(animate=False)
         hint = self.query_one("#hint", HintPanel)
         if hint.has_class("shown"):
             advice = s.advice() if self.person_to_move() else None

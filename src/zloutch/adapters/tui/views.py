@@ -74,10 +74,16 @@ def tray_view(session: Session, stopped: str) -> tuple[Dice, str, bool]:
     phase = state.phase
     faces = tray_faces(state)
     dim = False
+    bot = s.is_bot(t.player)
     if stopped:
         caption = stopped
+    elif phase is Phase.KEEP and bot:  # nothing for the person to select: the bot chooses
+        caption = f"{name}'s throw: the bot chooses its keep"
     elif phase is Phase.KEEP:
         caption = f"{name}'s throw: select the dice to keep (1 to {len(faces)}, or click)"
+    elif phase is Phase.DECIDE and bot:
+        caption = f"Left on the table: {count_dice(len(faces))}; the bot decides"
+        dim = True
     elif phase is Phase.DECIDE:
         if t.full_hand:
             caption = f"Full hand: all {count_dice(state.rules.dice)} can be thrown again"
@@ -95,8 +101,10 @@ def tray_view(session: Session, stopped: str) -> tuple[Dice, str, bool]:
             faces, dim = thrown, True
         verb = "t, then type the faces" if s.dice.typed else "t throws"
         start = f"{name} to play: {verb}"
-        if state.offer is not None:
-            start = f"{name} to play: x takes back {state.offer.total}, f starts fresh"
+        if bot:
+            start = f"{name} to play"
+        elif state.offer is not None:
+            start = f"{name} to play: x takes over {state.offer.total}, f starts fresh"
         caption = f"{farkle}. {start}" if farkle else start
     else:
         caption = ""
@@ -138,7 +146,7 @@ def keeps_text(session: Session, chosen: Dice) -> Text:
             text.append(f"Selected {format_dice(chosen)}: {keep.points}, k keeps it")
         else:
             text.append(f"Selected {format_dice(chosen)}: {reason}", style="yellow")
-    else:
+    elif not s.is_bot(state.turn.player):
         text.append("Nothing selected yet.", style="dim")
     return text
 

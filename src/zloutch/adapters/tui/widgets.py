@@ -6,6 +6,7 @@ the session and the engine.
 
 from __future__ import annotations
 
+from rich import box
 from rich.console import RenderableType
 from rich.table import Table
 from rich.text import Text
@@ -31,8 +32,9 @@ _PIPS: dict[int, tuple[str, str, str]] = {
 
 
 def die_lines(face: int) -> list[str]:
-    """The three rows of pips of a face, as on a die (seven columns each)."""
-    return [" " + " ".join(PIP if c == "o" else " " for c in row) + " " for row in _PIPS[face]]
+    """The three rows of pips of a face, as on a die (five columns each: with the border,
+    a die is 7 cells wide, so six dice and their gaps fit the 80 columns of a terminal)."""
+    return [" ".join(PIP if c == "o" else " " for c in row) for row in _PIPS[face]]
 
 
 class Die(Static):
@@ -40,7 +42,7 @@ class Die(Static):
 
     DEFAULT_CSS = """
     Die {
-        width: 9;
+        width: 7;
         height: 5;
         border: round $foreground 60%;
         margin: 0 1 0 0;
@@ -83,7 +85,7 @@ class DiceTray(Widget):
         height: auto;
     }
     DiceTray #caption {
-        height: 1;
+        height: auto;
     }
     DiceTray Horizontal {
         height: 5;
@@ -137,10 +139,16 @@ def advice_table(advice: Advice | None, who: str) -> RenderableType:
     """Each legal action with its value, the recommended one first and marked."""
     if advice is None:
         return Text("Hint: no decision to make right now.")
-    table = Table(title=f"Hint for {who}: {advice.objective}", title_justify="left")
-    table.add_column("action")
-    table.add_column("value", justify="right")
-    table.add_column("")
+    table = Table(
+        title=f"Hint for {who}: {advice.objective}",
+        title_justify="left",
+        box=box.SIMPLE_HEAD,
+        show_edge=False,
+        padding=0,
+    )  # narrow: a space between columns, so it fits the side of an 80-column screen
+    table.add_column("action", no_wrap=True)
+    table.add_column("value", justify="right", no_wrap=True)
+    table.add_column("", no_wrap=True)
     for i, (action, value) in enumerate(advice.values):
         mark = "best" if i == 0 else ""
         style = "bold green" if i == 0 else ""

@@ -1,0 +1,100 @@
+"""The line mode as a newcomer meets it (issue 12, item 7): the full-screen app's keys as
+aliases, every command listed for a line that is not one, no scolding for a blank line, and
+``off`` and ``undo`` at a real table."""
+
+from __future__ import annotations
+
+import io
+
+from typer.testing import CliRunner
+
+from zloutch.adapters.cli import app
+from zloutch.adapters.plain import ALIASES, COMMANDS, PlainGame, expand_alias
+from zloutch.app.dice import ScriptedDice
+from zloutch.app.session import Session
+
+
+def play(lines: str, *, table: bool = False, throws: str = "") -> tuple[str, Session, int]:
+    dice = ScriptedDice.from_text(throws.replace(";", "\n"), "test dice") if throws else None
+    session = Session.new("dix-mille", "Ana,Bob", table_mode=table, dice=dice)
+    out = io.StringIO()
+    code = PlainGame(session, io.StringIO(lines), out).run()
+    return out.getvalue(), session, code
+
+
+def test_the_keys_of_the_app_are_aliases() -> None:
+    assert ALIASES == {
+        "k": "keep",
+        "t": "throw",
+        "b": "bank",
+        "x": "take",
+        "f": "fresh",
+        "j": "joker",
+        "o": "off",
+        "u": "undo",
+        "h": "hint",
+        "p": "sheet",
+        "s": "save",
+        "?": "help",
+        "q": "quit",
+    }
+    assert expand_alias("k 1 1 5") == "keep 1 1 5"
+    assert expand_alias("T") == "throw"
+    assert expand_alias("keep 1") == "keep 1"
+
+
+def test_a_game_played_with_keys_only() -> None:
+    out, session, code = play("t\nk 1 1 1\nh\nb\nq\n", throws="1 1 1 2 3")
+    assert code == 0
+    assert "Ana keeps 1 1 1 for 1000 (turn total 1000)" in out
+    assert "Hint for Ana" in out
+    assert "Ana banks 1000" in out
+    assert out.rstrip().endswith("Bye.")
+    assert session.state.sheets[0].score == 1000
+
+
+def test_off_and_undo_by_their_keys_at_a_real_table() -> None:
+    out, session, _ = play("t\n1 1 2 3 4\no\nu\nq\n", table=True)
+    assert "Ana loses the turn (a die went off the table)" in out
+    assert "undone: off" in out
+    assert "is not a command" not in out
+    assert session.record.actions == ("throw", "roll 1 1 2 3 4")
+
+
+def test_off_while_the_dice_are_in_the_air_says_what_to_type() -> None:
+    # The engine takes a die off the table once the throw's faces are on the table (V-1).
+    out, _, _ = play("t\noff\nq\n", table=True)
+    assert "type the faces of the 5 dice first, then off" in out
+
+
+def test_an_unknown_command_lists_every_command() -> None:
+    out, _, _ = play("bnak\nq\n")
+    line = next(line for line in out.splitlines() if "Sorry, 'bnak'" in line)
+    assert "(did you mean bank?)" in line
+    for words, key, _ in COMMANDS:
+        assert f"{words} ({key})" in line
+
+
+def test_a_blank_line_is_not_scolded() -> None:
+    out, _, code = play("\n   \nq\n")
+    assert code == 0
+    assert "Sorry" not in out and "type a command" not in out
+
+
+def test_help_names_each_alias() -> None:
+    out, _, _ = play("?\nq\n")
+    assert "take         x  take over the last turn's points and dice (G-8)" in out
+
+
+def test_a_dice_file_that_stops_matching_exits_2(tmp_path: object) -> None:
+    from pathlib import Path
+
+    folder = Path(str(tmp_path))
+    (folder / "d.txt").write_text("1 1 4 4 3\n2 3 4 6\n")
+    result = CliRunner().invoke(
+        app,
+        ["play", "--plain", "--players", "Ana,Bob", "--dice", str(folder / "d.txt")],
+        input="t\nk 1 1\nt\n",
+    )
+    assert result.exit_code == 2
+    assert "but 3 dice are thrown now" in result.stderr

@@ -1,0 +1,118 @@
+"""The table screen at the smallest common terminal, 80x24 (issue 12, item 7): six dice fit,
+the hint stays in view however long the sheet, Ctrl-C quits as q does, a bot's turn invites
+no selection, and a dice file that stops matching ends the app with exit code 2."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from textual.geometry import Region
+from textual.pilot import Pilot
+from tui_helpers import game_screen, keep, make_app, press, run
+
+from zloutch.adapters.tui.views import keeps_text, tray_view
+from zloutch.adapters.tui.widgets import Die, HintPanel
+from zloutch.app.dice import ScriptedDice
+from zloutch.app.session import Need, Session
+from zloutch.engine import Phase, Throw
+
+SMALL = (80, 24)
+
+
+def fully_shown(pilot: Pilot[Any], region: Region) -> bool:
+    """Whether a widget's region lies inside the screen, nothing of it cut off."""
+    width, height = pilot.app.size
+    return region.x >= 0 and region.y >= 0 and region.right <= width and region.bottom <= height
+
+
+def test_six_dice_fit_an_80x24_screen() -> None:
+    app = make_app("dix-mille-6", "Ana,Bob", "1 2 3 4 6 6")
+
+    async def test() -> None:
+        async with app.run_test(size=SMALL) as pilot:
+            await press(pilot, "t")
+            await pilot.pause()
+            dice = list(game_screen(pilot).query(Die))
+            assert [d.face for d in dice] == [1, 2, 3, 4, 6, 6]
+            play = game_screen(pilot).query_one("#play").content_region
+            for die in dice:
+                assert die.region.width == 7 and die.region.height == 5
+                assert fully_shown(pilot, die.region), die.region
+                assert die.region.right <= play.right, (die.region, play)
+
+    run(test)
+
+
+def test_the_hint_stays_in_view_when_the_sheet_is_long() -> None:
+    spec = "dix-mille(bump=off,target=100000)"
+    app = make_app(spec, "Ana,Bob,Chloe", ";".join(["1 1 1 5 2"] * 30))
+
+    async def test() -> None:
+        async with app.run_test(size=SMALL) as pilot:
+            for _ in range(24):  # eight levels a player: the sheet outgrows the screen
+                await press(pilot, "t")
+                await keep(pilot, "1 1 1")
+                await press(pilot, "b")
+            await press(pilot, "t", "h")
+            await pilot.pause()
+            assert len(app.session.state.sheets[0].levels) == 8  # type: ignore[union-attr]
+            hint = game_screen(pilot).query_one(HintPanel)
+            assert hint.advice is not None
+            assert hint.region.height > 3
+            assert fully_shown(pilot, hint.region), hint.region
+            sheet = game_screen(pilot).query_one("#sheet-scroll")
+            assert sheet.scroll_y == sheet.max_scroll_y > 0  # the last levels in view
+
+    run(test)
+
+
+def test_ctrl_c_quits_and_writes_the_record(tmp_path: Path) -> None:
+    record = tmp_path / "game.json"
+    app = make_app("dix-mille", "Ana,Bob", "1 1 1 2 3", record_path=str(record))
+
+    async def test() -> None:
+        async with app.run_test(size=SMALL) as pilot:
+            await press(pilot, "t")
+            await keep(pilot, "1 1 1")
+            await press(pilot, "ctrl+c")
+            await pilot.pause()
+
+    run(test)
+    assert app.return_value == 0
+    assert json.loads(record.read_text())["actions"] == ["throw", "roll 1 1 1 2 3", "keep 1 1 1"]
+
+
+def test_a_bots_throw_invites_no_selection() -> None:
+    dice = ScriptedDice.from_text("1 5 2 3 4", "test dice")
+    session = Session.new("dix-mille", "bot:cautious,Ana", dice=dice)
+    session.act(Throw())
+    session.roll()
+    assert session.state.phase is Phase.KEEP and session.need() is Need.BOT
+    _, caption, _ = tray_view(session, "")
+    assert caption == "bot:cautious's throw: the bot chooses its keep"
+    assert "Nothing selected" not in keeps_text(session, ()).plain
+    session.bot_step()
+    if session.state.phase is Phase.DECIDE:
+        _, caption, dim = tray_view(session, "")
+        assert "select" not in caption and dim
+
+
+def test_a_dice_file_that_stops_matching_exits_2(tmp_path: Path) -> None:
+    record = tmp_path / "game.json"
+    app = make_app("dix-mille", "Ana,Bob", "1 1 4 4 3;2 3 4 6", record_path=str(record))
+
+    async def test() -> None:
+        async with app.run_test(size=SMALL) as pilot:
+            await press(pilot, "t")
+            await keep(pilot, "1 1")
+            await press(pilot, "t")
+            await pilot.pause()
+            assert game_screen(pilot).stopped.startswith("error: test dice line 2")
+            await press(pilot, "q")
+            await pilot.pause()
+
+    run(test)
+    assert app.return_value == 2
+    assert json.loads(record.read_text())["actions"][-1] == "throw"
