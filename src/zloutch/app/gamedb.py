@@ -25,7 +25,15 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 
-from zloutch.app.rooms import DuplicateIntent, GameRow, LogEntry, RoomError, SeatRow, StoreConflict
+from zloutch.app.rooms import (
+    Append,
+    DuplicateIntent,
+    GameRow,
+    LogEntry,
+    RoomError,
+    SeatRow,
+    StoreConflict,
+)
 
 CHANNEL = "zloutch_log"
 
@@ -199,6 +207,100 @@ class SqlStore:
             with self.engine.connect() as conn:
                 self._raise_duplicate(conn, game_id, entries)
             raise StoreConflict() from None
+
+    def append_many(self, batch: Sequence[Append]) -> list[Exception | None]:
+        """Group commit: every game's entries in one transaction, so one write to disk
+        (``synchronous=FULL``: one fsync) for the whole batch. The last sequence number and
+        the client ids of the batch's games are read in the transaction, and an item that
+        does not follow (``StoreConflict``) or was applied before (``DuplicateIntent``) is
+        left out, the others written. Should another process take a number between the read
+        and the write (PostgreSQL), the transaction fails as a whole: then each item is
+        appended on its own, to find out which one it was."""
+        if not batch:
+            return []
+        try:
+            with self.engine.begin() as conn:
+                return self._append_batch(conn, batch)
+        except IntegrityError:
+            return [self._append_alone(item) for item in batch]
+
+    def _append_batch(self, conn: Connection, batch: Sequence[Append]) -> list[Exception | None]:
+        ids = sorted({item.game_id for item in batch})
+        last: dict[str, int] = dict(
+            conn.execute(
+                sa.select(actions.c.game_id, sa.func.max(actions.c.seq))
+                .where(actions.c.game_id.in_(ids))
+                .group_by(actions.c.game_id)
+            ).all()
+        )
+        client_ids = sorted({e.client_id for i in batch for e in i.entries if e.client_id})
+        seen: dict[tuple[str, str], int] = {}
+        if client_ids:
+            query = sa.select(actions.c.game_id, actions.c.client_id, actions.c.seq).where(
+                actions.c.game_id.in_(ids), actions.c.client_id.in_(client_ids)
+            )
+            seen = {(g, c): q for g, c, q in conn.execute(query)}
+        outcomes: list[Exception | None] = []
+        rows: list[dict[str, Any]] = []
+        touched: dict[str, dict[str, Any]] = {}
+        for item in batch:
+            if not item.entries:
+                outcomes.append(None)
+                continue
+            dup = next(
+                (
+                    seen[(item.game_id, e.client_id)]
+                    for e in item.entries
+                    if e.client_id is not None and (item.game_id, e.client_id) in seen
+                ),
+                None,
+            )
+            if dup is not None:
+                outcomes.append(DuplicateIntent(dup))
+                continue
+            if last.get(item.game_id, 0) + 1 != item.entries[0].seq:
+                outcomes.append(StoreConflict())
+                continue
+            outcomes.append(None)
+            last[item.game_id] = item.entries[-1].seq
+            for e in item.entries:
+                rows.append(_entry_values(item.game_id, e))
+                if e.client_id is not None:
+                    seen[(item.game_id, e.client_id)] = e.seq
+            changes = touched.setdefault(item.game_id, {"game": item.game_id, "over": False})
+            changes["at"] = _utc(item.at)
+            changes["over"] = changes["over"] or item.over
+        if rows:
+            conn.execute(actions.insert(), rows)
+            conn.execute(
+                games.update()
+                .where(games.c.id == sa.bindparam("game"))
+                .values(updated_at=sa.bindparam("at")),
+                list(touched.values()),
+            )
+            over = [{"game": g} for g, c in touched.items() if c["over"]]
+            if over:
+                conn.execute(
+                    games.update().where(games.c.id == sa.bindparam("game")).values(status="over"),
+                    over,
+                )
+            if self.postgres:
+                notes = [f"{g} {last[g]}" for g in touched]
+                conn.execute(
+                    sa.text(
+                        "SELECT pg_notify(:channel, note) "
+                        "FROM unnest(CAST(:notes AS text[])) AS note"
+                    ),
+                    {"channel": CHANNEL, "notes": notes},
+                )
+        return outcomes
+
+    def _append_alone(self, item: Append) -> Exception | None:
+        try:
+            self.append(item.game_id, item.entries, over=item.over, at=item.at)
+        except (StoreConflict, DuplicateIntent) as exc:
+            return exc
+        return None
 
     @staticmethod
     def _raise_duplicate(conn: Connection, game_id: str, entries: Sequence[LogEntry]) -> None:
