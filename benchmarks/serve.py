@@ -28,6 +28,7 @@ import json
 import os
 import random
 import resource
+import signal
 import socket
 import statistics
 import subprocess
@@ -65,9 +66,11 @@ def raise_open_files(wanted: int) -> None:
         resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
 
 
-def start_server(db: str, port: int) -> subprocess.Popen[bytes]:
+def start_server(db: str, port: int, profile: str | None = None) -> subprocess.Popen[bytes]:
     env = {**os.environ, "PYTHONPATH": str(SRC)}
     command = [sys.executable, "-m", "zloutch", "serve", "--port", str(port), "--db", db]
+    if profile:  # the server under cProfile, written when it stops
+        command[1:1] = ["-m", "cProfile", "-o", profile]
     process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL)
     deadline = time.monotonic() + 90
     while time.monotonic() < deadline:
@@ -160,7 +163,7 @@ async def play(
     return samples
 
 
-async def run(args: argparse.Namespace, port: int) -> None:
+async def run(args: argparse.Namespace, port: int, server_pid: int) -> None:
     base = f"http://127.0.0.1:{port}"
     started = time.perf_counter()
     games = []
@@ -187,6 +190,7 @@ async def run(args: argparse.Namespace, port: int) -> None:
     sockets = sum(len(everyone) for _, everyone in conns.values())
     opened = time.perf_counter() - opening
     before = health(base)
+    cpu_before = cpu_seconds(server_pid), time.process_time()
     until = time.monotonic() + args.seconds
     playing = time.perf_counter()
     results = await asyncio.wait_for(
@@ -195,6 +199,8 @@ async def run(args: argparse.Namespace, port: int) -> None:
     )
     elapsed = time.perf_counter() - playing
     after = health(base)
+    server_cpu = cpu_seconds(server_pid) - cpu_before[0]
+    client_cpu = time.process_time() - cpu_before[1]
     samples = sorted(s for r in results for s in r)
     if not samples:
         raise SystemExit("no intent was acknowledged")
@@ -212,10 +218,23 @@ async def run(args: argparse.Namespace, port: int) -> None:
         f"server: {appends} appends in {commits} commits"
         f" ({appends / max(commits, 1):.1f} a commit, largest {after['largest_commit']})"
     )
+    print(
+        f"CPU while playing: server {server_cpu:.1f} s ({server_cpu / len(samples) * 1000:.2f} ms"
+        f" an intent), clients {client_cpu:.1f} s, in {elapsed:.1f} s"
+    )
     print(f"(games created in {made:.1f} s, sockets opened in {opened:.1f} s)")
     for _, everyone in conns.values():
         for c in everyone:
             await c.ws.close()
+
+
+def cpu_seconds(pid: int) -> float:
+    """The CPU time a process has used (user and system; Linux's /proc, else nan)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+    except OSError:
+        return float("nan")
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def health(base: str) -> dict[str, Any]:
@@ -234,6 +253,7 @@ def main() -> None:
         "--think", type=float, default=0.0, help="a player waits 0 to 2x this long (seconds)"
     )
     parser.add_argument("--db", help="a database URL (default: SQLite in a temporary folder)")
+    parser.add_argument("--profile", metavar="FILE", help="run the server under cProfile")
     args = parser.parse_args()
     if not (0 < args.games <= 5000 and 0 < args.sockets <= 20000 and args.seconds <= 600):
         raise SystemExit("bounded: at most 5,000 games, 20,000 sockets and 600 s")
@@ -243,12 +263,13 @@ def main() -> None:
     port = free_port()
     with tempfile.TemporaryDirectory() as folder:
         db = args.db or f"sqlite:///{Path(folder) / 'bench.sqlite'}"
-        server = start_server(db, port)
+        server = start_server(db, port, args.profile)
         try:
-            asyncio.run(run(args, port))
+            asyncio.run(run(args, port, server.pid))
         finally:
-            server.terminate()
-            server.wait(30)
+            # Ctrl-C: uvicorn stops, and cProfile (if on) writes its file on the way out.
+            server.send_signal(signal.SIGINT)
+            server.wait(60)
 
 
 if __name__ == "__main__":
