@@ -7,6 +7,8 @@ schema is made and upgraded by the Alembic migrations shipped in ``zloutch.app.m
 run when the store opens: a database made by an older version keeps working.
 
 SQLite runs in WAL mode with ``synchronous=FULL``: a transaction that returned is on disk.
+``append_many`` writes the entries of many games in one transaction (group commit: one fsync
+for all of them).
 With PostgreSQL, each append also sends ``NOTIFY zloutch_log, '<game> <seq>'`` inside its
 transaction, delivered on commit, so that the other server processes on the same database
 learn of the new entries (``listen``).

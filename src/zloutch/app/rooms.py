@@ -7,7 +7,11 @@ reason and its rule id. Nothing here does I/O either, apart from the store it is
 
 The log is the game. Each accepted intent becomes one or more entries (``throw`` and the
 ``roll`` the server draws for it) appended in one transaction with the next sequence numbers;
-an entry is acknowledged or broadcast only after ``append`` returned. The store refuses a
+an entry is acknowledged or broadcast only after the store committed it. ``check_intent``
+checks an intent in memory and gives the ``Pending`` entries, applied to a copy of the room;
+the store commits them (``append_many``: the entries of many games in one transaction, which
+the server's writer thread uses for group commit), and ``settle`` moves the room on, or
+leaves it as it was. ``intent`` does the three at once. The store refuses a
 sequence number taken (``StoreConflict``: another process got there first; the room reloads
 the log and checks the intent again) and a client message id seen before (``DuplicateIntent``:
 a retry, answered with the version it led to, applied once). A game is rebuilt by replaying
