@@ -216,7 +216,8 @@ async def run(args: argparse.Namespace, port: int, server_pid: int) -> None:
     print(f"intent -> broadcast (to every socket of the game): p50 {p50:.1f} ms  p99 {p99:.1f} ms")
     print(
         f"server: {appends} appends in {commits} commits"
-        f" ({appends / max(commits, 1):.1f} a commit, largest {after['largest_commit']})"
+        f" ({appends / max(commits, 1):.1f} a commit, largest {after['largest_commit']},"
+        f" slowest {after['slowest_commit_ms']:.0f} ms)"
     )
     print(
         f"CPU while playing: server {server_cpu:.1f} s ({server_cpu / len(samples) * 1000:.2f} ms"

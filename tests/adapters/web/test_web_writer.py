@@ -4,8 +4,10 @@ transaction, nothing told before the commit, and a failed commit leaves every ga
 from __future__ import annotations
 
 import asyncio
+import gc
 import json
 import threading
+import weakref
 from collections.abc import Sequence
 from typing import Any
 
@@ -182,3 +184,33 @@ def test_a_conflict_in_a_batch_refuses_that_game_only() -> None:
     assert isinstance(answers[1], Refused) and answers[1].code == "stale"
     assert rooms.room(late_game).state == other.room(late_game).state
     assert [e.client_id for e in store.log(late_game)][:1] == ["elsewhere"]
+
+
+def test_what_lives_on_is_frozen_and_collected_now_and_then() -> None:
+    """The cycle collector skips the frozen (the server's long-lived objects), and a full
+    collection comes every ``collect_every`` rounds: a cycle dropped after it was frozen is
+    collected all the same."""
+    hub = Hub(Rooms(MemoryStore()))
+
+    class Node:
+        link: object = None
+
+    async def tidy() -> tuple[int, weakref.ref[Node]]:
+        task = asyncio.ensure_future(hub.tidy_forever(freeze_every=0.01, collect_every=5))
+        await asyncio.sleep(0)
+        frozen_at_start = gc.get_freeze_count()
+        node = Node()
+        node.link = node  # a cycle: only the collector frees it
+        dropped = weakref.ref(node)
+        await asyncio.sleep(0.02)  # a round: the cycle is frozen with the rest
+        del node
+        await asyncio.sleep(0.3)  # past a full round
+        task.cancel()
+        return frozen_at_start, dropped
+
+    try:
+        frozen, dropped = asyncio.run(tidy())
+        assert frozen > 0 and gc.get_freeze_count() > 0
+        assert dropped() is None
+    finally:
+        gc.unfreeze()

@@ -119,6 +119,7 @@ def create_app(
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         hub.resume_all()
         hub.spawn(hub.expire_forever)
+        hub.spawn(hub.tidy_forever)
         if store.postgres:
             hub.spawn(lambda: hub.follow(store.listen()))
         yield
@@ -144,6 +145,7 @@ def create_app(
             "commits": stats.commits,
             "appends": stats.appends,
             "largest_commit": stats.largest,
+            "slowest_commit_ms": round(stats.slowest * 1000, 1),
         }
 
     @app.post("/api/games", status_code=201)

@@ -16,7 +16,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import logging
+import time
 from collections.abc import AsyncIterator, Callable, Coroutine
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -265,6 +267,27 @@ class Hub:
             if gone:
                 log.info("%d unfinished games expired", len(gone))
             await asyncio.sleep(every)
+
+    async def tidy_forever(self, freeze_every: float = 5.0, collect_every: int = 120) -> None:
+        """Keep Python's cycle collector off the moves. A full collection looks at every
+        object: with a thousand games and five thousand sockets it stopped the loop for 0.3
+        to 1.3 s every few seconds here. So what lives on is frozen (``gc.freeze``: the
+        collector skips it) every ``freeze_every`` seconds, the collections look at the
+        newer objects only, and every ``collect_every``-th time everything is collected once
+        (one pause, logged) before it is frozen again."""
+        gc.freeze()
+        rounds = 0
+        while True:
+            await asyncio.sleep(freeze_every)
+            rounds += 1
+            if rounds % collect_every == 0:
+                began = time.perf_counter()
+                gc.unfreeze()
+                found = gc.collect()
+                log.info(
+                    "collected %d objects in %.0f ms", found, (time.perf_counter() - began) * 1e3
+                )
+            gc.freeze()
 
     async def follow(self, notes: AsyncIterator[tuple[str, int]]) -> None:
         """Entries other processes appended (PostgreSQL NOTIFY): read them, send them on."""

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -32,16 +33,19 @@ MAX_BATCH = 1000
 
 @dataclass
 class CommitStats:
-    """What the writer did: transactions, appends in them, the largest batch."""
+    """What the writer did: transactions, appends in them, the largest, the slowest."""
 
     commits: int = 0
     appends: int = 0
     largest: int = 0
+    slowest: float = 0.0
+    """Seconds, from the batch taken to its outcome."""
 
-    def count(self, size: int) -> None:
+    def count(self, size: int, seconds: float) -> None:
         self.commits += 1
         self.appends += size
         self.largest = max(self.largest, size)
+        self.slowest = max(self.slowest, seconds)
 
 
 @dataclass(eq=False)
@@ -81,11 +85,12 @@ class GroupCommit:
                 del self._queue[: self.max_batch]
                 items = [item for item, _ in batch]
                 outcomes: list[Exception | None]
+                began = time.perf_counter()
                 try:
                     outcomes = await loop.run_in_executor(
                         self._thread, self.store.append_many, items
                     )
-                    self.stats.count(len(items))
+                    self.stats.count(len(items), time.perf_counter() - began)
                 except Exception as exc:  # the transaction failed: none of the batch is stored
                     outcomes = [exc] * len(items)
                 for (_, future), outcome in zip(batch, outcomes, strict=True):
