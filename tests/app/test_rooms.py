@@ -6,6 +6,7 @@ import os
 import random
 import secrets
 from collections.abc import Callable, Iterator
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -380,7 +381,9 @@ def test_a_batch_stores_what_appending_one_by_one_would(
     memory = MemoryStore()
     ids = [secrets.token_hex(8) for _ in range(3)]
     for game_id in ids:
+        # Expired: its log is made up, and no server on the database is to resume it.
         game = GameRow(game_id, "dix-mille", ("A", "B"), "0" * 64, "0" * 64, moment, moment)
+        game = replace(game, status="expired")
         rows = [SeatRow(game_id, 0, "A"), SeatRow(game_id, 1, "B")]
         for store in (memory, sql_store):
             store.create(game, rows, ())

@@ -801,11 +801,10 @@ class Rooms:
 
     def _pending(self, room: Room, first: LogEntry | None) -> Pending:
         """The entries of a move (and the server's rolls after it) on a copy of the room."""
-        probe = room.try_entries([first] if first else [])
-        entries = ([first] if first else []) + probe.throw_dice(
-            first.at if first else stamp(self.clock())
-        )
-        return Pending(room.game.id, room.version, tuple(entries), probe, self.clock())
+        head = [first] if first else []
+        probe = room.try_entries(head)
+        rolls = probe.throw_dice(first.at if first else stamp(self.clock()))
+        return Pending(room.game.id, room.version, (*head, *rolls), probe, self.clock())
 
     @staticmethod
     def _refusal(room: Room, action: Action) -> str | None:
