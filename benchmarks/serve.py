@@ -6,8 +6,8 @@ free port of 127.0.0.1, creates ``--games`` games of two seated people, and open
 spectators). Then every game plays at once: the player to move sends a legal intent, and the
 time from sending it to the moment each socket of the game has the events it caused is one
 latency sample ("intent to broadcast"). It stops after ``--moves`` intents per game or
-``--seconds``, whichever comes first, and prints games, sockets, intents, p50 and p99, and
-how the server grouped its commits (``/api/health``).
+``--seconds``, whichever comes first, and prints games, sockets, intents, p50 and p99, how
+the server grouped its commits (``/api/health``) and the CPU the server and the clients used.
 
 With ``--think 0`` (the default) each game sends its next intent as soon as its sockets have
 the last one's events: every game at once, as fast as the server goes (a saturation test).
