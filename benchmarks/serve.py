@@ -6,7 +6,13 @@ free port of 127.0.0.1, creates ``--games`` games of two seated people, and open
 spectators). Then every game plays at once: the player to move sends a legal intent, and the
 time from sending it to the moment each socket of the game has the events it caused is one
 latency sample ("intent to broadcast"). It stops after ``--moves`` intents per game or
-``--seconds``, whichever comes first, and prints games, sockets, intents, p50 and p99.
+``--seconds``, whichever comes first, and prints games, sockets, intents, p50 and p99, how
+the server grouped its commits (``/api/health``) and the CPU the server and the clients used.
+
+With ``--think 0`` (the default) each game sends its next intent as soon as its sockets have
+the last one's events: every game at once, as fast as the server goes (a saturation test).
+``--think S`` has each player wait a random 0 to 2S seconds first, as a person does: the load
+is then about ``games / (S + latency)`` intents a second.
 
 Traffic goes to 127.0.0.1 only, bounded in count and in time. Run:
 ``python benchmarks/serve.py --games 1000 --sockets 5000 --moves 4`` (the issue's target).
@@ -20,6 +26,9 @@ import argparse
 import asyncio
 import json
 import os
+import random
+import resource
+import signal
 import socket
 import statistics
 import subprocess
@@ -49,9 +58,19 @@ def post(base: str, path: str, body: object) -> Any:
         return json.loads(response.read())
 
 
-def start_server(db: str, port: int) -> subprocess.Popen[bytes]:
+def raise_open_files(wanted: int) -> None:
+    """Room for this many sockets in this process (the server raises its own limit)."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    target = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+    if soft != resource.RLIM_INFINITY and soft < target:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+
+
+def start_server(db: str, port: int, profile: str | None = None) -> subprocess.Popen[bytes]:
     env = {**os.environ, "PYTHONPATH": str(SRC)}
     command = [sys.executable, "-m", "zloutch", "serve", "--port", str(port), "--db", db]
+    if profile:  # the server under cProfile, written when it stops
+        command[1:1] = ["-m", "cProfile", "-o", profile]
     process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL)
     deadline = time.monotonic() + 90
     while time.monotonic() < deadline:
@@ -87,9 +106,9 @@ class Conn:
                         future.set_result(now)
                 self.waiters = [(v, f) for v, f in self.waiters if not f.done()]
             elif kind in ("ack", "refused"):
-                future = self.answers.pop(message["id"], None)
-                if future is not None:
-                    future.set_result(message)
+                answer = self.answers.pop(message["id"], None)
+                if answer is not None:
+                    answer.set_result(message)
 
     def reached(self, version: int) -> asyncio.Future[float]:
         future: asyncio.Future[float] = asyncio.get_running_loop().create_future()
@@ -109,13 +128,20 @@ async def open_socket(port: int, game: str, token: str | None) -> Conn:
 
 
 async def play(
-    game: str, players: dict[int, Conn], everyone: list[Conn], moves: int, until: float
+    game: str,
+    players: dict[int, Conn],
+    everyone: list[Conn],
+    args: argparse.Namespace,
+    until: float,
 ) -> list[float]:
     samples: list[float] = []
     first = players[0]
+    rng = random.Random(game)
     while not first.state:
         await asyncio.sleep(0.01)
-    for n in range(moves):
+    for n in range(args.moves):
+        if args.think:
+            await asyncio.sleep(rng.uniform(0, 2 * args.think))
         state = first.state
         if time.monotonic() > until or state["status"] != "playing" or not state["acting"]:
             break
@@ -137,7 +163,7 @@ async def play(
     return samples
 
 
-async def run(args: argparse.Namespace, port: int) -> None:
+async def run(args: argparse.Namespace, port: int, server_pid: int) -> None:
     base = f"http://127.0.0.1:{port}"
     started = time.perf_counter()
     games = []
@@ -152,29 +178,70 @@ async def run(args: argparse.Namespace, port: int) -> None:
     per_game = max(2, args.sockets // args.games)
     conns: dict[str, tuple[dict[int, Conn], list[Conn]]] = {}
     opening = time.perf_counter()
-    for game, tokens in games:
-        players = {s: await open_socket(port, game, t) for s, t in tokens.items()}
-        watchers = [await open_socket(port, game, None) for _ in range(per_game - 2)]
+    gate = asyncio.Semaphore(50)  # sockets being opened at once
+
+    async def open_game(game: str, tokens: dict[int, str]) -> None:
+        async with gate:
+            players = {s: await open_socket(port, game, t) for s, t in tokens.items()}
+            watchers = [await open_socket(port, game, None) for _ in range(per_game - 2)]
         conns[game] = (players, [*players.values(), *watchers])
+
+    await asyncio.gather(*(open_game(game, tokens) for game, tokens in games))
     sockets = sum(len(everyone) for _, everyone in conns.values())
     opened = time.perf_counter() - opening
+    before = health(base)
+    cpu_before = cpu_seconds(server_pid), time.process_time()
     until = time.monotonic() + args.seconds
     playing = time.perf_counter()
-    results = await asyncio.gather(
-        *(play(g, p, e, args.moves, until) for g, (p, e) in conns.items())
+    results = await asyncio.wait_for(
+        asyncio.gather(*(play(g, p, e, args, until) for g, (p, e) in conns.items())),
+        args.seconds + 60,
     )
     elapsed = time.perf_counter() - playing
+    after = health(base)
+    server_cpu = cpu_seconds(server_pid) - cpu_before[0]
+    client_cpu = time.process_time() - cpu_before[1]
     samples = sorted(s for r in results for s in r)
     if not samples:
         raise SystemExit("no intent was acknowledged")
     p50 = statistics.median(samples) * 1000
     p99 = samples[min(len(samples) - 1, int(len(samples) * 0.99))] * 1000
-    print(f"games {args.games}  sockets {sockets}  intents {len(samples)} in {elapsed:.1f} s")
+    commits = after["commits"] - before["commits"]
+    appends = after["appends"] - before["appends"]
+    rate = len(samples) / elapsed
+    print(
+        f"games {args.games}  sockets {sockets}  intents {len(samples)} in {elapsed:.1f} s"
+        f" ({rate:.0f}/s, think {args.think:g} s)"
+    )
     print(f"intent -> broadcast (to every socket of the game): p50 {p50:.1f} ms  p99 {p99:.1f} ms")
+    print(
+        f"server: {appends} appends in {commits} commits"
+        f" ({appends / max(commits, 1):.1f} a commit, largest {after['largest_commit']},"
+        f" slowest {after['slowest_commit_ms']:.0f} ms)"
+    )
+    print(
+        f"CPU while playing: server {server_cpu:.1f} s ({server_cpu / len(samples) * 1000:.2f} ms"
+        f" an intent), clients {client_cpu:.1f} s, in {elapsed:.1f} s"
+    )
     print(f"(games created in {made:.1f} s, sockets opened in {opened:.1f} s)")
     for _, everyone in conns.values():
         for c in everyone:
             await c.ws.close()
+
+
+def cpu_seconds(pid: int) -> float:
+    """The CPU time a process has used (user and system; Linux's /proc, else nan)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+    except OSError:
+        return float("nan")
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def health(base: str) -> dict[str, Any]:
+    with urllib.request.urlopen(base + "/api/health", timeout=60) as response:
+        answer: dict[str, Any] = json.loads(response.read())
+    return answer
 
 
 def main() -> None:
@@ -183,19 +250,27 @@ def main() -> None:
     parser.add_argument("--sockets", type=int, default=1000)
     parser.add_argument("--moves", type=int, default=4, help="intents per game (at most)")
     parser.add_argument("--seconds", type=float, default=120, help="at most this long playing")
+    parser.add_argument(
+        "--think", type=float, default=0.0, help="a player waits 0 to 2x this long (seconds)"
+    )
     parser.add_argument("--db", help="a database URL (default: SQLite in a temporary folder)")
+    parser.add_argument("--profile", metavar="FILE", help="run the server under cProfile")
     args = parser.parse_args()
     if not (0 < args.games <= 5000 and 0 < args.sockets <= 20000 and args.seconds <= 600):
         raise SystemExit("bounded: at most 5,000 games, 20,000 sockets and 600 s")
+    if not 0 <= args.think <= 60:
+        raise SystemExit("--think is 0 to 60 seconds")
+    raise_open_files(max(args.sockets, 2 * args.games) + 1000)
     port = free_port()
     with tempfile.TemporaryDirectory() as folder:
         db = args.db or f"sqlite:///{Path(folder) / 'bench.sqlite'}"
-        server = start_server(db, port)
+        server = start_server(db, port, args.profile)
         try:
-            asyncio.run(run(args, port))
+            asyncio.run(run(args, port, server.pid))
         finally:
-            server.terminate()
-            server.wait(30)
+            # Ctrl-C: uvicorn stops, and cProfile (if on) writes its file on the way out.
+            server.send_signal(signal.SIGINT)
+            server.wait(60)
 
 
 if __name__ == "__main__":

@@ -4,22 +4,30 @@ from __future__ import annotations
 
 import os
 import random
+import secrets
 from collections.abc import Callable, Iterator
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from zloutch.app.fairdice import Verdict, verify_record
 from zloutch.app.rooms import (
     Accepted,
+    Append,
+    GameRow,
     GameStore,
+    LogEntry,
     MemoryStore,
     NewGame,
     Refused,
     Room,
     RoomError,
     Rooms,
+    SeatRow,
     SeatSpec,
     digest,
 )
@@ -326,3 +334,83 @@ def test_the_shipped_migrations_make_the_schema_the_store_uses(tmp_path: Path) -
         assert compare_metadata(MigrationContext.configure(conn), metadata) == []
     store.close()
     SqlStore(f"sqlite:///{tmp_path / 'm.sqlite'}").close()  # a second start migrates nothing
+
+
+@pytest.fixture(scope="module", params=["sqlite", "postgres"])
+def sql_store(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory):
+    """One database store for a module's examples (each makes games of its own)."""
+    from zloutch.app.gamedb import SqlStore
+
+    if request.param == "sqlite":
+        url = f"sqlite:///{tmp_path_factory.mktemp('batch') / 'games.sqlite'}"
+    elif not POSTGRES:
+        pytest.skip(POSTGRES_HOWTO)
+    else:
+        url = POSTGRES
+    try:
+        store = SqlStore(url)
+    except ZloutchError as exc:
+        pytest.skip(f"{exc}; {POSTGRES_HOWTO}")
+    yield store
+    store.close()
+
+
+item = st.tuples(
+    st.integers(0, 2),  # the game
+    st.sampled_from([0, 0, 0, -1, 1]),  # where it starts: after the last entry, or not
+    st.integers(1, 2),  # how many entries
+    st.sampled_from([None, "a", "b", "c"]),  # the client id of its first entry
+    st.booleans(),  # the game is over after it
+)
+
+
+@given(
+    stored=st.lists(st.integers(0, 2), max_size=3),
+    batch=st.lists(item, min_size=1, max_size=6),
+)
+@settings(
+    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+def test_a_batch_stores_what_appending_one_by_one_would(
+    sql_store: GameStore, stored: list[int], batch: list[tuple[int, int, int, str | None, bool]]
+) -> None:
+    """Group commit changes no outcome: a batch in one transaction stores, refuses
+    (StoreConflict) and recognises (DuplicateIntent) exactly what the appends one after
+    another would, in a database as in memory."""
+    moment = datetime(2026, 12, 1, tzinfo=UTC)
+    memory = MemoryStore()
+    ids = [secrets.token_hex(8) for _ in range(3)]
+    for game_id in ids:
+        # Expired: its log is made up, and no server on the database is to resume it.
+        game = GameRow(game_id, "dix-mille", ("A", "B"), "0" * 64, "0" * 64, moment, moment)
+        game = replace(game, status="expired")
+        rows = [SeatRow(game_id, 0, "A"), SeatRow(game_id, 1, "B")]
+        for store in (memory, sql_store):
+            store.create(game, rows, ())
+    for n, g in enumerate(stored):  # entries stored before, one with the client id "a"
+        seq = len(memory.log(ids[g])) + 1
+        entry = LogEntry(seq, "throw", "t", 0, "a" if n == 0 else None)
+        for store in (memory, sql_store):
+            store.append(ids[g], [entry], over=False, at=moment)
+    running = {g: len(memory.log(ids[g])) for g in range(3)}
+    appends = []
+    for g, shift, count, client_id, over in batch:
+        first = running[g] + 1 + shift
+        entries = tuple(
+            LogEntry(first + k, f"e{k}", "t", 0, client_id if k == 0 else None)
+            for k in range(count)
+        )
+        if shift == 0:
+            running[g] += count
+        appends.append(Append(ids[g], entries, over, moment))
+    expected = memory.append_many(appends)
+    outcomes = sql_store.append_many(appends)  # type: ignore[attr-defined]
+    assert [type(o) for o in outcomes] == [type(o) for o in expected]
+    assert [getattr(o, "version", None) for o in outcomes] == [
+        getattr(o, "version", None) for o in expected
+    ]
+    for game_id in ids:
+        assert sql_store.log(game_id) == memory.log(game_id)
+        db_game, mem_game = sql_store.game(game_id), memory.game(game_id)
+        assert db_game is not None and mem_game is not None
+        assert db_game.status == mem_game.status

@@ -7,7 +7,11 @@ reason and its rule id. Nothing here does I/O either, apart from the store it is
 
 The log is the game. Each accepted intent becomes one or more entries (``throw`` and the
 ``roll`` the server draws for it) appended in one transaction with the next sequence numbers;
-an entry is acknowledged or broadcast only after ``append`` returned. The store refuses a
+an entry is acknowledged or broadcast only after the store committed it. ``check_intent``
+checks an intent in memory and gives the ``Pending`` entries, applied to a copy of the room;
+the store commits them (``append_many``: the entries of many games in one transaction, which
+the server's writer thread uses for group commit), and ``settle`` moves the room on, or
+leaves it as it was. ``intent`` does the three at once. The store refuses a
 sequence number taken (``StoreConflict``: another process got there first; the room reloads
 the log and checks the intent again) and a client message id seen before (``DuplicateIntent``:
 a retry, answered with the version it led to, applied once). A game is rebuilt by replaying
@@ -68,7 +72,15 @@ MAX_PACE = 60.0
 RULE_ID = re.compile(r"\(([STGVF]-\d+)\)")
 
 RefusalCode = Literal[
-    "illegal", "stale", "not_your_turn", "spectator", "bad_token", "invalid", "over", "expired"
+    "illegal",
+    "stale",
+    "not_your_turn",
+    "spectator",
+    "bad_token",
+    "invalid",
+    "over",
+    "expired",
+    "not_stored",
 ]
 
 
@@ -180,6 +192,13 @@ class GameStore(Protocol):
     ) -> None:
         """Append entries (their ``seq`` follow the last one) in one transaction, and mark
         the game over; raises StoreConflict or DuplicateIntent, having written nothing."""
+        ...
+
+    def append_many(self, batch: Sequence[Append]) -> list[Exception | None]:
+        """Group commit: the appends of many games in one transaction (one write to disk).
+        Each gets None (stored), or StoreConflict or DuplicateIntent (nothing of it stored,
+        the others stored all the same); raises, having stored nothing, if the transaction
+        itself fails."""
         ...
 
     def update_game(self, game_id: str, **changes: object) -> None: ...
@@ -319,18 +338,23 @@ class Room:
     def record_text(self) -> str:
         return dump_record(self.full_record(), self.state)
 
-    def server_rolls(self, at: str, seq: int) -> list[LogEntry]:
-        """The rolls the server draws while the dice are in the air (server dice only)."""
+    def throw_dice(self, at: str) -> list[LogEntry]:
+        """The server's rolls while the dice are in the air, taken into this room (a copy's,
+        see ``try_entries``); none at a real table, where the faces are typed in."""
         if self.game.table_mode:
             return []
         entries: list[LogEntry] = []
-        probe = self.try_entries([])
-        while current_player(probe.state) == CHANCE:
-            roll = fair_roll(self.game.secret, probe.seeds, probe.throws, probe.state.turn.rolling)
-            entry = LogEntry(seq + len(entries), str(roll), at)
-            probe.take(entry)
+        while current_player(self.state) == CHANCE:
+            roll = fair_roll(self.game.secret, self.seeds, self.throws, self.state.turn.rolling)
+            entry = LogEntry(self.version + 1, str(roll), at)
+            self.take(entry)
             entries.append(entry)
         return entries
+
+    def adopt(self, probe: Room) -> None:
+        """Stand where a copy of this room stands, its entries now stored (no replay)."""
+        self.state, self.record, self.throws = probe.state, probe.record, probe.throws
+        self.played, self.seeds = list(probe.played), list(probe.seeds)
 
 
 # ---------------------------------------------------------------------------- answers
@@ -353,6 +377,53 @@ class Accepted:
     version: int
     played: tuple[Played, ...] = ()
     duplicate: bool = False
+
+
+@dataclass(frozen=True)
+class Append:
+    """One game's entries to append to its log (``GameStore.append_many``)."""
+
+    game_id: str
+    entries: tuple[LogEntry, ...]
+    over: bool
+    """The game is over after them."""
+    at: datetime
+
+
+@dataclass(frozen=True)
+class Pending:
+    """Entries checked by the engine and not stored yet, and the room they lead to: a copy
+    (``probe``), so that the room itself, and all that anyone is told, stay as they were until
+    the store has committed them (``Rooms.settle``)."""
+
+    game_id: str
+    base: int
+    """The version they follow."""
+    entries: tuple[LogEntry, ...]
+    probe: Room
+    at: datetime
+
+    @property
+    def append(self) -> Append:
+        return Append(self.game_id, self.entries, self.probe.over, self.at)
+
+
+@dataclass(frozen=True)
+class BotTurn:
+    """A move the server is to choose for a seat: the bot, and the state it sees."""
+
+    game_id: str
+    version: int
+    seat: int
+    bot: str
+    state: GameState
+    seed: str
+
+    def choose(self) -> Action:
+        """The bot's action: a pure function of the state (it may run off the event loop)."""
+        policy = bot_of(BOT_PREFIX + self.bot)
+        assert policy is not None
+        return policy.choose(self.state, random.Random(self.seed))
 
 
 @dataclass(frozen=True)
@@ -656,6 +727,14 @@ class Rooms:
     ) -> Accepted | Refused:
         """A client's intent, checked against its seat token, the player to move, the version
         it saw and the engine; applied (and stored) or refused with the reason."""
+        checked = self.check_intent(game_id, token, version, client_id, text)
+        return self.commit(checked) if isinstance(checked, Pending) else checked
+
+    def check_intent(
+        self, game_id: str, token: str | None, version: int, client_id: str, text: str
+    ) -> Accepted | Refused | Pending:
+        """An intent checked in memory, nothing stored: the answer (a refusal, or a retry
+        applied before), or the ``Pending`` entries to store, then ``settle``."""
         room = self.room(game_id)
         if room.game.status == "expired":
             return Refused("expired", "this game expired without a move", version=room.version)
@@ -677,15 +756,7 @@ class Rooms:
             )
         if room.seats[seat].away:
             self.set_away(game_id, seat, False)  # acting takes the seat back
-        answer = self._try(room, seat, client_id, text)
-        if answer is not None:
-            return answer
-        self.refresh(game_id)  # another process appended first: what the client saw is old
-        return Refused(
-            "stale",
-            f"the game has moved on (it is at {room.version}): catch up and try again",
-            version=room.version,
-        )
+        return self._check(room, seat, client_id, text)
 
     @staticmethod
     def _seen(room: Room, client_id: str) -> int | None:
@@ -698,8 +769,8 @@ class Rooms:
                 return seq
         return None
 
-    def _try(self, room: Room, seat: int, client_id: str, text: str) -> Accepted | Refused | None:
-        """Check and store an intent; None on a conflict with another process."""
+    def _check(self, room: Room, seat: int, client_id: str, text: str) -> Refused | Pending:
+        """An intent of the seat to act, checked through the engine."""
         at = stamp(self.clock())
         words = text.strip()
         if words.lower().startswith(SEED_WORD + " ") or words.lower() == SEED_WORD:
@@ -709,8 +780,9 @@ class Rooms:
                 return Refused("invalid", str(exc), version=room.version)
             if room.over:
                 return Refused("over", "the game is over", version=room.version)
-            entries = [LogEntry(room.version + 1, f"{SEED_WORD} {seed}", at, seat, client_id)]
-            return self._store(room, entries)
+            return self._pending(
+                room, LogEntry(room.version + 1, f"{SEED_WORD} {seed}", at, seat, client_id)
+            )
         if room.over:
             return Refused("over", "the game is over", version=room.version)
         try:
@@ -725,10 +797,14 @@ class Rooms:
             return Refused(
                 "illegal", reason, match.group(1) if match else None, version=room.version
             )
-        first = LogEntry(room.version + 1, str(action), at, seat, client_id)
-        probe = room.try_entries([first])
-        entries = [first, *probe.server_rolls(at, first.seq + 1)]
-        return self._store(room, entries)
+        return self._pending(room, LogEntry(room.version + 1, str(action), at, seat, client_id))
+
+    def _pending(self, room: Room, first: LogEntry | None) -> Pending:
+        """The entries of a move (and the server's rolls after it) on a copy of the room."""
+        head = [first] if first else []
+        probe = room.try_entries(head)
+        rolls = probe.throw_dice(first.at if first else stamp(self.clock()))
+        return Pending(room.game.id, room.version, (*head, *rolls), probe, self.clock())
 
     @staticmethod
     def _refusal(room: Room, action: Action) -> str | None:
@@ -744,51 +820,93 @@ class Rooms:
         who = turn_player(room.state)
         return f"it is {room.state.names[who]}'s turn"
 
-    def _store(self, room: Room, entries: Sequence[LogEntry]) -> Accepted | Refused | None:
-        probe = room.try_entries(entries)
-        try:
-            self.store.append(room.game.id, entries, over=probe.over, at=self.clock())
-        except StoreConflict:
-            return None
-        except DuplicateIntent as dup:
+    def commit(self, pending: Pending) -> Accepted | Refused:
+        """Store pending entries now (one transaction of their own) and settle them."""
+        (outcome,) = self.store.append_many([pending.append])
+        return self.settle(pending, outcome)
+
+    def settle(self, pending: Pending, outcome: Exception | None) -> Accepted | Refused:
+        """What became of pending entries once the store answered: stored (None), and they
+        are applied to the room; or not, and the room is as it was (it never saw them)."""
+        game_id = pending.game_id
+        if isinstance(outcome, DuplicateIntent):
             # Applied before through another process: catch up, and answer as the first time.
-            self.refresh(room.game.id)
+            self.refresh(game_id)
+            first = pending.entries[0].client_id or ""
             return Accepted(
-                self._seen(room, entries[0].client_id or "") or dup.version, duplicate=True
+                self._seen(self.room(game_id), first) or outcome.version, duplicate=True
             )
-        played = tuple(room.take(e) for e in entries)
-        if probe.over:
+        if isinstance(outcome, StoreConflict):
+            self.refresh(game_id)  # another process appended first: what the client saw is old
+            version = self.room(game_id).version
+            return Refused(
+                "stale",
+                f"the game has moved on (it is at {version}): catch up and try again",
+                version=version,
+            )
+        if outcome is not None:
+            # The store failed (the disk, the connection): nothing is applied, and the game
+            # is read again from its log when next asked for, whatever the commit did.
+            self.rooms.pop(game_id, None)
+            return Refused(
+                "not_stored",
+                f"the server could not store this move ({type(outcome).__name__}): "
+                "nothing was applied, send it again",
+                version=pending.base,
+            )
+        room = self.rooms.get(game_id)
+        if room is None or room.version != pending.base:
+            # Something moved the room meanwhile (another process's entries were read): the
+            # stored log, ours included, is the truth.
+            room = self.room(game_id)
+            self.refresh(game_id)
+            seqs = {e.seq for e in pending.entries}
+            played = tuple(p for p in room.played if p.entry.seq in seqs)
+        else:
+            room.adopt(pending.probe)
+            played = tuple(room.played[pending.base :])
+        if pending.probe.over:
             room.game = replace(room.game, status="over")
         return Accepted(room.version, played)
+
+    def bot_turn(self, game_id: str, version: int) -> BotTurn | None:
+        """The move the server is to choose for a bot (or a person away) if it is still to
+        move at ``version``; None when there is nothing to do."""
+        room = self.room(game_id)
+        seat = room.bot_to_move()
+        if seat is None or room.version != version or room.game.status != "playing":
+            return None
+        bot = room.bot_for(seat) or DEFAULT_LEAVE_BOT
+        # Its random choices depend on the game and the move; it sees the state, not the dice.
+        return BotTurn(game_id, version, seat, bot, room.state, f"zloutch-bot:{game_id}:{version}")
+
+    def check_bot(self, turn: BotTurn, action: Action) -> Pending | None:
+        """The bot's chosen action as pending entries; None if the game moved on since."""
+        room = self.room(turn.game_id)
+        if room.version != turn.version or room.bot_to_move() != turn.seat:
+            return None
+        return self._pending(
+            room, LogEntry(room.version + 1, str(action), stamp(self.clock()), turn.seat)
+        )
 
     def bot_move(self, game_id: str, version: int) -> Accepted | None:
         """The server moves for a bot (or a person away) if it is still to move at
         ``version``; None when there is nothing to do (the game moved, another process
         played it)."""
-        room = self.room(game_id)
-        seat = room.bot_to_move()
-        if seat is None or room.version != version or room.game.status != "playing":
-            return None
-        bot = bot_of(BOT_PREFIX + (room.bot_for(seat) or DEFAULT_LEAVE_BOT))
-        assert bot is not None
-        # Its random choices depend on the game and the move; it sees the state, not the dice.
-        action = bot.choose(room.state, random.Random(f"zloutch-bot:{game_id}:{version}"))
-        at = stamp(self.clock())
-        first = LogEntry(room.version + 1, str(action), at, seat)
-        entries = [first, *room.try_entries([first]).server_rolls(at, first.seq + 1)]
-        answer = self._store(room, entries)
-        if answer is None:
-            self.refresh(game_id)
-            return None
+        turn = self.bot_turn(game_id, version)
+        pending = None if turn is None else self.check_bot(turn, turn.choose())
+        answer = None if pending is None else self.commit(pending)
         return answer if isinstance(answer, Accepted) else None
+
+    def check_start(self, game_id: str) -> Pending | None:
+        """Dice in the air at the start (a continued record): the rolls the server throws."""
+        pending = self._pending(self.room(game_id), None)
+        return pending if pending.entries else None
 
     def start(self, game_id: str) -> Accepted | None:
         """Dice in the air at the start (a continued record): the server throws them."""
-        room = self.room(game_id)
-        entries = room.server_rolls(stamp(self.clock()), room.version + 1)
-        if not entries:
-            return None
-        answer = self._store(room, entries)
+        pending = self.check_start(game_id)
+        answer = None if pending is None else self.commit(pending)
         return answer if isinstance(answer, Accepted) else None
 
     # -- lists
@@ -868,6 +986,16 @@ class MemoryStore:
         if over:
             changes["status"] = "over"
         self.update_game(game_id, **changes)
+
+    def append_many(self, batch: Sequence[Append]) -> list[Exception | None]:
+        outcomes: list[Exception | None] = []
+        for item in batch:
+            try:
+                self.append(item.game_id, item.entries, over=item.over, at=item.at)
+                outcomes.append(None)
+            except (StoreConflict, DuplicateIntent) as exc:
+                outcomes.append(exc)
+        return outcomes
 
     def update_game(self, game_id: str, **changes: object) -> None:
         self.games[game_id] = replace(self.games[game_id], **changes)  # type: ignore[arg-type]

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
 import threading
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
+from websockets.asyncio.client import ClientConnection, connect
 
 from conftest import Player, Server
 from zloutch.adapters.cli import app
@@ -201,13 +204,24 @@ def kill_in_the_middle(make_server: Callable[[], Server], games: int, moves: int
     for t in threads:
         t.join(30)
     snapshot = {g: list(a) for g, a in acked.items()}
-    again = make_server()
-    for game, answers in snapshot.items():
+    check_after_restart(make_server(), made, snapshot)
+
+
+def check_after_restart(
+    again: Server,
+    made: list[tuple[dict, dict[int, str]]],
+    acked: dict[str, list[tuple[int, str]]],
+    told: dict[str, int] | None = None,
+) -> None:
+    """Every acknowledged action is in the log where it was acknowledged, no socket was told
+    of a version the log does not have (``told``), and every game goes on."""
+    for game, answers in acked.items():
         record = again.get(f"/api/games/{game}/record")
         state = again.get(f"/api/games/{game}")
         actions = record["actions"]  # no seeds here: entry k of the log is action k
+        assert (told or {}).get(game, 0) <= state["version"] == len(actions)
         for version, action in answers:
-            assert version <= state["version"] == len(actions)
+            assert version <= state["version"]
             # The intent's own entry ends its batch, or comes just before the server's roll.
             assert actions[version - 1] == action or (
                 actions[version - 2] == action and actions[version - 1].startswith("roll")
@@ -232,3 +246,117 @@ def test_sigkill_in_the_middle_loses_nothing_acknowledged(
 @pytest.mark.slow
 def test_sigkill_in_the_middle_of_many_games(make_server: Callable[[], Server]) -> None:
     kill_in_the_middle(make_server, games=40, moves=60)
+
+
+class Socket:
+    """An asyncio WebSocket client: the last state, and the highest version it was told."""
+
+    def __init__(self, ws: ClientConnection) -> None:
+        self.ws = ws
+        self.state: dict[str, Any] = {}
+        self.told = 0
+        self.changed = asyncio.Event()
+        self.answers: dict[str, asyncio.Future[dict[str, Any]]] = {}
+
+    async def read(self) -> None:
+        try:
+            async for text in self.ws:
+                message = json.loads(text)
+                if message["type"] in ("events", "state"):
+                    self.state = message["state"]
+                    self.told = max(self.told, self.state["version"])
+                    self.changed.set()
+                elif message["type"] in ("ack", "refused"):
+                    answer = self.answers.pop(message["id"], None)
+                    if answer is not None:
+                        answer.set_result(message)
+        finally:
+            for answer in self.answers.values():
+                answer.cancel()
+
+    async def at_least(self, version: int) -> None:
+        while self.state.get("version", -1) < version:
+            self.changed.clear()
+            await asyncio.wait_for(self.changed.wait(), 20)
+
+
+async def play_at_once(
+    server: Server,
+    made: list[tuple[dict, dict[int, str]]],
+    acked: dict[str, list[tuple[int, str]]],
+    told: dict[str, int],
+    kill_after: int,
+) -> dict[str, Any]:
+    """Every game plays as fast as the server answers, all at once, over asyncio clients;
+    SIGKILL once ``kill_after`` intents were acknowledged. The server's health midway."""
+    url = f"ws://127.0.0.1:{server.port}/ws"
+    sockets: dict[str, list[Socket]] = {}
+    readers = []
+    for created, tokens in made:
+        game = created["game"]
+        sockets[game] = []
+        for token in (tokens[0], tokens[1], None):
+            client = Socket(await connect(f"{url}/{game}", open_timeout=20))
+            await client.ws.send(json.dumps({"type": "hello", "token": token}))
+            readers.append(asyncio.ensure_future(client.read()))
+            sockets[game].append(client)
+    killed, asked = asyncio.Event(), asyncio.Event()
+    health: dict[str, Any] = {}
+
+    async def play(game: str, seed: int) -> None:
+        rng = random.Random(seed)
+        players = sockets[game][:2]
+        for n in range(1000):
+            await players[0].at_least(0)
+            state = players[0].state
+            if state["status"] != "playing":
+                return
+            (seat,) = state["acting"]
+            me = players[seat]
+            await me.at_least(state["version"])
+            action = rng.choice(me.state["legal"])
+            answer = asyncio.get_running_loop().create_future()
+            me.answers[f"k{n}"] = answer
+            await me.ws.send(
+                json.dumps(
+                    {"type": "intent", "id": f"k{n}", "version": state["version"], "action": action}
+                )
+            )
+            reply = await answer
+            if reply["type"] == "ack":
+                acked[game].append((reply["version"], action))
+            count = sum(map(len, acked.values()))
+            if count >= kill_after // 2 and not asked.is_set():
+                asked.set()  # how the server commits, asked midway without holding the games
+                health.update(await asyncio.to_thread(server.get, "/api/health"))
+            if count >= kill_after and not killed.is_set():
+                killed.set()  # at once, on an acknowledgement: other batches are in flight
+                server.kill()
+
+    games = [play(c["game"], i) for i, (c, _) in enumerate(made)]
+    await asyncio.gather(*games, return_exceptions=True)
+    await asyncio.gather(*readers, return_exceptions=True)
+    for game, clients in sockets.items():
+        told[game] = max(c.told for c in clients)
+    assert killed.is_set(), "the games ended before the server was killed"
+    return health
+
+
+@pytest.mark.slow
+def test_sigkill_during_group_commits_loses_nothing_acknowledged_or_told(
+    make_server: Callable[[], Server],
+) -> None:
+    """Many games send their intents at the same moments, so that the server commits them
+    in batches; SIGKILL while batches are in flight: every acknowledged action is in the log,
+    no socket (players' or spectator's) was told of a version the log lacks, every game goes
+    on."""
+    server = make_server()
+    made = [
+        server.new_game(rules="dix-mille(target=5000)", seats=[{"name": "A"}, {"name": "B"}])
+        for _ in range(60)
+    ]
+    acked: dict[str, list[tuple[int, str]]] = {c["game"]: [] for c, _ in made}
+    told: dict[str, int] = {}
+    health = asyncio.run(play_at_once(server, made, acked, told, kill_after=60 * 8))
+    assert health["largest_commit"] > 1 and health["appends"] > health["commits"]
+    check_after_restart(make_server(), made, acked, told)

@@ -27,11 +27,10 @@ from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, Field
 
 from zloutch.adapters.web.hub import Client, Hub
-from zloutch.adapters.web.protocol import answer_json, catch_up, dumps, state_json
+from zloutch.adapters.web.protocol import catch_up, dumps, state_json
 from zloutch.app.gamedb import SqlStore
 from zloutch.app.rooms import (
     DEFAULT_LEAVE_BOT,
-    Accepted,
     Created,
     NewGame,
     Rooms,
@@ -111,6 +110,7 @@ def create_app(
     db_url: str | None = None, *, expire_after: timedelta | None = timedelta(days=30)
 ) -> FastAPI:
     """The server's application over a database (SQLite in the data folder by default)."""
+    raise_open_files()
     store = SqlStore(db_url)
     rooms = Rooms(store)
     hub = Hub(rooms, expire_after=expire_after)
@@ -119,10 +119,11 @@ def create_app(
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         hub.resume_all()
         hub.spawn(hub.expire_forever)
+        hub.spawn(hub.tidy_forever)
         if store.postgres:
             hub.spawn(lambda: hub.follow(store.listen()))
         yield
-        hub.stop()
+        await hub.stop()
         store.close()
 
     app = FastAPI(title="zloutch serve", lifespan=lifespan)
@@ -136,10 +137,15 @@ def create_app(
 
     @app.get("/api/health")
     async def health() -> dict[str, Any]:
+        stats = hub.writer.stats
         return {
             "ok": True,
             "games": len(rooms.rooms),
             "sockets": sum(map(len, hub.clients.values())),
+            "commits": stats.commits,
+            "appends": stats.appends,
+            "largest_commit": stats.largest,
+            "slowest_commit_ms": round(stats.slowest * 1000, 1),
         }
 
     @app.post("/api/games", status_code=201)
@@ -153,8 +159,8 @@ def create_app(
         text = upload.record if isinstance(upload.record, str) else json.dumps(upload.record)
         request = NewGame((), pace=upload.pace, leave_after=upload.leave_after)
         created = rooms.continue_record(text, request)
-        started = rooms.start(created.game_id)
-        hub.broadcast(created.game_id, started.played if started else ())
+        if await hub.start(created.game_id) is None:
+            hub.kick(created.game_id)
         return created_json(rooms, created)
 
     @app.post("/api/join/{code}")
@@ -228,7 +234,7 @@ async def _serve_socket(socket: WebSocket, game_id: str, rooms: Rooms, hub: Hub)
             if message is None:
                 client.send({"type": "error", "reason": "a message is one JSON object"})
                 continue
-            _handle(message, client, rooms, hub, token if isinstance(token, str) else None)
+            await _handle(message, client, rooms, hub, token if isinstance(token, str) else None)
     finally:
         hub.leave(client)
         writer.cancel()
@@ -236,7 +242,7 @@ async def _serve_socket(socket: WebSocket, game_id: str, rooms: Rooms, hub: Hub)
             await writer
 
 
-def _handle(
+async def _handle(
     message: dict[str, Any], client: Client, rooms: Rooms, hub: Hub, token: str | None
 ) -> None:
     kind = message.get("type")
@@ -253,11 +259,8 @@ def _handle(
         if not isinstance(action, str):
             client.send({"type": "error", "reason": "an intent needs an action, as in keep 1 5"})
             return
-        answer = rooms.intent(game_id, token, version, client_id[:100], action)
         # Stored before anything is said: the ack, then the events to every socket.
-        client.send(answer_json(client_id, answer))
-        if isinstance(answer, Accepted) and answer.played:
-            hub.broadcast(game_id, answer.played)
+        await hub.intent(client, token, version, client_id[:100], action)
     elif kind == "catch_up":
         since = message.get("since")
         client.send(catch_up(rooms.room(game_id), since if isinstance(since, int) else None))
@@ -276,6 +279,20 @@ async def _receive(socket: WebSocket) -> dict[str, Any] | None:
     except ValueError:
         return None
     return message if isinstance(message, dict) else None
+
+
+def raise_open_files(wanted: int = 65536) -> None:
+    """Let this process hold many sockets: the soft limit of open files up to the hard one
+    (on systems that have it)."""
+    try:
+        import resource
+    except ImportError:  # pragma: no cover - not on POSIX
+        return
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    target = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+    if soft != resource.RLIM_INFINITY and soft < target:
+        with contextlib.suppress(ValueError, OSError):
+            resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
 
 
 def configure_logging() -> None:
