@@ -92,7 +92,7 @@ def draw_option_set(rng: random.Random) -> tuple[str, dict[str, OptionValue]]:
         elif kind == "choice":
             options[name] = rng.choice([c for c in option_choices(name) if c != current])
         else:
-            default = OPTIONS[name][1].default
+            default = OPTIONS[name].default
             assert isinstance(current, int) and isinstance(default, int)
             options[name] = rng.choice(_int_values(current, default))
     return preset, options
