@@ -1,10 +1,66 @@
-"""Every test gets an empty cache folder: no solved table from this machine may leak in."""
+"""Every test gets an empty cache folder: no solved table from this machine may leak in.
+
+The run is spread over worker processes (pytest-xdist) unless told otherwise: one per CPU,
+at most ``MAX_WORKERS``, tests of one ``xdist_group`` on one worker (``--dist loadgroup``).
+``-n N`` sets the count, ``-n 0`` or ``-p no:xdist`` runs every test in this process (the
+way to use ``--pdb``, ``-s`` or a profiler). The count is set here rather than in
+``addopts`` so that ``-p no:xdist`` still parses.
+"""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
+from typing import Any
 
 import pytest
+
+MAX_WORKERS = 4
+"""More workers would each collect the suite and build the same scoring tables again."""
+
+
+def cpus() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist's own, which reads the count
+def pytest_cmdline_main(config: pytest.Config) -> None:
+    worker: dict[str, object] | None = getattr(config, "workerinput", None)
+    if worker is not None:  # a worker reads the command line, not the controller's options
+        if worker.get("zloutch_dist") == "loadgroup":
+            config.option.loadgroup = True  # what xdist sets from --dist loadgroup
+        return
+    if not config.pluginmanager.hasplugin("xdist"):
+        return
+    option = config.option
+    if option.numprocesses is not None or option.tx or option.usepdb or option.collectonly:
+        return  # a count or hosts given, a debugger, or nothing to run
+    workers = min(cpus(), MAX_WORKERS)
+    if workers < 2:
+        return
+    option.numprocesses = workers
+    if option.dist == "no":
+        option.dist = "loadgroup"
+
+
+@pytest.hookimpl(optionalhook=True)  # a hook of pytest-xdist: unknown without it
+def pytest_configure_node(node: Any) -> None:
+    """Hand each worker the controller's ``--dist``, set above when the command line has none."""
+    node.workerinput["zloutch_dist"] = node.config.option.dist
+
+
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist's, which reads the groups
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The tests over the one PostgreSQL database of ``ZLOUTCH_TEST_POSTGRES`` run on one
+    worker, one at a time, as they would without workers."""
+    for item in items:
+        callspec = getattr(item, "callspec", None)  # parametrized tests only
+        values = callspec.params.values() if callspec is not None else ()
+        if any(isinstance(value, str) and value == "postgres" for value in values):
+            item.add_marker(pytest.mark.xdist_group("postgres"))
 
 
 @pytest.fixture(autouse=True)

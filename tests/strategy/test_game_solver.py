@@ -11,9 +11,10 @@ from reference_game import normalise, solve
 
 from zloutch.engine import CHANCE, Level, Phase, apply, current_player, is_terminal, new_game
 from zloutch.engine.record import roll
-from zloutch.rules import load_rules, parse_rules_text
+from zloutch.rules import load_rules, parse_rules_text, with_options
 from zloutch.rules.ruleset import RuleSet
 from zloutch.strategy.game_solver import (
+    GameSolution,
     UnsupportedRulesError,
     solve_game,
     unsupported_reason,
@@ -68,11 +69,25 @@ PENALTY_CASES = {
         target=150,
     ),
 }
+QUICK_PENALTY_TARGET = 100
+"""The default run's twin of each penalty case: the same rules to 100 points (under half the
+states of the brute force); the target of 150 runs under slow."""
 
 
-@pytest.mark.parametrize("case", sorted(PENALTY_CASES))
-def test_penalty_game_equals_brute_force_through_the_engine(case: str) -> None:
+def penalty_cases() -> list[object]:
+    params: list[object] = []
+    for case in sorted(PENALTY_CASES):
+        params.append(pytest.param(case, QUICK_PENALTY_TARGET, id=f"{case}-{QUICK_PENALTY_TARGET}"))
+        params.append(pytest.param(case, None, id=case, marks=pytest.mark.slow))
+    return params
+
+
+@pytest.mark.parametrize(("case", "target"), penalty_cases())
+def test_penalty_game_equals_brute_force_through_the_engine(case: str, target: int | None) -> None:
     rules = PENALTY_CASES[case]
+    if target is not None:
+        rules = with_options(rules, {"target": target})
+    assert rules.turn.farkle_penalty and rules.game.target == (target or 150)
     floor = 100
     solution = solve_game(rules, backend="array", margin=2, floor=floor, tolerance=1e-13)
     start = new_game(rules, ["Ana", "Bob"])
@@ -126,8 +141,12 @@ def test_game_solver_equals_brute_force_through_the_engine(case: str) -> None:
     assert checked >= 4
 
 
-def test_backends_agree() -> None:
-    rules = load_rules("greed(target=1000)")
+@pytest.mark.parametrize(
+    "target", [600, pytest.param(1000, marks=pytest.mark.slow)], ids=lambda t: f"target={t}"
+)
+def test_backends_agree(target: int) -> None:
+    """The default run compares the two kernels on a game to 600; to 1000, under slow."""
+    rules = load_rules(f"greed(target={target})")
     fast = solve_game(rules, backend="numba")
     plain = solve_game(rules, backend="array")
     assert (np.isnan(fast.win) == np.isnan(plain.win)).all()
@@ -196,13 +215,25 @@ def test_pairs_from_which_nobody_can_win_are_left_out() -> None:
     assert solution.win[0, 150 // unit] > solution.win[0, 200 // unit]  # 150 never wins
 
 
+@pytest.fixture(scope="module")
+def penalty_solution() -> tuple[GameSolution, list[tuple[int, int]]]:
+    """F-1's penalty case solved once for the module (the default backend, floor -100), with
+    the progress the solve reported."""
+    seen: list[tuple[int, int]] = []
+    rules = PENALTY_CASES["farkle penalty (F-1)"]
+    solution = solve_game(rules, floor=100, progress=lambda d, n: seen.append((d, n)))
+    return solution, seen
+
+
 @self_play(full=3000, quick=500)
-def test_optimal_bot_reads_both_players_farkles_in_a_row_under_the_penalty(games: int) -> None:
+def test_optimal_bot_reads_both_players_farkles_in_a_row_under_the_penalty(
+    games: int, penalty_solution: tuple[GameSolution, list[tuple[int, int]]]
+) -> None:
     """F-1: the advice at the start of a turn is the solved chance for the scores and the
     farkles in a row of both players; self-play from seat one agrees with it."""
     rules = PENALTY_CASES["farkle penalty (F-1)"]
-    solution = solve_game(rules, floor=100)
-    assert solution.counts is not None
+    solution, _ = penalty_solution
+    assert solution.rules == rules and solution.counts is not None
     bot = OptimalBot(solution)
     advisor = bot.advisor(rules)
     assert advisor is not None
@@ -232,12 +263,13 @@ def test_optimal_bot_reads_both_players_farkles_in_a_row_under_the_penalty(games
     assert abs(first / games - p) < 4 * (p * (1 - p) / games) ** 0.5
 
 
-def test_penalty_tables_are_saved_and_loaded_whole() -> None:
+def test_penalty_tables_are_saved_and_loaded_whole(
+    penalty_solution: tuple[GameSolution, list[tuple[int, int]]],
+) -> None:
     from zloutch.app.store import load_game_solution, save_game_solution
 
     rules = PENALTY_CASES["farkle penalty (F-1)"]
-    seen: list[tuple[int, int]] = []
-    solution = solve_game(rules, floor=100, progress=lambda d, n: seen.append((d, n)))
+    solution, seen = penalty_solution
     assert seen[-1][0] == seen[-1][1] == solution.sweeps * solution.levels
     assert save_game_solution(solution) is not None
     loaded = load_game_solution(rules)

@@ -135,32 +135,43 @@ CAPS = {"G-5 five 1s win": 500}
 CAP = 1000
 QUICK_CAP = 500
 """The default run's cap: a quarter of the recursion; the cap of 1000 runs under slow."""
+QUICK_CAPS = {"G-5 five 1s win": 250}
+"""The default run's cap where ``CAPS`` lowers it; that cap runs under slow."""
 EXACT = {case for case, (text, _) in CASES.items() if "exact_target = true" in text}
 """With an exact target (T-9) the cap does not bound the turn: the recursion costs the same
-at any cap. The default run solves these entered; not entered, under slow."""
+at any cap, and grows with the room left to the target. The default run solves these
+entered with ``QUICK_ROOM`` points to go; entered as the others, and not entered, under slow."""
+QUICK_ROOM = 600
 
 
 def recursion_cases() -> list[object]:
     params: list[object] = []
+    slow = pytest.mark.slow
     for case in sorted(CASES):
+        text, _ = CASES[case]
         for entered in (True, False):
             cap = CAPS.get(case, CAP)
+            quick = QUICK_CAPS.get(case, QUICK_CAP)
             name = f"{entered}-{case}"
             if case in EXACT:
-                marks = () if entered else (pytest.mark.slow,)
-                params.append(pytest.param(case, entered, cap, id=name, marks=marks))
-            elif cap > QUICK_CAP:
-                params.append(pytest.param(case, entered, QUICK_CAP, id=f"{name}-{QUICK_CAP}"))
-                params.append(pytest.param(case, entered, cap, id=name, marks=pytest.mark.slow))
+                if entered:
+                    target = parse_rules_text(text, source="tiny").game.target
+                    score = target - QUICK_ROOM
+                    params.append(pytest.param(case, entered, cap, score, id=f"{name}-at-{score}"))
+                params.append(pytest.param(case, entered, cap, None, id=name, marks=slow))
+            elif cap > quick:
+                params.append(pytest.param(case, entered, quick, None, id=f"{name}-{quick}"))
+                params.append(pytest.param(case, entered, cap, None, id=name, marks=slow))
             else:
-                params.append(pytest.param(case, entered, cap, id=name))
+                params.append(pytest.param(case, entered, cap, None, id=name))
     return params
 
 
-@pytest.mark.parametrize(("case", "entered", "cap"), recursion_cases())
+@pytest.mark.parametrize(("case", "entered", "cap", "at"), recursion_cases())
 def test_solver_equals_a_plain_recursion_through_the_engine(
-    case: str, entered: bool, cap: int
+    case: str, entered: bool, cap: int, at: int | None
 ) -> None:
+    """``at``: the score of the player entered (default: 200, or 600 past a target of 1500)."""
     text, options = CASES[case]
     rules = parse_rules_text(text, source="tiny")
     if options:
@@ -168,7 +179,7 @@ def test_solver_equals_a_plain_recursion_through_the_engine(
     state = new_game(rules, ["Ana", "Bob"])
     score = 0
     if entered:
-        score = 600 if rules.game.target > 1500 else 200
+        score = at if at is not None else 600 if rules.game.target > 1500 else 200
         sheets = (replace(state.sheets[0], levels=(Level(score),)), state.sheets[1])
         state = replace(state, sheets=sheets)
     state = apply(state, legal_actions(state)[0])
