@@ -303,7 +303,7 @@ class SqlStore:
         )
         query = sa.select(expected.c.game, stored).where(expected.c.seq != stored + 1)
         last = {g: seq - 1 for g, seq in first.items()}
-        last.update({g: seq for g, seq in conn.execute(query).tuples()})
+        last.update({g: seq for g, seq in conn.execute(query)})
         return last
 
     @staticmethod
