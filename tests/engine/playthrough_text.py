@@ -120,7 +120,9 @@ def describe_state(state: GameState) -> list[str]:
         lines.append(f"  sheet {sheet.name}: {_levels(state, seat)}")
     if state.offer is not None:
         o = state.offer
-        lines.append(f"  take-back offer: {o.total} with {o.dice} dice")
+        lines.append(
+        unit = "die" if o.dice == 1 else "dice"
+        lines.append(f"  take-back offer: {o.total} with {o.dice} {unit}")
     if state.final is not None:
         lines.append(
             f"  final round: seat {state.final.holder} reached the target, "
