@@ -120,7 +120,6 @@ def describe_state(state: GameState) -> list[str]:
         lines.append(f"  sheet {sheet.name}: {_levels(state, seat)}")
     if state.offer is not None:
         o = state.offer
-        lines.append(
         unit = "die" if o.dice == 1 else "dice"
         lines.append(f"  take-back offer: {o.total} with {o.dice} {unit}")
     if state.final is not None:
