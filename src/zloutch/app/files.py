@@ -93,10 +93,10 @@ def atomic_file(path: str) -> Iterator[BinaryIO]:
         if isinstance(exc, OSError):
             raise UnwritableFileError(f"cannot write {shown(path)}: {_reason(exc)}") from None
         raise
-    _sync_folder(target.parent)
+    sync_folder(target.parent)
 
 
-def _sync_folder(folder: Path) -> None:
+def sync_folder(folder: Path) -> None:
     """Make the rename itself durable (best effort: not every system can sync a folder)."""
     try:
         descriptor = os.open(folder, os.O_RDONLY)

@@ -34,6 +34,7 @@ from contextlib import suppress
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
+from zloutch.app.files import sync_folder
 from zloutch.rules.loader import to_toml
 from zloutch.rules.ruleset import RuleSet
 
@@ -420,19 +421,5 @@ def _write_atomic(path: Path, write: Callable[[IO[bytes]], object], what: str) -
         if temporary is not None:  # failed (or interrupted) midway: leave nothing behind
             with suppress(OSError):
                 os.unlink(temporary)
-    _sync_folder(folder)
+    sync_folder(folder)
     return True
-
-
-def _sync_folder(folder: Path) -> None:
-    """Make the rename durable where the system can sync a folder (not on Windows)."""
-    try:
-        descriptor = os.open(folder, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(descriptor)
-    except OSError:
-        pass
-    finally:
-        os.close(descriptor)
