@@ -21,7 +21,7 @@ checks that everything the engine can say is matched.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from pathlib import Path
@@ -60,6 +60,9 @@ KINDS: Mapping[str, str] = MappingProxyType(
 )
 
 _PLACEHOLDER = re.compile(r"\{([a-z_]+)\}")
+
+WON = "{winners} won"
+"""The msgid of the end of a game (``Won``), filled from the event's fields when it can be."""
 
 
 class UnknownLanguageError(ZloutchError):
@@ -199,22 +202,38 @@ def fill(msgstr: str, values: Mapping[str, str]) -> str:
     return _PLACEHOLDER.sub(lambda m: values[m.group(1)], msgstr)
 
 
+def _list_word(book: Catalog) -> str:
+    return book.words.get("list", {}).get("and", "and")
+
+
 def _value(name: str, value: str, lang: str, book: Catalog) -> str:
     if name in book.words:
         return book.words[name][value]
     if name == "why":
         return translate(value, lang)
     if name == "winners":
-        joint = book.words.get("list", {}).get("and", "and")
-        return f" {joint} ".join(value.split(" and "))
+        return f" {_list_word(book)} ".join(value.split(" and "))
     return value
 
 
-def translate_event(event: Mapping[str, Any], lang: str) -> dict[str, Any]:
-    """A copy of one event's JSON (docs/server.md) with its ``text`` in ``lang``."""
+def translate_event(
+    event: Mapping[str, Any], lang: str, names: Sequence[str] | None = None
+) -> dict[str, Any]:
+    """A copy of one event's JSON (docs/server.md) with its ``text`` in ``lang``.
+
+    With the players' ``names``, the winners of a ``Won`` are read from its ``winners``
+    field rather than from the words (a name may itself hold " and ")."""
     copy = dict(event)
-    if isinstance(copy.get("text"), str):
-        copy["text"] = translate(copy["text"], lang)
+    text = copy.get("text")
+    if not isinstance(text, str):
+        return copy
+    winners = copy.get("winners")
+    won = catalog(lang).exact.get(WON)
+    if names is not None and isinstance(winners, list) and won is not None:
+        joint = f" {_list_word(catalog(lang))} "
+        copy["text"] = fill(won, {"winners": joint.join(names[w] for w in winners)})
+    else:
+        copy["text"] = translate(text, lang)
     return copy
 
 
