@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import cache
 from itertools import combinations
+from typing import Any
 
 import pytest
 from babel.messages.pofile import read_po
@@ -74,6 +75,9 @@ OPTION_SPECS = (
     "charentaise(target=2000)",
 )
 
+TRANSLATED = [lang for lang in LANGUAGES if lang != "en"]
+"""The languages with catalogs: each must know every text the engine says."""
+
 ONLY_NUMBERS = re.compile(r"[0-9 .,/:()+x-]*")
 
 
@@ -81,8 +85,8 @@ ONLY_NUMBERS = re.compile(r"[0-9 .,/:()+x-]*")
 class Said:
     """What the engine said over the games: the texts, by what said them."""
 
-    events: dict[str, str] = field(default_factory=dict)
-    """English -> French, as the server writes an event to a French socket."""
+    events: dict[str, dict[str, Any]] = field(default_factory=dict)
+    """An event's text -> its JSON, as the server writes it to an English socket."""
     refusals: set[str] = field(default_factory=set)
     combinations: set[str] = field(default_factory=set)
     kinds: Counter[str] = field(default_factory=Counter)
@@ -138,8 +142,7 @@ def play(rules: RuleSet, seed: int, said: Said, *, table_mode: bool, moves: int)
             return
         state, events = step(state, choose(state, rng))
         for event in events:
-            english = event.describe(state.names)
-            said.events[english] = event_json(event, state.names, "fr")["text"]
+            said.events[event.describe(state.names)] = event_json(event, state.names)
             said.kinds[type(event).__name__] += 1
 
 
@@ -157,8 +160,10 @@ def numbers(text: str) -> Counter[str]:
     return Counter(re.findall(r"[0-9]+", text))
 
 
-def assert_translated(text: str, names: tuple[str, ...] = (), french: str | None = None) -> None:
-    french = translate(text, "fr") if french is None else french
+def assert_translated(
+    text: str, lang: str, names: tuple[str, ...] = (), french: str | None = None
+) -> None:
+    french = translate(text, lang) if french is None else french
     if ONLY_NUMBERS.fullmatch(text):
         assert french == text
         return
@@ -174,15 +179,16 @@ def assert_translated(text: str, names: tuple[str, ...] = (), french: str | None
 # -------------------------------------------------------------------------- the catalogs
 
 
-def po_messages(domain: str) -> list[tuple[str, str, str | None, bool]]:
-    with (LOCALE / "fr" / "LC_MESSAGES" / f"{domain}.po").open("rb") as f:
+def po_messages(domain: str, lang: str) -> list[tuple[str, str, str | None, bool]]:
+    with (LOCALE / lang / "LC_MESSAGES" / f"{domain}.po").open("rb") as f:
         po = read_po(f)
-    assert po.locale is not None and str(po.locale) == "fr"
+    assert po.locale is not None and str(po.locale) == lang
     return [(m.id, m.string, m.context, m.fuzzy) for m in po if m.id]
 
 
-def test_the_french_engine_catalog_parses_and_has_no_fuzzy_or_empty_entry() -> None:
-    messages = po_messages("engine")
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_the_engine_catalog_parses_and_has_no_fuzzy_or_empty_entry(lang: str) -> None:
+    messages = po_messages("engine", lang)
     assert len(messages) > 100
     for msgid, msgstr, _, fuzzy in messages:
         assert isinstance(msgid, str) and isinstance(msgstr, str), msgid
@@ -190,14 +196,16 @@ def test_the_french_engine_catalog_parses_and_has_no_fuzzy_or_empty_entry() -> N
         assert not fuzzy, f"fuzzy: {msgid!r}"
 
 
-def test_every_msgstr_has_the_placeholders_of_its_msgid() -> None:
-    for msgid, msgstr, _, _ in po_messages("engine"):
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_every_msgstr_has_the_placeholders_of_its_msgid(lang: str) -> None:
+    for msgid, msgstr, _, _ in po_messages("engine", lang):
         assert sorted(placeholders(msgstr)) == sorted(placeholders(msgid)), msgid
 
 
-def test_the_ui_catalog_parses_and_is_sent_as_it_is() -> None:
-    messages = po_messages("ui")
-    assert ui_catalog("fr") == {msgid: msgstr for msgid, msgstr, ctx, _ in messages if not ctx}
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_the_ui_catalog_parses_and_is_sent_as_it_is(lang: str) -> None:
+    messages = po_messages("ui", lang)
+    assert ui_catalog(lang) == {msgid: msgstr for msgid, msgstr, ctx, _ in messages if not ctx}
     assert ui_catalog("en") == {}
 
 
@@ -211,43 +219,51 @@ def test_an_unknown_language_is_a_one_line_error() -> None:
 # -------------------------------------------------------------------------- what is said
 
 
-def test_every_text_the_engine_says_in_seeded_games_is_translated() -> None:
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_every_text_the_engine_says_in_seeded_games_is_translated(lang: str) -> None:
     said = said_in_games(games=2 * (len(PRESETS) + len(OPTION_SPECS)), moves=400)
     # The games went where the rare texts are said.
     for kind in ("Won", "Banked", "Farkled", "Ticked", "Crossed", "Bumped", "TookBack"):
         assert said.kinds[kind], kind
     assert {"Jokered", "Confirmed", "Entered", "Penalised"} <= set(said.kinds)
-    for text, french in said.events.items():
-        assert_translated(text, NAMES, french)
+    for text, event in said.events.items():
+        assert_translated(text, lang, NAMES, translate_event(event, lang, NAMES)["text"])
     assert len(said.refusals) > 30
     for text in said.refusals:
-        assert_translated(text)
+        assert_translated(text, lang)
     for name in said.combinations:
-        assert_translated(name)
+        assert_translated(name, lang)
 
 
 @pytest.mark.slow
-def test_every_text_the_engine_says_in_many_seeded_games_is_translated() -> None:
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_every_text_the_engine_says_in_many_seeded_games_is_translated(lang: str) -> None:
     said = said_in_games(games=10 * (len(PRESETS) + len(OPTION_SPECS)), moves=1000)
     assert {"FinalRound", "Penalised", "Jokered"} <= set(said.kinds)
-    for text, french in said.events.items():
-        assert_translated(text, NAMES, french)
+    for text, event in said.events.items():
+        assert_translated(text, lang, NAMES, translate_event(event, lang, NAMES)["text"])
     for text in said.refusals | said.combinations:
-        assert_translated(text)
+        assert_translated(text, lang)
 
 
-def test_every_refusal_of_typed_actions_is_translated() -> None:
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_every_refusal_of_typed_actions_is_translated(lang: str) -> None:
     for typed in ("", "keep", "keep x", "keep 1 1 1 1 1 1 1", "bank 5", "dance", "roll"):
         with pytest.raises(ZloutchError) as caught:
             parse_action(typed)
-        assert_translated(str(caught.value))
+        assert_translated(str(caught.value), lang)
 
 
-def test_every_option_meaning_preset_summary_and_title_is_translated() -> None:
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_every_option_meaning_and_preset_summary_is_translated(lang: str) -> None:
     for info in OPTIONS.values():
-        assert_translated(info.meaning)
+        assert_translated(info.meaning, lang)
     for name in PRESETS:
-        assert_translated(load_rules(name).summary)
+        assert_translated(load_rules(name).summary, lang)
+
+
+def test_a_preset_title_is_translated_where_french_says_it_otherwise() -> None:
+    assert translate(preset_title("dix-mille"), "fr") == "Dix mille"
     assert translate(preset_title("dix-mille-6"), "fr") == "Dix mille à six dés"
 
 

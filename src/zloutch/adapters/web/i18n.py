@@ -173,7 +173,7 @@ def _compile(msgid: str, msgstr: str, words: Mapping[str, Mapping[str, str]]) ->
         end = match.end()
     parts.append(re.escape(msgid[end:]))
     literal = len(_PLACEHOLDER.sub("", msgid))
-    return Template(msgid, msgstr, re.compile("".join(parts)), literal)
+    return Template(msgid, msgstr, re.compile("".join(parts), re.DOTALL), literal)
 
 
 @lru_cache(maxsize=16384)
