@@ -6,7 +6,11 @@
   new game; ``POST /api/join/{code}`` and ``POST /api/games/{id}/open/{code}``: a seat and
   its token; ``GET /api/games/{id}``: the state; ``GET /api/games/{id}/record``: the record;
   ``POST /api/games/{id}/rematch``; ``POST /api/waiting``: the games on your move;
+- ``GET /api/presets``: the presets and every option; ``GET /api/i18n/{lang}``: the page's
+  labels in a language;
 - ``/ws/{id}``: one socket per client for intents and events.
+
+``?lang=fr`` (and ``"lang"`` in a socket's hello) gives the engine's words in French.
 
 Every message is described in docs/server.md. Errors are one JSON line, ``{"error": ...}``.
 """
@@ -27,7 +31,15 @@ from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, Field
 
 from zloutch.adapters.web.hub import Client, Hub
-from zloutch.adapters.web.protocol import catch_up, dumps, state_json
+from zloutch.adapters.web.i18n import (
+    LANGUAGES,
+    UnknownLanguageError,
+    check_language,
+    negotiate,
+    translate,
+    ui_catalog,
+)
+from zloutch.adapters.web.protocol import catch_up, dumps, presets_json, state_json
 from zloutch.app.gamedb import SqlStore
 from zloutch.app.rooms import (
     DEFAULT_LEAVE_BOT,
@@ -132,7 +144,7 @@ def create_app(
 
     @app.exception_handler(ZloutchError)
     async def user_error(_: Request, exc: ZloutchError) -> JSONResponse:
-        status = 404 if isinstance(exc, UnknownGameError) else 400
+        status = 404 if isinstance(exc, UnknownGameError | UnknownLanguageError) else 400
         return JSONResponse({"error": str(exc)}, status_code=status)
 
     @app.get("/api/health")
@@ -174,8 +186,17 @@ def create_app(
         return {"game": joined.game_id, "seat": joined.seat, "token": joined.token}
 
     @app.get("/api/games/{game_id}")
-    async def game_state(game_id: str) -> dict[str, Any]:
-        return state_json(rooms.room(game_id))
+    async def game_state(game_id: str, lang: str = "en") -> dict[str, Any]:
+        return state_json(rooms.room(game_id), check_language(lang))
+
+    @app.get("/api/presets")
+    async def presets(lang: str = "en") -> dict[str, Any]:
+        return presets_json(check_language(lang))
+
+    @app.get("/api/i18n/{lang}")
+    async def messages(lang: str) -> dict[str, Any]:
+        messages = ui_catalog(lang)
+        return {"lang": lang, "languages": list(LANGUAGES), "messages": messages}
 
     @app.get("/api/games/{game_id}/record")
     async def record(game_id: str) -> Response:
@@ -214,21 +235,23 @@ async def _serve_socket(socket: WebSocket, game_id: str, rooms: Rooms, hub: Hub)
         await socket.send_text(dumps({"type": "error", "reason": "say hello first"}))
         await socket.close(1008)
         return
+    asked = hello.get("lang")
+    lang = negotiate(None, asked if isinstance(asked, str) else None)
     try:
         room = rooms.room(game_id)
         token = hello.get("token")
         seat = rooms.seat_of(game_id, token if isinstance(token, str) else None)
     except ZloutchError as exc:
-        await socket.send_text(dumps({"type": "error", "reason": str(exc)}))
+        await socket.send_text(dumps({"type": "error", "reason": translate(str(exc), lang)}))
         await socket.close(1008)
         return
-    client = Client(socket, game_id, seat)
+    client = Client(socket, game_id, seat, lang)
     hub.join(client)
     writer = asyncio.get_running_loop().create_task(client.write())
     try:
         since = hello.get("since")
         client.send({"type": "welcome", "game": game_id, "seat": seat, "version": room.version})
-        client.send(catch_up(room, since if isinstance(since, int) else None))
+        client.send(catch_up(room, since if isinstance(since, int) else None, client.lang))
         while True:
             message = await _receive(socket)
             if message is None:
@@ -263,7 +286,8 @@ async def _handle(
         await hub.intent(client, token, version, client_id[:100], action)
     elif kind == "catch_up":
         since = message.get("since")
-        client.send(catch_up(rooms.room(game_id), since if isinstance(since, int) else None))
+        since = since if isinstance(since, int) else None
+        client.send(catch_up(rooms.room(game_id), since, client.lang))
     elif kind == "ping":
         client.send({"type": "pong"})
     else:
