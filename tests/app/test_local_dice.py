@@ -20,6 +20,7 @@ from zloutch.engine.record import (
     DiceCommitment,
     UncommittedDice,
     count_throws,
+    dump_record,
     load_record,
     read_record,
 )
@@ -231,3 +232,21 @@ def test_however_a_game_is_stopped_and_resumed_every_revealed_throw_verifies(
     starts = [s.first_throw for s in record.dice]
     assert starts == sorted(set(starts)) and starts[0] == 0
     assert verify_record(record, text).verdict is Verdict.VERIFIED
+
+
+def test_a_version_3_record_of_a_rule_file_keeps_the_rule_set_once_resumed(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "house.toml"
+    path.write_text('[rules]\nextends = "greed"\nname = "house"\n[game]\ntarget = 2000\n')
+    session = Session.new(str(path), "Ana,Bob", dice=SeededDice(3))
+    session.play(session.read("throw"))
+    old = json.loads(dump_record(session.record, session.state))
+    old.pop("rules_toml")  # as version 3 wrote it: the file named, not kept
+    old["version"] = 3
+    resumed = Session.resume(json.dumps(old))
+    assert resumed.record.rules_toml is not None
+    assert resumed.state.rules == session.state.rules and resumed.state == session.state
+    path.unlink()
+    again, state = load_record(dump_record(resumed.record, resumed.state))
+    assert state.rules == session.state.rules and again.rules == str(path)
