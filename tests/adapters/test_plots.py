@@ -188,3 +188,49 @@ def test_policy_figure_labels_each_row_with_its_threshold() -> None:
 def test_simulation_document_refuses_what_is_not_a_result(text: str, needle: str) -> None:
     with pytest.raises(PlotError, match=needle):
         simulation_document(text, "x.json")
+
+
+@pytest.mark.parametrize("failing", ["write", "replace"])
+def test_a_picture_that_cannot_be_written_leaves_the_one_there_before(
+    failing: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import errno
+    import os
+
+    path = tmp_path / "policy.svg"
+    picture = new_picture("a title", "a caption", 4, 3)
+    picture.save(str(path))
+    before = path.read_bytes()
+    assert before.startswith(b"<?xml")
+
+    def full(*_: object, **__: object) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    with monkeypatch.context() as patch:
+        if failing == "write":
+            real = os.fdopen
+
+            class HalfFull:
+                def __init__(self, handle: object) -> None:
+                    self.handle = handle
+
+                def __enter__(self) -> HalfFull:
+                    return self
+
+                def __exit__(self, *_: object) -> None:
+                    self.handle.close()  # type: ignore[attr-defined]
+
+                def write(self, data: bytes) -> int:
+                    self.handle.write(data[: len(data) // 2])  # type: ignore[attr-defined]
+                    raise OSError(errno.ENOSPC, "No space left on device")
+
+                def __getattr__(self, name: str) -> object:
+                    return getattr(self.handle, name)
+
+            patch.setattr(os, "fdopen", lambda fd, *a, **k: HalfFull(real(fd, *a, **k)))
+        else:
+            patch.setattr(os, "replace", full)
+        with pytest.raises(PlotError, match=f"cannot write {path}: No space left on device"):
+            new_picture("another title", "another caption", 4, 3).save(str(path))
+    assert path.read_bytes() == before
+    assert [p.name for p in tmp_path.iterdir()] == ["policy.svg"]  # no temporary file left

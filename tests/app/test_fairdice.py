@@ -133,7 +133,7 @@ def fair_game(spec: str, seed: int, *, finish: bool = True) -> tuple[Record, str
             break
     assert not finish or is_terminal(state)
     dice = DiceCommitment(commitment_of(secret), secret if is_terminal(state) else None, seeds)
-    done = replace(record.extended(actions), dice=dice)
+    done = replace(record.extended(actions), dice=(dice,))
     return done, dump_record(done, state)
 
 
@@ -163,8 +163,8 @@ def test_one_changed_face_is_caught_and_named() -> None:
 
 def test_a_secret_that_is_not_the_committed_one_is_caught() -> None:
     record, _ = fair_game("cinq-mille", 5)
-    assert record.dice is not None
-    other = replace(record, dice=replace(record.dice, commitment=commitment_of("11" * 32)))
+    (dice,) = record.dice
+    other = replace(record, dice=(replace(dice, commitment=commitment_of("11" * 32)),))
     result = verify_record(other)
     assert result.verdict is Verdict.MISMATCH and result.commitment_ok is False
 
@@ -188,7 +188,7 @@ def test_a_version_2_record_still_loads() -> None:
     for key in ("dice", "times"):
         data.pop(key, None)
     old, _ = load_record(json.dumps(data))
-    assert old.actions == record.actions and old.dice is None
+    assert old.actions == record.actions and old.dice == ()
     assert verify_record(old).verdict is Verdict.UNCHECKABLE
 
 

@@ -32,7 +32,7 @@ from zloutch.app.rooms import (
     digest,
 )
 from zloutch.engine import CHANCE, current_player, legal_actions
-from zloutch.engine.record import load_record
+from zloutch.engine.record import DiceCommitment, load_record
 from zloutch.rules import ZloutchError
 
 ANA_BOB = (SeatSpec("Ana"), SeatSpec("Bob"))
@@ -110,8 +110,9 @@ def test_a_game_plays_to_its_end_and_its_record_verifies(
     room = play_out(rooms, game_id, tokens, seed=1)
     record, state = load_record(room.record_text())
     assert state == room.state
-    assert record.dice is not None and record.dice.secret == room.game.secret
-    assert [s.seed for s in record.dice.seeds] == ["bob's lucky words"]
+    (dice,) = record.dice
+    assert isinstance(dice, DiceCommitment) and dice.secret == room.game.secret
+    assert [s.seed for s in dice.seeds] == ["bob's lucky words"]
     assert len(record.times) == len(record.actions)
     assert verify_record(record).verdict is Verdict.VERIFIED
 

@@ -15,7 +15,6 @@ import io
 import json
 import os
 import random
-import tempfile
 import threading
 import warnings
 from collections.abc import Callable, Iterator
@@ -451,22 +450,35 @@ def _disk_full(*_: Any, **__: Any) -> Any:
 
 
 def _fill_the_disk_halfway(patch: pytest.MonkeyPatch) -> None:
-    """The temporary file takes half the bytes, then the disk is full."""
-    real = tempfile.NamedTemporaryFile
+    """The temporary file takes half the bytes, then the disk is full.
 
-    def temporary(*args: Any, **kwargs: Any) -> Any:
-        handle = real(*args, **kwargs)
-        write = handle.write
+    Every file the program keeps is written by ``app.files.atomic_file``, which opens its
+    temporary file with ``os.fdopen``: the file it opens takes half of what it is given.
+    """
+    real = os.fdopen
 
-        def half(data: bytes) -> int:
-            write(data[: len(data) // 2])
-            handle.flush()
+    class HalfFull:
+        def __init__(self, handle: Any) -> None:
+            self.handle = handle
+
+        def __enter__(self) -> HalfFull:
+            return self
+
+        def __exit__(self, *_: object) -> None:
+            self.handle.close()
+
+        def write(self, data: bytes) -> int:
+            self.handle.write(data[: len(data) // 2])
+            self.handle.flush()
             raise OSError(errno.ENOSPC, "No space left on device")
 
-        handle.write = half
-        return handle
+        def __getattr__(self, name: str) -> Any:
+            return getattr(self.handle, name)
 
-    patch.setattr(tempfile, "NamedTemporaryFile", temporary)
+    def opened(descriptor: int, *args: Any, **kwargs: Any) -> Any:
+        return HalfFull(real(descriptor, *args, **kwargs))
+
+    patch.setattr(os, "fdopen", opened)
 
 
 def test_writers_at_once_leave_one_whole_entry(

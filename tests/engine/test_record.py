@@ -126,7 +126,7 @@ def test_a_sheet_that_does_not_match_the_replay_is_refused() -> None:
     record = Record("dix-mille", ("Ana", "Bob"), ("throw", "roll 1 1 1 2 3", "keep 1 1 1", "bank"))
     data = json.loads(dump_record(record))
     data["sheet"]["players"][0]["score"] = 2000
-    with pytest.raises(InvalidRecordError, match="does not match the replay"):
+    with pytest.raises(InvalidRecordError, match="does not match its actions"):
         load_record(json.dumps(data))
 
 
@@ -161,5 +161,5 @@ def test_a_version_1_record_is_read_without_its_level_ticks() -> None:
     _, state = load_record(json.dumps(data))
     assert state.sheets[0].score == 1000
     data["version"] = VERSION
-    with pytest.raises(InvalidRecordError, match="does not match the replay"):
+    with pytest.raises(InvalidRecordError, match="does not match its actions"):
         load_record(json.dumps(data))

@@ -340,7 +340,10 @@ class PlainGame:
         return code if failure is None else EXIT_ERROR
 
     def save_record(self) -> str | None:
-        """Write the record to ``record_path`` (when given); why it failed, or None."""
+        """The game stops here (every way out calls this): the session is closed, which
+        reveals its dice secret, and the record written to ``record_path`` (when given);
+        why it failed, or None."""
+        self.session.close()
         if self.record_path is None:
             return None
         try:

@@ -87,8 +87,12 @@ class Picture:
         return [t.get_text() for t in found if isinstance(t, Text) and t.get_text()]
 
     def save(self, path: str, dpi: int = 110) -> None:
-        """Write the picture; the format comes from the suffix (.png or .svg)."""
+        """Write the picture, whole or not at all (``app.files.atomic_file``: a temporary
+        file in the same folder, renamed onto the picture once it is on the disk; the file
+        that was there stays when the write fails); the format comes from the suffix."""
         import matplotlib
+
+        from zloutch.app.files import UnwritableFileError, atomic_file
 
         fmt = output_format(path)
         metadata: dict[str, Any] = {"Title": self.title, "Description": self.caption}
@@ -97,9 +101,10 @@ class Picture:
         # SVG text stays text (searchable, readable by screen readers), not outlines.
         with matplotlib.rc_context({"svg.fonttype": "none", "svg.hashsalt": "zloutch"}):
             try:
-                self.figure.savefig(path, format=fmt, dpi=dpi, metadata=metadata)
-            except OSError as exc:
-                raise PlotError(f"cannot write {path}: {exc.strerror or exc}") from None
+                with atomic_file(path) as handle:
+                    self.figure.savefig(handle, format=fmt, dpi=dpi, metadata=metadata)
+            except UnwritableFileError as exc:
+                raise PlotError(str(exc)) from None
 
 
 def require_matplotlib() -> None:

@@ -1,7 +1,12 @@
-"""Where the dice of a game come from: a seed, a file of throws, or a person typing.
+"""Where the dice of a game come from: a committed secret, a seed, a file of throws, or a
+person typing.
 
 Every source answers ``draw(state, index)`` with the roll of the dice in the air; real dice
-(``TypedDice``) are typed in by a person instead, through the session.
+(``TypedDice``) are typed in by a person instead, through the session. Each source says how
+its throws are written in the record (``segment``): computer dice nobody can know before
+they are thrown (``CommittedDice``, the default) as a commitment to their secret; a seed
+asked for (``SeededDice``, ``--seed``), a file (``ScriptedDice``, ``--dice``) and real dice
+as what they are, which nothing can check.
 """
 
 from __future__ import annotations
@@ -11,8 +16,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
+from zloutch.app.fairdice import commitment_of, fair_roll, new_secret
 from zloutch.engine import GameState, Roll
-from zloutch.engine.record import roll
+from zloutch.engine.record import (
+    FILE_SCHEME,
+    REAL_SCHEME,
+    SEED_SCHEME,
+    DiceCommitment,
+    DiceSegment,
+    UncommittedDice,
+    roll,
+)
 from zloutch.rules import Dice, InvalidDiceError, ZloutchError, format_dice, parse_dice
 
 
@@ -44,10 +58,52 @@ class DiceSource(Protocol):
         """Put back the last ``count`` throws drawn (undo)."""
         ...
 
+    def segment(self, first_throw: int, *, reveal: bool = False) -> DiceSegment:
+        """How the record says this source's throws from ``first_throw`` on were drawn;
+        ``reveal``: with the secret that checks them, where there is one (game over)."""
+        ...
 
-def fresh_seed() -> int:
-    """A seed for a game nobody fixed one for (written in its record)."""
-    return random.SystemRandom().randrange(2**31)
+
+@dataclass
+class CommittedDice:
+    """Computer dice nobody can know before they are thrown (``app.fairdice``).
+
+    A secret drawn from the operating system's secure source; throw number ``i`` of the
+    game is HMAC-SHA256 of the secret over ``i``. The record carries the commitment (the
+    secret's SHA-256) and, only once the game is over or stopped here, the secret: a game
+    resumed later throws from a new secret (``fresh`` at its next throw), so no record ever
+    tells a throw still to come.
+    """
+
+    secret: str
+    first_throw: int = 0
+    """The first throw this secret draws: the game's throws before it came from elsewhere."""
+    throws: int = -1
+    """The index of the next throw (``first_throw`` to start with)."""
+    typed: bool = False
+
+    def __post_init__(self) -> None:
+        if self.throws < self.first_throw:
+            self.throws = self.first_throw
+
+    @classmethod
+    def fresh(cls, first_throw: int = 0) -> CommittedDice:
+        return cls(new_secret(), first_throw)
+
+    @property
+    def commitment(self) -> str:
+        return commitment_of(self.secret)
+
+    def draw(self, state: GameState, index: int) -> Roll:
+        thrown = fair_roll(self.secret, (), self.throws, state.turn.rolling)
+        self.throws += 1
+        return thrown
+
+    def undraw(self, count: int) -> None:
+        self.throws = max(self.first_throw, self.throws - count)
+
+    def segment(self, first_throw: int, *, reveal: bool = False) -> DiceSegment:
+        return DiceCommitment(self.commitment, self.secret if reveal else None, (), first_throw)
 
 
 @dataclass
@@ -64,6 +120,9 @@ class SeededDice:
 
     def undraw(self, count: int) -> None:
         pass
+
+    def segment(self, first_throw: int, *, reveal: bool = False) -> DiceSegment:
+        return UncommittedDice(SEED_SCHEME, first_throw, self.seed)
 
 
 @dataclass
@@ -115,6 +174,9 @@ class ScriptedDice:
     def undraw(self, count: int) -> None:
         self.position = max(0, self.position - count)
 
+    def segment(self, first_throw: int, *, reveal: bool = False) -> DiceSegment:
+        return UncommittedDice(FILE_SCHEME, first_throw)
+
 
 @dataclass
 class TypedDice:
@@ -128,18 +190,22 @@ class TypedDice:
     def undraw(self, count: int) -> None:
         pass
 
+    def segment(self, first_throw: int, *, reveal: bool = False) -> DiceSegment:
+        return UncommittedDice(REAL_SCHEME, first_throw)
+
 
 def choose_dice(
-    *, dice_file: str | None, seed: int | None, table_mode: bool, record_seed: int | None = None
+    *, dice_file: str | None, seed: int | None, table_mode: bool, first_throw: int = 0
 ) -> DiceSource:
-    """A file of throws first, then a seed; real dice at a table; else a fresh seed."""
+    """A file of throws first, then a seed; real dice at a table; else computer dice from a
+    fresh secret, from throw ``first_throw`` on."""
     if dice_file is not None:
         return ScriptedDice.from_file(dice_file)
     if seed is not None:
         return SeededDice(seed)
     if table_mode:
         return TypedDice()
-    return SeededDice(record_seed if record_seed is not None else fresh_seed())
+    return CommittedDice.fresh(first_throw)
 
 
 def read_text(path: str, what: str) -> str:

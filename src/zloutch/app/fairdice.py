@@ -19,6 +19,13 @@ seeds make the throws unpredictable to the server when it chose the secret; nobo
 server can know a throw before it is thrown, and the bots, which play on the server, see only
 the game's state. When the game is over the secret is revealed and kept in the record:
 ``zloutch verify RECORD`` (``verify_record``) recomputes every throw.
+
+A game played on this machine with computer dice draws its dice the same way
+(``app.dice.CommittedDice``): the record written while it is played carries the commitment
+and no secret, so no save tells the next throw. The secret is written when the game is over,
+or when the program stops playing it (quit, Ctrl-C, a signal): a game resumed later throws
+from a new secret from its next throw on, a new segment of the record's dice, so the secret
+written at the stop only ever covers throws already thrown.
 """
 
 from __future__ import annotations
@@ -33,11 +40,16 @@ from enum import Enum
 
 from zloutch.engine.actions import InvalidActionError, Roll, parse_action
 from zloutch.engine.record import (
+    FILE_SCHEME,
     HMAC_SCHEME,
+    REAL_SCHEME,
+    SEED_SCHEME,
     DiceCommitment,
+    DiceSegment,
     InvalidRecordError,
     PlayerSeed,
     Record,
+    UncommittedDice,
     load_record,
 )
 from zloutch.rules import Dice, ZloutchError, format_dice
@@ -124,7 +136,7 @@ def fair_roll(secret: str, seeds: Sequence[PlayerSeed], index: int, count: int) 
 
 
 class Verdict(Enum):
-    """What the check of a record's dice found."""
+    """What the check of a record's dice (or of one segment of them) found."""
 
     VERIFIED = "verified"
     """The secret matches the commitment and every throw matches."""
@@ -135,7 +147,10 @@ class Verdict(Enum):
     REAL_DICE = "real dice"
     """Real dice thrown at a table: typed in, nothing to recompute."""
     UNCHECKABLE = "uncheckable"
-    """Dice from a seed or a file on one machine: no commitment was shown."""
+    """Dice from a seed or a file on one machine, or a secret never revealed: no commitment
+    was shown, or nothing to check it with."""
+    PARTLY = "partly verified"
+    """Some segments verified, the others cannot be checked (a seed, a file, real dice)."""
 
 
 @dataclass(frozen=True)
@@ -148,7 +163,9 @@ class ThrowCheck:
     """The throw's index (0 for the game's first)."""
     recorded: Dice
     expected: Dice | None
-    """None: thrown before the game came to this server (``first_throw``)."""
+    """None: nothing to recompute it from (see ``unchecked``)."""
+    unchecked: str = "thrown before the game came to the server"
+    """Why it cannot be checked, when ``expected`` is None."""
 
     @property
     def matches(self) -> bool:
@@ -156,16 +173,50 @@ class ThrowCheck:
 
 
 @dataclass(frozen=True)
+class SegmentCheck:
+    """The check of one segment of a record's dice: the throws from ``first_throw`` on."""
+
+    segment: DiceSegment
+    verdict: Verdict
+    """VERIFIED, MISMATCH, NOT_YET, REAL_DICE or UNCHECKABLE."""
+    commitment_ok: bool | None
+    checks: tuple[ThrowCheck, ...]
+    last: bool
+    """The game's latest segment (its secret comes when the game is over)."""
+
+    @property
+    def first_throw(self) -> int:
+        return self.segment.first_throw
+
+
+@dataclass(frozen=True)
 class Verification:
-    """The check of every throw of a record."""
+    """The check of every throw of a record, segment by segment."""
 
     verdict: Verdict
-    dice: DiceCommitment | None
-    commitment_ok: bool | None
-    """Whether the revealed secret's SHA-256 is the commitment (None: no secret)."""
-    checks: tuple[ThrowCheck, ...] = ()
+    segments: tuple[SegmentCheck, ...] = ()
+    before: tuple[ThrowCheck, ...] = ()
+    """Throws before the first segment (a record continued on a server): not covered."""
     replay_error: str | None = None
     """Why the record does not replay through the engine, if it does not."""
+
+    @property
+    def dice(self) -> DiceCommitment | None:
+        """The first commitment of the record, if it has one."""
+        for check in self.segments:
+            if isinstance(check.segment, DiceCommitment):
+                return check.segment
+        return None
+
+    @property
+    def commitment_ok(self) -> bool | None:
+        """Whether every revealed secret's SHA-256 is its commitment (None: no secret)."""
+        told = [c.commitment_ok for c in self.segments if c.commitment_ok is not None]
+        return all(told) if told else None
+
+    @property
+    def checks(self) -> tuple[ThrowCheck, ...]:
+        return self.before + tuple(t for c in self.segments for t in c.checks)
 
     @property
     def checked(self) -> tuple[ThrowCheck, ...]:
@@ -191,12 +242,53 @@ def _rolls(record: Record) -> list[tuple[int, Dice]]:
     return rolls
 
 
-def verify_record(record: Record, text: str | None = None) -> Verification:
-    """Recompute every throw of a record from its revealed secret and its seeds.
+_UNCOMMITTED_WORDS = {
+    SEED_SCHEME: "from a seed (--seed): anyone with it knows every throw",
+    FILE_SCHEME: "from a dice file (--dice): chosen by whoever wrote it",
+    REAL_SCHEME: "real dice, typed in at a table",
+}
 
-    The throws are recomputed from the record's own list of actions, so a changed face is
-    named even where it makes the rest of the game unreplayable; ``text`` (the record's JSON)
-    is also replayed through the engine, and why it fails, if it does, is reported.
+
+def _check_segment(
+    segment: DiceSegment, rolls: list[tuple[int, int, Dice]], *, last: bool
+) -> SegmentCheck:
+    """The throws ``(index, place, faces)`` of one segment, checked against it."""
+    if isinstance(segment, UncommittedDice):
+        why = _UNCOMMITTED_WORDS[segment.scheme]
+        checks = tuple(ThrowCheck(place, i, faces, None, why) for i, place, faces in rolls)
+        verdict = Verdict.REAL_DICE if segment.scheme == REAL_SCHEME else Verdict.UNCHECKABLE
+        return SegmentCheck(segment, verdict, None, checks, last)
+    if segment.scheme != HMAC_SCHEME:  # pragma: no cover - read_record refuses other schemes
+        raise InvalidRecordError(f"unknown dice scheme {segment.scheme!r}")
+    if segment.secret is None:
+        why = (
+            "its secret is revealed when the game is over"
+            if last
+            else "its secret was never revealed (the game was stopped without closing it)"
+        )
+        checks = tuple(ThrowCheck(place, i, faces, None, why) for i, place, faces in rolls)
+        verdict = Verdict.NOT_YET if last else Verdict.UNCHECKABLE
+        return SegmentCheck(segment, verdict, None, checks, last)
+    ok = hmac.compare_digest(commitment_of(segment.secret), segment.commitment.lower())
+    checks = tuple(
+        ThrowCheck(place, i, faces, fair_roll(segment.secret, segment.seeds, i, len(faces)).dice)
+        for i, place, faces in rolls
+    )
+    good = ok and all(c.matches for c in checks)
+    return SegmentCheck(segment, Verdict.VERIFIED if good else Verdict.MISMATCH, ok, checks, last)
+
+
+def verify_record(record: Record, text: str | None = None) -> Verification:
+    """Recompute every throw of a record from its revealed secrets and its seeds.
+
+    Each segment of the record's dice is checked on the throws from its ``first_throw`` to
+    the next segment's: a commitment whose secret is revealed recomputes them, the others
+    (a seed, a file, real dice, a secret not revealed) say why they cannot be checked. The
+    record is VERIFIED when every segment is; PARTLY when some are and the rest cannot be
+    checked. The throws are recomputed from the record's own list of actions, so a changed
+    face is named even where it makes the rest of the game unreplayable; ``text`` (the
+    record's JSON) is also replayed through the engine, and why it fails, if it does, is
+    reported.
     """
     replay_error = None
     if text is not None:
@@ -204,31 +296,38 @@ def verify_record(record: Record, text: str | None = None) -> Verification:
             load_record(text)
         except ZloutchError as exc:
             replay_error = str(exc)
-    dice = record.dice
-    if dice is None:
+    rolls = [(i, place, faces) for i, (place, faces) in enumerate(_rolls(record))]
+    if not record.dice:
         verdict = Verdict.REAL_DICE if record.table_mode else Verdict.UNCHECKABLE
-        return Verification(verdict, None, None, replay_error=replay_error)
-    if dice.scheme != HMAC_SCHEME:  # pragma: no cover - read_record refuses other schemes
-        raise InvalidRecordError(f"unknown dice scheme {dice.scheme!r}")
-    if dice.secret is None:
-        return Verification(Verdict.NOT_YET, dice, None, replay_error=replay_error)
-    commitment_ok = hmac.compare_digest(commitment_of(dice.secret), dice.commitment.lower())
-    checks = []
-    for index, (place, recorded) in enumerate(_rolls(record)):
-        expected = None
-        if index >= dice.first_throw:
-            expected = fair_roll(dice.secret, dice.seeds, index, len(recorded)).dice
-        checks.append(ThrowCheck(place, index, recorded, expected))
-    ok = commitment_ok and all(c.matches for c in checks if c.expected is not None)
-    verdict = Verdict.VERIFIED if ok else Verdict.MISMATCH
-    return Verification(verdict, dice, commitment_ok, tuple(checks), replay_error)
+        return Verification(verdict, replay_error=replay_error)
+    starts = [s.first_throw for s in record.dice]
+    before = tuple(ThrowCheck(place, i, faces, None) for i, place, faces in rolls if i < starts[0])
+    segments = []
+    for n, segment in enumerate(record.dice):
+        end = starts[n + 1] if n + 1 < len(starts) else None
+        mine = [r for r in rolls if r[0] >= segment.first_throw and (end is None or r[0] < end)]
+        segments.append(_check_segment(segment, mine, last=end is None))
+    verdicts = {c.verdict for c in segments}
+    if Verdict.MISMATCH in verdicts:
+        verdict = Verdict.MISMATCH
+    elif Verdict.NOT_YET in verdicts:
+        verdict = Verdict.NOT_YET
+    elif verdicts == {Verdict.VERIFIED}:
+        verdict = Verdict.VERIFIED
+    elif Verdict.VERIFIED in verdicts:
+        verdict = Verdict.PARTLY
+    elif verdicts == {Verdict.REAL_DICE}:
+        verdict = Verdict.REAL_DICE
+    else:
+        verdict = Verdict.UNCHECKABLE
+    return Verification(verdict, tuple(segments), before, replay_error)
 
 
 def check_words(check: ThrowCheck) -> str:
     """One line per throw: ``throw 3 (action 9): 1 1 4 4 3 matches``."""
     where = f"throw {check.throw + 1} (action {check.action})"
     if check.expected is None:
-        return f"{where}: {format_dice(check.recorded)} thrown before the game came to the server"
+        return f"{where}: {format_dice(check.recorded)} {check.unchecked}"
     if check.matches:
         return f"{where}: {format_dice(check.recorded)} matches"
     return (

@@ -25,7 +25,14 @@ from zloutch.rules import ZloutchError
 
 
 class UnwritableFileError(ZloutchError):
-    """A file that cannot be written where the user asked."""
+    """A file that cannot be written where the user asked.
+
+    ``reason`` is the system's own words for why (``No space left on device``).
+    """
+
+    def __init__(self, message: str, reason: str = "") -> None:
+        super().__init__(message)
+        self.reason = reason or message
 
 
 def shown(path: str) -> str:
@@ -63,7 +70,9 @@ def atomic_file(path: str) -> Iterator[BinaryIO]:
     except FileNotFoundError:
         current = None
     except OSError as exc:
-        raise UnwritableFileError(f"cannot write {shown(path)}: {_reason(exc)}") from None
+        raise UnwritableFileError(
+            f"cannot write {shown(path)}: {_reason(exc)}", _reason(exc)
+        ) from None
     if current is not None and stat.S_ISDIR(current.st_mode):
         raise UnwritableFileError(f"cannot write {shown(path)}: it is a folder")
     if current is not None and not stat.S_ISREG(current.st_mode):
@@ -71,14 +80,18 @@ def atomic_file(path: str) -> Iterator[BinaryIO]:
             with open(target, "wb") as handle:
                 yield handle
         except OSError as exc:
-            raise UnwritableFileError(f"cannot write {shown(path)}: {_reason(exc)}") from None
+            raise UnwritableFileError(
+                f"cannot write {shown(path)}: {_reason(exc)}", _reason(exc)
+            ) from None
         return
     temporary = _temporary_name(target)
     try:
         # Created as any new file is (0666 less the umask), then given the old file's mode.
         descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
     except OSError as exc:
-        raise UnwritableFileError(f"cannot write {shown(path)}: {_reason(exc)}") from None
+        raise UnwritableFileError(
+            f"cannot write {shown(path)}: {_reason(exc)}", _reason(exc)
+        ) from None
     try:
         with os.fdopen(descriptor, "wb") as handle:
             yield handle
@@ -91,7 +104,9 @@ def atomic_file(path: str) -> Iterator[BinaryIO]:
         with contextlib.suppress(OSError):
             os.unlink(temporary)
         if isinstance(exc, OSError):
-            raise UnwritableFileError(f"cannot write {shown(path)}: {_reason(exc)}") from None
+            raise UnwritableFileError(
+                f"cannot write {shown(path)}: {_reason(exc)}", _reason(exc)
+            ) from None
         raise
     sync_folder(target.parent)
 

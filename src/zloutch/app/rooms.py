@@ -333,7 +333,7 @@ class Room:
     def full_record(self) -> Record:
         if self.game.table_mode:
             return self.record
-        return replace(self.record, dice=self.dice())
+        return replace(self.record, dice=(self.dice(),))
 
     def record_text(self) -> str:
         return dump_record(self.full_record(), self.state)
@@ -503,7 +503,7 @@ class Rooms:
             LogEntry(i, a, (record.times[i - 1] if record.times else None) or at)
             for i, a in enumerate(record.actions, start=1)
         )
-        if record.dice is not None:
+        if record.dice:
             log = self._with_seeds(record, log)
         spec = replace(request, table_mode=record.table_mode)
         return self._store_new(rules, record.rules_toml, record.players, spec, log)
@@ -512,11 +512,10 @@ class Rooms:
     def _with_seeds(record: Record, log: tuple[LogEntry, ...]) -> tuple[LogEntry, ...]:
         # The old game's seeds travel as the entries they were, before the throws they
         # counted for; they are kept for the record, the new secret ignores the old throws.
-        dice = record.dice
-        assert dice is not None
+        seeds = [s for d in record.dice if isinstance(d, DiceCommitment) for s in d.seeds]
         out: list[LogEntry] = []
         throws = 0
-        pending = sorted(dice.seeds, key=lambda s: s.from_throw)
+        pending = sorted(seeds, key=lambda s: s.from_throw)
         for entry in log:
             while pending and pending[0].from_throw <= throws:
                 seed = pending.pop(0)

@@ -18,7 +18,14 @@ from enum import Enum
 from pathlib import Path
 from typing import Literal
 
-from zloutch.app.dice import DiceSource, SeededDice, choose_dice, count_dice
+from zloutch.app.dice import (
+    CommittedDice,
+    DiceSource,
+    SeededDice,
+    TypedDice,
+    choose_dice,
+    count_dice,
+)
 from zloutch.app.files import check_writable, shown, write_atomically
 from zloutch.app.store import load_game_solution
 from zloutch.engine import (
@@ -46,9 +53,17 @@ from zloutch.engine import (
 )
 from zloutch.engine.events import Event, TurnStarted
 from zloutch.engine.record import (
+    FILE_SCHEME,
+    REAL_SCHEME,
+    SEED_SCHEME,
+    DiceCommitment,
+    DiceSegment,
     InvalidRecordError,
     Record,
+    UncommittedDice,
+    count_throws,
     dump_record,
+    kept_rules,
     load_record,
     read_record,
 )
@@ -303,6 +318,9 @@ class Session:
         """Why the last write to ``record_path`` failed (None: it did not)."""
         self._written: str | None = None
         """The file this session last wrote its record to (a record: written again freely)."""
+        self.closed = False
+        """The game stopped here (``close``): its dice secret is in the record, no more moves."""
+        self._reveal_if_over()
 
     # -- making one
 
@@ -315,23 +333,53 @@ class Session:
         table_mode: bool = False,
         dice: DiceSource | None = None,
     ) -> Session:
-        """A new game; raises a ZloutchError on a bad spec, bad players or a bad dice file."""
-        rules = load_rules(spec)
+        """A new game; raises a ZloutchError on a bad spec, bad players or a bad dice file.
+
+        A rule file's rule set is kept in the record as its canonical text (``kept_rules``),
+        and the game played with the rule set read back from it: the record replays the same
+        game wherever it is opened, whatever becomes of the file.
+        """
+        rules, rules_toml = kept_rules(load_rules(spec))
         names = parse_players(players)
         dice = dice or choose_dice(dice_file=None, seed=None, table_mode=table_mode)
         state = new_game(rules, names, table_mode=table_mode)
         seed = dice.seed if isinstance(dice, SeededDice) else None
-        session = cls(Record(rules.spec, state.names, (), seed, table_mode), state, dice)
+        record = Record(
+            rules.spec,
+            state.names,
+            (),
+            seed,
+            table_mode,
+            dice=(dice.segment(0),),
+            rules_toml=rules_toml,
+        )
+        session = cls(record, state, dice)
         session._write(TurnStarted(0))
         return session
 
     @classmethod
     def resume(cls, text: str, *, dice: DiceSource | None = None) -> Session:
-        """A saved game, replayed through the engine; its seed keeps throwing its dice."""
+        """A saved game, replayed through the engine, that goes on from its next throw.
+
+        Its dice: ``dice`` when given (``--dice``, ``--seed``); real dice at a table; the
+        record's seed when it was asked for (``--seed``, record version 4); else computer
+        dice from a new secret, nobody can know them. A change of dice starts a new segment
+        of the record's dice at the next throw. A record of a rule file that does not keep
+        its text (version 3 and before) keeps it from now on.
+        """
         record, state = load_record(text)
-        dice = dice or choose_dice(
-            dice_file=None, seed=None, table_mode=record.table_mode, record_seed=record.seed
-        )
+        if record.rules_toml is None:
+            _, rules_toml = kept_rules(state.rules)
+            if rules_toml is not None:
+                record = replace(record, rules_toml=rules_toml)
+                state = record.replay()
+        throws = count_throws(record.actions)
+        if dice is None:
+            dice = _dice_going_on(record, throws)
+        if isinstance(dice, CommittedDice):
+            dice.first_throw = dice.throws = throws
+        if state.phase is not Phase.OVER:  # an ended game throws no more: its dice stay
+            record = replace(record, dice=_segments_from(record, dice.segment(throws), throws))
         session = cls(record, state, dice)
         session.log.append(
             LogEntry(f"game resumed after {len(record.actions)} actions", kind="note")
@@ -347,7 +395,11 @@ class Session:
         return self.state.names
 
     @property
-    def seed(self) -> int:
+    def seed(self) -> int | str:
+        """What the bots' random choices are drawn from: the dice's secret with computer
+        dice (nobody can foresee them either), else the record's seed (0 without one)."""
+        if isinstance(self.dice, CommittedDice):
+            return self.dice.secret
         return self.record.seed if self.record.seed is not None else 0
 
     def is_bot(self, seat: int) -> bool:
@@ -477,7 +529,9 @@ class Session:
                 state, _ = step(state, action)
 
     def roll(self) -> tuple[Event, ...]:
-        """Throw the dice in the air from the seed or the file."""
+        """Throw the dice in the air from the secret, the seed or the file."""
+        if self.closed:
+            raise SessionError("this game was stopped here: resume it to go on")
         return self._apply(self.dice.draw(self.state, len(self.record.actions)))
 
     def bot_action(self) -> Action:
@@ -514,16 +568,19 @@ class Session:
             if self.need() in (Need.PERSON, Need.TYPED_DICE):
                 break
         self.dice.undraw(sum(text.startswith("roll") for text in removed))
+        self.record = replace(self.record, dice=_trimmed(self.record.dice, self.record.actions))
         self.last_events = ()
         self.log.append(LogEntry("undone: " + ", then ".join(removed), kind="note"))
         self._keep_record()
         return tuple(removed)
 
-    def save(self, path: str) -> None:
+    def save(self, path: str, *, closing: bool = False) -> None:
         """Write the game record (JSON) to a file, whole or not at all (the file that was
         there stays as it was when the write fails). A file that exists and is not a game
-        record is refused: it is not this game's to overwrite."""
-        text = dump_record(self.record, self.state)
+        record is refused: it is not this game's to overwrite. ``closing``: the last write
+        before the program stops playing the game, with the dice secret; once it is
+        written the session is closed (``close``)."""
+        text = dump_record(self._revealed() if closing else self.record, self.state)
         if path != self._written:
             refuse_non_record(path, f"cannot write {shown(path)}")
         try:
@@ -531,6 +588,8 @@ class Session:
         except ZloutchError as exc:
             raise SessionError(str(exc)) from None
         self._written = path
+        if closing:
+            self.close()
 
     def record_to(self, path: str | None) -> None:
         """Keep the record on disk at ``path`` from now on: written now and after every
@@ -553,13 +612,43 @@ class Session:
         else:
             self.record_error = None
 
+    def close(self) -> None:
+        """The program stops playing this game (quit, Ctrl-C, a signal, an error): with
+        computer dice the record from now on carries the secret of the throws thrown here
+        (the caller writes it). Nothing more can be played in this session: a resume throws
+        from a new secret, so the secret written here tells no throw to come."""
+        self.closed = True
+        self._reveal()
+
+    def _reveal_if_over(self) -> None:
+        if self.state.phase is Phase.OVER:
+            self._reveal()
+
+    def _reveal(self) -> None:
+        self.record = self._revealed()
+
+    def _revealed(self) -> Record:
+        """The record with the dice secret in its last segment (once the game is over or
+        stopped here): it covers only throws already thrown."""
+        segments = self.record.dice
+        if not isinstance(self.dice, CommittedDice) or not segments:
+            return self.record
+        last = segments[-1]
+        if not isinstance(last, DiceCommitment) or last.commitment != self.dice.commitment:
+            return self.record
+        shown = replace(last, secret=self.dice.secret)
+        return replace(self.record, dice=(*segments[:-1], shown))
+
     def note(self, text: str) -> None:
         self.log.append(LogEntry(text, kind="note"))
 
     def _apply(self, action: Action) -> tuple[Event, ...]:
+        if self.closed:
+            raise SessionError("this game was stopped here: resume it to go on")
         state, events = step(self.state, action)
         self.previous, self.state = self.state, state
         self.record = self.record.extended([action])
+        self._reveal_if_over()
         for event in events:
             self._write(event)
         self.last_events = events
@@ -568,3 +657,52 @@ class Session:
 
     def _write(self, event: Event) -> None:
         self.log.append(LogEntry(event.describe(self.names), event=event))
+
+
+# ---------------------------------------------------------------------------- dice segments
+
+
+def _dice_going_on(record: Record, throws: int) -> DiceSource:
+    """The dice a resumed game throws when none are given (see ``Session.resume``)."""
+    if record.table_mode:
+        return TypedDice()
+    last = record.dice[-1] if record.dice else None
+    if isinstance(last, UncommittedDice) and last.scheme == SEED_SCHEME and last.seed is not None:
+        return SeededDice(last.seed)  # asked for with --seed: reproducible, as it says
+    return CommittedDice.fresh(throws)
+
+
+def _before(record: Record) -> DiceSegment:
+    """How the throws of a record that does not say were drawn (versions 1 to 3): from its
+    seed (which tells every throw), else real dice at a table, else a file of throws."""
+    if record.seed is not None:
+        return UncommittedDice(SEED_SCHEME, 0, record.seed)
+    return UncommittedDice(REAL_SCHEME if record.table_mode else FILE_SCHEME, 0)
+
+
+def _segments_from(record: Record, segment: DiceSegment, throws: int) -> tuple[DiceSegment, ...]:
+    """The record's dice segments, going on with ``segment`` from throw ``throws``: the same
+    uncommitted dice go on in their segment; a segment with no throw yet is replaced."""
+    segments = record.dice
+    if not segments and throws:
+        segments = (_before(record),)
+    if (
+        segments
+        and isinstance(segment, UncommittedDice)
+        and segments[-1] == replace(segment, first_throw=segments[-1].first_throw)
+    ):
+        return segments
+    if segments and segments[-1].first_throw >= throws:
+        segments = segments[:-1]
+    return (*segments, segment)
+
+
+def _trimmed(
+    segments: tuple[DiceSegment, ...], actions: tuple[str, ...]
+) -> tuple[DiceSegment, ...]:
+    """The segments after an undo: the dice in use now draw from the next throw on."""
+    throws = count_throws(actions)
+    if not segments or segments[-1].first_throw <= throws:
+        return segments
+    last = replace(segments[-1], first_throw=throws)
+    return (*(s for s in segments[:-1] if s.first_throw < throws), last)

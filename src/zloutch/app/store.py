@@ -6,7 +6,8 @@ and writes them. The folder is ``$ZLOUTCH_CACHE`` when set, else ``~/.cache/zlou
 The cache heals itself:
 
 - a write goes to a temporary file in the same folder, synced, then renamed onto the entry
-  (``os.replace``): a reader sees the old entry or the new one, whole, and two writers of the
+  (``os.replace``; ``app.files.atomic_file``, the one writer of every file the program
+  keeps): a reader sees the old entry or the new one, whole, and two writers of the
   same entry both succeed. A write that fails (full disk, no permission) leaves no file
   behind; it is reported once per cache folder and the result is still returned.
 - an entry carries its metadata: the format and its version, the rule key (``rules_key``),
@@ -27,14 +28,13 @@ import io
 import json
 import math
 import os
-import tempfile
 import warnings
 from collections.abc import Callable, Mapping
 from contextlib import suppress
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
-from zloutch.app.files import sync_folder
+from zloutch.app.files import UnwritableFileError, atomic_file
 from zloutch.rules.loader import to_toml
 from zloutch.rules.ruleset import RuleSet
 
@@ -386,40 +386,24 @@ def _warn_once(mark: tuple[object, ...], message: str) -> None:
 
 
 def _write_atomic(path: Path, write: Callable[[IO[bytes]], object], what: str) -> bool:
-    """Write an entry whole or not at all (temporary file, fsync, rename); False: failed.
+    """Write an entry whole or not at all (``app.files.atomic_file``: a temporary file,
+    fsync, rename); False: failed.
 
     A failure is reported once per cache folder per process; no temporary file stays.
     """
-    folder = path.parent
-    temporary: str | None = None
     try:
-        folder.mkdir(parents=True, exist_ok=True)
-        handle = tempfile.NamedTemporaryFile(  # noqa: SIM115 - closed below, kept on success
-            dir=folder, prefix=f".{path.name}.", suffix=".tmp", delete=False
-        )
-        temporary = handle.name
-        with handle:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with atomic_file(str(path)) as handle:
             write(handle)
-            handle.flush()
-            os.fsync(handle.fileno())
-        with suppress(OSError):
-            os.chmod(temporary, 0o644)  # as an ordinary file (the temporary one is 0600)
-        os.replace(temporary, path)
-        temporary = None
-    except OSError as exc:
+    except (OSError, UnwritableFileError) as exc:
+        reason = exc.reason if isinstance(exc, UnwritableFileError) else exc.strerror or exc
         root = str(cache_dir())
         if root not in _unwritable:
             _unwritable.add(root)
             warnings.warn(
-                f"could not save {what} in the cache {root} ({exc.strerror or exc}); "
-                "going on without it",
+                f"could not save {what} in the cache {root} ({reason}); going on without it",
                 CacheWarning,
                 stacklevel=3,
             )
         return False
-    finally:
-        if temporary is not None:  # failed (or interrupted) midway: leave nothing behind
-            with suppress(OSError):
-                os.unlink(temporary)
-    sync_folder(folder)
     return True

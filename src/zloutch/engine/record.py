@@ -1,15 +1,23 @@
 """Game records: a versioned JSON document that replays to the same game.
 
-A record holds the rule spec, the players, the seed (when the dice were random) and every
-action, the rolls of the dice included (``roll 1 1 4 4 3``), and the final sheet. Loading
-replays every action through the engine and compares the sheet: a record is accepted whole
-or refused with the place of the first problem, never half-loaded.
+A record holds the rule spec, the players, how the dice were drawn and every action, the
+rolls of the dice included (``roll 1 1 4 4 3``), and the final sheet. Loading replays every
+action through the engine and compares the sheet: a record is accepted whole or refused with
+the place of the first problem, never half-loaded.
 
-Version 3 adds what a game played on a server (``zloutch serve``) keeps: when each action was
+Version 3 added what a game played on a server (``zloutch serve``) keeps: when each action was
 played (``times``), how the dice were drawn (``dice``: the commitment to the server's secret,
 the seeds the players added, the secret itself once the game is over; or real dice), and the
-text of an uploaded rule file that no preset spec names (``rules_toml``). Versions 1 and 2
-load as before; the new fields are optional.
+text of an uploaded rule file that no preset spec names (``rules_toml``).
+
+Version 4 keeps the same for a game played on this machine: the canonical text of the rule
+file it was played on (so it replays after the file is edited, moved or opened from another
+folder), and its dice as segments (``dice`` is one segment, or ``{"scheme": "mixed",
+"segments": [...]}``), each from its ``first_throw`` on: a commitment (``hmac-sha256-1``,
+computer dice nobody can know before they are thrown), a ``seed`` (``--seed``: anyone with
+it knows every throw), a ``file`` of throws (``--dice``) or ``real`` dice. Every version
+wrote the final sheet, which is checked: a record without one is refused. Versions 1 to 3
+load as before.
 """
 
 from __future__ import annotations
@@ -17,6 +25,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
+from itertools import pairwise
 from typing import Any, Protocol
 
 from zloutch.engine.actions import (
@@ -29,18 +38,28 @@ from zloutch.engine.actions import (
 from zloutch.engine.game import apply, is_terminal, new_game, why_illegal
 from zloutch.engine.state import GameState
 from zloutch.rules.dice import sort_dice
-from zloutch.rules.errors import InvalidRulesError, ZloutchError
-from zloutch.rules.loader import PRESETS, load_rules, parse_rules_text
+from zloutch.rules.errors import InvalidRulesError, ZloutchError, excerpt
+from zloutch.rules.loader import PRESETS, as_loaded_from, load_rules, parse_rules_text, to_toml
 from zloutch.rules.ruleset import RuleSet
 
 HMAC_SCHEME = "hmac-sha256-1"
 """The server's dice: HMAC-SHA256 over the seeds and the throw's index (``app.fairdice``)."""
 REAL_SCHEME = "real"
 """Real dice thrown at a table; their faces were typed in and nothing can check them."""
+SEED_SCHEME = "seed"
+"""Dice drawn from a seed asked for with ``--seed``: reproducible, so anyone with the seed
+knows every throw, before and after; nothing to check."""
+FILE_SCHEME = "file"
+"""Throws read from a file (``--dice``): chosen by whoever wrote it; nothing to check."""
+MIXED_SCHEME = "mixed"
+"""The ``dice`` of a record whose throws came from more than one segment."""
+UNCOMMITTED_SCHEMES = (SEED_SCHEME, FILE_SCHEME, REAL_SCHEME)
 
 FORMAT = "zloutch-record"
-VERSION = 3
-"""3: the optional ``times``, ``dice`` and ``rules_toml`` (a game played on a server).
+VERSION = 4
+"""4: ``dice`` as segments (``seed``, ``file``, ``real``, ``mixed``: a local game's dice), the
+rule file's canonical text in ``rules_toml`` for a game on a rule file.
+3: the optional ``times``, ``dice`` and ``rules_toml`` (a game played on a server).
 2: the ticks beside a level fallen back to restart from 0 (G-3 Reading, ticks_restart).
 A version-1 record's sheet may show older ticks there: its ticks are not compared. Version 1
 also let a player bank right after the no-score bonus; F-2 forbids it, and such a record is
@@ -87,6 +106,26 @@ class DiceCommitment:
 
 
 @dataclass(frozen=True)
+class UncommittedDice:
+    """Throws from ``first_throw`` on that nobody committed to: a seed, a file, real dice."""
+
+    scheme: str
+    """``seed``, ``file`` or ``real`` (UNCOMMITTED_SCHEMES)."""
+    first_throw: int = 0
+    seed: int | None = None
+    """The seed of ``--seed`` (scheme ``seed``); None for the others."""
+
+
+DiceSegment = DiceCommitment | UncommittedDice
+"""How the throws from a segment's ``first_throw`` on (to the next segment's) were drawn."""
+
+
+def count_throws(actions: Iterable[str]) -> int:
+    """How many throws (``roll`` actions) a list of actions holds: the index of the next."""
+    return sum(text.strip().lower().startswith("roll") for text in actions)
+
+
+@dataclass(frozen=True)
 class Record:
     """Everything needed to replay a game."""
 
@@ -97,13 +136,18 @@ class Record:
     table_mode: bool = False
     times: tuple[str | None, ...] = ()
     """When each action was played (ISO 8601, UTC), or empty: none were kept."""
-    dice: DiceCommitment | None = None
+    dice: tuple[DiceSegment, ...] = ()
+    """How the dice were drawn, segment by segment, in the order of their ``first_throw``;
+    empty when the record does not say (versions 1 and 2, a record built in code)."""
     rules_toml: str | None = None
-    """The rule file itself, for a rule set that no preset spec names (an uploaded file)."""
+    """The rule file itself, for a rule set that no preset spec names (a rule file on this
+    machine, an uploaded one): the record replays without it."""
 
     def rule_set(self) -> RuleSet:
+        """The rule set of the game: from ``rules_toml`` when the record keeps it (named as
+        ``rules`` names it, the file it was read from is never read again), else ``rules``."""
         if self.rules_toml is not None:
-            return rules_from_text(self.rules_toml)
+            return as_loaded_from(rules_from_text(self.rules_toml), self.rules)
         return load_rules(self.rules)
 
     def start(self) -> GameState:
@@ -125,6 +169,20 @@ class Record:
             known = self.times or (None,) * len(self.actions)
             return replace(self, actions=(*self.actions, *added), times=(*known, *stamps))
         return replace(self, actions=(*self.actions, *added))
+
+
+def kept_rules(rules: RuleSet) -> tuple[RuleSet, str | None]:
+    """A rule set as a record keeps it, and the text ``rules_toml`` keeps with it.
+
+    A preset (with options) is named by its spec alone. Any other rule set (a rule file, its
+    ``extends`` resolved) is kept as its canonical TOML text (``to_toml``), and the game is
+    played with the rule set read back from that text, named as before: the record then
+    replays the same game whatever becomes of the file.
+    """
+    if rules.source in PRESETS:
+        return rules, None
+    text = to_toml(rules)
+    return as_loaded_from(rules_from_text(text), rules.spec), text
 
 
 def rules_from_text(text: str) -> RuleSet:
@@ -195,8 +253,8 @@ def dump_record(record: Record, state: GameState | None = None) -> str:
     }
     if record.times:
         document["times"] = list(record.times)
-    if record.dice is not None:
-        document["dice"] = dice_json(record.dice)
+    if record.dice:
+        document["dice"] = dice_document(record.dice)
     elif record.table_mode:
         document["dice"] = {"scheme": REAL_SCHEME}
     if record.rules_toml is not None:
@@ -206,6 +264,7 @@ def dump_record(record: Record, state: GameState | None = None) -> str:
 
 
 def dice_json(dice: DiceCommitment) -> dict[str, Any]:
+    """A commitment as a record (and the server's protocol) writes it."""
     return {
         "scheme": dice.scheme,
         "commitment": dice.commitment,
@@ -215,26 +274,72 @@ def dice_json(dice: DiceCommitment) -> dict[str, Any]:
     }
 
 
+def segment_json(segment: DiceSegment) -> dict[str, Any]:
+    if isinstance(segment, DiceCommitment):
+        return dice_json(segment)
+    document: dict[str, Any] = {"scheme": segment.scheme, "first_throw": segment.first_throw}
+    if segment.seed is not None:
+        document["seed"] = segment.seed
+    return document
+
+
+def dice_document(segments: tuple[DiceSegment, ...]) -> dict[str, Any]:
+    """The ``dice`` of a record: its one segment, or ``{"scheme": "mixed", "segments"}``."""
+    if len(segments) == 1:
+        return segment_json(segments[0])
+    return {"scheme": MIXED_SCHEME, "segments": [segment_json(s) for s in segments]}
+
+
 def _whole(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _read_dice(value: object) -> DiceCommitment | None:
-    """The ``dice`` of a version-3 record: a server's commitment, real dice (None), or null."""
+_DICE_SHAPE = (
+    "corrupt record: 'dice' must be null, a segment (a server's commitment: scheme, "
+    'commitment, secret, first_throw, seeds; or {"scheme": "seed" | "file" | "real", '
+    '"first_throw"}) or {"scheme": "mixed", "segments": [...]}'
+)
+
+
+def _read_dice(value: object) -> tuple[DiceSegment, ...]:
+    """The ``dice`` of a record: its segments, in order (none for null)."""
     if value is None:
-        return None
-    bad = InvalidRecordError(
-        'corrupt record: \'dice\' must be null, {"scheme": "real"} or a server\'s commitment '
-        "(scheme, commitment, secret, first_throw, seeds)"
-    )
-    if not isinstance(value, dict):
-        raise bad
-    scheme = value.get("scheme")
-    if scheme == REAL_SCHEME:
-        return None
-    if scheme != HMAC_SCHEME:
+        return ()
+    if isinstance(value, dict) and value.get("scheme") == MIXED_SCHEME:
+        parts = value.get("segments")
+        if not isinstance(parts, list) or len(parts) < 2:
+            raise InvalidRecordError(
+                "corrupt record: mixed 'dice' must list two segments or more in 'segments'"
+            )
+        segments = tuple(_read_segment(part) for part in parts)
+    else:
+        segments = (_read_segment(value),)
+    starts = [s.first_throw for s in segments]
+    if any(b <= a for a, b in pairwise(starts)) or starts[0] < 0:
         raise InvalidRecordError(
-            f"corrupt record: unknown dice scheme {scheme!r} (known: {HMAC_SCHEME}, {REAL_SCHEME})"
+            "corrupt record: the dice segments must start at throws 0 or more, each after "
+            f"the one before (first_throw: {', '.join(map(str, starts))})"
+        )
+    return segments
+
+
+def _read_segment(value: object) -> DiceSegment:
+    if not isinstance(value, dict):
+        raise InvalidRecordError(_DICE_SHAPE)
+    scheme = value.get("scheme")
+    if scheme in UNCOMMITTED_SCHEMES:
+        first, seed = value.get("first_throw", 0), value.get("seed")
+        if not _whole(first) or (seed is not None and not _whole(seed)):
+            raise InvalidRecordError(_DICE_SHAPE)
+        if (seed is None) != (scheme != SEED_SCHEME):
+            raise InvalidRecordError(
+                "corrupt record: a 'seed' dice segment gives its seed, and only it does"
+            )
+        return UncommittedDice(scheme, first, seed)
+    if scheme != HMAC_SCHEME:
+        known = ", ".join((HMAC_SCHEME, *UNCOMMITTED_SCHEMES, MIXED_SCHEME))
+        raise InvalidRecordError(
+            f"corrupt record: unknown dice scheme {excerpt(scheme)} (known: {known})"
         )
     commitment, secret = value.get("commitment"), value.get("secret")
     first, seeds = value.get("first_throw", 0), value.get("seeds", [])
@@ -244,7 +349,7 @@ def _read_dice(value: object) -> DiceCommitment | None:
         or not _whole(first)
         or not isinstance(seeds, list)
     ):
-        raise bad
+        raise InvalidRecordError(_DICE_SHAPE)
     read: list[PlayerSeed] = []
     for s in seeds:
         if not (
@@ -319,7 +424,13 @@ def read_record(text: str) -> tuple[Record, dict[str, Any]]:
 
 
 def load_record(text: str) -> tuple[Record, GameState]:
-    """Read a record and replay it; raises InvalidRecordError saying where it is wrong."""
+    """Read a record and replay it; raises InvalidRecordError saying where it is wrong.
+
+    The final sheet the record wrote is compared with the one its actions give: every record
+    version wrote it, so a record without one is refused, and a sheet that differs is refused
+    with the first player and level where it does (version 1's ticks beside a level that
+    fell back are not compared: it wrote older ones there).
+    """
     record, data = read_record(text)
     version = data["version"]
     try:
@@ -329,13 +440,18 @@ def load_record(text: str) -> tuple[Record, GameState]:
     except ZloutchError as exc:
         raise InvalidRecordError(f"cannot replay the record: {exc}") from None
     recorded = data.get("sheet")
+    if recorded is None:
+        raise InvalidRecordError(
+            "corrupt record: it has no 'sheet' (every version of the record format writes "
+            "the final sheet, which is checked against the actions)"
+        )
     replayed = sheet_json(state)
     if version < 2:
         recorded, replayed = _without_ticks(recorded), _without_ticks(replayed)
-    if recorded is not None and recorded != replayed:
+    if recorded != replayed:
         raise InvalidRecordError(
-            "corrupt record: its sheet does not match the replay of its actions"
-            + _first_difference(recorded, replayed)
+            "corrupt record: its sheet does not match its actions: "
+            + sheet_difference(recorded, replayed)
         )
     return record, state
 
@@ -355,10 +471,84 @@ def _without_ticks(sheet: Any) -> Any:
     return {**sheet, "players": players}
 
 
-def _first_difference(recorded: object, replayed: dict[str, Any]) -> str:
+def _points(value: object) -> str:
+    """A number as the sheet says it (``1,350``); anything else quoted short."""
+    return f"{value:,}" if _whole(value) else excerpt(value)
+
+
+def _names(value: object) -> str:
+    if isinstance(value, list) and all(isinstance(v, str) for v in value):
+        return ", ".join(value) if value else "nobody"
+    return excerpt(value)
+
+
+def _level_words(level: object) -> str:
+    """A level as the sheet shows it: ``1,350``, ``1,350 crossed``, ``pp 300, 2 ticks``."""
+    if not isinstance(level, dict):
+        return excerpt(level)
+    words = ("pp " if level.get("pp") is True else "") + _points(level.get("value"))
+    if level.get("crossed") is True:
+        words += " crossed"
+    ticks = level.get("ticks")
+    if _whole(ticks) and ticks:
+        words += f", {ticks} tick" + ("s" if ticks != 1 else "")
+    return words
+
+
+def sheet_difference(recorded: object, replayed: dict[str, Any]) -> str:
+    """The first place where a record's sheet and the one its actions give differ, named by
+    player and level: ``the record's sheet says Ana stands at 1,350; its actions give 1,200``."""
+    says = "the record's sheet"
     if not isinstance(recorded, dict):
-        return " ('sheet' is not an object)"
-    for key, value in replayed.items():
-        if recorded.get(key) != value:
-            return f" (first difference in {key!r})"
-    return ""
+        return f"{says} is not an object"
+    if recorded.get("rules") != replayed["rules"]:
+        return (
+            f"{says} is of the rules {excerpt(recorded.get('rules'))}; its actions are played "
+            f"under {replayed['rules']}"
+        )
+    players = recorded.get("players")
+    names = [p["name"] for p in replayed["players"]]
+    if not isinstance(players, list) or len(players) != len(names):
+        count = len(players) if isinstance(players, list) else "no list of"
+        return f"{says} has {count} players; its actions are played by {len(names)}"
+    for seat, (mine, theirs) in enumerate(zip(players, replayed["players"], strict=True)):
+        name = theirs["name"]
+        if not isinstance(mine, dict):
+            return f"{says} has no player {seat + 1} ({name})"
+        if mine.get("name") != name:
+            return f"{says} names player {seat + 1} {excerpt(mine.get('name'))}, not {name}"
+        if mine.get("score") != theirs["score"]:
+            return (
+                f"{says} says {name} stands at {_points(mine.get('score'))}; "
+                f"its actions give {_points(theirs['score'])}"
+            )
+        if mine.get("entered") != theirs["entered"]:
+            has = ("has not", "has") if theirs["entered"] else ("has", "has not")
+            return (
+                f"{says} says {name} {has[0]} entered the game; by its actions {name} "
+                f"{has[1]} (T-7)"
+            )
+        levels, wanted = mine.get("levels"), theirs["levels"]
+        if not isinstance(levels, list):
+            return f"{says} has no list of levels for {name}"
+        for number, (level, want) in enumerate(zip(levels, wanted, strict=False), start=1):
+            if level != want:
+                return (
+                    f"{says} writes {name}'s level {number} as {_level_words(level)}; "
+                    f"its actions give {_level_words(want)}"
+                )
+        if len(levels) != len(wanted):
+            return (
+                f"{says} writes {len(levels)} levels for {name}; its actions give "
+                f"{len(wanted)} (the last: {_level_words(wanted[-1]) if wanted else 'none'})"
+            )
+    if recorded.get("finished") != replayed["finished"]:
+        said, over = ("not over", "over") if replayed["finished"] else ("over", "not over")
+        return f"{says} says the game is {said}; by its actions it is {over}"
+    if recorded.get("winners") != replayed["winners"]:
+        return (
+            f"{says} says the winners are {_names(recorded.get('winners'))}; "
+            f"its actions give {_names(replayed['winners'])}"
+        )
+    extra = sorted(set(recorded) - set(replayed), key=str)
+    return f"{says} has keys the sheet has not: {', '.join(map(excerpt, extra))}"

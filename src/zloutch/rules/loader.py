@@ -48,6 +48,7 @@ from zloutch.rules.writing import _toml_string, to_toml
 
 __all__ = [
     "PRESETS",
+    "as_loaded_from",
     "canonical_spec",
     "load_rules",
     "parse_option_value",
@@ -435,6 +436,39 @@ def load_rules(spec: str | RuleSet) -> RuleSet:
             raise InvalidRulesError("option given twice", name)
         values[name] = parse_option_value(name, raw)
     return with_options(rules, values)
+
+
+def as_loaded_from(rules: RuleSet, spec: str) -> RuleSet:
+    """``rules`` named as the rule file of ``spec`` names it, its path and its options,
+    without reading that file (which may be gone, edited, or on another machine).
+
+    A game record keeps the canonical text of the rule file it was played on (``to_toml``)
+    and the spec it was started with; the rule set read back from that text is the one the
+    game was played with, named as it was (``my-table.toml(entry=800)``). A spec that names
+    no file leaves the rule set as it is; options that the rule set does not have are
+    refused (a spec and a text that disagree).
+    """
+    source, raw_options = split_spec(spec)
+    if source in PRESETS or not _looks_like_file(source):
+        return rules
+    options: dict[str, OptionValue] = {}
+    for name, raw in raw_options:
+        if name in options:
+            raise InvalidRulesError("option given twice", name)
+        options[name] = parse_option_value(name, raw)
+        if rules.option(name) != options[name]:
+            raise InvalidRulesError(
+                f"the spec says {name}={raw}, its rule file says "
+                f"{name}={_spec_value(rules.option(name))}",
+                excerpt(spec),
+            )
+    return dataclasses.replace(rules, source=source, options=tuple(sorted(options.items())))
+
+
+def _spec_value(value: OptionValue) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
 
 
 @lru_cache(maxsize=1024)

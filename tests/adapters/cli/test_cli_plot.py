@@ -214,3 +214,33 @@ def test_winrates_refuses_a_file_that_is_not_a_result(
     assert result.stderr.startswith("error: ") and needle in result.stderr
     assert result.stderr.count("\n") == 1
     assert not (tmp_path / "w.png").exists()
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["policy", "--game", "--rules", "greed(target=500)"],
+        ["threshold", "--rules", "greed(target=500)"],
+        ["values", "--rules", "greed"],
+    ],
+)
+def test_without_matplotlib_the_install_hint_comes_before_any_solve(
+    command: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import sys
+
+    from zloutch.adapters import plots
+    from zloutch.adapters.cli import plot
+
+    def no_solving(*_: object, **__: object) -> None:
+        raise AssertionError("solved before the install hint")
+
+    monkeypatch.setitem(sys.modules, "matplotlib", None)
+    monkeypatch.setitem(sys.modules, "matplotlib.figure", None)
+    monkeypatch.setattr(plot, "solved_game_with_progress", no_solving)
+    monkeypatch.setattr(plots, "turn_solution", no_solving)
+    picture = tmp_path / "p.png"
+    result = runner.invoke(app, ["plot", *command, "--out", str(picture)])
+    assert result.exit_code == 2, result.output
+    assert result.stderr.startswith("error: drawing pictures needs matplotlib")
+    assert result.stderr.count("\n") == 1 and not picture.exists()

@@ -30,7 +30,9 @@ def fair_game(spec: str, seed: int) -> tuple[Record, str]:
             action = rng.choice(legal_actions(state))
         actions.append(str(action))
         state = apply(state, action)
-    record = replace(record.extended(actions), dice=DiceCommitment(commitment_of(secret), secret))
+    record = replace(
+        record.extended(actions), dice=(DiceCommitment(commitment_of(secret), secret),)
+    )
     return record, dump_record(record, state)
 
 

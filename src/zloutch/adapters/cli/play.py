@@ -118,6 +118,7 @@ def open_session(
 ) -> Session | None:
     """The game the flags describe; None when the new-game screen should ask for it."""
     from zloutch.app.dice import choose_dice, read_text
+    from zloutch.app.files import shown
     from zloutch.app.session import PLAY_PLAYERS, TABLE_PLAYERS, Session, SessionError
 
     if resume is not None:
@@ -126,7 +127,14 @@ def open_session(
                 "--resume goes on with the saved game, its rules and its players: "
                 "leave out --rules and --players"
             )
-        return Session.resume(read_text(resume, "record"), dice=dice)
+        session = Session.resume(read_text(resume, "record"), dice=dice)
+        if table_mode and not session.state.table_mode:
+            raise SessionError(
+                f"--resume {shown(resume)}: this game is played with computer dice; it cannot "
+                f"go on with real dice (its throws could not be checked): resume it with "
+                f"zloutch play --resume {shown(resume)}"
+            )
+        return session
     if ask and rules_spec is None and players is None:
         return None
     if players is None:  # an empty --players "" is refused by Session.new, not replaced

@@ -52,13 +52,15 @@ MaxTotalOption = Annotated[
 
 
 def checked_out(out: str | None) -> str:
-    """The picture file, checked before any work: named, .png or .svg, and writable."""
-    from zloutch.adapters.plots import PlotError, output_format
+    """The picture file, checked before any work: named, .png or .svg, and writable; and
+    matplotlib there to draw it (its install hint before a solve, not after)."""
+    from zloutch.adapters.plots import PlotError, output_format, require_matplotlib
 
     if not out:
         raise PlotError("name the picture to write with --out FILE.png or --out FILE.svg")
     output_format(out)
     check_outputs(("--out", out))
+    require_matplotlib()
     return out
 
 

@@ -103,7 +103,6 @@ def review(
     from zloutch.app.review import review_record, win_probability_reason
     from zloutch.app.review_tables import render_review
     from zloutch.engine.record import load_record
-    from zloutch.rules import load_rules
 
     with user_errors(), warnings_as_lines():
         if show_all and mistakes_only:
@@ -128,7 +127,7 @@ def review(
         if points:
             solution, note = None, "expected points, as asked (--points)"
         else:
-            rules = load_rules(saved.rules)
+            rules = state.rules  # the record's own rule file, when it keeps one
             solution, note = _solve_with_progress(
                 rules, players, solve=solve, quiet=quiet or json_file == "-"
             )

@@ -1,8 +1,10 @@
-"""``zloutch verify RECORD``: recompute every throw of a game played on a server.
+"""``zloutch verify RECORD``: recompute every throw of a game, on a server or this machine.
 
-Exit code 0 when the revealed secret matches the commitment and every throw matches; 1 when
+Exit code 0 when every revealed secret matches its commitment and every throw matches; 1 when
 something does not match, or cannot be checked (the game is not over, real dice, dice from a
-seed on one machine); 2 for a file that is not a record.
+seed or a file, a secret never revealed: part of the throws, or all); 2 for a file that is
+not a record. A record whose dice changed on the way (resumed with ``--dice``, ``--seed``, or
+with new computer dice) is checked segment by segment.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ import typer
 from zloutch.adapters.cli.support import console, user_errors
 
 if TYPE_CHECKING:
-    from zloutch.app.fairdice import Verification
+    from zloutch.app.fairdice import SegmentCheck, Verification
 
 EXIT_NOT_VERIFIED = 1
 
@@ -26,7 +28,12 @@ def verify(
         bool, typer.Option("--json", help="Print one JSON object instead of lines.")
     ] = False,
 ) -> None:
-    """Recompute every throw of a record from the server's revealed secret and the seeds."""
+    """Recompute every throw of a record from its revealed secrets (and the players' seeds).
+
+    A game with computer dice, played here or on a server, reveals its secret when it is
+    over (here: also when it is stopped; a resume throws from a new one). Dice from --seed,
+    --dice or real dice are said to be what they are: nothing can check them.
+    """
     from zloutch.app.dice import read_text
     from zloutch.app.fairdice import Verdict, verify_record
     from zloutch.engine.record import read_record
@@ -50,7 +57,13 @@ def summary(result: Verification) -> str:
     if verdict is Verdict.REAL_DICE:
         return "real dice: thrown at a table and typed in, there is nothing to recompute"
     if verdict is Verdict.UNCHECKABLE:
-        return "these dice came from a seed on one machine, with no commitment: nothing to check"
+        if not result.segments:
+            return (
+                "these dice came from a seed on one machine, with no commitment: nothing to check"
+            )
+        return "not verifiable: " + "; ".join(
+            _segment_words(c) for c in result.segments if c.verdict is not Verdict.REAL_DICE
+        )
     if verdict is Verdict.NOT_YET:
         return (
             "the game is not over: its secret is revealed at the end, "
@@ -59,26 +72,67 @@ def summary(result: Verification) -> str:
     checked, bad = len(result.checked), len(result.mismatches)
     if verdict is Verdict.VERIFIED:
         return f"verified: all {checked} throws match"
+    if verdict is Verdict.PARTLY:
+        rest = [c for c in result.segments if c.verdict is not Verdict.VERIFIED]
+        return f"partly verified: {checked} throws match; " + "; ".join(
+            _segment_words(c) for c in rest
+        )
     if not result.commitment_ok:
         return "NOT VERIFIED: the secret does not match the commitment shown at the start"
     return f"NOT VERIFIED: {bad} of {checked} throws do not match"
 
 
+def _throws(check: SegmentCheck) -> str:
+    """``throws 1 to 12`` (numbered from 1), ``throw 13``, or ``no throw``."""
+    if not check.checks:
+        return "no throw"
+    first, last = check.checks[0].throw + 1, check.checks[-1].throw + 1
+    return f"throw {first}" if first == last else f"throws {first} to {last}"
+
+
+def _segment_words(check: SegmentCheck) -> str:
+    """Why a segment that is not verified cannot be, with its throws."""
+    from zloutch.engine.record import DiceCommitment
+
+    segment = check.segment
+    if isinstance(segment, DiceCommitment):
+        if segment.secret is None:
+            what = "a commitment whose secret was never revealed"
+        else:
+            what = "a commitment that does not match"
+    else:
+        what = {
+            "seed": f"from the seed {segment.seed} (--seed), which tells every throw",
+            "file": "from a dice file (--dice)",
+            "real": "real dice typed in",
+        }[segment.scheme]
+    return f"{_throws(check)} {what}"
+
+
 def render_verification(file: str, result: Verification) -> None:
     from zloutch.app.fairdice import check_words
+    from zloutch.engine.record import DiceCommitment
 
     out = console()
-    dice = result.dice
-    if dice is not None:
-        out.print(f"{file}: dice {dice.scheme}, commitment {dice.commitment}")
-        if result.commitment_ok is not None:
-            ok = "matches" if result.commitment_ok else "DOES NOT MATCH"
-            out.print(f"the secret {ok} the commitment")
-        for seed in dice.seeds:
-            out.print(
-                f"seed of seat {seed.seat + 1} from throw {seed.from_throw + 1}: {seed.seed!r}"
-            )
-        for check in result.checks:
+    for check in result.before:
+        out.print(check_words(check), markup=False)
+    several = len(result.segments) > 1
+    for number, part in enumerate(result.segments, start=1):
+        segment = part.segment
+        head = f"segment {number}, {_throws(part)}: " if several else f"{file}: "
+        if isinstance(segment, DiceCommitment):
+            out.print(f"{head}dice {segment.scheme}, commitment {segment.commitment}", markup=False)
+            if part.commitment_ok is not None:
+                ok = "matches" if part.commitment_ok else "DOES NOT MATCH"
+                out.print(f"the secret {ok} the commitment")
+            for seed in segment.seeds:
+                out.print(
+                    f"seed of seat {seed.seat + 1} from throw {seed.from_throw + 1}: {seed.seed!r}",
+                    markup=False,
+                )
+        else:
+            out.print(f"{head}dice {segment.scheme}: nothing to check", markup=False)
+        for check in part.checks:
             out.print(check_words(check), markup=False)
     if result.replay_error:
         out.print(f"the record does not replay: {result.replay_error}", markup=False)
@@ -86,10 +140,21 @@ def render_verification(file: str, result: Verification) -> None:
 
 
 def verification_json(result: Verification) -> dict[str, Any]:
+    from zloutch.engine.record import segment_json
+
     return {
         "verdict": result.verdict.value,
         "commitment": result.dice.commitment if result.dice else None,
         "commitment_ok": result.commitment_ok,
+        "segments": [
+            {
+                **segment_json(c.segment),
+                "verdict": c.verdict.value,
+                "commitment_ok": c.commitment_ok,
+                "throws": [t.throw for t in c.checks],
+            }
+            for c in result.segments
+        ],
         "throws": [
             {
                 "action": c.action,

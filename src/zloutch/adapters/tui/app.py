@@ -94,13 +94,13 @@ class ZloutchApp(App[int]):
 
     def stop_by_signal(self, signum: int) -> None:
         """Write the record (where one goes) and end with 128 + the signal."""
-        self.autosave()
+        self.autosave(closing=True)
         self.exit(return_code=128 + signum)
 
     def _handle_exception(self, error: Exception) -> None:
         """A bug: the record is written before the app shows the traceback and ends."""
         with contextlib.suppress(Exception):
-            self.autosave()
+            self.autosave(closing=True)
         super()._handle_exception(error)
 
     def new_game_screen(self) -> NewGameScreen:
@@ -119,8 +119,14 @@ class ZloutchApp(App[int]):
         self.autosave()
         self.push_screen(EndScreen(session.state, note=note, record=session.record))
 
-    def autosave(self) -> bool:
-        """Write the record to ``--record`` when it was given; False if that failed."""
+    def autosave(self, *, closing: bool = False) -> bool:
+        """Write the record to ``--record`` when it was given; False if that failed.
+
+        ``closing``: the app stops playing the game, which reveals its dice secret in the
+        record (``Session.close``; a resume throws from a new one).
+        """
+        if closing and self.session is not None:
+            self.session.close()
         path = self.record_path
         if path is None or self.session is None or not self.session.record.actions:
             return True
@@ -148,7 +154,7 @@ class ZloutchApp(App[int]):
             if path is None:
                 return
             try:
-                session.save(path)
+                session.save(path, closing=then_quit)  # quitting: with the dice secret
             except ZloutchError as exc:
                 self.notify(str(exc), severity="error", timeout=10)
                 return
@@ -171,7 +177,8 @@ class ZloutchApp(App[int]):
         never to the file the last game was saved to.
         """
         if self.session is not None:
-            self.session.record_to(None)  # the last game's file is left as it is
+            self.autosave(closing=True)  # the last game's file, its secret revealed,
+            self.session.record_to(None)  # is left as it is
         self.session = None
         self.record_path = self.config.record_path
         self.resume_path = None
@@ -183,7 +190,7 @@ class ZloutchApp(App[int]):
     def action_quit_game(self) -> None:
         """Quit; an unsaved game asks first (save and quit, quit, or stay)."""
         if not self.unsaved():
-            self.autosave()
+            self.autosave(closing=True)
             self.exit(self.exit_code)
             return
 

@@ -19,12 +19,12 @@ from textual.widgets import Footer, Static
 from zloutch.app.review import Review, review_record, win_probability_reason
 from zloutch.app.review_tables import game_table, mistakes_table, review_header, summary_table
 from zloutch.engine.record import Record
-from zloutch.rules import ZloutchError, load_rules
+from zloutch.rules import ZloutchError
 
 
 def grade(record: Record) -> Review:
     """The review of a game: in win probability where a solved table is cached, else points."""
-    rules = load_rules(record.rules)
+    rules = record.rule_set()  # from the record's own rule file when it keeps one
     solution, note = game_table(rules, len(record.players), solve=False)
     if solution is None and win_probability_reason(rules, len(record.players)) is None:
         note += f" (solve it with: zloutch solve --game --rules '{rules.spec}')"
