@@ -7,6 +7,7 @@ decides a rule: every value comes from the rule set's data or the engine's state
 
 from __future__ import annotations
 
+from rich import box
 from rich.console import RenderableType
 from rich.markup import escape
 from rich.table import Table
@@ -222,14 +223,24 @@ def sheet_table(
     changes: dict[tuple[int, int], Change] | None = None,
     *,
     title: str | None = None,
+    compact: bool = False,
 ) -> Table:
     """The paper sheet: one column per player, levels under each other, crossed struck through.
 
     The player whose turn it is has a marker; winners a star; ``changes`` highlights the
     levels the last move wrote, ticked or crossed (bumps and fall-backs show in red).
+    ``compact`` draws only the lines between the columns and under the names, for the side
+    of an 80-column screen (three players fit in 30 columns).
     """
     changes = changes or {}
-    table = Table(title=title, title_justify="left", show_footer=True, expand=False)
+    table = Table(
+        title=title,
+        title_justify="left",
+        show_footer=True,
+        expand=False,
+        box=box.MINIMAL if compact else box.HEAVY_HEAD,  # HEAVY_HEAD: Rich's default
+        show_edge=not compact,
+    )
     over = bool(state.winners)
     for seat, sheet in enumerate(state.sheets):
         mark = ""
@@ -245,7 +256,7 @@ def sheet_table(
             Text(sheet.name + mark, style="bold" if mark else ""),
             footer=Text(footer, style="bold"),
             justify="right",
-            min_width=8,
+            min_width=6 if compact else 8,
         )
     rows = max((len(s.levels) for s in state.sheets), default=0)
     for i in range(rows):

@@ -121,3 +121,36 @@ def test_a_dice_file_that_stops_matching_exits_2(tmp_path: Path) -> None:
     run(test)
     assert app.return_value == 2
     assert json.loads(record.read_text())["actions"][-1] == "throw"
+
+
+def test_three_players_sheet_fits_80_columns() -> None:
+    app = make_app("dix-mille", "Ana,Bob,Chloe", "1 1 1 2 3")
+
+    async def test() -> None:
+        async with app.run_test(size=SMALL) as pilot:
+            await pilot.pause()
+            scroll = game_screen(pilot).query_one("#sheet-scroll")
+            assert scroll.max_scroll_x == 0  # no column hidden to the right
+            sheet = game_screen(pilot).query_one("#sheet")
+            assert fully_shown(pilot, sheet.region), sheet.region
+            assert sheet.region.width <= scroll.content_region.width
+
+    run(test)
+
+
+def test_the_buttons_stay_on_screen_however_many_keeps() -> None:
+    app = make_app("dix-mille-6", "Ana,Bob,Chloe", "1 1 5 5 2 3")
+
+    async def test() -> None:
+        async with app.run_test(size=SMALL) as pilot:
+            await press(pilot, "t")
+            await pilot.pause()
+            screen = game_screen(pilot)
+            assert len(app.session.moves()) > 6  # type: ignore[union-attr]  # more keeps than rows
+            for button in screen.query("#actions Button"):
+                if button.display:
+                    assert fully_shown(pilot, button.region), (button.id, button.region)
+            keeps = screen.query_one("#keeps-scroll")
+            assert keeps.max_scroll_y > 0  # the list scrolls in its own room
+
+    run(test)

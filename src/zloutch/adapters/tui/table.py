@@ -72,8 +72,19 @@ BUTTONS: tuple[tuple[str, str], ...] = (
 )
 
 
+SIDE_MIN_WIDTH = 26
+SIDE_MAX_WIDTH = 56
+SIDE_FRAME = 4
+"""The side's padding (one a side) and its scroll bars' room."""
+PLAY_MIN_WIDTH = 49
+"""Six dice of seven columns, their gaps and the padding."""
+
+
 class GameScreen(Screen[None]):
     """A game in progress."""
+
+    AUTO_FOCUS = "#keeps-scroll"
+    """Not the typed faces' input: keys are moves until real dice are in the air."""
 
     DEFAULT_CSS = """
     GameScreen #main { height: 1fr; }
@@ -83,7 +94,8 @@ class GameScreen(Screen[None]):
     GameScreen #sheet { width: auto; }
     GameScreen #status { height: auto; color: $text; text-style: bold; }
     GameScreen #aside { height: auto; }
-    GameScreen #keeps { height: auto; margin-top: 1; }
+    GameScreen #keeps-scroll { height: 1fr; min-height: 2; margin-top: 1; }
+    GameScreen #keeps { height: auto; }
     GameScreen #actions {
         layout: grid; grid-size: 4; grid-gutter: 0 1; height: auto; margin-top: 1;
     }
@@ -140,11 +152,12 @@ class GameScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         yield Header()
         with Horizontal(id="main"):
-            with VerticalScroll(id="play"):
+            # The buttons under the dice, the keeps below them in the room the rest
+            # leaves, scrolling: however many a throw has, the buttons stay on 80x24.
+            with Vertical(id="play"):
                 yield Static(id="status")
                 yield DiceTray(id="tray")
                 yield Static(id="aside")
-                yield Static(id="keeps")
                 with Horizontal(id="actions"):
                     for name, label in BUTTONS:
                         yield Button(label, id=f"do-{name}", action=f"screen.{name}", compact=True)
@@ -158,6 +171,8 @@ class GameScreen(Screen[None]):
                             for face in range(1, 7):
                                 yield Button(str(face), id=f"face-{face}", compact=True)
                             yield Button("clear", id="face-clear", compact=True)
+                with VerticalScroll(id="keeps-scroll"):
+                    yield Static(id="keeps")
             with Vertical(id="side"):
                 # The hint above the sheet, and the sheet scrolls in the room the hint
                 # leaves: a long sheet never pushes the hint off the screen.
@@ -404,6 +419,7 @@ class GameScreen(Screen[None]):
         self.query_one("#keeps", Static).update(keeps_text(s, self.selection()))
         self.draw_buttons()
         self.query_one("#sheet", SheetView).show(state, self.changes())
+        self.fit_side()
         # The last levels are the ones in play: keep them in view as the sheet grows.
         self.query_one("#sheet-scroll", ScrollableContainer).scroll_end(animate=False)
         hint = self.query_one("#hint", HintPanel)
@@ -414,6 +430,17 @@ class GameScreen(Screen[None]):
         if self._bindings_for != self.person_to_move():
             self._bindings_for = self.person_to_move()
             self.refresh_bindings()  # the footer is rebuilt: only when moves open or close
+
+    def fit_side(self) -> None:
+        """The side as wide as the sheet needs (three players fit at 80 columns), leaving
+        the dice their room; a wider sheet scrolls sideways."""
+        sheet = self.query_one("#sheet", SheetView)
+        wanted = sheet.get_content_width(self.size, self.app.size) + SIDE_FRAME
+        room = self.size.width - PLAY_MIN_WIDTH
+        width = max(SIDE_MIN_WIDTH, min(wanted, room, SIDE_MAX_WIDTH))
+        side = self.query_one("#side", Vertical)
+        if side.styles.width is None or side.styles.width.value != width:
+            side.styles.width = width
 
     def draw_tray(self) -> None:
         faces, caption, dim = tray_view(self.session, self.stopped)

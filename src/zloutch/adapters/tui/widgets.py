@@ -132,7 +132,7 @@ class SheetView(Static):
 
     def show(self, state: GameState, changes: dict[tuple[int, int], Change]) -> None:
         self.state = state
-        self.update(sheet_table(state, changes, title="Sheet"))
+        self.update(sheet_table(state, changes, title="Sheet", compact=True))
 
 
 def advice_table(advice: Advice | None, who: str) -> RenderableType:
