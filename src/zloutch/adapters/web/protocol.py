@@ -9,8 +9,16 @@ import dataclasses
 import json
 from typing import Any
 
-from zloutch.app.rooms import Accepted, Played, Refused, Room
-from zloutch.engine import Phase, current_player, legal_actions, turn_player
+from zloutch.app.rooms import Accepted, Played, Refused, Room, refusals
+from zloutch.engine import (
+    GameState,
+    Phase,
+    current_player,
+    legal_actions,
+    outcome,
+    throw_score,
+    turn_player,
+)
 from zloutch.engine.events import Event
 from zloutch.engine.record import dice_json, sheet_json
 
@@ -35,8 +43,16 @@ def entry_json(played: Played, names: tuple[str, ...]) -> dict[str, Any]:
         "entry": entry.text,
         "seat": entry.seat,
         "at": entry.at,
-        "events": [event_json(e, names) for e in played.events],
+        "events": [event_json(e, names) for e in played.events] + undone_json(played),
     }
+
+
+def undone_json(played: Played) -> list[dict[str, Any]]:
+    """An undo at a real table, as an event: the actions it took back, the last first."""
+    if not played.undone:
+        return []
+    text = "undone: " + ", then ".join(played.undone)
+    return [{"type": "Undone", "actions": list(played.undone), "text": text}]
 
 
 def state_json(room: Room) -> dict[str, Any]:
@@ -78,9 +94,52 @@ def state_json(room: Room) -> dict[str, Any]:
         },
         "offer": {"total": offer.total, "dice": offer.dice} if offer else None,
         "legal": [] if state.phase is Phase.ROLL else [str(a) for a in legal_actions(state)],
+        "keeps": [
+            {"dice": list(k.dice), "points": k.points, "full_hand": k.full_hand}
+            for k in (throw_score(state).keeps if state.phase is Phase.KEEP else ())
+        ],
+        "refusals": {
+            kind: None if why is None else {"reason": why[0], "rule": why[1]}
+            for kind, why in refusals(room).items()
+        },
         "sheet": sheet_json(state),
+        "standing": standing_json(state),
+        "outcome": outcome_json(state),
         "dice": None if room.game.table_mode else dice_json(room.dice()),
         "rematch": room.game.rematch,
+    }
+
+
+def standing_json(state: GameState) -> list[dict[str, Any]]:
+    """Where each player stands on the sheet: the current level (its index, or None), the
+    ticks that stand with no level to be beside (G-3 Reading)."""
+    found = []
+    for sheet in state.sheets:
+        index = sheet.current_index
+        loose = sheet.current_ticks if index is None else 0
+        found.append({"current": index, "loose_ticks": loose})
+    return found
+
+
+def outcome_json(state: GameState) -> dict[str, Any] | None:
+    """The ranking and the sailors' kicks (G-9) once the game is over."""
+    result = outcome(state)
+    if result is None:
+        return None
+    kicks = {seat: (given, taken) for seat, given, taken in result.kicks}
+    return {
+        "winners": list(result.winners),
+        "ranking": [
+            {
+                "seat": seat,
+                "rank": rank,
+                "name": state.sheets[seat].name,
+                "score": state.sheets[seat].score,
+                "kicks_given": kicks[seat][0],
+                "kicks_taken": kicks[seat][1],
+            }
+            for seat, rank in result.ranking
+        ],
     }
 
 
