@@ -150,7 +150,7 @@ class Lobby {
           inputmode: "numeric",
           placeholder: t("as the preset"),
           value: value ?? "",
-          onchange: (e) => set(e.target.value.trim()),
+          oninput: (e) => set(e.target.value.trim()),
         });
       }
       return h(

@@ -338,7 +338,7 @@ export class Table {
     const role = this.seat === null ? t("watching") : t("seat {n}", { n: this.seat + 1 });
     return h(
       "div",
-      { class: "status", id: "status", role: "status" },
+      { class: "status", id: "status", role: "status", "data-version": s.version, "data-phase": s.phase },
       h("strong", {}, text),
       h("span", { class: "role" }, role, s.table_mode ? ` · ${t("real dice")}` : ""),
     );
@@ -632,7 +632,10 @@ export class Table {
         }),
       );
     }
-    return h("div", { class: "actions", role: "group", "aria-label": t("Actions") }, buttons);
+    // What can be done now first; the order within each part stays fixed.
+    const enabled = (b) => !b.querySelector("button").disabled;
+    const ordered = [...buttons.filter(enabled), ...buttons.filter((b) => !enabled(b))];
+    return h("div", { class: "actions", role: "group", "aria-label": t("Actions") }, ordered);
   }
 
   hintPanel() {
