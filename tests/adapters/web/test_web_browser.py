@@ -116,9 +116,7 @@ def click_and_wait(page: Any, selector: str) -> None:
     """Click, then wait until the state moved on (the server stored the move)."""
     before = version(page)
     page.click(selector)
-    page.wait_for_function(
-        f"Number(document.querySelector('#status').dataset.version) > {before}"
-    )
+    page.wait_for_function(f"Number(document.querySelector('#status').dataset.version) > {before}")
 
 
 def play_one(page: Any) -> bool:
@@ -263,7 +261,9 @@ def test_real_dice_keep_a_scripted_games_sheet(new_page: Callable[..., Any], web
         click_and_wait(phone, "#act-roll")
 
     def keep(dice: str) -> None:
-        button = phone.locator("button.keep", has=phone.locator(".keep-dice", has_text=re.compile(f"^{dice}$")))
+        button = phone.locator(
+            "button.keep", has=phone.locator(".keep-dice", has_text=re.compile(f"^{dice}$"))
+        )
         before = version(phone)
         button.click()
         phone.wait_for_function(

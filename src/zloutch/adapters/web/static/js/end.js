@@ -142,8 +142,9 @@ async function checkDice(table) {
           h(
             "li",
             { class: x.matches ? "" : "error" },
-            `${t("throw {n}", { n: x.throw })}: ${x.recorded.join(" ")} `,
-            x.matches ? "✓" : `✗ (${t("computed")} ${x.computed.join(" ")})`,
+            t("throw {n}: {faces}", { n: x.throw, faces: x.recorded.join(" ") }),
+            " ",
+            x.matches ? "✓" : t("✗ (computed: {faces})", { faces: x.computed.join(" ") }),
           ),
         ),
       ),

@@ -48,3 +48,6 @@ export function t(text, vars = {}) {
   const found = messages[text] || text;
   return found.replace(/\{(\w+)\}/g, (whole, key) => (key in vars ? String(vars[key]) : whole));
 }
+
+/** Marks a text for the catalog that is translated later, by t(variable). */
+export const N_ = (text) => text;

@@ -3,9 +3,15 @@
 
 import { ApiError, getJSON, holdSeat, knownGames, postJSON } from "./api.js";
 import { h } from "./dom.js";
-import { t } from "./i18n.js";
+import { N_, t } from "./i18n.js";
 
 const MAX_SEATS = 8;
+// The bots' levels, as the server names them: translated with t(level).
+N_("beginner");
+N_("easy");
+N_("medium");
+N_("strong");
+N_("best");
 
 export async function showLobby(main) {
   let data;
@@ -63,7 +69,7 @@ class Lobby {
           h(
             "option",
             { value: p.name, selected: p.name === this.preset },
-            `${p.title} (${t("{dice} dice, {target}", { dice: p.dice, target: p.target })})`,
+            t("{title} ({dice} dice, {target})", { title: p.title, dice: p.dice, target: p.target }),
           ),
         ),
       ),
@@ -115,7 +121,9 @@ class Lobby {
       h("p", { class: "error", id: "create-error", role: "alert" }),
       h("button", { type: "submit", id: "create", class: "primary" }, t("Create the game")),
     );
-    this.main.replaceChildren(form, this.joinPanel(), this.gamesPanel());
+    this.main.replaceChildren(
+      h("div", { class: "lobby-page" }, form, h("div", {}, this.joinPanel(), this.gamesPanel())),
+    );
   }
 
   optionsPanel() {

@@ -6,7 +6,12 @@ import { getJSON, seatsHeld } from "./api.js";
 import { dieFace } from "./dice.js";
 import { announce, h } from "./dom.js";
 import { showEnd } from "./end.js";
-import { lang, t } from "./i18n.js";
+import { N_, lang, t } from "./i18n.js";
+
+// The hint's objectives, as the server names them: translated with t(objective).
+N_("expected points");
+N_("win probability");
+N_("long-run points per turn (F-1)");
 
 const ACTION_KEYS = { t: "throw", b: "bank", x: "take", f: "fresh", o: "off", u: "undo" };
 
@@ -124,6 +129,7 @@ export class Table {
     if (state.phase !== "roll") this.faces = [];
     this.selectedFor = throwKey;
     if (this.notice && this.notice.kind !== "note" && entries.length) this.notice = null;
+    if (this.hintOpen) this.hint = null; // never a hint of another moment
     this.render({ animate: thrown.length > 0 });
     if (this.hintOpen) this.loadHint();
   }
@@ -340,7 +346,7 @@ export class Table {
       "div",
       { class: "status", id: "status", role: "status", "data-version": s.version, "data-phase": s.phase },
       h("strong", {}, text),
-      h("span", { class: "role" }, role, s.table_mode ? ` · ${t("real dice")}` : ""),
+      h("span", { class: "role" }, role, s.table_mode ? " · " : "", s.table_mode ? t("real dice") : ""),
     );
   }
 
@@ -652,7 +658,7 @@ export class Table {
           h("p", { class: "objective" }, t("For {name}, in {objective}", { name: this.name(hint.player), objective: t(hint.objective) })),
           h(
             "table",
-            { class: "hint-table" },
+            { class: "hint-table", "data-version": hint.version },
             h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("action")), h("th", { scope: "col" }, win ? t("chance to win") : t("expected points")))),
             h(
               "tbody",

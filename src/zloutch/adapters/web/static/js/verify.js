@@ -3,6 +3,7 @@
 // HMAC-SHA256(secret, [i, block, [[seat, seed], ...]]) read as faces (bytes below 252,
 // face = byte % 6 + 1), the seeds those in force, the faces sorted.
 
+import { N_ } from "./i18n.js";
 import { fromHex, hmacSha256, sha256, toHex, utf8 } from "./sha256.js";
 
 const FACES = 6;
@@ -42,18 +43,18 @@ export function verifyRecord(record) {
   const dice = record.dice;
   const result = { ok: false, commitmentOk: false, reason: null, throws: [] };
   if (!dice || dice.scheme !== "hmac-sha256-1") {
-    result.reason = "real dice: nothing to check";
+    result.reason = N_("real dice: nothing to check");
     return result;
   }
   if (!dice.secret) {
-    result.reason = "the secret is revealed when the game is over";
+    result.reason = N_("the secret is revealed when the game is over");
     return result;
   }
   let secret;
   try {
     secret = fromHex(dice.secret);
   } catch {
-    result.reason = "the secret is not hex";
+    result.reason = N_("the secret is not hex");
     return result;
   }
   result.commitmentOk = toHex(sha256(secret)) === dice.commitment;
