@@ -6,6 +6,8 @@ Without Chromium these tests fail and say how to install it: they never skip sil
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import json
 import re
 import shutil
@@ -17,7 +19,10 @@ from typing import Any
 import pytest
 
 from conftest import Server
-from zloutch.engine.record import load_record, sheet_json
+from zloutch.app.fairdice import message, throw_faces
+from zloutch.app.rooms import MemoryStore, NewGame, Rooms, SeatSpec
+from zloutch.engine import legal_actions
+from zloutch.engine.record import PlayerSeed, load_record, sheet_json
 
 pytestmark = pytest.mark.browser
 
@@ -312,3 +317,108 @@ def test_real_dice_keep_a_scripted_games_sheet(new_page: Callable[..., Any], web
 def expected_loose_ticks(web: Server, game: str) -> list[int]:
     state = web.get(f"/api/games/{game}")
     return [s["loose_ticks"] for s in state["standing"]]
+
+
+def test_the_pages_sha256_hmac_and_throws_are_pythons(
+    new_page: Callable[..., Any], web: Server
+) -> None:
+    """The page's own SHA-256 and HMAC (crypto.subtle is missing on plain http) against
+    hashlib, and its throws against the server's scheme, seeds in any script included."""
+    page = new_page()
+    page.goto(web.base + "/static/icon.svg")
+    messages = [b"", b"abc", b"a" * 55, b"a" * 56, b"a" * 64, bytes(range(256)) * 5]
+    keys = [b"", b"k", bytes(range(32)), b"x" * 64, b"y" * 65, bytes(range(200))]
+    seeds = [
+        PlayerSeed(0, "ana's words", 0),
+        PlayerSeed(1, 'café ☕ 😀 \\ "quoted"', 2),
+    ]
+    secret = "00" * 31 + "ff"
+    found = page.evaluate(
+        """async ([messages, keys, secret, seeds]) => {
+            const m = await import('/static/js/sha256.js');
+            const v = await import('/static/js/verify.js');
+            const bytes = (list) => new Uint8Array(list);
+            return {
+                sha: messages.map((x) => m.toHex(m.sha256(bytes(x)))),
+                hmac: keys.map((k, i) => m.toHex(m.hmacSha256(bytes(k), bytes(messages[i])))),
+                faces: [0, 1, 2, 3, 9].map((i) => v.throwFaces(secret, seeds, i, 6)),
+                json: v.asciiJson([3, 0, seeds.map((s) => [s.seat, s.seed])]),
+            };
+        }""",
+        [
+            [list(x) for x in messages],
+            [list(k) for k in keys],
+            secret,
+            [{"seat": s.seat, "seed": s.seed, "from_throw": s.from_throw} for s in seeds],
+        ],
+    )
+    assert found["sha"] == [hashlib.sha256(x).hexdigest() for x in messages]
+    assert found["hmac"] == [
+        hmac.new(k, x, hashlib.sha256).hexdigest() for k, x in zip(keys, messages, strict=True)
+    ]
+    assert found["faces"] == [list(throw_faces(secret, seeds, i, 6)) for i in (0, 1, 2, 3, 9)]
+    assert found["json"].encode() == message(3, 0, seeds)
+
+
+def test_the_page_catches_a_forged_throw(new_page: Callable[..., Any], web: Server) -> None:
+    rooms = Rooms(MemoryStore())
+    created = rooms.create(NewGame((SeatSpec("Ana"), SeatSpec(bot="easy")), "zilch(target=500)"))
+    token = rooms.join(created.invites[0][1]).token
+    for n in range(3000):
+        room = rooms.room(created.game_id)
+        if room.over:
+            break
+        if room.bot_to_move() is not None:
+            rooms.bot_move(created.game_id, room.version)
+            continue
+        action = str(legal_actions(room.state)[0])
+        rooms.intent(created.game_id, token, room.version, f"c{n}", action)
+    record = json.loads(rooms.room(created.game_id).record_text())
+    place = next(i for i, a in enumerate(record["actions"]) if a.startswith("roll"))
+    faces = sorted(int(f) % 6 + 1 for f in record["actions"][place].split()[1:])
+    record["actions"][place] = "roll " + " ".join(map(str, faces))
+    page = new_page()
+    page.goto(web.base + "/static/icon.svg")
+    result = page.evaluate(
+        "async (r) => (await import('/static/js/verify.js')).verifyRecord(r)", record
+    )
+    assert result["commitmentOk"] and not result["ok"]
+    assert [t["action"] for t in result["throws"] if not t["matches"]] == [place + 1]
+
+
+def test_the_french_page_plays_a_turn(new_page: Callable[..., Any], web: Server) -> None:
+    """A browser in French gets the page in French (its labels from ui.po), plays a turn,
+    and the switch brings English back."""
+    phone = new_page(locale="fr-FR")
+    phone.goto(web.base + "/")
+    phone.wait_for_selector("#create")
+    assert phone.get_attribute("html", "lang") == "fr"
+    assert phone.inner_text("#create") == "Créer la partie"
+    links = create_game(phone, web, preset="dix-mille", target=None, real_dice=True)
+    assert links["watch"].endswith("?watch")
+    phone.click("#go-table")
+    phone.wait_for_selector("#act-throw:enabled")
+    assert phone.inner_text("#status").startswith("À Ana de jouer")
+    assert phone.inner_text("#act-throw").startswith("Lancer")
+    assert phone.inner_text("#why-bank") != ""
+    click_and_wait(phone, "#act-throw")
+    assert "Touchez" in phone.inner_text(".face-pad")
+    for face in (5, 5, 5, 2, 3):
+        phone.click(f"#face-{face}")
+    click_and_wait(phone, "#act-roll")
+    assert "Prises possibles" in phone.inner_text(".keeps")
+    phone.keyboard.press("3")
+    phone.keyboard.press("4")
+    phone.keyboard.press("5")
+    assert phone.inner_text("#act-keep").startswith("Garder 5 5 5")
+    before = version(phone)
+    phone.keyboard.press("Enter")
+    phone.wait_for_function(f"Number(document.querySelector('#status').dataset.version) > {before}")
+    assert phone.inner_text("#act-bank").startswith("Marquer 500")
+    click_and_wait(phone, "#act-bank")
+    assert phone.inner_text("#status").startswith("À Bob de jouer")
+    assert phone.locator("#sheet tbody td").all_inner_texts()[0].strip() == "500"
+    phone.select_option("#language", "en")
+    phone.wait_for_selector("#act-throw")
+    assert phone.get_attribute("html", "lang") == "en"
+    assert phone.inner_text("#status").startswith("Bob to play")

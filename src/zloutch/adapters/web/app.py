@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import logging
 from collections.abc import AsyncIterator
@@ -241,6 +242,15 @@ def create_app(
             shown["best_shown"] = format_value(graded, decision.best.value)
         return document
 
+    @app.get("/api/i18n/{lang}")
+    def i18n(lang: str) -> JSONResponse:
+        # A minimal form of the i18n contract's endpoint (the page's catalog, ui.po); the
+        # translation of the engine's words is the i18n module's.
+        if lang not in UI_LANGUAGES:
+            return JSONResponse({"error": f"no language {lang!r}"}, status_code=404)
+        body = {"lang": lang, "languages": list(UI_LANGUAGES), "messages": ui_catalog(lang)}
+        return JSONResponse(body)
+
     @app.get("/api/presets")
     def presets() -> dict[str, Any]:
         return presets_json()
@@ -357,6 +367,26 @@ async def _receive(socket: WebSocket) -> dict[str, Any] | None:
     except ValueError:
         return None
     return message if isinstance(message, dict) else None
+
+
+UI_LANGUAGES = ("en", "fr")
+LOCALE = Path(__file__).resolve().parent / "locale"
+
+
+@functools.cache
+def ui_catalog(lang: str) -> dict[str, str]:
+    """The page's labels in a language (msgid: msgstr of ui.po), read once a process."""
+    if lang == "en":
+        return {}
+    from babel.messages.pofile import read_po
+
+    with (LOCALE / lang / "LC_MESSAGES" / "ui.po").open("rb") as po:
+        catalog = read_po(po)
+    return {
+        str(m.id): str(m.string)
+        for m in catalog
+        if isinstance(m.id, str) and isinstance(m.string, str) and m.id and m.string
+    }
 
 
 def presets_json() -> dict[str, Any]:
