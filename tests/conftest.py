@@ -5,15 +5,28 @@ at most ``MAX_WORKERS``, tests of one ``xdist_group`` on one worker (``--dist lo
 ``-n N`` sets the count, ``-n 0`` or ``-p no:xdist`` runs every test in this process (the
 way to use ``--pdb``, ``-s`` or a profiler). The count is set here rather than in
 ``addopts`` so that ``-p no:xdist`` still parses.
+
+Where writing bytecode is off (``PYTHONDONTWRITEBYTECODE``, as on some CI machines), the
+compiled modules and the rewritten test modules are kept under ``.pytest_cache/pycache``
+instead, outside the source tree: without them every worker and every ``python -m zloutch``
+a test starts compiles everything again (about 5 s of CPU a worker).
 """
 
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
+
+if sys.dont_write_bytecode:
+    _BYTECODE = Path(__file__).resolve().parent.parent / ".pytest_cache" / "pycache"
+    sys.pycache_prefix = str(_BYTECODE)
+    sys.dont_write_bytecode = False
+    os.environ["PYTHONPYCACHEPREFIX"] = str(_BYTECODE)  # the workers and the subprocesses
+    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 
 MAX_WORKERS = 4
 """More workers would each collect the suite and build the same scoring tables again."""

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from fractions import Fraction
-from itertools import combinations_with_replacement
+from functools import lru_cache
+from itertools import combinations_with_replacement, product
 from math import factorial
 
 from zloutch.rules.errors import InvalidDiceError
@@ -85,21 +86,18 @@ def all_throws(max_dice: int = MAX_DICE) -> Iterator[Dice]:
         yield from multisets(n)
 
 
-def sub_multisets(dice: Dice) -> Iterator[Dice]:
-    """Every sub-multiset of ``dice`` (the empty one included), each once."""
-    c = counts(dice)
-    ranges = [range(k + 1) for k in c]
+def sub_multisets(dice: Dice) -> tuple[Dice, ...]:
+    """Every sub-multiset of sorted ``dice`` (the empty one included), each once, sorted.
 
-    def rec(i: int, acc: list[int]) -> Iterator[Dice]:
-        if i == 6:
-            yield from_counts(acc)
-            return
-        for k in ranges[i]:
-            acc.append(k)
-            yield from rec(i + 1, acc)
-            acc.pop()
+    Kept per throw once computed (there are 923 throws of one to six dice): every score
+    table reads them for every throw it builds.
+    """
+    return _sub_multisets(counts(dice))
 
-    return rec(0, [])
+
+@lru_cache(maxsize=4096)
+def _sub_multisets(face_counts: tuple[int, ...]) -> tuple[Dice, ...]:
+    return tuple(from_counts(c) for c in product(*(range(k + 1) for k in face_counts)))
 
 
 def difference(dice: Dice, removed: Iterable[Face]) -> Dice:

@@ -200,7 +200,7 @@ def _value_order(keep: ScoredKeep) -> tuple[bool, int]:
 
 
 class ScoreTable:
-    """The keeps of every throw under one rule set, built once."""
+    """The keeps of every throw under one rule set, each built once, when first asked."""
 
     def __init__(self, rules: RuleSet) -> None:
         self.rules = rules
@@ -211,12 +211,9 @@ class ScoreTable:
         self._kind_points = resolve_kinds(rules.scoring.kinds, False, rules.dice)
         self._five_ones_win = rules.game.five_ones_win and rules.dice >= 5
         self._context_matters = rules.variants.across_throws
+        # Each throw is read the first time it is looked up (scoring one throw reads one),
+        # then kept: a solver that reads them all builds them all once.
         self._table: dict[tuple[HandContext, Dice], ThrowScore] = {}
-        for throw in all_throws(rules.dice):
-            self._table[(NO_CONTEXT, throw)] = self._build(throw, NO_CONTEXT)
-
-    def __len__(self) -> int:
-        return len(self._table)
 
     def lookup(self, throw: Iterable[Face], context: HandContext = NO_CONTEXT) -> ThrowScore:
         """The score of a throw (faces in any order) in a hand context."""

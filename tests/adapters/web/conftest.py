@@ -131,9 +131,17 @@ class Server:
 class Player:
     """A WebSocket client: says hello, keeps the last state, sends intents."""
 
-    def __init__(self, server: Server, game: str, token: str | None, since: int | None = None):
+    def __init__(
+        self,
+        server: Server,
+        game: str,
+        token: str | None,
+        since: int | None = None,
+        lang: str | None = None,
+    ):
         self.ws = server.socket(game)
-        self.ws.send(json.dumps({"type": "hello", "token": token, "since": since}))
+        hello = {"type": "hello", "token": token, "since": since}
+        self.ws.send(json.dumps(hello if lang is None else {**hello, "lang": lang}))
         self.seqs: list[int] = []
         self.state: dict[str, Any] = {}
         self.welcome = self.receive()

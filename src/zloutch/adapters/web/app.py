@@ -7,11 +7,14 @@
   its token; ``GET /api/games/{id}``: the state; ``GET /api/games/{id}/record``: the record;
   ``POST /api/games/{id}/rematch``; ``POST /api/waiting``: the games on your move;
 - ``GET /api/games/{id}/hint``: each legal action with its value; ``GET
-  /api/games/{id}/review``: every decision graded (once the game is over); ``GET
-  /api/presets``: the rule sets and options to start a game with;
+  /api/games/{id}/review``: every decision graded (once the game is over);
+- ``GET /api/presets``: the presets and every option; ``GET /api/i18n/{lang}``: the page's
+  labels in a language;
 - ``/ws/{id}``: one socket per client for intents and events;
 - the page (``static/``): ``/`` the lobby, ``/g/{id}`` the table, ``/join/{code}`` and
   ``/g/{id}/open/{code}`` the invitations, ``/g/{id}?watch`` to watch.
+
+``?lang=fr`` (and ``"lang"`` in a socket's hello) gives the engine's words in French.
 
 Every message is described in docs/server.md. Errors are one JSON line, ``{"error": ...}``.
 """
@@ -20,7 +23,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import functools
 import json
 import logging
 from collections.abc import AsyncIterator
@@ -35,7 +37,15 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 
 from zloutch.adapters.web.hub import Client, Hub
-from zloutch.adapters.web.protocol import catch_up, dumps, state_json
+from zloutch.adapters.web.i18n import (
+    LANGUAGES,
+    UnknownLanguageError,
+    check_language,
+    negotiate,
+    translate,
+    ui_catalog,
+)
+from zloutch.adapters.web.protocol import catch_up, dumps, presets_json, state_json
 from zloutch.app.gamedb import SqlStore
 from zloutch.app.hints import SharedAdvisors
 from zloutch.app.review import review_record
@@ -49,8 +59,7 @@ from zloutch.app.rooms import (
     SeatSpec,
     UnknownGameError,
 )
-from zloutch.app.session import BOT_LEVELS
-from zloutch.rules import OPTIONS, PRESETS, ZloutchError, load_rules
+from zloutch.rules import ZloutchError
 
 log = logging.getLogger("zloutch.serve")
 
@@ -147,7 +156,7 @@ def create_app(
 
     @app.exception_handler(ZloutchError)
     async def user_error(_: Request, exc: ZloutchError) -> JSONResponse:
-        status = 404 if isinstance(exc, UnknownGameError) else 400
+        status = 404 if isinstance(exc, UnknownGameError | UnknownLanguageError) else 400
         return JSONResponse({"error": str(exc)}, status_code=status)
 
     @app.get("/api/health")
@@ -189,8 +198,17 @@ def create_app(
         return {"game": joined.game_id, "seat": joined.seat, "token": joined.token}
 
     @app.get("/api/games/{game_id}")
-    async def game_state(game_id: str) -> dict[str, Any]:
-        return state_json(rooms.room(game_id))
+    async def game_state(game_id: str, lang: str = "en") -> dict[str, Any]:
+        return state_json(rooms.room(game_id), check_language(lang))
+
+    @app.get("/api/presets")
+    async def presets(lang: str = "en") -> dict[str, Any]:
+        return presets_json(check_language(lang))
+
+    @app.get("/api/i18n/{lang}")
+    async def messages(lang: str) -> dict[str, Any]:
+        messages = ui_catalog(lang)
+        return {"lang": lang, "languages": list(LANGUAGES), "messages": messages}
 
     @app.get("/api/games/{game_id}/record")
     async def record(game_id: str) -> Response:
@@ -242,19 +260,6 @@ def create_app(
             shown["best_shown"] = format_value(graded, decision.best.value)
         return document
 
-    @app.get("/api/i18n/{lang}")
-    def i18n(lang: str) -> JSONResponse:
-        # A minimal form of the i18n contract's endpoint (the page's catalog, ui.po); the
-        # translation of the engine's words is the i18n module's.
-        if lang not in UI_LANGUAGES:
-            return JSONResponse({"error": f"no language {lang!r}"}, status_code=404)
-        body = {"lang": lang, "languages": list(UI_LANGUAGES), "messages": ui_catalog(lang)}
-        return JSONResponse(body)
-
-    @app.get("/api/presets")
-    def presets() -> dict[str, Any]:
-        return presets_json()
-
     @app.post("/api/waiting")
     async def waiting(body: TokensIn) -> dict[str, Any]:
         found = rooms.waiting(body.tokens)
@@ -283,21 +288,23 @@ async def _serve_socket(socket: WebSocket, game_id: str, rooms: Rooms, hub: Hub)
         await socket.send_text(dumps({"type": "error", "reason": "say hello first"}))
         await socket.close(1008)
         return
+    asked = hello.get("lang")
+    lang = negotiate(None, asked if isinstance(asked, str) else None)
     try:
         room = rooms.room(game_id)
         token = hello.get("token")
         seat = rooms.seat_of(game_id, token if isinstance(token, str) else None)
     except ZloutchError as exc:
-        await socket.send_text(dumps({"type": "error", "reason": str(exc)}))
+        await socket.send_text(dumps({"type": "error", "reason": translate(str(exc), lang)}))
         await socket.close(1008)
         return
-    client = Client(socket, game_id, seat)
+    client = Client(socket, game_id, seat, lang)
     hub.join(client)
     writer = asyncio.get_running_loop().create_task(client.write())
     try:
         since = hello.get("since")
         client.send({"type": "welcome", "game": game_id, "seat": seat, "version": room.version})
-        client.send(catch_up(room, since if isinstance(since, int) else None))
+        client.send(catch_up(room, since if isinstance(since, int) else None, client.lang))
         while True:
             message = await _receive(socket)
             if message is None:
@@ -340,7 +347,7 @@ async def _handle(
                         "type": "refused",
                         "id": client_id,
                         "code": "bad_token",
-                        "reason": str(exc),
+                        "reason": translate(str(exc), client.lang),
                         "rule": None,
                         "version": version,
                     }
@@ -351,7 +358,8 @@ async def _handle(
         await hub.intent(client, token, version, client_id[:100], action)
     elif kind == "catch_up":
         since = message.get("since")
-        client.send(catch_up(rooms.room(game_id), since if isinstance(since, int) else None))
+        since = since if isinstance(since, int) else None
+        client.send(catch_up(rooms.room(game_id), since, client.lang))
     elif kind == "ping":
         client.send({"type": "pong"})
     else:
@@ -367,54 +375,6 @@ async def _receive(socket: WebSocket) -> dict[str, Any] | None:
     except ValueError:
         return None
     return message if isinstance(message, dict) else None
-
-
-UI_LANGUAGES = ("en", "fr")
-LOCALE = Path(__file__).resolve().parent / "locale"
-
-
-@functools.cache
-def ui_catalog(lang: str) -> dict[str, str]:
-    """The page's labels in a language (msgid: msgstr of ui.po), read once a process."""
-    if lang == "en":
-        return {}
-    from babel.messages.pofile import read_po
-
-    with (LOCALE / lang / "LC_MESSAGES" / "ui.po").open("rb") as po:
-        catalog = read_po(po)
-    return {
-        str(m.id): str(m.string)
-        for m in catalog
-        if isinstance(m.id, str) and isinstance(m.string, str) and m.id and m.string
-    }
-
-
-def presets_json() -> dict[str, Any]:
-    """The preset rule sets (their summaries) and every option (its rule id and meaning)."""
-    found = []
-    for name in PRESETS:
-        rules = load_rules(name)
-        found.append(
-            {
-                "name": name,
-                "title": name,
-                "summary": rules.summary,
-                "dice": rules.dice,
-                "target": rules.game.target,
-            }
-        )
-    options = [
-        {
-            "name": info.name,
-            "rule": info.rule,
-            "meaning": info.meaning,
-            "kind": info.kind,
-            "default": info.default,
-            "choices": list(info.choices) or None,
-        }
-        for info in OPTIONS.values()
-    ]
-    return {"presets": found, "options": options, "bots": list(BOT_LEVELS)}
 
 
 def raise_open_files(wanted: int = 65536) -> None:

@@ -7,7 +7,8 @@ order; the games do not wait for each other), and its entries go to the one writ
 committed is the room moved on, the sender acknowledged and the events broadcast; a failed
 commit leaves the room as it was and answers ``not_stored``. A bot chooses its move on a
 thread of its own. Each socket has a queue and a writer task, so that a slow client delays
-only itself, and each broadcast is encoded to JSON once for all the sockets of its game.
+only itself, and each broadcast is encoded to JSON once per language for all the sockets of
+its game (the engine's words translated at the edge, ``i18n``).
 Other server processes on the same PostgreSQL database are heard through LISTEN/NOTIFY:
 their entries are read from the log and sent to this process's sockets.
 """
@@ -45,11 +46,13 @@ class Socket(Protocol):
 
 @dataclass(eq=False)
 class Client:
-    """One connected socket: a seat's or a spectator's (``seat`` None)."""
+    """One connected socket: a seat's or a spectator's (``seat`` None), and the language
+    the engine's words are sent to it in."""
 
     socket: Socket
     game_id: str
     seat: int | None
+    lang: str = "en"
     queue: asyncio.Queue[str | None] = field(default_factory=lambda: asyncio.Queue(QUEUE_LIMIT))
 
     def send(self, message: dict[str, Any]) -> None:
@@ -168,7 +171,7 @@ class Hub:
             answer = self.rooms.check_intent(game_id, token, version, client_id, text)
             if isinstance(answer, Pending):
                 answer = await self.store(answer)
-            client.send(answer_json(client_id, answer))
+            client.send(answer_json(client_id, answer, client.lang))
             if isinstance(answer, Accepted) and answer.played:
                 self.broadcast(game_id, answer.played)
 
@@ -198,12 +201,15 @@ class Hub:
 
     def broadcast(self, game_id: str, played: tuple[Played, ...]) -> None:
         """Send entries (already stored) to every socket of the game, then let the server
-        play what it plays (bots). The message is encoded once for all the sockets."""
+        play what it plays (bots). The message is encoded once per language, for all the
+        sockets of that language."""
         if played:
             room = self.rooms.room(game_id)
-            text = dumps(events_message(room, played))
+            texts: dict[str, str] = {}
             for client in self.clients.get(game_id, ()):
-                client.send_text(text)
+                if client.lang not in texts:
+                    texts[client.lang] = dumps(events_message(room, played, client.lang))
+                client.send_text(texts[client.lang])
         self.kick(game_id)
 
     def kick(self, game_id: str) -> None:

@@ -1,6 +1,8 @@
 """The JSON the server speaks (documented message by message in docs/server.md).
 
 Only shapes here: the state and the events are the engine's, translated; no rule is decided.
+A message for a socket is in its language (``lang``): the engine's words go through
+``i18n.translate`` on the way out, the rest is the same in every language.
 """
 
 from __future__ import annotations
@@ -9,41 +11,51 @@ import dataclasses
 import json
 from typing import Any
 
+from zloutch.adapters.web.i18n import translate, translate_event
 from zloutch.app.rooms import Accepted, Played, Refused, Room, refusals
 from zloutch.engine import (
+    Action,
+    Bank,
+    Fresh,
     GameState,
+    Off,
     Phase,
+    Take,
+    Throw,
     current_player,
     legal_actions,
     outcome,
     throw_score,
     turn_player,
+    why_illegal,
 )
 from zloutch.engine.events import Event
 from zloutch.engine.record import dice_json, sheet_json
+from zloutch.rules import OPTIONS, PRESETS, load_rules
 
 MAX_CATCH_UP = 500
 """A client further behind than this many entries gets the whole state instead."""
 
 
-def event_json(event: Event, names: tuple[str, ...]) -> dict[str, Any]:
+def event_json(event: Event, names: tuple[str, ...], lang: str = "en") -> dict[str, Any]:
     """An engine event: its type, its fields, and its words (``Ana keeps 1 5 for 150``)."""
     fields = {k: list(v) if isinstance(v, tuple) else v for k, v in _fields(event).items()}
-    return {"type": type(event).__name__, **fields, "text": event.describe(names)}
+    english = {"type": type(event).__name__, **fields, "text": event.describe(names)}
+    return english if lang == "en" else translate_event(english, lang, names)
 
 
 def _fields(event: Event) -> dict[str, Any]:
     return {f.name: getattr(event, f.name) for f in dataclasses.fields(event)}
 
 
-def entry_json(played: Played, names: tuple[str, ...]) -> dict[str, Any]:
+def entry_json(played: Played, names: tuple[str, ...], lang: str = "en") -> dict[str, Any]:
     entry = played.entry
     return {
         "seq": entry.seq,
         "entry": entry.text,
         "seat": entry.seat,
         "at": entry.at,
-        "events": [event_json(e, names) for e in played.events] + undone_json(played),
+        "events": [event_json(e, names, lang) for e in played.events] + undone_json(played),
     }
 
 
@@ -55,7 +67,20 @@ def undone_json(played: Played) -> list[dict[str, Any]]:
     return [{"type": "Undone", "actions": list(played.undone), "text": text}]
 
 
-def state_json(room: Room) -> dict[str, Any]:
+SIMPLE_ACTIONS: tuple[Action, ...] = (Throw(), Bank(), Take(), Fresh())
+"""The actions without dice, whose refusal the state carries (``why_not``)."""
+
+
+def why_not(room: Room, lang: str = "en") -> dict[str, str | None]:
+    """Why each action without dice cannot be played now (None: it can), for a page to show
+    under its button: ``{"throw": None, "bank": "you cannot bank 150: ..."}``."""
+    state = room.state
+    actions = (*SIMPLE_ACTIONS, Off()) if room.game.table_mode else SIMPLE_ACTIONS
+    reasons = {str(a): why_illegal(state, a) for a in actions}
+    return {k: None if v is None else translate(v, lang) for k, v in reasons.items()}
+
+
+def state_json(room: Room, lang: str = "en") -> dict[str, Any]:
     """Where the game stands, for a client to draw: nothing to work out on its side."""
     state = room.state
     t = state.turn
@@ -94,12 +119,13 @@ def state_json(room: Room) -> dict[str, Any]:
         },
         "offer": {"total": offer.total, "dice": offer.dice} if offer else None,
         "legal": [] if state.phase is Phase.ROLL else [str(a) for a in legal_actions(state)],
+        "why_not": why_not(room, lang),
         "keeps": [
             {"dice": list(k.dice), "points": k.points, "full_hand": k.full_hand}
             for k in (throw_score(state).keeps if state.phase is Phase.KEEP else ())
         ],
         "refusals": {
-            kind: None if why is None else {"reason": why[0], "rule": why[1]}
+            kind: None if why is None else {"reason": translate(why[0], lang), "rule": why[1]}
             for kind, why in refusals(room).items()
         },
         "sheet": sheet_json(state),
@@ -143,25 +169,27 @@ def outcome_json(state: GameState) -> dict[str, Any] | None:
     }
 
 
-def events_message(room: Room, played: tuple[Played, ...] | list[Played]) -> dict[str, Any]:
+def events_message(
+    room: Room, played: tuple[Played, ...] | list[Played], lang: str = "en"
+) -> dict[str, Any]:
     names = room.state.names
     return {
         "type": "events",
         "from": played[0].entry.seq if played else room.version + 1,
         "to": played[-1].entry.seq if played else room.version,
-        "entries": [entry_json(p, names) for p in played],
-        "state": state_json(room),
+        "entries": [entry_json(p, names, lang) for p in played],
+        "state": state_json(room, lang),
     }
 
 
-def catch_up(room: Room, since: int | None) -> dict[str, Any]:
+def catch_up(room: Room, since: int | None, lang: str = "en") -> dict[str, Any]:
     """The entries after ``since`` (with the state), or the whole state when far behind."""
     if since is not None and 0 <= since <= room.version and room.version - since <= MAX_CATCH_UP:
-        return events_message(room, room.played[since:])
-    return {"type": "state", "state": state_json(room)}
+        return events_message(room, room.played[since:], lang)
+    return {"type": "state", "state": state_json(room, lang)}
 
 
-def answer_json(client_id: str, answer: Accepted | Refused) -> dict[str, Any]:
+def answer_json(client_id: str, answer: Accepted | Refused, lang: str = "en") -> dict[str, Any]:
     if isinstance(answer, Accepted):
         return {
             "type": "ack",
@@ -173,10 +201,43 @@ def answer_json(client_id: str, answer: Accepted | Refused) -> dict[str, Any]:
         "type": "refused",
         "id": client_id,
         "code": answer.code,
-        "reason": answer.reason,
+        "reason": translate(answer.reason, lang),
         "rule": answer.rule,
         "version": answer.version,
     }
+
+
+def preset_title(name: str) -> str:
+    """A preset's name as a title: ``dix-mille-6`` -> ``Dix mille 6``."""
+    return name.replace("-", " ").capitalize()
+
+
+def presets_json(lang: str = "en") -> dict[str, Any]:
+    """The presets and every option, for a lobby: the meanings and summaries in ``lang``."""
+    presets = []
+    for name in PRESETS:
+        rules = load_rules(name)
+        presets.append(
+            {
+                "name": name,
+                "title": translate(preset_title(name), lang),
+                "summary": translate(rules.summary, lang),
+                "dice": rules.dice,
+                "target": rules.game.target,
+            }
+        )
+    options = [
+        {
+            "name": info.name,
+            "rule": info.rule,
+            "meaning": translate(info.meaning, lang),
+            "kind": info.kind,
+            "default": info.default,
+            "choices": list(info.choices) if info.kind == "choice" else None,
+        }
+        for info in OPTIONS.values()
+    ]
+    return {"presets": presets, "options": options}
 
 
 def dumps(message: dict[str, Any]) -> str:
