@@ -400,7 +400,10 @@ def test_the_french_page_plays_a_turn(new_page: Callable[..., Any], web: Server)
     phone.wait_for_selector("#act-throw:enabled")
     assert phone.inner_text("#status").startswith("À Ana de jouer")
     assert phone.inner_text("#act-throw").startswith("Lancer")
-    assert phone.inner_text("#why-bank") != ""
+    # The engine's words come translated from the server (hello and ?lang=fr).
+    assert (
+        phone.inner_text("#why-bank") == "vous ne pouvez pas marquer maintenant : rien n'est gardé"
+    )
     click_and_wait(phone, "#act-throw")
     assert "Touchez" in phone.inner_text(".face-pad")
     for face in (5, 5, 5, 2, 3):
@@ -417,6 +420,10 @@ def test_the_french_page_plays_a_turn(new_page: Callable[..., Any], web: Server)
     assert phone.inner_text("#act-bank").startswith("Marquer 500")
     click_and_wait(phone, "#act-bank")
     assert phone.inner_text("#status").startswith("À Bob de jouer")
+    log = phone.inner_text("#log")
+    assert "Ana garde 5 5 5 pour 500 (total du tour 500)" in log
+    assert "Ana marque 500 : nouveau palier 500" in log
+    assert "keeps" not in log and "banks" not in log
     assert phone.locator("#sheet tbody td").all_inner_texts()[0].strip() == "500"
     phone.select_option("#language", "en")
     phone.wait_for_selector("#act-throw")
