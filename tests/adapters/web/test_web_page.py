@@ -3,19 +3,19 @@
 from __future__ import annotations
 
 import fnmatch
+import json
 import re
 import tomllib
-from collections.abc import Iterator
+import urllib.error
+import urllib.request
 from pathlib import Path
 from typing import Any
 
-import pytest
 from babel.messages.extract import extract_from_dir
 from babel.messages.pofile import read_po
-from fastapi.testclient import TestClient
 
-from zloutch.adapters.web.app import STATIC, create_app
-from zloutch.rules import OPTIONS, PRESETS
+from conftest import Player, Server
+from zloutch.adapters.web.app import STATIC
 
 WEB = STATIC.parent
 ROOT = Path(__file__).resolve().parents[3]
@@ -62,36 +62,30 @@ def test_every_file_of_the_page_is_shipped_in_the_package() -> None:
             assert any(fnmatch.fnmatch(name, p) for p in patterns), name
 
 
-@pytest.fixture
-def client(tmp_path: Path) -> Iterator[TestClient]:
-    with TestClient(create_app(f"sqlite:///{tmp_path / 'games.sqlite'}")) as test_client:
-        yield test_client
+def page_text(server: Server, path: str) -> tuple[int, str, str]:
+    try:
+        with urllib.request.urlopen(server.base + path, timeout=30) as answer:
+            kind = answer.headers.get("content-type", "")
+            return answer.status, kind, answer.read().decode()
+    except urllib.error.HTTPError as exc:
+        return exc.code, "", ""
 
 
-def new_game(client: TestClient, **options: Any) -> dict[str, Any]:
-    answer = client.post(
-        "/api/games", json={"seats": [{"name": "Ana"}, {"name": "Bob"}], **options}
-    )
-    assert answer.status_code == 201, answer.text
-    created: dict[str, Any] = answer.json()
-    return created
-
-
-def test_the_pages_are_served_and_the_invitations_point_at_them(client: TestClient) -> None:
-    created = new_game(client)
+def test_the_pages_are_served_and_the_invitations_point_at_them(server: Server) -> None:
+    created = server.post("/api/games", {"seats": [{"name": "Ana"}, {"name": "Bob"}]})
     game = created["game"]
     assert created["invites"][1]["url"].startswith("/join/")
     assert created["open"]["url"].startswith(f"/g/{game}/open/")
     assert created["watch"] == f"/g/{game}?watch"
     for path in ("/", f"/g/{game}", created["invites"][1]["url"], created["open"]["url"]):
-        page = client.get(path)
-        assert page.status_code == 200 and '<main id="main">' in page.text, path
-    script = client.get("/static/js/table.js")
-    assert script.status_code == 200 and "javascript" in script.headers["content-type"]
+        status, _, text = page_text(server, path)
+        assert status == 200 and '<main id="main">' in text, path
+    status, kind, _ = page_text(server, "/static/js/table.js")
+    assert status == 200 and "javascript" in kind
 
 
-def test_the_state_says_why_each_action_cannot_be_played(client: TestClient) -> None:
-    state = new_game(client)["state"]
+def test_the_state_says_why_each_action_cannot_be_played(server: Server) -> None:
+    state = server.post("/api/games", {"seats": [{"name": "Ana"}, {"name": "Bob"}]})["state"]
     assert state["refusals"]["throw"] is None
     assert state["refusals"]["bank"] == {
         "reason": "you cannot bank now: there is nothing kept to bank",
@@ -101,47 +95,42 @@ def test_the_state_says_why_each_action_cannot_be_played(client: TestClient) -> 
     assert state["keeps"] == []
     assert state["standing"] == [{"current": None, "loose_ticks": 0}] * 2
     assert state["outcome"] is None
+    french = server.get(f"/api/games/{state['game']}?lang=fr")["refusals"]["bank"]
+    assert french == {
+        "reason": "vous ne pouvez pas marquer maintenant : rien n'est gardé",
+        "rule": None,
+    }
 
 
-def test_the_hint_the_presets_and_the_review(client: TestClient) -> None:
-    game = new_game(client)["game"]
-    hint = client.get(f"/api/games/{game}/hint").json()
+def test_the_hint_and_the_review(server: Server) -> None:
+    game = server.post("/api/games", {"seats": [{"name": "Ana"}, {"name": "Bob"}]})["game"]
+    hint = server.get(f"/api/games/{game}/hint")
     assert hint["player"] == 0 and hint["objective"] == "expected points"
     assert [v["action"] for v in hint["values"]] == ["throw"] and hint["values"][0]["value"] > 0
-    presets = client.get("/api/presets").json()
-    assert [p["name"] for p in presets["presets"]] == list(PRESETS)
-    assert {o["name"]: o["rule"] for o in presets["options"]} == {
-        name: info.rule for name, info in OPTIONS.items()
-    }
-    assert all(o["meaning"] for o in presets["options"])
-    early = client.get(f"/api/games/{game}/review")
-    assert early.status_code == 400 and "over" in early.json()["error"]
+    early = server.get(f"/api/games/{game}/review")
+    assert early["status"] == 400 and "over" in early["error"]
 
 
-def test_one_phone_acts_for_every_seat_it_holds(client: TestClient) -> None:
+def test_one_phone_acts_for_every_seat_it_holds(server: Server) -> None:
     """At a real table one phone keeps the score: an intent may carry the token of the seat
     it acts for; a token of no seat of the game is refused."""
-    created = new_game(client, real_dice=True)
+    created, tokens = server.new_game(seats=[{"name": "Ana"}, {"name": "Bob"}], real_dice=True)
     game = created["game"]
-    tokens = [client.post(f"/api/join/{i['code']}").json()["token"] for i in created["invites"]]
-    with client.websocket_connect(f"/ws/{game}") as socket:
-        socket.send_json({"type": "hello", "token": tokens[0], "since": 0})
-        assert socket.receive_json()["type"] == "welcome"
-        socket.receive_json()
-        version = 0
-        for n, action in enumerate(["throw", "roll 2 3 4 6 6", "throw"]):
-            token = tokens[1] if n == 2 else tokens[0]  # Ana farkled: Bob throws
-            intent = {"type": "intent", "id": f"i{n}", "version": version, "action": action}
-            socket.send_json({**intent, "token": token})
-            while (answer := socket.receive_json())["type"] not in ("ack", "refused"):
-                pass
-            assert answer["type"] == "ack", answer
-            version = answer["version"]
-        socket.send_json(
-            {"type": "intent", "id": "x", "version": version, "action": "off", "token": "forged"}
-        )
-        while (answer := socket.receive_json())["type"] not in ("ack", "refused"):
+    phone = Player(server, game, tokens[0])
+
+    def intent(action: str, token: str, n: int) -> dict[str, Any]:
+        message = {"type": "intent", "id": f"i{n}", "version": phone.state["version"]}
+        phone.ws.send(json.dumps({**message, "action": action, "token": token}))
+        while (answer := phone.receive())["type"] not in ("ack", "refused"):
             pass
-        assert answer["code"] == "bad_token"
-    state = client.get(f"/api/games/{game}").json()
+        if answer["type"] == "ack":
+            phone.until_version(answer["version"])
+        return answer
+
+    assert intent("throw", tokens[0], 1)["type"] == "ack"
+    assert intent("roll 2 3 4 6 6", tokens[0], 2)["type"] == "ack"  # Ana farkled
+    assert intent("throw", tokens[1], 3)["type"] == "ack"  # Bob throws, from the same phone
+    assert intent("off", "forged", 4)["code"] == "bad_token"
+    phone.close()
+    state = server.get(f"/api/games/{game}")
     assert state["turn_player"] == 1 and state["phase"] == "roll"
