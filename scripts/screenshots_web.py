@@ -73,11 +73,12 @@ def best_button(page: Any) -> str | None:
     if not action:
         return None
     if action.startswith("keep "):
-        dice = action[len("keep ") :]
-        for i in range(page.locator("button.keep").count()):
-            if page.locator(f"#keep-{i} .keep-dice").inner_text() == dice:
-                return f"#keep-{i}"
-        return None
+        found = page.evaluate(
+            """(dice) => [...document.querySelectorAll("button.keep")]
+                .find((b) => b.querySelector(".keep-dice").textContent === dice)?.id""",
+            action[len("keep ") :],
+        )
+        return f"#{found}" if found else None
     return f"#act-{action}"
 
 
