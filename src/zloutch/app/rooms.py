@@ -41,9 +41,16 @@ from zloutch.engine import (
     CHANCE,
     TERMINAL,
     Action,
+    Bank,
+    Fresh,
     GameState,
+    Joker,
+    Keep,
+    Off,
     Phase,
     Roll,
+    Take,
+    Throw,
     current_player,
     is_terminal,
     legal_actions,
@@ -66,6 +73,9 @@ from zloutch.rules.ruleset import RuleSet
 
 MAX_SEATS = 8
 SEED_WORD = "seed"
+UNDO_WORD = "undo"
+"""At a real table, an entry that takes back the last entry typed (and the bots' moves after
+it): the log keeps it, the record and the state are as if the undone actions never were."""
 DEFAULT_LEAVE_BOT = "medium"
 MAX_PACE = 60.0
 
@@ -227,6 +237,8 @@ class Played:
 
     entry: LogEntry
     events: tuple[Event, ...]
+    undone: tuple[str, ...] = ()
+    """For an undo: the actions it took back, the last first."""
 
 
 @dataclass
@@ -261,6 +273,10 @@ class Room:
         if entry.seq != self.version + 1:
             raise RoomError(f"log of {self.game.id}: entry {entry.seq} after {self.version}")
         events: tuple[Event, ...] = ()
+        if entry.text == UNDO_WORD:
+            played = Played(entry, (), self._undo())
+            self.played.append(played)
+            return played
         if entry.text.startswith(SEED_WORD + " "):
             seat = entry.seat if entry.seat is not None else -1
             self.seeds.append(PlayerSeed(seat, entry.text[len(SEED_WORD) + 1 :], self.throws))
@@ -272,6 +288,37 @@ class Room:
         played = Played(entry, events)
         self.played.append(played)
         return played
+
+    def _undo(self) -> tuple[str, ...]:
+        """Take back the last action, and those before it that no person typed (the bots'),
+        by replaying the record without them; the actions taken back, the last first."""
+        actions, times = list(self.record.actions), list(self.record.times)
+        removed: list[str] = []
+        while actions:
+            removed.append(actions.pop())
+            if times:
+                times.pop()
+            record = replace(self.record, actions=tuple(actions), times=tuple(times))
+            self.record, self.state = record, record.replay()
+            if self.person_acts():
+                break
+        self.throws = sum(a.startswith("roll") for a in self.record.actions)
+        return tuple(removed)
+
+    def person_acts(self) -> bool:
+        """A person acts now: a person's move, or real dice to type in."""
+        who = current_player(self.state)
+        if who == CHANCE:
+            return self.game.table_mode
+        return who >= 0 and self.seats[who].bot is None
+
+    def undo_refusal(self) -> str | None:
+        """Why the last entry cannot be taken back now (None: it can)."""
+        if not self.game.table_mode:
+            return "undo exists only at a real table (real dice)"
+        if not self.record.actions:
+            return "there is nothing to undo"
+        return None
 
     def try_entries(self, entries: Sequence[LogEntry]) -> Room:
         """A copy with entries added (the room itself is unchanged until they are stored)."""
@@ -784,6 +831,12 @@ class Rooms:
             )
         if room.over:
             return Refused("over", "the game is over", version=room.version)
+        if words.lower() == UNDO_WORD:
+            # At a real table whoever keeps the score takes back a mistyped entry.
+            why = room.undo_refusal()
+            if why is not None:
+                return Refused("illegal", why, version=room.version)
+            return self._pending(room, LogEntry(room.version + 1, UNDO_WORD, at, seat, client_id))
         try:
             action = parse_action(words)
         except ZloutchError as exc:
@@ -807,12 +860,7 @@ class Rooms:
 
     @staticmethod
     def _refusal(room: Room, action: Action) -> str | None:
-        state = room.state
-        if isinstance(action, Roll) and not room.game.table_mode:
-            return "the server throws the dice: send throw"
-        if state.phase is Phase.ROLL and not isinstance(action, Roll):
-            return f"the dice are in the air: send their faces (roll and {state.turn.rolling})"
-        return why_illegal(state, action)
+        return action_refusal(room, action)
 
     @staticmethod
     def _whose_turn(room: Room) -> str:
@@ -936,6 +984,65 @@ class Rooms:
         if room.state.phase is Phase.ROLL:
             return ()
         return legal_actions(room.state)
+
+
+def action_refusal(room: Room, action: Action) -> str | None:
+    """Why an action cannot be played in a room now (None: it can): the engine's reason,
+    and the server's dice (it throws them, except at a real table)."""
+    state = room.state
+    if isinstance(action, Roll) and not room.game.table_mode:
+        return "the server throws the dice: send throw"
+    if state.phase is Phase.ROLL and not isinstance(action, Roll):
+        return f"the dice are in the air: send their faces (roll and {state.turn.rolling})"
+    return why_illegal(state, action)
+
+
+Refusal = tuple[str, str | None]
+"""A reason and its rule id (``("you need 500 to enter the game (T-7)", "T-7")``)."""
+
+
+def refusals(room: Room) -> dict[str, Refusal | None]:
+    """For each kind of action of this game, why it cannot be played now (None: it can),
+    for the player to move: what a client shows under its buttons. ``keep`` and ``joker``
+    are None when some keep (or joker) is legal: which dice, the legal actions say."""
+    state = room.state
+    rules = state.rules
+    t = state.turn
+
+    def why(action: Action) -> Refusal | None:
+        return _with_rule(action_refusal(room, action))
+
+    if room.over:
+        over = _with_rule("the game is over")
+        kinds = ["throw", "bank", "keep"]
+        kinds += ["take", "fresh"] if rules.game.take_back else []
+        kinds += ["joker"] if rules.variants.joker else []
+        kinds += ["roll", "off", "undo"] if room.game.table_mode else []
+        return dict.fromkeys(kinds, over)
+    legal = () if state.phase is Phase.ROLL else legal_actions(state)
+    found: dict[str, Refusal | None] = {
+        "throw": why(Throw()),
+        "bank": why(Bank()),
+        "keep": None if state.phase is Phase.KEEP else why(Keep((1,))),
+    }
+    if rules.game.take_back:
+        found["take"] = why(Take())
+        found["fresh"] = why(Fresh())
+    if rules.variants.joker:
+        jokers = any(isinstance(a, Joker) for a in legal)
+        found["joker"] = None if jokers else why(Joker(t.left or (1,)))
+    if room.game.table_mode:
+        found["roll"] = None if state.phase is Phase.ROLL else _with_rule("no dice are rolling")
+        found["off"] = why(Off())
+        found["undo"] = _with_rule(room.undo_refusal())
+    return found
+
+
+def _with_rule(reason: str | None) -> Refusal | None:
+    if reason is None:
+        return None
+    match = RULE_ID.search(reason)
+    return (reason, match.group(1) if match else None)
 
 
 def _server_roll(entry: LogEntry) -> bool:

@@ -10,7 +10,6 @@ the engine. Nothing here decides a rule: refusals are the engine's reasons, word
 
 from __future__ import annotations
 
-import math
 import random
 import stat
 from dataclasses import dataclass, replace
@@ -27,6 +26,7 @@ from zloutch.app.dice import (
     count_dice,
 )
 from zloutch.app.files import check_writable, shown, write_atomically
+from zloutch.app.hints import advice_of, new_advisor
 from zloutch.app.store import load_game_solution
 from zloutch.engine import (
     CHANCE,
@@ -70,7 +70,6 @@ from zloutch.engine.record import (
 from zloutch.rules import Dice, ZloutchError, format_dice, load_rules, parse_dice
 from zloutch.strategy.bots import make_bot
 from zloutch.strategy.expert import Advice, TurnAdvisor
-from zloutch.strategy.optimal import GameAdvisor
 from zloutch.strategy.policy import Policy
 
 DEFAULT_PACE = 0.8
@@ -445,13 +444,8 @@ class Session:
         if self.need() not in (Need.PERSON, Need.BOT):
             return None
         if self._advisor is None:
-            # Win probabilities where a solved two-player game is on disk, else points.
-            solved = load_game_solution(self.state.rules) if len(self.state.sheets) == 2 else None
-            self._advisor = GameAdvisor(solved) if solved else TurnAdvisor(self.state.rules)
-        advice = self._advisor.advise(self.state)
-        # A die off the table is no choice: the advisor gives it no value (-inf).
-        values = tuple((a, v) for a, v in advice.values if math.isfinite(v))
-        return Advice(values, advice.objective) if values else None
+            self._advisor = new_advisor(self.state.rules, len(self.state.sheets))
+        return advice_of(self._advisor, self.state)
 
     # -- reading what people type
 

@@ -17,7 +17,7 @@ def without_texts(message: dict[str, Any]) -> dict[str, Any]:
         {**e, "events": [{k: v for k, v in ev.items() if k != "text"} for ev in e["events"]]}
         for e in message["entries"]
     ]
-    state = {k: v for k, v in message["state"].items() if k != "why_not"}
+    state = {k: v for k, v in message["state"].items() if k not in ("why_not", "refusals")}
     return {**message, "entries": entries, "state": state}
 
 

@@ -6,9 +6,13 @@
   new game; ``POST /api/join/{code}`` and ``POST /api/games/{id}/open/{code}``: a seat and
   its token; ``GET /api/games/{id}``: the state; ``GET /api/games/{id}/record``: the record;
   ``POST /api/games/{id}/rematch``; ``POST /api/waiting``: the games on your move;
+- ``GET /api/games/{id}/hint``: each legal action with its value; ``GET
+  /api/games/{id}/review``: every decision graded (once the game is over);
 - ``GET /api/presets``: the presets and every option; ``GET /api/i18n/{lang}``: the page's
   labels in a language;
-- ``/ws/{id}``: one socket per client for intents and events.
+- ``/ws/{id}``: one socket per client for intents and events;
+- the page (``static/``): ``/`` the lobby, ``/g/{id}`` the table, ``/join/{code}`` and
+  ``/g/{id}/open/{code}`` the invitations, ``/g/{id}?watch`` to watch.
 
 ``?lang=fr`` (and ``"lang"`` in a socket's hello) gives the engine's words in French.
 
@@ -24,10 +28,12 @@ import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from datetime import timedelta
+from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
-from fastapi.responses import JSONResponse, Response
+from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 
 from zloutch.adapters.web.hub import Client, Hub
@@ -41,10 +47,14 @@ from zloutch.adapters.web.i18n import (
 )
 from zloutch.adapters.web.protocol import catch_up, dumps, presets_json, state_json
 from zloutch.app.gamedb import SqlStore
+from zloutch.app.hints import SharedAdvisors
+from zloutch.app.review import review_record
+from zloutch.app.review_tables import format_value, game_table, review_header
 from zloutch.app.rooms import (
     DEFAULT_LEAVE_BOT,
     Created,
     NewGame,
+    RoomError,
     Rooms,
     SeatSpec,
     UnknownGameError,
@@ -54,6 +64,8 @@ from zloutch.rules import ZloutchError
 log = logging.getLogger("zloutch.serve")
 
 MAX_MESSAGE = 64 * 1024
+STATIC = Path(__file__).resolve().parent / "static"
+PAGE_HEADERS = {"Cache-Control": "no-cache"}
 
 
 class SeatIn(BaseModel):
@@ -109,9 +121,9 @@ def created_json(rooms: Rooms, created: Created) -> dict[str, Any]:
         ],
         "open": {
             "code": created.open_code,
-            "url": f"/games/{game_id}/open/{created.open_code}",
+            "url": f"/g/{game_id}/open/{created.open_code}",
         },
-        "watch": f"/games/{game_id}",
+        "watch": f"/g/{game_id}?watch",
         "record": f"/api/games/{game_id}/record",
         "socket": f"/ws/{game_id}",
         "state": state_json(room),
@@ -214,10 +226,51 @@ def create_app(
             client.send({"type": "rematch", "game": joined.game_id})
         return {"game": joined.game_id, "seat": joined.seat, "token": joined.token}
 
+    advisors = SharedAdvisors()
+
+    @app.get("/api/games/{game_id}/hint")
+    def hint(game_id: str) -> dict[str, Any]:
+        # A plain def: FastAPI runs it on a worker thread, the loop never waits for a solve.
+        room = rooms.room(game_id)
+        state = room.state
+        advice = None if room.over else advisors.advice(state)
+        return {
+            "version": room.version,
+            "player": None if advice is None else state.turn.player,
+            "objective": None if advice is None else advice.objective,
+            "values": []
+            if advice is None
+            else [{"action": str(a), "value": v} for a, v in advice.values],
+        }
+
+    @app.get("/api/games/{game_id}/review")
+    def review(game_id: str) -> dict[str, Any]:
+        room = rooms.room(game_id)
+        if not room.over:
+            raise RoomError("the review is for a game that is over")
+        rules = room.state.rules
+        solution, note = game_table(rules, len(room.state.sheets), solve=False)
+        graded = review_record(room.full_record(), solution=solution, note=note)
+        document = graded.to_json()
+        document["header"] = review_header(graded)
+        for decision, shown in zip(graded.decisions, document["decisions"], strict=True):
+            shown["chosen_words"] = decision.chosen.words
+            shown["best_words"] = decision.best.words
+            shown["chosen_shown"] = format_value(graded, decision.chosen.value)
+            shown["best_shown"] = format_value(graded, decision.best.value)
+        return document
+
     @app.post("/api/waiting")
     async def waiting(body: TokensIn) -> dict[str, Any]:
         found = rooms.waiting(body.tokens)
         return {"games": [{"game": g, "seat": s} for g, s in found]}
+
+    def page() -> FileResponse:
+        return FileResponse(STATIC / "index.html", headers=PAGE_HEADERS)
+
+    for path in ("/", "/g/{game_id}", "/join/{code}", "/g/{game_id}/open/{code}"):
+        app.add_api_route(path, page, methods=["GET"], include_in_schema=False)
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
     @app.websocket("/ws/{game_id}")
     async def play(socket: WebSocket, game_id: str) -> None:
@@ -282,6 +335,25 @@ async def _handle(
         if not isinstance(action, str):
             client.send({"type": "error", "reason": "an intent needs an action, as in keep 1 5"})
             return
+        # One phone may keep the score for several seats at a real table: an intent may name
+        # the seat token it acts with (else the socket's, from hello).
+        acting = message.get("token")
+        if isinstance(acting, str) and acting != token:
+            try:
+                rooms.seat_of(game_id, acting)
+            except ZloutchError as exc:
+                client.send(
+                    {
+                        "type": "refused",
+                        "id": client_id,
+                        "code": "bad_token",
+                        "reason": translate(str(exc), client.lang),
+                        "rule": None,
+                        "version": version,
+                    }
+                )
+                return
+            token = acting
         # Stored before anything is said: the ack, then the events to every socket.
         await hub.intent(client, token, version, client_id[:100], action)
     elif kind == "catch_up":

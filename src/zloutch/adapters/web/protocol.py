@@ -12,17 +12,20 @@ import json
 from typing import Any
 
 from zloutch.adapters.web.i18n import translate, translate_event
-from zloutch.app.rooms import Accepted, Played, Refused, Room
+from zloutch.app.rooms import Accepted, Played, Refused, Room, refusals
 from zloutch.engine import (
     Action,
     Bank,
     Fresh,
+    GameState,
     Off,
     Phase,
     Take,
     Throw,
     current_player,
     legal_actions,
+    outcome,
+    throw_score,
     turn_player,
     why_illegal,
 )
@@ -52,8 +55,16 @@ def entry_json(played: Played, names: tuple[str, ...], lang: str = "en") -> dict
         "entry": entry.text,
         "seat": entry.seat,
         "at": entry.at,
-        "events": [event_json(e, names, lang) for e in played.events],
+        "events": [event_json(e, names, lang) for e in played.events] + undone_json(played),
     }
+
+
+def undone_json(played: Played) -> list[dict[str, Any]]:
+    """An undo at a real table, as an event: the actions it took back, the last first."""
+    if not played.undone:
+        return []
+    text = "undone: " + ", then ".join(played.undone)
+    return [{"type": "Undone", "actions": list(played.undone), "text": text}]
 
 
 SIMPLE_ACTIONS: tuple[Action, ...] = (Throw(), Bank(), Take(), Fresh())
@@ -109,9 +120,52 @@ def state_json(room: Room, lang: str = "en") -> dict[str, Any]:
         "offer": {"total": offer.total, "dice": offer.dice} if offer else None,
         "legal": [] if state.phase is Phase.ROLL else [str(a) for a in legal_actions(state)],
         "why_not": why_not(room, lang),
+        "keeps": [
+            {"dice": list(k.dice), "points": k.points, "full_hand": k.full_hand}
+            for k in (throw_score(state).keeps if state.phase is Phase.KEEP else ())
+        ],
+        "refusals": {
+            kind: None if why is None else {"reason": translate(why[0], lang), "rule": why[1]}
+            for kind, why in refusals(room).items()
+        },
         "sheet": sheet_json(state),
+        "standing": standing_json(state),
+        "outcome": outcome_json(state),
         "dice": None if room.game.table_mode else dice_json(room.dice()),
         "rematch": room.game.rematch,
+    }
+
+
+def standing_json(state: GameState) -> list[dict[str, Any]]:
+    """Where each player stands on the sheet: the current level (its index, or None), the
+    ticks that stand with no level to be beside (G-3 Reading)."""
+    found = []
+    for sheet in state.sheets:
+        index = sheet.current_index
+        loose = sheet.current_ticks if index is None else 0
+        found.append({"current": index, "loose_ticks": loose})
+    return found
+
+
+def outcome_json(state: GameState) -> dict[str, Any] | None:
+    """The ranking and the sailors' kicks (G-9) once the game is over."""
+    result = outcome(state)
+    if result is None:
+        return None
+    kicks = {seat: (given, taken) for seat, given, taken in result.kicks}
+    return {
+        "winners": list(result.winners),
+        "ranking": [
+            {
+                "seat": seat,
+                "rank": rank,
+                "name": state.sheets[seat].name,
+                "score": state.sheets[seat].score,
+                "kicks_given": kicks[seat][0],
+                "kicks_taken": kicks[seat][1],
+            }
+            for seat, rank in result.ranking
+        ],
     }
 
 

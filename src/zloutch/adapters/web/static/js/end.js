@@ -1,0 +1,294 @@
+// The end of a game: the ranking and the sailors' kicks (G-9), the review of every decision
+// with the win-probability curve, rematch, the record, and the dice checked in the page.
+
+import { getJSON, holdSeat, postJSON } from "./api.js";
+import { h, svg } from "./dom.js";
+import { t } from "./i18n.js";
+import { verifyRecord } from "./verify.js";
+
+export function showEnd(section, table) {
+  const s = table.state;
+  const key = `${s.game}@${s.version}@${s.rematch || ""}`;
+  if (section.dataset.built === key) return;
+  const first = !section.dataset.built;
+  section.dataset.built = key;
+  const outcome = s.outcome;
+  const parts = [h("h2", { id: "end-title", tabindex: "-1" }, t("The end"))];
+  if (outcome) parts.push(rankingTable(outcome));
+  parts.push(endActions(table));
+  parts.push(h("div", { id: "dice-check", "aria-live": "polite" }));
+  parts.push(h("div", { id: "review" }, h("p", {}, t("Reviewing every decision…"))));
+  section.replaceChildren(h("div", { class: "card" }, parts));
+  loadReview(section.querySelector("#review"), table);
+  if (first) setTimeout(() => document.getElementById("end-title")?.focus(), 0);
+}
+
+function rankingTable(outcome) {
+  return h(
+    "table",
+    { class: "ranking", id: "ranking" },
+    h("caption", {}, t("Ranking and kicks (G-9)")),
+    h(
+      "thead",
+      {},
+      h(
+        "tr",
+        {},
+        [t("rank"), t("player"), t("score"), t("kicks given"), t("kicks taken")].map((c) =>
+          h("th", { scope: "col" }, c),
+        ),
+      ),
+    ),
+    h(
+      "tbody",
+      {},
+      outcome.ranking.map((r) =>
+        h(
+          "tr",
+          { class: outcome.winners.includes(r.seat) ? "winner" : "" },
+          h("td", { class: "num" }, r.rank, outcome.winners.includes(r.seat) ? " ★" : ""),
+          h("td", {}, r.name),
+          h("td", { class: "num" }, r.score),
+          h("td", { class: "num" }, r.kicks_given),
+          h("td", { class: "num" }, r.kicks_taken),
+        ),
+      ),
+    ),
+  );
+}
+
+function endActions(table) {
+  const s = table.state;
+  const held = Object.entries(table.held);
+  const rematch = h(
+    "button",
+    {
+      type: "button",
+      id: "rematch",
+      class: "primary",
+      disabled: !held.length,
+      onclick: async (e) => {
+        e.target.disabled = true;
+        let game = null;
+        try {
+          for (const [, token] of held) {
+            const joined = await postJSON(`/api/games/${s.game}/rematch`, { token });
+            holdSeat(joined.game, joined.seat, joined.token);
+            game = joined.game;
+          }
+        } catch (error) {
+          table.setNotice(error.message, "refused");
+          table.render();
+          return;
+        }
+        location.href = `/g/${game}`;
+      },
+    },
+    s.rematch ? t("Join the rematch") : t("Rematch"),
+  );
+  const check = h(
+    "button",
+    { type: "button", id: "check-dice", onclick: () => checkDice(table) },
+    t("Check the dice"),
+  );
+  return h(
+    "div",
+    { class: "actions" },
+    rematch,
+    h(
+      "a",
+      { class: "button", id: "download", href: `/api/games/${s.game}/record`, download: `zloutch-${s.game}.json` },
+      t("Download the record"),
+    ),
+    s.table_mode ? null : check,
+  );
+}
+
+async function checkDice(table) {
+  const place = document.getElementById("dice-check");
+  place.replaceChildren(h("p", {}, t("Checking…")));
+  let record;
+  try {
+    record = await getJSON(`/api/games/${table.game}/record`);
+  } catch (error) {
+    place.replaceChildren(h("p", { class: "error" }, error.message));
+    return;
+  }
+  const result = verifyRecord(record);
+  if (result.reason) {
+    place.replaceChildren(h("p", {}, t(result.reason)));
+    return;
+  }
+  const good = result.throws.filter((x) => x.matches).length;
+  place.replaceChildren(
+    h(
+      "p",
+      { class: result.ok ? "ok" : "error", id: "dice-verdict" },
+      result.ok ? "✓ " : "✗ ",
+      result.commitmentOk
+        ? t("The secret matches the commitment {hash}.", { hash: record.dice.commitment.slice(0, 16) + "…" })
+        : t("The secret does NOT match the commitment."),
+      " ",
+      t("{good} of {all} throws match.", { good, all: result.throws.length }),
+    ),
+    h(
+      "details",
+      {},
+      h("summary", {}, t("Every throw")),
+      h(
+        "ol",
+        { class: "throws" },
+        result.throws.map((x) =>
+          h(
+            "li",
+            { class: x.matches ? "" : "error" },
+            t("throw {n}: {faces}", { n: x.throw, faces: x.recorded.join(" ") }),
+            " ",
+            x.matches ? "✓" : t("✗ (computed: {faces})", { faces: x.computed.join(" ") }),
+          ),
+        ),
+      ),
+    ),
+  );
+}
+
+async function loadReview(place, table) {
+  let review;
+  try {
+    review = await getJSON(`/api/games/${table.game}/review`);
+  } catch (error) {
+    place.replaceChildren(h("p", { class: "error" }, error.message));
+    return;
+  }
+  const win = review.objective === "win probability";
+  const cost = (v) => (win ? `${(100 * v).toFixed(2)}%` : v.toFixed(1));
+  const decisions = review.decisions.filter((d) => !d.forced);
+  place.replaceChildren(
+    h("h3", {}, t("Review")),
+    ...review.header.map((line) => h("p", { class: "review-note" }, line)),
+    curve(review),
+    h(
+      "table",
+      { class: "review-summary" },
+      h("caption", {}, t("Players")),
+      h(
+        "thead",
+        {},
+        h(
+          "tr",
+          {},
+          [t("player"), t("decisions"), t("accuracy"), t("cost")].map((c) => h("th", { scope: "col" }, c)),
+        ),
+      ),
+      h(
+        "tbody",
+        {},
+        review.summary.map((p) =>
+          h(
+            "tr",
+            {},
+            h("td", {}, p.player),
+            h("td", { class: "num" }, p.decisions),
+            h("td", { class: "num" }, p.accuracy === null ? "-" : `${Math.round(100 * p.accuracy)}%`),
+            h("td", { class: "num" }, cost(p.total_cost)),
+          ),
+        ),
+      ),
+    ),
+    h(
+      "details",
+      { class: "decisions", id: "decisions" },
+      h("summary", {}, t("Every decision ({n})", { n: decisions.length })),
+      h(
+        "table",
+        { class: "review-table" },
+        h(
+          "thead",
+          {},
+          h(
+            "tr",
+            {},
+            ["#", t("player"), t("situation"), t("played"), t("best"), t("cost")].map((c) =>
+              h("th", { scope: "col" }, c),
+            ),
+          ),
+        ),
+        h(
+          "tbody",
+          {},
+          decisions.map((d) =>
+            h(
+              "tr",
+              { class: d.mistake ? "mistake" : "" },
+              h("td", { class: "num" }, d.action),
+              h("td", {}, d.player),
+              h("td", {}, d.situation),
+              h("td", {}, d.mistake ? "✗ " : "✓ ", d.chosen_words),
+              h("td", {}, d.chosen === d.best ? "=" : d.best_words),
+              h("td", { class: "num" }, cost(d.cost)),
+            ),
+          ),
+        ),
+      ),
+    ),
+  );
+}
+
+const DASHES = ["", "6 4", "2 3", "10 3 2 3", "1 5", "8 2", "4 4", "3 1"];
+
+/** The curve of the review as an inline SVG: each player's chance to win (or expected score)
+ * before each decision; each line has its own dash and its name at its end. */
+function curve(review) {
+  const points = review.curve.points;
+  if (points.length < 2) return h("p", {}, t("No curve: too few decisions"));
+  const win = review.curve.measure === "win probability";
+  const width = 320;
+  const height = 160;
+  const pad = { left: 34, right: 56, top: 10, bottom: 22 };
+  const top = win ? 1 : Math.max(1, ...points.flatMap((p) => p.values));
+  const x = (i) => pad.left + (i / (points.length - 1)) * (width - pad.left - pad.right);
+  const y = (v) => pad.top + (1 - v / top) * (height - pad.top - pad.bottom);
+  const players = review.players;
+  const lines = players.map((name, seat) => {
+    const path = points.map((p, i) => `${x(i).toFixed(1)},${y(p.values[seat]).toFixed(1)}`).join(" ");
+    const last = points[points.length - 1].values[seat];
+    return svg(
+      "g",
+      { class: `curve-line seat-${seat % 8}` },
+      svg("polyline", { points: path, fill: "none", "stroke-dasharray": DASHES[seat % 8] }),
+      svg("text", { x: width - pad.right + 4, y: y(last) + 4, class: "curve-label" }, document.createTextNode(name)),
+    );
+  });
+  const axis = [0, 0.5, 1].map((f) =>
+    svg(
+      "g",
+      {},
+      svg("line", { x1: pad.left, x2: width - pad.right, y1: y(f * top), y2: y(f * top), class: "grid" }),
+      svg(
+        "text",
+        { x: pad.left - 4, y: y(f * top) + 4, class: "axis", "text-anchor": "end" },
+        document.createTextNode(win ? `${Math.round(f * 100)}%` : String(Math.round(f * top))),
+      ),
+    ),
+  );
+  const title = win ? t("Each player's chance to win, decision by decision") : t("Each player's expected score, decision by decision");
+  const last = points[points.length - 1].values;
+  const words = players.map((n, seat) => `${n} ${win ? `${Math.round(100 * last[seat])}%` : Math.round(last[seat])}`).join(", ");
+  return h(
+    "figure",
+    { class: "curve" },
+    svg(
+      "svg",
+      { viewBox: `0 0 ${width} ${height}`, role: "img", "aria-label": `${title}: ${words}`, id: "curve" },
+      svg("title", {}, document.createTextNode(title)),
+      ...axis,
+      ...lines,
+      svg(
+        "text",
+        { x: (pad.left + width - pad.right) / 2, y: height - 4, class: "axis", "text-anchor": "middle" },
+        document.createTextNode(t("decisions")),
+      ),
+    ),
+    h("figcaption", {}, title),
+  );
+}

@@ -1,0 +1,53 @@
+// The page's words: every label goes through t("English text"), looked up in the catalog of
+// the language chosen (gettext's ui.po, served by GET /api/i18n/{lang}). The engine's words
+// (events, refusals, rule meanings) come translated from the server itself.
+
+export const LANGUAGES = ["en", "fr"];
+const STORED = "zloutch:lang";
+
+let messages = {};
+let current = "en";
+
+/** `requested` if it is a language of the page, else the first of the browser's, else en. */
+export function negotiate(browser, requested) {
+  if (requested && LANGUAGES.includes(requested)) return requested;
+  for (const tag of browser || []) {
+    const primary = String(tag).toLowerCase().split("-")[0];
+    if (LANGUAGES.includes(primary)) return primary;
+  }
+  return "en";
+}
+
+export function lang() {
+  return current;
+}
+
+/** The page's language: the switch's choice (kept in localStorage), else the browser's. */
+export async function loadLanguage() {
+  const requested = new URLSearchParams(location.search).get("lang") || localStorage.getItem(STORED);
+  current = negotiate(navigator.languages || [navigator.language], requested);
+  document.documentElement.lang = current;
+  messages = {};
+  if (current !== "en") {
+    try {
+      const answer = await fetch(`/api/i18n/${current}`);
+      if (answer.ok) messages = (await answer.json()).messages || {};
+    } catch {
+      messages = {};
+    }
+  }
+  return current;
+}
+
+export function chooseLanguage(code) {
+  localStorage.setItem(STORED, code);
+}
+
+/** A label in the page's language; {name} in the text is replaced by vars.name. */
+export function t(text, vars = {}) {
+  const found = messages[text] || text;
+  return found.replace(/\{(\w+)\}/g, (whole, key) => (key in vars ? String(vars[key]) : whole));
+}
+
+/** Marks a text for the catalog that is translated later, by t(variable). */
+export const N_ = (text) => text;

@@ -1,0 +1,348 @@
+// The lobby: a rule set (a preset and its options), the players and bots, real dice or the
+// server's; create, then share the invitations and go to the table.
+
+import { ApiError, getJSON, holdSeat, knownGames, postJSON } from "./api.js";
+import { h } from "./dom.js";
+import { N_, t } from "./i18n.js";
+
+const MAX_SEATS = 8;
+// The bots' levels, as the server names them: translated with t(level).
+N_("beginner");
+N_("easy");
+N_("medium");
+N_("strong");
+N_("best");
+
+export async function showLobby(main) {
+  let data;
+  try {
+    data = await getJSON("/api/presets");
+  } catch (error) {
+    main.replaceChildren(h("p", { class: "error", role: "alert" }, String(error.message)));
+    return;
+  }
+  const lobby = new Lobby(main, data);
+  lobby.render();
+}
+
+class Lobby {
+  constructor(main, data) {
+    this.main = main;
+    this.presets = data.presets;
+    this.options = data.options;
+    this.levels = data.bots || ["beginner", "easy", "medium", "strong", "best"];
+    this.preset = this.presets[0].name;
+    this.chosen = {}; // option name -> the value written in the spec
+    this.seats = [
+      { kind: "person", name: t("Me") },
+      { kind: "bot", level: "medium" },
+    ];
+    this.realDice = false;
+    this.pace = 0.8;
+  }
+
+  spec() {
+    const parts = Object.entries(this.chosen).map(([name, value]) =>
+      value === true ? name : `${name}=${value}`,
+    );
+    return parts.length ? `${this.preset}(${parts.join(",")})` : this.preset;
+  }
+
+  render() {
+    const preset = this.presets.find((p) => p.name === this.preset);
+    const form = h(
+      "form",
+      { class: "lobby card", onsubmit: (e) => (e.preventDefault(), this.create()) },
+      h("h2", {}, t("New game")),
+      h("label", { for: "preset" }, t("Rule set")),
+      h(
+        "select",
+        {
+          id: "preset",
+          onchange: (e) => {
+            this.preset = e.target.value;
+            this.render();
+            document.getElementById("preset").focus();
+          },
+        },
+        this.presets.map((p) =>
+          h(
+            "option",
+            { value: p.name, selected: p.name === this.preset },
+            t("{title} ({dice} dice, {target})", { title: p.title, dice: p.dice, target: p.target }),
+          ),
+        ),
+      ),
+      h("p", { class: "summary", id: "preset-summary" }, preset.summary),
+      this.optionsPanel(),
+      h("p", { class: "spec" }, t("Rules:"), " ", h("code", { id: "spec" }, this.spec())),
+      h("h3", {}, t("Players")),
+      h("ol", { class: "seats" }, this.seats.map((seat, i) => this.seatRow(seat, i))),
+      h(
+        "button",
+        {
+          type: "button",
+          id: "add-seat",
+          disabled: this.seats.length >= MAX_SEATS,
+          onclick: () => {
+            this.seats.push({ kind: "person", name: "" });
+            this.render();
+            document.getElementById("add-seat").focus();
+          },
+        },
+        t("Add a player"),
+      ),
+      h(
+        "label",
+        { class: "switch" },
+        h("input", {
+          type: "checkbox",
+          id: "real-dice",
+          checked: this.realDice,
+          onchange: (e) => (this.realDice = e.target.checked),
+        }),
+        " ",
+        t("Real dice: this phone keeps the score of a game played with real dice"),
+      ),
+      h(
+        "label",
+        { for: "pace" },
+        t("Seconds a bot waits before each move"),
+        h("input", {
+          id: "pace",
+          type: "number",
+          min: 0,
+          max: 60,
+          step: 0.1,
+          value: this.pace,
+          onchange: (e) => (this.pace = Number(e.target.value)),
+        }),
+      ),
+      h("p", { class: "error", id: "create-error", role: "alert" }),
+      h("button", { type: "submit", id: "create", class: "primary" }, t("Create the game")),
+    );
+    this.main.replaceChildren(
+      h("div", { class: "lobby-page" }, form, h("div", {}, this.joinPanel(), this.gamesPanel())),
+    );
+  }
+
+  optionsPanel() {
+    const rows = this.options.map((option) => {
+      const id = `option-${option.name}`;
+      const value = this.chosen[option.name];
+      let input;
+      const set = (raw) => {
+        if (raw === "" || raw === undefined) delete this.chosen[option.name];
+        else this.chosen[option.name] = raw;
+        document.getElementById("spec").textContent = this.spec();
+      };
+      if (option.kind === "bool") {
+        input = h(
+          "select",
+          { id, onchange: (e) => set(e.target.value === "" ? "" : e.target.value === "on" || "off") },
+          h("option", { value: "" }, t("as the preset")),
+          h("option", { value: "on", selected: value === true }, t("on")),
+          h("option", { value: "off", selected: value === "off" }, t("off")),
+        );
+      } else if (option.kind === "choice") {
+        input = h(
+          "select",
+          { id, onchange: (e) => set(e.target.value) },
+          h("option", { value: "" }, t("as the preset")),
+          (option.choices || []).map((c) => h("option", { value: c, selected: value === c }, c)),
+        );
+      } else {
+        input = h("input", {
+          id,
+          type: "number",
+          inputmode: "numeric",
+          placeholder: t("as the preset"),
+          value: value ?? "",
+          oninput: (e) => set(e.target.value.trim()),
+        });
+      }
+      return h(
+        "li",
+        { class: "option" },
+        h("label", { for: id }, h("code", {}, option.name), " ", h("span", { class: "rule" }, option.rule)),
+        h("span", { class: "meaning" }, option.meaning),
+        input,
+      );
+    });
+    return h(
+      "details",
+      { class: "options" },
+      h("summary", {}, t("Options (every rule, with its rule id)")),
+      h("ul", {}, rows),
+    );
+  }
+
+  seatRow(seat, i) {
+    const kind = h(
+      "select",
+      {
+        id: `seat-${i}-kind`,
+        "aria-label": t("Player {n}: a person or a bot", { n: i + 1 }),
+        onchange: (e) => {
+          seat.kind = e.target.value;
+          this.render();
+          document.getElementById(`seat-${i}-kind`).focus();
+        },
+      },
+      h("option", { value: "person", selected: seat.kind === "person" }, t("person")),
+      h("option", { value: "bot", selected: seat.kind === "bot" }, t("bot")),
+    );
+    const detail =
+      seat.kind === "bot"
+        ? h(
+            "select",
+            {
+              id: `seat-${i}-level`,
+              "aria-label": t("Player {n}: the bot's level", { n: i + 1 }),
+              onchange: (e) => (seat.level = e.target.value),
+            },
+            this.levels.map((level) =>
+              h("option", { value: level, selected: seat.level === level }, t(level)),
+            ),
+          )
+        : h("input", {
+            id: `seat-${i}-name`,
+            "aria-label": t("Player {n}: name", { n: i + 1 }),
+            placeholder: t("Player {n}", { n: i + 1 }),
+            value: seat.name || "",
+            maxlength: 40,
+            oninput: (e) => (seat.name = e.target.value),
+          });
+    const remove = h(
+      "button",
+      {
+        type: "button",
+        class: "small",
+        "aria-label": t("Remove player {n}", { n: i + 1 }),
+        disabled: this.seats.length <= 1,
+        onclick: () => {
+          this.seats.splice(i, 1);
+          this.render();
+        },
+      },
+      "✕",
+    );
+    return h("li", { class: "seat" }, kind, detail, remove);
+  }
+
+  async create() {
+    const error = document.getElementById("create-error");
+    error.textContent = "";
+    const seats = this.seats.map((s) =>
+      s.kind === "bot" ? { bot: s.level || "medium" } : { name: (s.name || "").trim() },
+    );
+    let created;
+    try {
+      created = await postJSON("/api/games", {
+        rules: this.spec(),
+        seats,
+        real_dice: this.realDice,
+        pace: this.pace,
+      });
+    } catch (problem) {
+      error.textContent = problem instanceof ApiError ? problem.message : String(problem);
+      return;
+    }
+    // My seat: the first person's; at a real table this phone keeps the score for everyone.
+    const mine = this.realDice ? created.invites : created.invites.slice(0, 1);
+    for (const invite of mine) {
+      const joined = await postJSON(`/api/join/${invite.code}`);
+      holdSeat(joined.game, joined.seat, joined.token);
+    }
+    this.showInvites(created, new Set(mine.map((i) => i.seat)));
+  }
+
+  showInvites(created, taken) {
+    const origin = location.origin;
+    const others = created.invites.filter((i) => !taken.has(i.seat));
+    const link = (id, label, url) =>
+      h(
+        "li",
+        { class: "invite" },
+        h("label", { for: id }, label),
+        h("input", { id, readonly: true, value: origin + url, onfocus: (e) => e.target.select() }),
+        h(
+          "button",
+          {
+            type: "button",
+            class: "small",
+            onclick: async (e) => {
+              const text = origin + url;
+              if (navigator.share) {
+                navigator.share({ title: "Zloutch", url: text }).catch(() => {});
+              } else if (navigator.clipboard) {
+                await navigator.clipboard.writeText(text).catch(() => {});
+              }
+              e.target.textContent = t("Shared");
+            },
+          },
+          t("Share"),
+        ),
+      );
+    const card = h(
+      "section",
+      { class: "card invites", "aria-labelledby": "invites-title" },
+      h("h2", { id: "invites-title", tabindex: "-1" }, t("The game is ready")),
+      others.length
+        ? h("p", {}, t("Send each player their invitation: it seats them, once."))
+        : h("p", {}, t("Every seat is taken: start when you like.")),
+      h(
+        "ul",
+        {},
+        others.map((i) =>
+          link(`invite-${i.seat}`, t("Invitation for {name}", { name: i.name }), i.url),
+        ),
+        link("watch-link", t("To watch"), created.watch),
+      ),
+      h(
+        "a",
+        { class: "button primary", id: "go-table", href: `/g/${created.game}` },
+        t("Go to the table"),
+      ),
+    );
+    this.main.replaceChildren(card);
+    document.getElementById("invites-title").focus();
+  }
+
+  joinPanel() {
+    const input = h("input", {
+      id: "join-link",
+      placeholder: t("An invitation or a game's link"),
+      "aria-label": t("An invitation or a game's link"),
+    });
+    return h(
+      "form",
+      {
+        class: "card",
+        onsubmit: (e) => {
+          e.preventDefault();
+          const text = input.value.trim();
+          if (!text) return;
+          const url = new URL(text, location.origin);
+          location.href = url.pathname.startsWith("/") && url.origin === location.origin
+            ? url.pathname + url.search
+            : `/join/${encodeURIComponent(text)}`;
+        },
+      },
+      h("h2", {}, t("Join or watch")),
+      input,
+      h("button", { type: "submit" }, t("Go")),
+    );
+  }
+
+  gamesPanel() {
+    const games = knownGames();
+    if (!games.length) return "";
+    return h(
+      "section",
+      { class: "card" },
+      h("h2", {}, t("Your games")),
+      h("ul", {}, games.map((g) => h("li", {}, h("a", { href: `/g/${g}` }, g)))),
+    );
+  }
+}

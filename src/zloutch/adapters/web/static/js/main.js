@@ -1,0 +1,67 @@
+// The page's routes: / the lobby, /g/{game} the table (?watch to watch), /join/{code} and
+// /g/{game}/open/{code} the invitations (they seat this browser, then go to the table).
+
+import { holdSeat, postJSON } from "./api.js";
+import { h } from "./dom.js";
+import { LANGUAGES, chooseLanguage, lang, loadLanguage, t } from "./i18n.js";
+import { showLobby } from "./lobby.js";
+import { Table } from "./table.js";
+
+const NAMES = { en: "English", fr: "Français" };
+
+function header() {
+  const select = h(
+    "select",
+    {
+      id: "language",
+      "aria-label": t("Language"),
+      onchange: (e) => {
+        chooseLanguage(e.target.value);
+        const url = new URL(location.href);
+        url.searchParams.delete("lang");
+        location.replace(url.toString());
+      },
+    },
+    LANGUAGES.map((code) => h("option", { value: code, selected: code === lang() }, NAMES[code])),
+  );
+  document.getElementById("top").replaceChildren(
+    h("a", { href: "/", class: "brand" }, "Zloutch"),
+    h("span", { class: "tagline" }, t("10,000 and its family")),
+    select,
+  );
+}
+
+async function seatAndGo(main, path) {
+  main.replaceChildren(h("p", { class: "loading" }, t("Taking your seat…")));
+  try {
+    const joined = await postJSON(path);
+    holdSeat(joined.game, joined.seat, joined.token);
+    location.replace(`/g/${joined.game}`);
+  } catch (error) {
+    main.replaceChildren(
+      h("p", { class: "error", role: "alert" }, error.message),
+      h("a", { href: "/", class: "button" }, t("Back to the lobby")),
+    );
+  }
+}
+
+async function start() {
+  await loadLanguage();
+  document.title = t("Zloutch");
+  header();
+  const main = document.getElementById("main");
+  const path = location.pathname;
+  let match;
+  if ((match = path.match(/^\/join\/([^/]+)$/))) {
+    await seatAndGo(main, `/api/join/${match[1]}`);
+  } else if ((match = path.match(/^\/g\/([^/]+)\/open\/([^/]+)$/))) {
+    await seatAndGo(main, `/api/games/${match[1]}/open/${match[2]}`);
+  } else if ((match = path.match(/^\/g\/([^/]+)$/))) {
+    const watch = new URLSearchParams(location.search).has("watch");
+    window.zloutchTable = new Table(main, match[1], { watch });
+  } else {
+    await showLobby(main);
+  }
+}
+
+start();

@@ -1,0 +1,776 @@
+// The table: draws the server's state and sends intents; it works out no rule. Which
+// actions are legal, why the others are not, the keeps and their points, the sheet: all come
+// in the state (docs/server.md).
+
+import { getJSON, seatsHeld } from "./api.js";
+import { dieFace } from "./dice.js";
+import { announce, h } from "./dom.js";
+import { showEnd } from "./end.js";
+import { N_, lang, t } from "./i18n.js";
+
+// The hint's objectives, as the server names them: translated with t(objective).
+N_("expected points");
+N_("win probability");
+N_("long-run points per turn (F-1)");
+
+const ACTION_KEYS = { t: "throw", b: "bank", x: "take", f: "fresh", o: "off", u: "undo" };
+
+export class Table {
+  constructor(main, game, { watch = false } = {}) {
+    this.main = main;
+    this.game = game;
+    this.held = watch ? {} : seatsHeld(game);
+    this.state = null;
+    this.seat = null;
+    this.version = null;
+    this.selected = new Set(); // indices into the throw on the table
+    this.faces = []; // real dice: the faces typed so far
+    this.selectedFor = null;
+    this.log = [];
+    this.notice = null;
+    this.pending = new Map();
+    this.count = 0;
+    this.hintOpen = false;
+    this.hint = null;
+    this.endShown = null;
+    this.retry = 500;
+    this.main.replaceChildren(h("p", { class: "loading" }, t("Connecting…")));
+    document.addEventListener("keydown", (e) => this.key(e));
+    this.connect();
+  }
+
+  // -- the socket
+
+  connect() {
+    const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+    const ws = new WebSocket(`${scheme}//${location.host}/ws/${this.game}`);
+    this.ws = ws;
+    ws.onopen = () => {
+      this.retry = 500;
+      const token = Object.values(this.held)[0] || null;
+      ws.send(JSON.stringify({ type: "hello", token, since: this.version ?? 0, lang: lang() }));
+    };
+    ws.onmessage = (message) => this.receive(JSON.parse(message.data));
+    ws.onclose = () => {
+      if (this.ws !== ws) return;
+      this.setNotice(t("Connection lost: reconnecting…"), "note");
+      setTimeout(() => this.connect(), this.retry);
+      this.retry = Math.min(this.retry * 2, 8000);
+    };
+  }
+
+  receive(message) {
+    switch (message.type) {
+      case "welcome":
+        this.seat = message.seat;
+        if (this.notice && this.notice.kind === "note") this.notice = null;
+        break;
+      case "state":
+        this.setState(message.state, []);
+        break;
+      case "events":
+        this.setState(message.state, message.entries);
+        break;
+      case "ack":
+        this.pending.delete(message.id);
+        break;
+      case "refused": {
+        this.pending.delete(message.id);
+        const reason = message.reason + (message.rule && !message.reason.includes(message.rule) ? ` (${message.rule})` : "");
+        this.addLog(t("Refused: {reason}", { reason }), "refused");
+        this.setNotice(reason, "refused");
+        if (message.code === "stale") this.ws.send(JSON.stringify({ type: "catch_up", since: this.version }));
+        this.render();
+        break;
+      }
+      case "seat": {
+        const seat = this.state && this.state.seats[message.seat];
+        if (seat) {
+          seat.away = message.away;
+          this.addLog(
+            message.away
+              ? t("{name} is away: a bot plays for them", { name: seat.name })
+              : t("{name} is back", { name: seat.name }),
+            "note",
+          );
+          this.render();
+        }
+        break;
+      }
+      case "rematch":
+        this.state.rematch = message.game;
+        this.render();
+        break;
+      case "error":
+        this.setNotice(message.reason, "refused");
+        this.render();
+        break;
+      default:
+        break;
+    }
+  }
+
+  setState(state, entries) {
+    const before = this.state;
+    const thrown = [];
+    for (const entry of entries) {
+      if (this.version !== null && entry.seq <= this.version && this.log.length) continue;
+      for (const event of entry.events) {
+        this.addLog(event.text, event.type === "Farkled" ? "farkle" : "event");
+        if (event.type === "Thrown") thrown.push(event);
+      }
+    }
+    this.state = state;
+    this.version = state.version;
+    const throwKey = `${state.turn.throw.join("")}@${state.version}`;
+    if (state.phase !== "keep" || !before || before.turn.throw.join() !== state.turn.throw.join() || thrown.length) {
+      this.selected = new Set();
+    }
+    if (state.phase !== "roll") this.faces = [];
+    this.selectedFor = throwKey;
+    if (this.notice && this.notice.kind !== "note" && entries.length) this.notice = null;
+    if (this.hintOpen) this.hint = null; // never a hint of another moment
+    this.render({ animate: thrown.length > 0 });
+    if (this.hintOpen) this.loadHint();
+  }
+
+  addLog(text, kind = "event") {
+    this.log.push({ text, kind });
+    if (this.log.length > 400) this.log.shift();
+    announce(text);
+  }
+
+  setNotice(text, kind) {
+    this.notice = { text, kind };
+  }
+
+  /** The token to act with: a seat held here that may act now. */
+  actingToken() {
+    if (!this.state) return null;
+    for (const seat of this.state.acting) if (this.held[seat]) return this.held[seat];
+    return null;
+  }
+
+  anyToken() {
+    return Object.values(this.held)[0] || null;
+  }
+
+  send(action, { token = this.actingToken() || this.anyToken() } = {}) {
+    if (!this.state || this.ws.readyState !== WebSocket.OPEN) return;
+    this.count += 1;
+    const id = `p-${Date.now().toString(36)}-${this.count}`;
+    this.pending.set(id, action);
+    this.ws.send(
+      JSON.stringify({ type: "intent", id, version: this.state.version, action, token }),
+    );
+  }
+
+  // -- what the player does
+
+  key(e) {
+    if (!this.state || e.ctrlKey || e.metaKey || e.altKey) return;
+    const target = e.target;
+    if (target && (target.tagName === "INPUT" || target.tagName === "SELECT" || target.tagName === "TEXTAREA")) return;
+    const s = this.state;
+    const typing = s.table_mode && s.phase === "roll";
+    if (/^[1-6]$/.test(e.key)) {
+      e.preventDefault();
+      if (typing) this.addFace(Number(e.key));
+      else this.toggle(Number(e.key) - 1);
+      return;
+    }
+    if (e.key === "Backspace" && typing) {
+      e.preventDefault();
+      this.faces.pop();
+      this.render();
+      return;
+    }
+    if (e.key === "Enter" || e.key === " ") {
+      // A focused button or link does its own thing, except that Enter on a die keeps.
+      const onDie = target && target.classList && target.classList.contains("die");
+      if (target && (target.tagName === "BUTTON" || target.tagName === "A") && !(onDie && e.key === "Enter")) return;
+      e.preventDefault();
+      if (typing) this.sendRoll();
+      else if (s.phase === "keep") this.keepSelected();
+      else this.send("throw");
+      return;
+    }
+    if (e.key === "h") {
+      e.preventDefault();
+      this.toggleHint();
+      return;
+    }
+    if (e.key === "j") {
+      const joker = s.legal.find((a) => a.startsWith("joker"));
+      if (joker) this.send(joker);
+      return;
+    }
+    if (e.key === "k" && s.phase === "keep") {
+      this.keepSelected();
+      return;
+    }
+    const kind = ACTION_KEYS[e.key];
+    // A key tries even what is not legal: the server answers with the reason.
+    if (kind) this.send(kind);
+  }
+
+  toggle(index) {
+    const s = this.state;
+    if (s.phase !== "keep" || index >= s.turn.throw.length) return;
+    if (this.selected.has(index)) this.selected.delete(index);
+    else this.selected.add(index);
+    this.render();
+  }
+
+  selectedDice() {
+    const throwDice = this.state.turn.throw;
+    return [...this.selected].map((i) => throwDice[i]).sort((a, b) => a - b);
+  }
+
+  keepSelected() {
+    const dice = this.selectedDice();
+    if (!dice.length) {
+      this.setNotice(t("Select the dice to keep first (1 to 6, or tap them)"), "refused");
+      this.render();
+      return;
+    }
+    this.send(`keep ${dice.join(" ")}`);
+  }
+
+  addFace(face) {
+    if (this.faces.length < this.state.turn.rolling) this.faces.push(face);
+    this.render({ focus: `face-${face}` });
+  }
+
+  sendRoll() {
+    const faces = [...this.faces].sort((a, b) => a - b);
+    this.send(`roll ${faces.join(" ")}`);
+  }
+
+  toggleHint() {
+    this.hintOpen = !this.hintOpen;
+    if (this.hintOpen) this.loadHint();
+    this.render({ focus: "hint-toggle" });
+  }
+
+  async loadHint() {
+    const version = this.state.version;
+    try {
+      const hint = await getJSON(`/api/games/${this.game}/hint`);
+      if (this.state.version === version) {
+        this.hint = hint;
+        this.render();
+      }
+    } catch (error) {
+      this.hint = { error: error.message };
+      this.render();
+    }
+  }
+
+  // -- drawing
+
+  render({ animate = false, focus = null } = {}) {
+    const s = this.state;
+    if (!s) return;
+    const active = focus || (document.activeElement && document.activeElement.id) || null;
+    const over = s.status !== "playing";
+    const parts = [
+      this.statusBar(),
+      this.noticeBar(),
+      h(
+        "div",
+        { class: "play" },
+        h(
+          "section",
+          { class: "card felt", "aria-label": t("The dice") },
+          this.diceArea(animate),
+          this.turnLine(),
+          over ? null : this.keepsList(),
+          over ? null : this.actions(),
+        ),
+        h(
+          "div",
+          { class: "side" },
+          over ? null : this.hintPanel(),
+          this.sheet(),
+          this.logPanel(),
+        ),
+      ),
+    ];
+    if (over) parts.splice(2, 0, this.endSection());
+    this.main.replaceChildren(...parts.filter(Boolean));
+    const log = document.getElementById("log");
+    if (log) log.scrollTop = log.scrollHeight;
+    if (active) {
+      const element = document.getElementById(active);
+      if (element) element.focus({ preventScroll: true });
+    }
+  }
+
+  name(seat) {
+    return this.state.seats[seat] ? this.state.seats[seat].name : "?";
+  }
+
+  canAct() {
+    return this.actingToken() !== null;
+  }
+
+  statusBar() {
+    const s = this.state;
+    let text;
+    if (s.status === "over") {
+      const winners = s.sheet.winners;
+      text = winners.length
+        ? t("The game is over: {names} won", { names: winners.join(" & ") })
+        : t("The game is over");
+    } else if (s.status === "expired") {
+      text = t("This game expired without a move");
+    } else {
+      const who = this.name(s.turn_player);
+      const mine = this.canAct();
+      const bot = s.seats[s.turn_player] && s.seats[s.turn_player].bot;
+      if (s.phase === "roll" && s.table_mode) {
+        text = mine
+          ? t("{name}: throw {n} dice and tap their faces", { name: who, n: s.turn.rolling })
+          : t("{name} throws the dice", { name: who });
+      } else if (mine) {
+        text = Object.keys(this.held).length > 1 ? t("{name} to play", { name: who }) : t("Your turn, {name}", { name: who });
+      } else if (bot) {
+        text = t("{name} (bot) is playing", { name: who });
+      } else {
+        text = t("{name}'s turn", { name: who });
+      }
+    }
+    const role = this.seat === null ? t("watching") : t("seat {n}", { n: this.seat + 1 });
+    return h(
+      "div",
+      { class: "status", id: "status", role: "status", "data-version": s.version, "data-phase": s.phase },
+      h("strong", {}, text),
+      h("span", { class: "role" }, role, s.table_mode ? " · " : "", s.table_mode ? t("real dice") : ""),
+    );
+  }
+
+  noticeBar() {
+    if (!this.notice) return null;
+    return h(
+      "p",
+      { class: `notice ${this.notice.kind}`, role: "alert", id: "notice" },
+      this.notice.kind === "refused" ? "✗ " : "",
+      this.notice.text,
+    );
+  }
+
+  dieButton(face, index, { selected, selectable, label }) {
+    return h(
+      "button",
+      {
+        type: "button",
+        id: `die-${index}`,
+        class: `die${selected ? " selected" : ""}`,
+        "aria-pressed": selectable ? String(selected) : null,
+        "aria-label": label,
+        disabled: !selectable,
+        onclick: () => this.toggle(index),
+      },
+      dieFace(face),
+      selected ? h("span", { class: "mark", "aria-hidden": "true" }, "✓") : null,
+    );
+  }
+
+  diceArea(animate) {
+    const s = this.state;
+    const turn = s.turn;
+    const rows = [];
+    if (s.phase === "keep") {
+      const mine = this.canAct();
+      rows.push(
+        h(
+          "div",
+          { class: `dice thrown${animate ? " rolling" : ""}`, role: "group", "aria-label": t("The throw") },
+          turn.throw.map((face, i) =>
+            this.dieButton(face, i, {
+              selected: this.selected.has(i),
+              selectable: mine,
+              label: this.selected.has(i)
+                ? t("die {n}: {face}, selected", { n: i + 1, face })
+                : t("die {n}: {face}", { n: i + 1, face }),
+            }),
+          ),
+        ),
+      );
+    } else if (s.phase === "roll" && s.table_mode) {
+      rows.push(this.facePad());
+    } else if (s.phase === "roll") {
+      rows.push(h("p", { class: "rolling-note" }, t("The dice are rolling…")));
+    }
+    if (turn.set_aside.length) {
+      rows.push(
+        h(
+          "div",
+          { class: "dice aside", role: "group", "aria-label": t("Set aside: {dice}", { dice: turn.set_aside.join(" ") }) },
+          h("span", { class: "label", "aria-hidden": "true" }, t("Set aside")),
+          turn.set_aside.map((face) => h("span", { class: "die small" }, dieFace(face))),
+        ),
+      );
+    }
+    if (turn.jokers.length) {
+      rows.push(
+        h(
+          "div",
+          { class: "dice aside jokers", role: "group", "aria-label": t("Jokers: {dice}", { dice: turn.jokers.join(" ") }) },
+          h("span", { class: "label", "aria-hidden": "true" }, t("Jokers")),
+          turn.jokers.map((face) => h("span", { class: "die small" }, dieFace(face))),
+        ),
+      );
+    }
+    if (!rows.length) rows.push(h("p", { class: "rolling-note" }, t("No dice on the table")));
+    return h("div", { class: "dice-area" }, rows);
+  }
+
+  facePad() {
+    const s = this.state;
+    const mine = this.canAct();
+    const full = this.faces.length >= s.turn.rolling;
+    return h(
+      "div",
+      { class: "face-pad" },
+      h(
+        "div",
+        { class: "dice typed", role: "group", "aria-label": t("The faces typed") },
+        this.faces.map((face, i) =>
+          h(
+            "button",
+            {
+              type: "button",
+              class: "die",
+              id: `typed-${i}`,
+              "aria-label": t("typed {face}: remove it", { face }),
+              onclick: () => {
+                this.faces.splice(i, 1);
+                this.render();
+              },
+            },
+            dieFace(face),
+          ),
+        ),
+        Array.from({ length: Math.max(s.turn.rolling - this.faces.length, 0) }, () =>
+          h("span", { class: "die empty", "aria-hidden": "true" }),
+        ),
+      ),
+      h(
+        "div",
+        { class: "dice pad", role: "group", "aria-label": t("Tap each face thrown") },
+        [1, 2, 3, 4, 5, 6].map((face) =>
+          h(
+            "button",
+            {
+              type: "button",
+              class: "die",
+              id: `face-${face}`,
+              "aria-label": t("a {face} was thrown", { face }),
+              disabled: !mine || full,
+              onclick: () => this.addFace(face),
+            },
+            dieFace(face),
+          ),
+        ),
+      ),
+      this.button("roll", t("Enter the throw"), () => this.sendRoll(), {
+        enabled: mine && full,
+        reason: !mine ? this.turnReason() : full ? null : t("Tap the faces of the {n} dice", { n: s.turn.rolling }),
+      }),
+    );
+  }
+
+  turnLine() {
+    const s = this.state;
+    const turn = s.turn;
+    const parts = [h("span", { class: "total" }, t("Turn total"), " ", h("strong", { id: "turn-total" }, turn.total))];
+    if (s.phase === "decide" || s.phase === "start") {
+      parts.push(
+        h("span", {}, turn.full_hand ? t("full hand: {n} dice in hand", { n: turn.in_hand }) : t("{n} dice in hand", { n: turn.in_hand })),
+      );
+    }
+    if (s.phase === "roll") parts.push(h("span", {}, t("{n} dice in the air", { n: turn.rolling })));
+    if (s.offer) {
+      parts.push(
+        h("span", { class: "offer" }, t("Offer: take over {total} with {n} dice (G-8)", { total: s.offer.total, n: s.offer.dice })),
+      );
+    }
+    if (turn.pending) parts.push(h("span", {}, t("a figure waits for a 1 or a 5 (V-1)")));
+    return h("p", { class: "turn-line", id: "turn-line" }, parts);
+  }
+
+  keepsList() {
+    const s = this.state;
+    if (s.phase !== "keep") return null;
+    const chosen = this.selectedDice();
+    const counts = (dice) => dice.reduce((m, d) => ((m[d] = (m[d] || 0) + 1), m), {});
+    const want = counts(chosen);
+    const fits = (dice) => {
+      const have = counts(dice);
+      return Object.entries(want).every(([d, n]) => (have[d] || 0) >= n);
+    };
+    const keeps = s.keeps.filter((k) => fits(k.dice));
+    const mine = this.canAct();
+    return h(
+      "div",
+      { class: "keeps" },
+      h("h3", { id: "keeps-title" }, t("Legal keeps")),
+      keeps.length
+        ? h(
+            "ul",
+            { "aria-labelledby": "keeps-title" },
+            keeps.map((k, i) => {
+              const exact = k.dice.join(" ") === chosen.join(" ");
+              return h(
+                "li",
+                {},
+                h(
+                  "button",
+                  {
+                    type: "button",
+                    id: `keep-${i}`,
+                    class: `keep${exact ? " exact" : ""}`,
+                    disabled: !mine,
+                    "aria-label": t("keep {dice} for {points}", { dice: k.dice.join(" "), points: k.points }),
+                    onclick: () => this.send(`keep ${k.dice.join(" ")}`),
+                  },
+                  h("span", { class: "keep-dice" }, k.dice.join(" ")),
+                  h("span", { class: "points" }, k.points),
+                  k.full_hand ? h("span", { class: "tag" }, t("full hand")) : null,
+                  exact ? h("span", { class: "tag" }, t("your selection")) : null,
+                ),
+              );
+            }),
+          )
+        : h("p", {}, chosen.length ? t("No legal keep holds {dice}", { dice: chosen.join(" ") }) : t("No keep: this throw scores nothing")),
+    );
+  }
+
+  turnReason() {
+    const s = this.state;
+    if (this.seat === null && !Object.keys(this.held).length) return t("You are watching");
+    if (s.phase === "roll" && !s.table_mode) return t("The dice are rolling");
+    return t("It is {name}'s turn", { name: this.name(s.turn_player) });
+  }
+
+  button(kind, label, onclick, { enabled, reason, key }) {
+    return h(
+      "div",
+      { class: "action" },
+      h(
+        "button",
+        {
+          type: "button",
+          id: `act-${kind}`,
+          class: kind === "throw" || kind === "roll" ? "primary" : "",
+          disabled: !enabled,
+          "aria-describedby": reason ? `why-${kind}` : null,
+          "aria-keyshortcuts": key || null,
+          onclick,
+        },
+        label,
+        key ? h("kbd", { "aria-hidden": "true" }, key) : null,
+      ),
+      reason ? h("small", { class: "why", id: `why-${kind}` }, reason) : null,
+    );
+  }
+
+  reasonOf(kind) {
+    const why = this.state.refusals[kind];
+    if (!why) return null;
+    return why.rule && !why.reason.includes(why.rule) ? `${why.reason} (${why.rule})` : why.reason;
+  }
+
+  actions() {
+    const s = this.state;
+    const mine = this.canAct();
+    const turnReason = mine ? null : this.turnReason();
+    const buttons = [];
+    const add = (kind, label, onclick, key, extra = null) => {
+      if (!(kind in s.refusals)) return;
+      const why = this.reasonOf(kind) || extra;
+      buttons.push(
+        this.button(kind, label, onclick, { enabled: mine && !why, reason: turnReason || why, key }),
+      );
+    };
+    if (!(s.table_mode && s.phase === "roll")) {
+      const dice = this.selectedDice();
+      add(
+        "keep",
+        dice.length ? t("Keep {dice}", { dice: dice.join(" ") }) : t("Keep"),
+        () => this.keepSelected(),
+        "Enter",
+        s.phase === "keep" && !dice.length ? t("Select the dice to keep") : null,
+      );
+      add("throw", t("Throw"), () => this.send("throw"), "T");
+      add("bank", s.turn.total ? t("Bank {total}", { total: s.turn.total }) : t("Bank"), () => this.send("bank"), "B");
+      add("take", t("Take over"), () => this.send("take"), "X");
+      add("fresh", t("Start fresh"), () => this.send("fresh"), "F");
+      if ("joker" in s.refusals) {
+        const jokers = s.legal.filter((a) => a.startsWith("joker"));
+        if (jokers.length && mine) {
+          for (const action of jokers) {
+            const dice = action.slice("joker ".length);
+            buttons.push(
+              this.button(`joker-${dice.replace(/ /g, "")}`, t("Jokers {dice}", { dice }), () => this.send(action), {
+                enabled: true,
+                reason: null,
+                key: "J",
+              }),
+            );
+          }
+        } else {
+          add("joker", t("Jokers"), () => {}, "J");
+        }
+      }
+      add("off", t("A die off the table"), () => this.send("off"), "O");
+    }
+    if ("undo" in s.refusals) {
+      const why = this.reasonOf("undo");
+      const held = Object.keys(this.held).length > 0;
+      buttons.push(
+        this.button("undo", t("Undo the last entry"), () => this.send("undo", { token: this.anyToken() }), {
+          enabled: held && !why,
+          reason: held ? why : t("You are watching"),
+          key: "U",
+        }),
+      );
+    }
+    // What can be done now first; the order within each part stays fixed.
+    const enabled = (b) => !b.querySelector("button").disabled;
+    const ordered = [...buttons.filter(enabled), ...buttons.filter((b) => !enabled(b))];
+    return h("div", { class: "actions", role: "group", "aria-label": t("Actions") }, ordered);
+  }
+
+  hintPanel() {
+    const rows = [];
+    const hint = this.hint;
+    if (this.hintOpen) {
+      if (!hint) rows.push(h("p", {}, t("Working out the hint…")));
+      else if (hint.error) rows.push(h("p", { class: "error" }, hint.error));
+      else if (!hint.values.length) rows.push(h("p", {}, t("No decision to make right now")));
+      else {
+        const win = hint.objective === "win probability";
+        const shown = (v) => (win ? `${(100 * v).toFixed(1)}%` : v.toFixed(1));
+        rows.push(
+          h("p", { class: "objective" }, t("For {name}, in {objective}", { name: this.name(hint.player), objective: t(hint.objective) })),
+          h(
+            "table",
+            { class: "hint-table", "data-version": hint.version },
+            h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("action")), h("th", { scope: "col" }, win ? t("chance to win") : t("expected points")))),
+            h(
+              "tbody",
+              {},
+              hint.values.map((v, i) =>
+                h(
+                  "tr",
+                  { class: i === 0 ? "best" : "" },
+                  h("td", {}, v.action, i === 0 ? h("span", { class: "tag" }, t("best")) : null),
+                  h("td", { class: "num" }, shown(v.value)),
+                ),
+              ),
+            ),
+          ),
+        );
+      }
+    }
+    return h(
+      "section",
+      { class: "card hint" },
+      h(
+        "button",
+        {
+          type: "button",
+          id: "hint-toggle",
+          "aria-expanded": String(this.hintOpen),
+          "aria-keyshortcuts": "H",
+          onclick: () => this.toggleHint(),
+        },
+        this.hintOpen ? t("Hide the hint") : t("Hint"),
+        h("kbd", { "aria-hidden": "true" }, "H"),
+      ),
+      rows,
+    );
+  }
+
+  sheet() {
+    const s = this.state;
+    const players = s.sheet.players;
+    const rows = Math.max(0, ...players.map((p) => p.levels.length));
+    const over = s.status === "over";
+    const head = players.map((p, seat) => {
+      const marks = [];
+      if (s.sheet.winners.includes(p.name)) marks.push(h("span", { class: "mark", title: t("winner") }, " ★"));
+      else if (!over && seat === s.turn_player) marks.push(h("span", { class: "mark", title: t("to play") }, " ◀"));
+      const label = s.sheet.winners.includes(p.name) ? t("{name}, winner", { name: p.name }) : !over && seat === s.turn_player ? t("{name}, to play", { name: p.name }) : p.name;
+      return h("th", { scope: "col", class: seat === s.turn_player && !over ? "turn" : "", "aria-label": label }, p.name, marks);
+    });
+    const body = [];
+    for (let i = 0; i < rows; i++) {
+      body.push(
+        h(
+          "tr",
+          {},
+          players.map((p, seat) => {
+            const level = p.levels[i];
+            if (!level) return h("td", {});
+            const current = s.standing[seat].current === i;
+            const ticks = "/".repeat(level.ticks);
+            const words = [String(level.value), level.pp ? "pp" : "", level.crossed ? t("crossed") : "", level.ticks ? t("{n} ticks", { n: level.ticks }) : ""].filter(Boolean).join(", ");
+            const value = level.crossed ? h("s", {}, level.value) : h("span", {}, level.value);
+            return h(
+              "td",
+              { class: `${current ? "current" : ""}${level.crossed ? " crossed" : ""}`, "aria-label": words },
+              value,
+              level.pp ? h("span", { class: "pp" }, " pp") : null,
+              ticks ? h("span", { class: "ticks" }, " ", ticks) : null,
+            );
+          }),
+        ),
+      );
+    }
+    const foot = players.map((p, seat) => {
+      const loose = s.standing[seat].loose_ticks;
+      return h(
+        "td",
+        {},
+        h("strong", {}, p.score),
+        loose ? h("span", { class: "ticks" }, " ", "/".repeat(loose)) : null,
+        p.entered ? null : h("div", { class: "not-entered" }, t("not entered")),
+      );
+    });
+    return h(
+      "section",
+      { class: "card paper", "aria-labelledby": "sheet-title" },
+      h("h3", { id: "sheet-title" }, t("The sheet")),
+      h(
+        "table",
+        { class: "sheet", id: "sheet" },
+        h("thead", {}, h("tr", {}, head)),
+        h("tbody", {}, body),
+        h("tfoot", {}, h("tr", {}, foot)),
+      ),
+    );
+  }
+
+  logPanel() {
+    return h(
+      "section",
+      { class: "card", "aria-labelledby": "log-title" },
+      h("h3", { id: "log-title" }, t("The log")),
+      h(
+        "ol",
+        { class: "log", id: "log", tabindex: "0" },
+        this.log.map((line) => h("li", { class: line.kind }, line.text)),
+      ),
+    );
+  }
+
+  endSection() {
+    if (!this.endShown) this.endShown = h("section", { class: "end", id: "end" });
+    showEnd(this.endShown, this);
+    return this.endShown;
+  }
+}

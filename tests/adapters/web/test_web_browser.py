@@ -1,0 +1,431 @@
+"""The page in a real browser: Playwright driving Debian's Chromium against a real
+``zloutch serve`` on 127.0.0.1 (marker ``browser``, run by ``.ci/run``).
+
+Without Chromium these tests fail and say how to install it: they never skip silently.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import re
+import shutil
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from conftest import Server
+from zloutch.app.fairdice import message, throw_faces
+from zloutch.app.rooms import MemoryStore, NewGame, Rooms, SeatSpec
+from zloutch.engine import legal_actions
+from zloutch.engine.record import PlayerSeed, load_record, sheet_json
+
+pytestmark = pytest.mark.browser
+
+CHROMIUM = "/usr/bin/chromium"
+INSTALL = (
+    f"the browser tests drive Debian's Chromium at {CHROMIUM}: install it with "
+    "`apt-get install -y chromium` (as root; .ci/run does it), and Playwright with "
+    "`pip install playwright` (in the dev extra; never `playwright install`)"
+)
+SHORT = "zilch"
+"""Zilch to 500 points: a game of a few turns."""
+PHONE = {"width": 360, "height": 640}
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    if not Path(CHROMIUM).exists() and shutil.which("chromium") is None:
+        pytest.fail(INSTALL)
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        pytest.fail(INSTALL)
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture(scope="module")
+def web(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    folder = tmp_path_factory.mktemp("web")
+    running = Server(f"sqlite:///{folder / 'games.sqlite'}", log=folder / "server.log")
+    running.start()
+    yield running
+    running.stop()
+
+
+@pytest.fixture
+def new_page(browser: Any) -> Iterator[Callable[..., Any]]:
+    """Pages, each in a browser context of its own (its own localStorage: its own seats)."""
+    contexts: list[Any] = []
+    errors: list[str] = []
+
+    def make(locale: str = "en-GB", viewport: dict[str, int] = PHONE) -> Any:
+        context = browser.new_context(locale=locale, viewport=viewport)
+        context.set_default_timeout(15_000)
+        contexts.append(context)
+        page = context.new_page()
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        return page
+
+    yield make
+    for context in contexts:
+        context.close()
+    assert not errors, errors
+
+
+def create_game(
+    page: Any,
+    web: Server,
+    *,
+    preset: str = SHORT,
+    target: int | None = 500,
+    people: tuple[str, ...] = ("Ana", "Bob"),
+    real_dice: bool = False,
+) -> dict[str, str]:
+    """Fill the lobby and create the game; the links it shows (invites, watch)."""
+    page.goto(web.base + "/")
+    page.select_option("#preset", preset)
+    if target is not None:
+        page.click("details.options summary")
+        page.fill("#option-target", str(target))
+    page.fill("#seat-0-name", people[0])
+    for i, name in enumerate(people[1:], start=1):
+        if page.locator(f"#seat-{i}-kind").count() == 0:
+            page.click("#add-seat")
+        page.select_option(f"#seat-{i}-kind", "person")
+        page.fill(f"#seat-{i}-name", name)
+    if real_dice:
+        page.check("#real-dice")
+    page.fill("#pace", "0")
+    page.click("#create")
+    page.wait_for_selector("#go-table")
+    links = {"watch": page.input_value("#watch-link")}
+    for i in range(1, len(people)):
+        if page.locator(f"#invite-{i}").count():
+            links[f"invite-{i}"] = page.input_value(f"#invite-{i}")
+    return links
+
+
+def version(page: Any) -> int:
+    return int(page.get_attribute("#status", "data-version"))
+
+
+def click_and_wait(page: Any, selector: str) -> None:
+    """Click, then wait until the state moved on (the server stored the move)."""
+    before = version(page)
+    page.click(selector)
+    page.wait_for_function(f"Number(document.querySelector('#status').dataset.version) > {before}")
+
+
+def play_one(page: Any) -> bool:
+    """One move of a simple player, through the buttons: the first legal keep, bank when
+    the bank is enabled, else throw (or start fresh). False when nothing is enabled."""
+    for selector in ("#keep-0", "#act-bank", "#act-fresh", "#act-throw"):
+        if page.locator(f"{selector}:enabled").count():
+            click_and_wait(page, selector)
+            return True
+    return False
+
+
+def events_in_log(page: Any) -> list[str]:
+    return page.locator("#log li.event, #log li.farkle").all_inner_texts()
+
+
+def test_two_people_create_join_and_play_a_whole_game_watched(
+    new_page: Callable[..., Any], web: Server
+) -> None:
+    ana = new_page()
+    links = create_game(ana, web)
+    ana.click("#go-table")
+    ana.wait_for_selector("#act-throw")
+    game = ana.url.rsplit("/", 1)[1]
+    bob = new_page(viewport={"width": 1280, "height": 800})
+    bob.goto(links["invite-1"])
+    bob.wait_for_url(re.compile(rf"/g/{game}$"))
+    bob.wait_for_selector("#act-throw")
+    assert "Bob" in bob.inner_text("#status") or "Ana" in bob.inner_text("#status")
+    watcher = new_page()
+    watcher.goto(links["watch"])
+    watcher.wait_for_selector("#status")
+    assert "watching" in watcher.inner_text("#status")
+    assert watcher.locator("#act-throw:enabled").count() == 0
+
+    deadline = time.monotonic() + 40
+    while ana.locator("#end").count() == 0:
+        assert time.monotonic() < deadline, "the game did not end in 40 s"
+        if not (play_one(ana) or play_one(bob)):
+            ana.wait_for_timeout(50)
+    for page in (ana, bob, watcher):
+        page.wait_for_selector("#ranking")
+    # The spectator saw every move the players saw, in order.
+    final = version(ana)
+    watcher.wait_for_function(
+        f"Number(document.querySelector('#status').dataset.version) === {final}"
+    )
+    assert events_in_log(watcher) == events_in_log(ana) == events_in_log(bob)
+    record = web.get(f"/api/games/{game}/record")
+    _, state = load_record(json.dumps(record))
+    winner = state.sheets[state.winners[0]].name
+    assert winner in ana.inner_text("#ranking tbody tr:first-child")
+    assert "kicks given" in ana.inner_text("#ranking")
+    # The review: the curve drawn, every decision listed.
+    ana.wait_for_selector("#curve polyline")
+    assert ana.locator("#curve polyline").count() == 2
+    # The dice checked in the page: the commitment and every throw.
+    ana.click("#check-dice")
+    verdict = ana.locator("#dice-verdict")
+    verdict.wait_for()
+    throws = sum(a.startswith("roll") for a in record["actions"])
+    assert f"{throws} of {throws} throws match" in verdict.inner_text()
+    assert verdict.inner_text().startswith("✓")
+    assert ana.get_attribute("#download", "href") == f"/api/games/{game}/record"
+    # Rematch: the same seats in a new game.
+    ana.click("#rematch")
+    ana.wait_for_url(re.compile(r"/g/(?!" + re.escape(game) + r")[^/]+$"))
+    ana.wait_for_selector("#act-throw")
+
+
+def test_a_refused_move_shows_its_reason(new_page: Callable[..., Any], web: Server) -> None:
+    ana = new_page()
+    create_game(ana, web, preset="dix-mille", target=None, real_dice=True)
+    ana.click("#go-table")
+    ana.wait_for_selector("#act-throw:enabled")
+    # Disabled, with the engine's reason under the button.
+    assert ana.inner_text("#why-bank") == "you cannot bank now: there is nothing kept to bank"
+    # Tried anyway (the key b): refused by the server, with the reason.
+    ana.keyboard.press("b")
+    ana.wait_for_selector("#notice.refused")
+    assert "nothing kept to bank" in ana.inner_text("#notice")
+    click_and_wait(ana, "#act-throw")
+    for face in (1, 2, 3, 4, 6):
+        ana.click(f"#face-{face}")
+    click_and_wait(ana, "#act-roll")
+    ana.keyboard.press("2")  # the second die: the 2
+    assert ana.get_attribute("#die-1", "aria-pressed") == "true"
+    assert "✓" in ana.inner_text("#die-1")  # marked, not only coloured
+    ana.keyboard.press("Enter")
+    ana.wait_for_function("document.querySelector('#notice')?.textContent.includes('T-2')")
+    assert "the 2 does not score (T-2)" in ana.inner_text("#notice")
+    assert "the 2 does not score" in ana.inner_text("#log")
+
+
+def test_a_reload_in_the_middle_of_a_turn_comes_back_to_the_same_state(
+    new_page: Callable[..., Any], web: Server
+) -> None:
+    ana = new_page()
+    create_game(ana, web, preset="dix-mille", target=None, real_dice=True)
+    ana.click("#go-table")
+    ana.wait_for_selector("#act-throw:enabled")
+    click_and_wait(ana, "#act-throw")
+    for face in (1, 1, 5, 3, 4):
+        ana.click(f"#face-{face}")
+    click_and_wait(ana, "#act-roll")
+    click_and_wait(ana, "#keep-0")  # the first keep listed
+    before = {
+        "status": ana.inner_text("#status"),
+        "turn": ana.inner_text("#turn-line"),
+        "sheet": ana.inner_text("#sheet"),
+        "log": ana.inner_text("#log"),
+        "version": version(ana),
+    }
+    ana.reload()
+    ana.wait_for_selector("#act-throw:enabled")
+    after = {
+        "status": ana.inner_text("#status"),
+        "turn": ana.inner_text("#turn-line"),
+        "sheet": ana.inner_text("#sheet"),
+        "log": ana.inner_text("#log"),
+        "version": version(ana),
+    }
+    assert after == before
+    assert "Turn total" in after["turn"]
+
+
+def test_real_dice_keep_a_scripted_games_sheet(new_page: Callable[..., Any], web: Server) -> None:
+    """One phone keeps the score of two people playing with real dice: faces typed, keeps
+    picked, a mistyped throw undone, a farkle, a bank, a take-back offer, a die off the table."""
+    phone = new_page()
+    links = create_game(phone, web, preset="dix-mille", target=None, real_dice=True)
+    assert "invite-1" not in links  # this phone holds both seats
+    phone.click("#go-table")
+    phone.wait_for_selector("#act-throw:enabled")
+    game = phone.url.rsplit("/", 1)[1]
+
+    def roll(*faces: int) -> None:
+        if phone.locator("#act-throw:enabled").count():
+            click_and_wait(phone, "#act-throw")
+        for face in faces:
+            phone.click(f"#face-{face}")
+        click_and_wait(phone, "#act-roll")
+
+    def keep(dice: str) -> None:
+        button = phone.locator(
+            "button.keep", has=phone.locator(".keep-dice", has_text=re.compile(f"^{dice}$"))
+        )
+        before = version(phone)
+        button.click()
+        phone.wait_for_function(
+            f"Number(document.querySelector('#status').dataset.version) > {before}"
+        )
+
+    roll(1, 2, 3, 4, 6)
+    keep("1")
+    roll(1, 1, 5, 6)  # mistyped: it was 1 1 5 5
+    click_and_wait(phone, "#act-undo")
+    assert phone.get_attribute("#status", "data-phase") == "roll"
+    for face in (1, 1, 5, 5):
+        phone.click(f"#face-{face}")
+    click_and_wait(phone, "#act-roll")
+    keep("1 1 5 5")
+    roll(2, 3, 4, 6, 6)  # a farkle: Ana's turn is lost, a tick with no level
+    assert "Bob" in phone.inner_text("#status")
+    roll(5, 5, 5, 2, 3)
+    keep("5 5 5")
+    click_and_wait(phone, "#act-bank")
+    click_and_wait(phone, "#act-fresh")  # Ana refuses Bob's 500 (G-8) and throws fresh
+    for face in (1, 5, 2, 3, 4):
+        phone.click(f"#face-{face}")
+    click_and_wait(phone, "#act-roll")
+    click_and_wait(phone, "#act-off")  # a die off the table: the turn is lost
+
+    record = web.get(f"/api/games/{game}/record")
+    assert "undo" not in record["actions"] and "roll 1 1 5 6" not in record["actions"]
+    _, state = load_record(json.dumps(record))
+    expected = sheet_json(state)
+    assert [p["score"] for p in expected["players"]] == [0, 500]
+    columns = phone.locator("#sheet tfoot td").all_inner_texts()
+    assert [c.split()[0] for c in columns] == ["0", "500"]
+    head = phone.locator("#sheet thead th").all_inner_texts()
+    assert [h.split()[0] for h in head] == ["Ana", "Bob"]
+    cells = phone.locator("#sheet tbody td").all_inner_texts()
+    drawn = [c.strip() for c in cells if c.strip()]
+    written = [str(lv["value"]) for p in expected["players"] for lv in p["levels"]]
+    assert drawn == written == ["500"]
+    # Ana's two lost turns stand as ticks with no level, under her column (G-3).
+    ticks = expected_loose_ticks(web, game)
+    assert columns[0].count("/") == ticks[0] > 0
+    assert "Bob" in phone.inner_text("#status") or "Ana" in phone.inner_text("#status")
+
+
+def expected_loose_ticks(web: Server, game: str) -> list[int]:
+    state = web.get(f"/api/games/{game}")
+    return [s["loose_ticks"] for s in state["standing"]]
+
+
+def test_the_pages_sha256_hmac_and_throws_are_pythons(
+    new_page: Callable[..., Any], web: Server
+) -> None:
+    """The page's own SHA-256 and HMAC (crypto.subtle is missing on plain http) against
+    hashlib, and its throws against the server's scheme, seeds in any script included."""
+    page = new_page()
+    page.goto(web.base + "/static/icon.svg")
+    messages = [b"", b"abc", b"a" * 55, b"a" * 56, b"a" * 64, bytes(range(256)) * 5]
+    keys = [b"", b"k", bytes(range(32)), b"x" * 64, b"y" * 65, bytes(range(200))]
+    seeds = [
+        PlayerSeed(0, "ana's words", 0),
+        PlayerSeed(1, 'café ☕ 😀 \\ "quoted"', 2),
+    ]
+    secret = "00" * 31 + "ff"
+    found = page.evaluate(
+        """async ([messages, keys, secret, seeds]) => {
+            const m = await import('/static/js/sha256.js');
+            const v = await import('/static/js/verify.js');
+            const bytes = (list) => new Uint8Array(list);
+            return {
+                sha: messages.map((x) => m.toHex(m.sha256(bytes(x)))),
+                hmac: keys.map((k, i) => m.toHex(m.hmacSha256(bytes(k), bytes(messages[i])))),
+                faces: [0, 1, 2, 3, 9].map((i) => v.throwFaces(secret, seeds, i, 6)),
+                json: v.asciiJson([3, 0, seeds.map((s) => [s.seat, s.seed])]),
+            };
+        }""",
+        [
+            [list(x) for x in messages],
+            [list(k) for k in keys],
+            secret,
+            [{"seat": s.seat, "seed": s.seed, "from_throw": s.from_throw} for s in seeds],
+        ],
+    )
+    assert found["sha"] == [hashlib.sha256(x).hexdigest() for x in messages]
+    assert found["hmac"] == [
+        hmac.new(k, x, hashlib.sha256).hexdigest() for k, x in zip(keys, messages, strict=True)
+    ]
+    assert found["faces"] == [list(throw_faces(secret, seeds, i, 6)) for i in (0, 1, 2, 3, 9)]
+    assert found["json"].encode() == message(3, 0, seeds)
+
+
+def test_the_page_catches_a_forged_throw(new_page: Callable[..., Any], web: Server) -> None:
+    rooms = Rooms(MemoryStore())
+    created = rooms.create(NewGame((SeatSpec("Ana"), SeatSpec(bot="easy")), "zilch(target=500)"))
+    token = rooms.join(created.invites[0][1]).token
+    for n in range(3000):
+        room = rooms.room(created.game_id)
+        if room.over:
+            break
+        if room.bot_to_move() is not None:
+            rooms.bot_move(created.game_id, room.version)
+            continue
+        action = str(legal_actions(room.state)[0])
+        rooms.intent(created.game_id, token, room.version, f"c{n}", action)
+    record = json.loads(rooms.room(created.game_id).record_text())
+    place = next(i for i, a in enumerate(record["actions"]) if a.startswith("roll"))
+    faces = sorted(int(f) % 6 + 1 for f in record["actions"][place].split()[1:])
+    record["actions"][place] = "roll " + " ".join(map(str, faces))
+    page = new_page()
+    page.goto(web.base + "/static/icon.svg")
+    result = page.evaluate(
+        "async (r) => (await import('/static/js/verify.js')).verifyRecord(r)", record
+    )
+    assert result["commitmentOk"] and not result["ok"]
+    assert [t["action"] for t in result["throws"] if not t["matches"]] == [place + 1]
+
+
+def test_the_french_page_plays_a_turn(new_page: Callable[..., Any], web: Server) -> None:
+    """A browser in French gets the page in French (its labels from ui.po), plays a turn,
+    and the switch brings English back."""
+    phone = new_page(locale="fr-FR")
+    phone.goto(web.base + "/")
+    phone.wait_for_selector("#create")
+    assert phone.get_attribute("html", "lang") == "fr"
+    assert phone.inner_text("#create") == "Créer la partie"
+    links = create_game(phone, web, preset="dix-mille", target=None, real_dice=True)
+    assert links["watch"].endswith("?watch")
+    phone.click("#go-table")
+    phone.wait_for_selector("#act-throw:enabled")
+    assert phone.inner_text("#status").startswith("À Ana de jouer")
+    assert phone.inner_text("#act-throw").startswith("Lancer")
+    # The engine's words come translated from the server (hello and ?lang=fr).
+    assert (
+        phone.inner_text("#why-bank") == "vous ne pouvez pas marquer maintenant : rien n'est gardé"
+    )
+    click_and_wait(phone, "#act-throw")
+    assert "Touchez" in phone.inner_text(".face-pad")
+    for face in (5, 5, 5, 2, 3):
+        phone.click(f"#face-{face}")
+    click_and_wait(phone, "#act-roll")
+    assert "Prises possibles" in phone.inner_text(".keeps")
+    phone.keyboard.press("3")
+    phone.keyboard.press("4")
+    phone.keyboard.press("5")
+    assert phone.inner_text("#act-keep").startswith("Garder 5 5 5")
+    before = version(phone)
+    phone.keyboard.press("Enter")
+    phone.wait_for_function(f"Number(document.querySelector('#status').dataset.version) > {before}")
+    assert phone.inner_text("#act-bank").startswith("Marquer 500")
+    click_and_wait(phone, "#act-bank")
+    assert phone.inner_text("#status").startswith("À Bob de jouer")
+    log = phone.inner_text("#log")
+    assert "Ana garde 5 5 5 pour 500 (total du tour 500)" in log
+    assert "Ana marque 500 : nouveau palier 500" in log
+    assert "keeps" not in log and "banks" not in log
+    assert phone.locator("#sheet tbody td").all_inner_texts()[0].strip() == "500"
+    phone.select_option("#language", "en")
+    phone.wait_for_selector("#act-throw")
+    assert phone.get_attribute("html", "lang") == "en"
+    assert phone.inner_text("#status").startswith("Bob to play")

@@ -1,0 +1,86 @@
+"""Undo at a real table, through the game service: an entry of the log that takes back the
+last one typed; refused with the reason where there is nothing to take back."""
+
+from __future__ import annotations
+
+from zloutch.app.rooms import Accepted, MemoryStore, NewGame, Refused, Room, Rooms, SeatSpec
+from zloutch.app.rooms import refusals as refusals_of
+from zloutch.engine.record import load_record
+
+ANA_BOB = (SeatSpec("Ana"), SeatSpec("Bob"))
+
+
+def table(table_mode: bool = True) -> tuple[Rooms, str, dict[int, str]]:
+    rooms = Rooms(MemoryStore())
+    created = rooms.create(NewGame(ANA_BOB, table_mode=table_mode))
+    tokens = {seat: rooms.join(code).token for seat, code in created.invites}
+    return rooms, created.game_id, tokens
+
+
+def play(rooms: Rooms, game: str, token: str, *actions: str) -> None:
+    for action in actions:
+        room = rooms.room(game)
+        answer = rooms.intent(game, token, room.version, f"c{room.version}", action)
+        assert isinstance(answer, Accepted), (action, answer)
+
+
+def test_undo_takes_back_the_last_entry_and_the_log_keeps_it() -> None:
+    rooms, game, tokens = table()
+    play(rooms, game, tokens[0], "throw", "roll 1 2 3 4 6", "keep 1", "throw", "roll 1 1 5 6")
+    play(rooms, game, tokens[0], "undo")
+    room = rooms.room(game)
+    assert room.state.phase.value == "roll" and room.state.turn.rolling == 4
+    assert room.played[-1].undone == ("roll 1 1 5 6",)
+    play(rooms, game, tokens[0], "undo")  # and the throw before it
+    assert rooms.room(game).state.phase.value == "decide"
+    play(rooms, game, tokens[0], "throw", "roll 1 1 5 5", "keep 1 1 5 5")
+    record, state = load_record(rooms.room(game).record_text())
+    assert record.actions == (
+        "throw",
+        "roll 1 2 3 4 6",
+        "keep 1",
+        "throw",
+        "roll 1 1 5 5",
+        "keep 1 1 5 5",
+    )
+    assert len(record.times) == len(record.actions)
+    assert state.turn.total == 400
+    # Rebuilt from its log (undo entries and all), the game stands where it stood.
+    again = Room.rebuild(room.game, room.seats, rooms.store.log(game))
+    assert again.state == rooms.room(game).state and again.record == rooms.room(game).record
+
+
+def test_anyone_seated_at_the_table_may_undo_the_last_entry() -> None:
+    rooms, game, tokens = table()
+    play(rooms, game, tokens[0], "throw", "roll 2 3 4 6 6")  # Ana's farkle: Bob to play
+    play(rooms, game, tokens[1], "undo")
+    assert rooms.room(game).state.turn.player == 0
+
+
+def test_undo_is_refused_with_its_reason() -> None:
+    rooms, game, tokens = table()
+    answer = rooms.intent(game, tokens[0], 0, "u0", "undo")
+    assert isinstance(answer, Refused) and answer.reason == "there is nothing to undo"
+    rooms, game, tokens = table(table_mode=False)
+    answer = rooms.intent(game, tokens[0], 0, "u0", "undo")
+    assert isinstance(answer, Refused) and answer.code == "illegal"
+    assert "only at a real table" in answer.reason
+
+
+def test_the_refusals_of_each_kind_of_action_are_the_engines() -> None:
+    rooms, game, tokens = table()
+    found = refusals_of(rooms.room(game))
+    assert found["throw"] is None
+    assert found["bank"] == ("you cannot bank now: there is nothing kept to bank", None)
+    assert found["take"] == ("there is no turn to take back (G-8)", "G-8")
+    assert found["undo"] == ("there is nothing to undo", None)
+    assert "joker" not in found  # dix-mille plays no jokers (V-2)
+    play(rooms, game, tokens[0], "throw")
+    found = refusals_of(rooms.room(game))
+    assert found["roll"] is None and found["throw"] is not None
+    play(rooms, game, tokens[0], "roll 1 2 3 4 6")
+    found = refusals_of(rooms.room(game))
+    assert found["keep"] is None and found["off"] is None
+    assert found["throw"] == ("you cannot throw now: keep dice from the throw first (T-2)", "T-2")
+    rooms, game, _ = table(table_mode=False)
+    assert "undo" not in refusals_of(rooms.room(game))
