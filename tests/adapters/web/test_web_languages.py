@@ -17,7 +17,7 @@ def without_texts(message: dict[str, Any]) -> dict[str, Any]:
         {**e, "events": [{k: v for k, v in ev.items() if k != "text"} for ev in e["events"]]}
         for e in message["entries"]
     ]
-    state = {k: v for k, v in message["state"].items() if k not in ("why_not", "refusals")}
+    state = {k: v for k, v in message["state"].items() if k != "refusals"}
     return {**message, "entries": entries, "state": state}
 
 
@@ -52,18 +52,19 @@ def test_a_french_socket_hears_french_and_an_english_one_english(server: Server)
     assert f"Ana lance : {faces}" in texts(french)
     assert texts(watcher.until("events")) == texts(french)
     # The reasons under the buttons are in the socket's language too.
-    assert english["state"]["why_not"]["throw"] == (
-        "you cannot throw now: keep dice from the throw first (T-2)"
+    assert english["state"]["refusals"]["throw"]["reason"].startswith(
+        "you cannot throw now: keep dice from the throw first"
     )
-    assert french["state"]["why_not"]["throw"] == (
-        "vous ne pouvez pas lancer maintenant : gardez d'abord des dés du lancer (T-2)"
+    assert french["state"]["refusals"]["throw"]["reason"].startswith(
+        "vous ne pouvez pas lancer maintenant : gardez d'abord des dés du lancer"
     )
+    assert french["state"]["refusals"]["throw"]["rule"] == "T-2"
 
     # A French catch-up after a reconnection: the same entries, in French.
     late = Player(server, game, tokens[1], since=0, lang="fr")
     assert late.state["version"] == ana.state["version"]
-    assert server.get(f"/api/games/{game}?lang=fr")["why_not"] == french["state"]["why_not"]
-    assert server.get(f"/api/games/{game}")["why_not"] == english["state"]["why_not"]
+    assert server.get(f"/api/games/{game}?lang=fr")["refusals"] == french["state"]["refusals"]
+    assert server.get(f"/api/games/{game}")["refusals"] == english["state"]["refusals"]
     for p in (ana, bob, watcher, late):
         p.close()
 

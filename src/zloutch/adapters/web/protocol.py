@@ -14,20 +14,13 @@ from typing import Any
 from zloutch.adapters.web.i18n import translate, translate_event
 from zloutch.app.rooms import Accepted, Played, Refused, Room, refusals
 from zloutch.engine import (
-    Action,
-    Bank,
-    Fresh,
     GameState,
-    Off,
     Phase,
-    Take,
-    Throw,
     current_player,
     legal_actions,
     outcome,
     throw_score,
     turn_player,
-    why_illegal,
 )
 from zloutch.engine.events import Event
 from zloutch.engine.record import dice_json, sheet_json
@@ -65,19 +58,6 @@ def undone_json(played: Played) -> list[dict[str, Any]]:
         return []
     text = "undone: " + ", then ".join(played.undone)
     return [{"type": "Undone", "actions": list(played.undone), "text": text}]
-
-
-SIMPLE_ACTIONS: tuple[Action, ...] = (Throw(), Bank(), Take(), Fresh())
-"""The actions without dice, whose refusal the state carries (``why_not``)."""
-
-
-def why_not(room: Room, lang: str = "en") -> dict[str, str | None]:
-    """Why each action without dice cannot be played now (None: it can), for a page to show
-    under its button: ``{"throw": None, "bank": "you cannot bank 150: ..."}``."""
-    state = room.state
-    actions = (*SIMPLE_ACTIONS, Off()) if room.game.table_mode else SIMPLE_ACTIONS
-    reasons = {str(a): why_illegal(state, a) for a in actions}
-    return {k: None if v is None else translate(v, lang) for k, v in reasons.items()}
 
 
 def state_json(room: Room, lang: str = "en") -> dict[str, Any]:
@@ -119,7 +99,6 @@ def state_json(room: Room, lang: str = "en") -> dict[str, Any]:
         },
         "offer": {"total": offer.total, "dice": offer.dice} if offer else None,
         "legal": [] if state.phase is Phase.ROLL else [str(a) for a in legal_actions(state)],
-        "why_not": why_not(room, lang),
         "keeps": [
             {"dice": list(k.dice), "points": k.points, "full_hand": k.full_hand}
             for k in (throw_score(state).keeps if state.phase is Phase.KEEP else ())
