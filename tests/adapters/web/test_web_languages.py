@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from conftest import Player, Server
-from zloutch.rules import OPTIONS, PRESETS
+from zloutch.rules import OPTIONS, PRESETS, load_rules
 
 SHORT = "dix-mille(target=2000)"
 
@@ -75,6 +75,10 @@ def test_presets_and_options_come_with_their_meanings_in_the_language(server: Se
     dix = next(p for p in french["presets"] if p["name"] == "dix-mille")
     assert dix["dice"] == 5 and dix["target"] == 10000
     assert dix["summary"].startswith("10 000 à cinq dés : 10 000 tout juste")
+    # Each preset's own value of every option, for the lobby to show beside "as the preset".
+    for preset in english["presets"]:
+        assert preset["values"] == load_rules(preset["name"]).option_values()
+    assert dix["values"]["entry"] == 500 and dix["values"]["bump"] == "current"
     assert [o["name"] for o in french["options"]] == list(OPTIONS)
     entry = next(o for o in french["options"] if o["name"] == "entry")
     assert entry == {

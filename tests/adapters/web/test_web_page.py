@@ -16,6 +16,7 @@ from babel.messages.pofile import read_po
 
 from conftest import Player, Server
 from zloutch.adapters.web.app import STATIC
+from zloutch.rules import load_rules
 
 WEB = STATIC.parent
 ROOT = Path(__file__).resolve().parents[3]
@@ -86,6 +87,10 @@ def test_the_pages_are_served_and_the_invitations_point_at_them(server: Server) 
 
 def test_the_state_says_why_each_action_cannot_be_played(server: Server) -> None:
     state = server.post("/api/games", {"seats": [{"name": "Ana"}, {"name": "Bob"}]})["state"]
+    assert state["entry"] == 500  # dix-mille's T-7: the page says "not entered" only then
+    seats = [{"name": "Ana"}, {"name": "Bob"}]
+    farkle = server.post("/api/games", {"rules": "zilch", "seats": seats})["state"]
+    assert farkle["entry"] == load_rules("zilch").turn.entry
     assert state["refusals"]["throw"] is None
     assert state["refusals"]["bank"] == {
         "reason": "you cannot bank now: there is nothing kept to bank",

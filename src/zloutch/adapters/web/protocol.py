@@ -72,6 +72,7 @@ def state_json(room: Room, lang: str = "en") -> dict[str, Any]:
         "status": room.game.status,
         "rules": state.rules.spec,
         "table_mode": room.game.table_mode,
+        "entry": state.rules.turn.entry,
         "phase": state.phase.value,
         "to_move": who if who >= 0 else None,
         "turn_player": turn_player(state) if state.phase is not Phase.OVER else None,
@@ -203,6 +204,7 @@ def presets_json(lang: str = "en") -> dict[str, Any]:
                 "summary": translate(rules.summary, lang),
                 "dice": rules.dice,
                 "target": rules.game.target,
+                "values": rules.option_values(),
             }
         )
     options = [

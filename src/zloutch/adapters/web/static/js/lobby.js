@@ -127,9 +127,13 @@ class Lobby {
   }
 
   optionsPanel() {
+    const values = this.presets.find((p) => p.name === this.preset).values || {};
     const rows = this.options.map((option) => {
       const id = `option-${option.name}`;
       const value = this.chosen[option.name];
+      const base = values[option.name];
+      const shown = base === true ? t("on") : base === false ? t("off") : String(base);
+      const asPreset = base === undefined ? t("as the preset") : t("as the preset ({value})", { value: shown });
       let input;
       const set = (raw) => {
         if (raw === "" || raw === undefined) delete this.chosen[option.name];
@@ -140,7 +144,7 @@ class Lobby {
         input = h(
           "select",
           { id, onchange: (e) => set(e.target.value === "" ? "" : e.target.value === "on" || "off") },
-          h("option", { value: "" }, t("as the preset")),
+          h("option", { value: "" }, asPreset),
           h("option", { value: "on", selected: value === true }, t("on")),
           h("option", { value: "off", selected: value === "off" }, t("off")),
         );
@@ -148,7 +152,7 @@ class Lobby {
         input = h(
           "select",
           { id, onchange: (e) => set(e.target.value) },
-          h("option", { value: "" }, t("as the preset")),
+          h("option", { value: "" }, asPreset),
           (option.choices || []).map((c) => h("option", { value: c, selected: value === c }, c)),
         );
       } else {
@@ -156,7 +160,7 @@ class Lobby {
           id,
           type: "number",
           inputmode: "numeric",
-          placeholder: t("as the preset"),
+          placeholder: asPreset,
           value: value ?? "",
           oninput: (e) => set(e.target.value.trim()),
         });

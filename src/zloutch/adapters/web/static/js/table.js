@@ -738,7 +738,7 @@ export class Table {
         {},
         h("strong", {}, p.score),
         loose ? h("span", { class: "ticks" }, " ", "/".repeat(loose)) : null,
-        p.entered ? null : h("div", { class: "not-entered" }, t("not entered")),
+        p.entered || !s.entry ? null : h("div", { class: "not-entered" }, t("not entered")),
       );
     });
     return h(
