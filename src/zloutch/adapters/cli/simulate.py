@@ -91,13 +91,15 @@ def simulate(
     seed and its index, so the result is the same for any --jobs. The fast path plays other
     dice than the engine for the same seed: the two agree in distribution, not game by game.
     """
+    with user_errors():  # before the games, and before the second their modules take
+        check_outputs(("--json", json_file), ("--csv", csv_file))
+
     from zloutch.app.store import load_game_solution
     from zloutch.rules import load_rules
     from zloutch.sim import SimulationError, default_jobs
     from zloutch.sim import simulate as run_simulation
 
     with user_errors(), warnings_as_lines():
-        check_outputs(("--json", json_file), ("--csv", csv_file))  # not after the games
         rules = load_rules(rules_spec)
         names = [name.strip() for name in players.split(",")]
         if not players.strip() or any(not name for name in names):
