@@ -14,7 +14,7 @@ import dataclasses
 import os
 import stat
 import tomllib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from functools import cache, lru_cache
 from importlib import resources
 from pathlib import Path
@@ -430,12 +430,17 @@ def load_rules(spec: str | RuleSet) -> RuleSet:
     rules = _load_source(source)
     if not raw_options:
         return rules
+    return with_options(rules, _option_values(raw_options))
+
+
+def _option_values(raw_options: Iterable[tuple[str, str | None]]) -> dict[str, OptionValue]:
+    """The options of a spec, each read once, by name (one given twice is refused)."""
     values: dict[str, OptionValue] = {}
     for name, raw in raw_options:
         if name in values:
             raise InvalidRulesError("option given twice", name)
         values[name] = parse_option_value(name, raw)
-    return with_options(rules, values)
+    return values
 
 
 def as_loaded_from(rules: RuleSet, spec: str) -> RuleSet:
@@ -451,14 +456,11 @@ def as_loaded_from(rules: RuleSet, spec: str) -> RuleSet:
     source, raw_options = split_spec(spec)
     if source in PRESETS or not _looks_like_file(source):
         return rules
-    options: dict[str, OptionValue] = {}
-    for name, raw in raw_options:
-        if name in options:
-            raise InvalidRulesError("option given twice", name)
-        options[name] = parse_option_value(name, raw)
-        if rules.option(name) != options[name]:
+    options = _option_values(raw_options)
+    for name, value in options.items():
+        if rules.option(name) != value:
             raise InvalidRulesError(
-                f"the spec says {name}={raw}, its rule file says "
+                f"the spec says {name}={_spec_value(value)}, its rule file says "
                 f"{name}={_spec_value(rules.option(name))}",
                 excerpt(spec),
             )
