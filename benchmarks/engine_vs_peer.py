@@ -94,12 +94,20 @@ def threshold_policy(
     the keep of most points with the fewest dice (the first keep of the reading: ``farkle``
     has no keep that wins), bank at 300 when legal, else throw (or what is legal)."""
 
+    best: dict[tuple[int, ...], Action] = {}
+    """The keep chosen from each throw: in ``farkle`` it depends on the throw alone."""
+
     def choose(state: GameState) -> Action:
         actions = legal_actions(state)
         phase = state.phase
         if phase is Phase.KEEP:
-            best = reading(state).keeps[0].dice
-            return next(a for a in actions if isinstance(a, Keep) and a.dice == best)
+            throw = state.turn.throw
+            found = best.get(throw)
+            if found is None:
+                dice = reading(state).keeps[0].dice
+                found = next(a for a in actions if isinstance(a, Keep) and a.dice == dice)
+                best[throw] = found
+            return found
         if phase is Phase.DECIDE:
             if isinstance(actions[0], Bank) and state.turn.total >= THRESHOLD:
                 return actions[0]

@@ -13,7 +13,7 @@ table: ``GameState``), and the throws are read from tables built once per rule s
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import lru_cache
@@ -207,10 +207,10 @@ def _legal_actions(state: GameState) -> tuple[Action, ...]:
         return (*keeps, _OFF) if state.table_mode else keeps  # Off sorts after every keep
     if phase is Phase.DECIDE:
         decided = _DECISIONS[_bank_rule(state) is None, throw_refusal(state) is None]
-        jokers = _joker_choices(state)
-        if not jokers:
+        if not state.rules.variants.joker:
             return decided
-        return (*(Joker(d) for d in sorted(jokers)), *decided)  # jokers sort before the rest
+        jokers = sorted(_joker_choices(state))
+        return (*(Joker(d) for d in jokers), *decided)  # jokers sort before the rest
     return ()
 
 
@@ -579,7 +579,7 @@ def apply(state: GameState, action: Action) -> GameState:
     reason = why_illegal(state, action)
     if reason is not None:
         raise IllegalActionError(reason)
-    return _play(state, action, [])
+    return apply_legal(state, action)
 
 
 def step(state: GameState, action: Action) -> tuple[GameState, tuple[Event, ...]]:
@@ -596,53 +596,65 @@ def apply_legal(state: GameState, action: Action) -> GameState:
     the dice in the air, or an action ``why_illegal`` already passed. It is not checked
     again: an action that is not legal raises an error that does not say which rule, or
     gives a state the rules never reach."""
-    return _play(state, action, [])
+    move = _MOVES.get(type(action)) or _move_of(action)
+    return move(state, action, None)
 
 
 def step_legal(state: GameState, action: Action) -> tuple[GameState, tuple[Event, ...]]:
     """``step`` of an action known to be legal (see ``apply_legal``): not checked again."""
     events: list[Event] = []
-    new = _play(state, action, events)
-    return new, tuple(events)
+    move = _MOVES.get(type(action)) or _move_of(action)
+    return move(state, action, events), tuple(events)
 
 
-def _play(state: GameState, action: Action, events: list[Event]) -> GameState:
-    """The state after a legal action, its events appended to ``events``."""
-    kind = type(action)
-    if kind is Roll:
-        return _roll(state, action.dice, events)  # type: ignore[attr-defined]
-    if kind is Keep:
-        return _keep(state, action.dice, events)  # type: ignore[attr-defined]
-    t = state.turn
-    if isinstance(action, Throw | Fresh):
-        turn = turn_after_throw(state.rules, t, fresh=state.phase is Phase.START)
-        return _moved(state, {"turn": turn, "phase": Phase.ROLL, "offer": None})
-    if isinstance(action, Bank):
-        return _bank(state, events)
-    if isinstance(action, Roll):
-        return _roll(state, action.dice, events)
-    if isinstance(action, Keep):
-        return _keep(state, action.dice, events)
-    if isinstance(action, Take):
-        offer = state.offer
-        assert offer is not None
-        events.append(TookBack(t.player, offer.total, offer.dice))
-        turn = turn_taken_back(t.player, offer)
-        return _moved(state, {"turn": turn, "phase": Phase.ROLL, "offer": None})
-    if isinstance(action, Joker):
-        joker = next(k for k in joker_reading(state).scoring if k.dice == action.dice)
-        events.append(Jokered(t.player, action.dice, joker.points))
-        return _moved(state, {"turn": turn_after_jokers(t, joker)})
-    if isinstance(action, Off):
-        return _lose_turn(state, "off", events)
+Events = list[Event] | None
+"""Where a move appends the events it causes; None: nobody asked (``apply``), none are made."""
+Move = Callable[[GameState, Any, Events], GameState]
+"""How one kind of action changes a state, its events appended (``_MOVES``)."""
+
+
+def _move_of(action: Action) -> Move:
+    """The move of an action of a subclass of an action's class."""
+    for kind, move in _MOVES.items():
+        if isinstance(action, kind):
+            return move
     raise IllegalActionError(f"{action} is not an action of this game")  # pragma: no cover
 
 
-def _roll(state: GameState, dice: Dice, events: list[Event]) -> GameState:
+def _throw(state: GameState, action: Throw | Fresh, events: Events) -> GameState:
+    turn = turn_after_throw(state.rules, state.turn, fresh=state.phase is Phase.START)
+    return _moved(state, {"turn": turn, "phase": Phase.ROLL, "offer": None})
+
+
+def _take(state: GameState, action: Take, events: Events) -> GameState:
+    t, offer = state.turn, state.offer
+    assert offer is not None
+    if events is not None:
+        events.append(TookBack(t.player, offer.total, offer.dice))
+    turn = turn_taken_back(t.player, offer)
+    return _moved(state, {"turn": turn, "phase": Phase.ROLL, "offer": None})
+
+
+def _joker(state: GameState, action: Joker, events: Events) -> GameState:
+    t = state.turn
+    joker = next(k for k in joker_reading(state).scoring if k.dice == action.dice)
+    if events is not None:
+        events.append(Jokered(t.player, action.dice, joker.points))
+    return _moved(state, {"turn": turn_after_jokers(t, joker)})
+
+
+def _off(state: GameState, action: Off, events: Events) -> GameState:
+    return _lose_turn(state, "off", events)
+
+
+def _roll(state: GameState, action: Roll, events: Events) -> GameState:
     rules, t = state.rules, state.turn
-    events.append(Thrown(t.player, dice, t.joker_roll))
+    dice = action.dice
+    if events is not None:
+        events.append(Thrown(t.player, dice, t.joker_roll))
     turn = _turn(t, {"throw": dice, "left": ()})
-    facts = _throws(state).facts(dice, t.set_aside, t.multiples)
+    tables: Throws | None = state.__dict__.get("_tables")
+    facts = (tables or _throws(state)).facts(dice, t.set_aside, t.multiples)
     verdict = _verdict(turn, facts.wins, not facts.keeps)
     if verdict == "keep":
         score = state.sheets[t.player].score
@@ -653,7 +665,8 @@ def _roll(state: GameState, dice: Dice, events: list[Event]) -> GameState:
         return build(GameState, {**state.__dict__, "_legal": None, "_throw": facts, **changes})
     state = _moved(state, {"turn": turn})
     if verdict == "win":
-        events.append(Won(t.player, (t.player,)))
+        if events is not None:
+            events.append(Won(t.player, (t.player,)))
         return _moved(state, {"phase": Phase.OVER, "winners": (t.player,)})
     if verdict == "jokers":
         jokers = turn_after_joker_farkle(rules, turn)
@@ -661,15 +674,16 @@ def _roll(state: GameState, dice: Dice, events: list[Event]) -> GameState:
     return _lose_turn(state, "farkle", events)
 
 
-def _keep(state: GameState, dice: Dice, events: list[Event]) -> GameState:
+def _keep(state: GameState, action: Keep, events: Events) -> GameState:
     rules, t = state.rules, state.turn
-    facts = _throw_facts(state).keeps[dice]
-    if rules.variants.confirmation and t.pending and facts.confirms:
+    facts = _throw_facts(state).keeps[action.dice]
+    if events is not None and rules.variants.confirmation and t.pending and facts.confirms:
         events.append(Confirmed(t.player))
     turn = _after_keep(rules, t, facts)
     keep = facts.keep
     points = keep.points + t.joker_points
-    events.append(Kept(t.player, keep.dice, points, turn.total, turn.full_hand))
+    if events is not None:
+        events.append(Kept(t.player, keep.dice, points, turn.total, turn.full_hand))
     state = _moved(state, {"turn": turn, "phase": Phase.DECIDE})
     if overshoots(rules, state.sheets[t.player].score, turn.total):
         return _lose_turn(state, "overshoot", events)
@@ -679,44 +693,65 @@ def _keep(state: GameState, dice: Dice, events: list[Event]) -> GameState:
 # ------------------------------------------------------------------------------ the sheet
 
 
-def _bank(state: GameState, events: list[Event]) -> GameState:
+def _sheet(sheet: PlayerSheet, levels: tuple[Level, ...], ticks: int, in_row: int) -> PlayerSheet:
+    """``replace(sheet, levels=levels, ticks=ticks, farkles_in_row=in_row)``, built without
+    the frozen ``__init__`` (``build``): what a bank or a farkle writes, once a turn."""
+    values = {
+        "name": sheet.name,
+        "levels": levels,
+        "ticks": ticks,
+        "loose_ticks": sheet.loose_ticks,
+        "farkles_in_row": in_row,
+    }
+    return build(PlayerSheet, values)
+
+
+def _bank(state: GameState, action: Bank, events: Events) -> GameState:
     rules, t = state.rules, state.turn
     p = t.player
     sheet = state.sheets[p]
-    value = banked_score(rules, sheet.score, t.total)
+    score, total = sheet.score, t.total
+    value = banked_score(rules, score, total)
     g = rules.game
-    was_entered = state.entered(p)
-    pp = rules.turn.petit_palier and t.total == 100
+    pp = rules.turn.petit_palier and total == 100
     sheets = list(state.sheets)
-    if value == sheet.score:
+    if value == score:
         # G-7: at target - 1000 already, a bank short of the target adds nothing: the turn
         # ends, and no second level is written (a bump or a crossing would cost nothing).
-        sheets[p] = replace(sheet, farkles_in_row=0)
-        events.append(Banked(p, t.total, value, pp, written=False))
+        sheets[p] = _sheet(sheet, sheet.levels, sheet.ticks, 0)
+        if events is not None:
+            events.append(Banked(p, total, value, pp, written=False))
     else:
-        sheets[p] = replace(sheet.write(Level(value, pp=pp)), farkles_in_row=0)
-        events.append(Banked(p, t.total, value, pp))
-        if not was_entered:
-            events.append(Entered(p, value))
+        was_entered = state.entered(p)
+        # a new level: its ticks start from 0 (G-3 Reading), as PlayerSheet.write does
+        sheets[p] = _sheet(sheet, (*sheet.levels, Level(value, pp=pp)), 0, 0)
+        if events is not None:
+            events.append(Banked(p, total, value, pp))
+            if not was_entered:
+                events.append(Entered(p, value))
         sheets = _bump(rules, sheets, p, value, events)
-    state = _moved(state, {"sheets": tuple(sheets)})
     offer = None
-    if g.take_back and not t.full_hand and state.in_hand > 0:
-        offer = TakeBackOffer(t.total, state.in_hand, t.set_aside, t.multiples)
-    if reaches_target(rules, value):
-        if g.final_round or g.final_turns:
-            state = _reach_final(state, p, events)
-        else:
+    in_hand = state.in_hand
+    if g.take_back and not t.full_hand and in_hand > 0:
+        offer = TakeBackOffer(total, in_hand, t.set_aside, t.multiples)
+    if not reaches_target(rules, value):
+        return _next_turn(state, tuple(sheets), offer, events)
+    state = _moved(state, {"sheets": tuple(sheets)})
+    if g.final_round or g.final_turns:
+        state = _reach_final(state, p, events)
+    else:
+        if events is not None:
             events.append(Won(p, (p,)))
-            return _moved(state, {"phase": Phase.OVER, "winners": (p,)})
-    return _next_turn(state, offer, events)
+        return _moved(state, {"phase": Phase.OVER, "winners": (p,)})
+    return _next_turn(state, state.sheets, offer, events)
 
 
-def _reach_final(state: GameState, p: int, events: list[Event]) -> GameState:
+def _reach_final(state: GameState, p: int, events: Events) -> GameState:
     g = state.rules.game
     final = state.final
     if final is None:
-        events.append(FinalRound(p))
+        if events is not None:
+            events.append(FinalRound(p))
         stop = 0 if g.final_round else p
         return _moved(state, {"final": FinalRoundState(holder=p, stop_before=stop)})
     if g.final_round and final.holder != p:
@@ -726,15 +761,17 @@ def _reach_final(state: GameState, p: int, events: list[Event]) -> GameState:
             state.rules, holder.score
         ):  # a bump of this very bank may have crossed that level already (G-4)
             sheets = _cross_current(state.rules, sheets, final.holder, "final_round", events)
-        events.append(FinalRound(p))
+        if events is not None:
+            events.append(FinalRound(p))
         return _moved(state, {"sheets": tuple(sheets), "final": FinalRoundState(p, stop_before=p)})
     return state
 
 
-def _lose_turn(state: GameState, reason: str, events: list[Event]) -> GameState:
+def _lose_turn(state: GameState, reason: str, events: Events) -> GameState:
     rules, t = state.rules, state.turn
     p = t.player
-    events.append(Farkled(p, t.total, reason))
+    if events is not None:
+        events.append(Farkled(p, t.total, reason))
     sheets = list(state.sheets)
     sheet = sheets[p]
     limit = rules.game.ticks_to_cross
@@ -742,13 +779,15 @@ def _lose_turn(state: GameState, reason: str, events: list[Event]) -> GameState:
         i = sheet.current_index
         if i is None:
             sheet = replace(sheet, loose_ticks=sheet.loose_ticks + 1)
-            events.append(Ticked(p, 0, sheet.loose_ticks))
+            if events is not None:
+                events.append(Ticked(p, 0, sheet.loose_ticks))
         else:
             level = sheet.levels[i]
             levels = list(sheet.levels)
             levels[i] = replace(level, ticks=level.ticks + 1)
             sheet = replace(sheet, levels=tuple(levels), ticks=sheet.ticks + 1)
-            events.append(Ticked(p, level.value, sheet.ticks))
+            if events is not None:
+                events.append(Ticked(p, level.value, sheet.ticks))
         sheets[p] = sheet
         if i is not None and sheet.ticks >= limit:
             sheets = _cross_current(rules, sheets, p, "ticks", events)
@@ -757,15 +796,17 @@ def _lose_turn(state: GameState, reason: str, events: list[Event]) -> GameState:
     in_row = sheet.farkles_in_row + 1
     if penalty and in_row >= rules.turn.farkle_penalty_after:
         value = sheet.score - penalty
-        sheets[p] = replace(sheet.write(Level(value, penalty=True)), farkles_in_row=0)
-        events.append(Penalised(p, penalty, value))
+        # a new level: its ticks start from 0 (G-3 Reading), as PlayerSheet.write does
+        sheets[p] = _sheet(sheet, (*sheet.levels, Level(value, penalty=True)), 0, 0)
+        if events is not None:
+            events.append(Penalised(p, penalty, value))
     else:
-        sheets[p] = replace(sheet, farkles_in_row=in_row)
-    return _next_turn(_moved(state, {"sheets": tuple(sheets)}), None, events)
+        sheets[p] = _sheet(sheet, sheet.levels, sheet.ticks, in_row)
+    return _next_turn(state, tuple(sheets), None, events)
 
 
 def _cross_current(
-    rules: RuleSet, sheets: list[PlayerSheet], p: int, reason: str, events: list[Event]
+    rules: RuleSet, sheets: list[PlayerSheet], p: int, reason: str, events: Events
 ) -> list[PlayerSheet]:
     """Cross player p's current level and fall back to the previous one not crossed."""
     sheet = sheets[p]
@@ -785,14 +826,15 @@ def _cross_current(
         else:
             sheet = replace(sheet, ticks=levels[back].ticks)
     sheets[p] = sheet
-    events.append(Crossed(p, levels[i].value, sheet.score, reason))
+    if events is not None:
+        events.append(Crossed(p, levels[i].value, sheet.score, reason))
     if rules.game.fallback_bumps and sheet.score:
         sheets = _bump(rules, sheets, p, sheet.score, events)
     return sheets
 
 
 def _bump(
-    rules: RuleSet, sheets: list[PlayerSheet], p: int, value: int, events: list[Event]
+    rules: RuleSet, sheets: list[PlayerSheet], p: int, value: int, events: Events
 ) -> list[PlayerSheet]:
     """G-4: a new level equal to another player's current (or any) level crosses it."""
     mode = rules.game.bump
@@ -805,34 +847,57 @@ def _bump(
         current = other.current_index
         if mode == "current":
             if current is not None and other.levels[current].value == value:
-                events.append(Bumped(p, q, value))
+                if events is not None:
+                    events.append(Bumped(p, q, value))
                 sheets = _cross_current(rules, sheets, q, "bump", events)
             continue
         hits = [i for i, lv in enumerate(other.levels) if not lv.crossed and lv.value == value]
         for i in hits:
-            events.append(Bumped(p, q, value))
+            if events is not None:
+                events.append(Bumped(p, q, value))
             if i == current:
                 sheets = _cross_current(rules, sheets, q, "bump", events)
             else:
                 levels = list(sheets[q].levels)
                 levels[i] = replace(levels[i], crossed=True)
                 sheets[q] = replace(sheets[q], levels=tuple(levels))
-                events.append(Crossed(q, value, sheets[q].score, "bump"))
+                if events is not None:
+                    events.append(Crossed(q, value, sheets[q].score, "bump"))
     return sheets
 
 
-def _next_turn(state: GameState, offer: TakeBackOffer | None, events: list[Event]) -> GameState:
-    n = len(state.sheets)
+def _next_turn(
+    state: GameState, sheets: tuple[PlayerSheet, ...], offer: TakeBackOffer | None, events: Events
+) -> GameState:
+    """The turn passes to the next seat, or the game ends (G-6, F-4); ``sheets``: the sheet
+    as the turn that ends left it."""
+    n = len(sheets)
     nxt = (state.turn.player + 1) % n
     final = state.final
     if final is not None and nxt == final.stop_before:
         if state.rules.game.final_turns:
-            best = max(s.score for s in state.sheets)
-            winners = tuple(i for i, s in enumerate(state.sheets) if s.score == best)
+            best = max(s.score for s in sheets)
+            winners = tuple(i for i, s in enumerate(sheets) if s.score == best)
         else:
             winners = (final.holder,)
-        events.append(Won(winners[0], winners))
-        return _moved(state, {"phase": Phase.OVER, "winners": winners, "offer": None})
-    events.append(TurnStarted(nxt))
-    changes = {"turn": _fresh_turn(nxt), "phase": Phase.START, "offer": offer}
+        if events is not None:
+            events.append(Won(winners[0], winners))
+        changes = {"sheets": sheets, "phase": Phase.OVER, "winners": winners, "offer": None}
+        return _moved(state, changes)
+    if events is not None:
+        events.append(TurnStarted(nxt))
+    changes = {"sheets": sheets, "turn": _fresh_turn(nxt), "phase": Phase.START, "offer": offer}
     return _moved(state, {**changes, "turns": state.turns + 1})
+
+
+_MOVES: dict[type[Action], Move] = {
+    Roll: _roll,
+    Keep: _keep,
+    Throw: _throw,
+    Bank: _bank,
+    Fresh: _throw,
+    Take: _take,
+    Joker: _joker,
+    Off: _off,
+}
+"""The move of each kind of action."""

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from enum import Enum
-from functools import cached_property
-from typing import Any, TypeVar
+from typing import Any, Generic, TypeVar, overload
 
 from zloutch.rules.dice import Dice, Face, format_dice
 from zloutch.rules.ruleset import RuleSet
@@ -30,6 +30,35 @@ def build(cls: type[_Frozen], values: dict[str, Any]) -> _Frozen:
     new = object.__new__(cls)
     object.__setattr__(new, "__dict__", values)
     return new
+
+
+_Value = TypeVar("_Value")
+
+
+class _derived(Generic[_Value]):
+    """``functools.cached_property`` without its lock: the value is worked out on the first
+    read and kept in the instance's ``__dict__``, where later reads find it. (Python 3.11's
+    cached_property takes a lock at every first read, which costs more than the value.)
+    Two threads may both work a value out; both get the same one: it is a pure function of
+    the fields."""
+
+    def __init__(self, compute: Callable[[Any], _Value]) -> None:
+        self.compute = compute
+        self.name = compute.__name__
+        self.__doc__ = compute.__doc__
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    @overload
+    def __get__(self, obj: None, owner: type | None = None) -> _derived[_Value]: ...
+    @overload
+    def __get__(self, obj: object, owner: type | None = None) -> _Value: ...
+    def __get__(self, obj: object | None, owner: type | None = None) -> _derived[_Value] | _Value:
+        if obj is None:
+            return self
+        value = obj.__dict__[self.name] = self.compute(obj)
+        return value
 
 
 class Phase(Enum):
@@ -65,7 +94,7 @@ class PlayerSheet:
     """A player's column: the levels written, and the counts the rules keep.
 
     What it derives from its levels (``current_index``, ``score``, ``entered``...) is worked
-    out once per sheet and kept (``cached_property``): a sheet lives through many states.
+    out once per sheet and kept (``_derived``): a sheet lives through many states.
     """
 
     name: str
@@ -77,7 +106,7 @@ class PlayerSheet:
     farkles_in_row: int = 0
     """Consecutive farkles since the last bank or penalty (F-1)."""
 
-    @cached_property
+    @_derived
     def current_index(self) -> int | None:
         """Index of the current level: the last one not crossed."""
         for i in range(len(self.levels) - 1, -1, -1):
@@ -85,13 +114,13 @@ class PlayerSheet:
                 return i
         return None
 
-    @cached_property
+    @_derived
     def score(self) -> int:
         """The current level's value (0 with no level)."""
         i = self.current_index
         return self.levels[i].value if i is not None else 0
 
-    @cached_property
+    @_derived
     def entered(self) -> bool:
         """Whether the player has a banked level standing (T-7: else the entry applies).
 
@@ -99,14 +128,14 @@ class PlayerSheet:
         """
         return any(not lv.crossed and not lv.penalty for lv in self.levels)
 
-    @cached_property
+    @_derived
     def entered_once(self) -> bool:
         """Whether the player has ever banked (T-7 with ``reentry`` off: entered for good).
 
         A bank writes a level that is not a penalty, and levels are never erased."""
         return any(not lv.penalty for lv in self.levels)
 
-    @cached_property
+    @_derived
     def current_ticks(self) -> int:
         """The ticks that count toward a crossing now (G-3): beside the current level, or the
         loose ticks of a player with no level, which cross nothing."""
