@@ -43,7 +43,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from zloutch.engine import CHANCE, Action, Bank, GameState, Keep, Phase, Throw
+from zloutch.engine import CHANCE, Action, Bank, GameState, Keep, Phase
 from zloutch.engine import game as engine
 from zloutch.engine.record import roll
 from zloutch.engine.rollout import sample_roll
@@ -52,7 +52,7 @@ from zloutch.sim.runner import wilson
 from zloutch.strategy.bots import ThresholdBot
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "engine"))
-import plain_engine  # noqa: E402  (the plain reference lives with the engine's tests)
+import plain_engine  # the plain reference lives with the engine's tests
 
 RULES = "farkle"
 THRESHOLD = 300

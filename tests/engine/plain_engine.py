@@ -9,7 +9,6 @@ random games through both and compares every state and event; ``benchmarks/engin
 --reference`` times it. Never change its behaviour: it is the yardstick.
 """
 
-
 from __future__ import annotations
 
 from collections.abc import Sequence
