@@ -259,27 +259,25 @@ def main() -> None:
         if mode.ends != first.ends:
             differ = next(g for g in first.ends if mode.ends[g] != first.ends[g])
             raise SystemExit(f"error: {mode.name} and {first.name} end game {differ} apart")
-    print(f"{RULES}, threshold:{THRESHOLD} both seats, {args.games} games per mode")
-    print(f"{'mode':10} {'games/s':>9} {'vs reference':>13}")
     by_name = {m.name: m for m in modes}
     reference = by_name.get("reference")
+    low, high = PEER_FIGURE
+    print(f"{RULES}, threshold:{THRESHOLD} both seats, {args.games} games per mode, one core")
+    print(f"peer: {PEER}")
+    print(f"  {low:,} to {high:,} games/s, measured in issue 15 beside {PEER_REFERENCE} games/s")
+    print("  for the old engine path; 'at this load': the peer scaled by the reference now")
+    columns = ("games/s", 9), ("vs reference", 13), ("vs peer stated", 16), ("at this load", 14)
+    print(f"{'mode':10} " + " ".join(f"{name:>{width}}" for name, width in columns))
     for mode in modes:
         ratio = f"{mode.rate / reference.rate:12.2f}x" if reference else f"{'-':>13}"
-        print(f"{mode.name:10} {mode.rate:9.1f} {ratio}")
-    print(agreement(first.ends))
-    if "engine" in by_name:
-        rate = by_name["engine"].rate
-        low, high = PEER_FIGURE
-        print(f"peer: {PEER}: {low:,} to {high:,} games/s stated (issue 15)")
-        print(f"engine vs the stated figure: {rate / high:.2f}x to {rate / low:.2f}x")
+        stated = f"{mode.rate / high:.2f}-{mode.rate / low:.2f}x"
         if reference:
-            now_low = low / PEER_REFERENCE * reference.rate
-            now_high = high / PEER_REFERENCE * reference.rate
-            print(
-                f"engine vs the peer at this run's load ({now_low:,.0f} to {now_high:,.0f} "
-                f"games/s: {low / PEER_REFERENCE:.2f}x to {high / PEER_REFERENCE:.2f}x the "
-                f"reference, as in issue 15): {rate / now_high:.2f}x to {rate / now_low:.2f}x"
-            )
+            scale = PEER_REFERENCE / reference.rate
+            now = f"{mode.rate * scale / high:.2f}-{mode.rate * scale / low:.2f}x"
+        else:
+            now = "-"
+        print(f"{mode.name:10} {mode.rate:9.1f} {ratio} {stated:>16} {now:>14}")
+    print(agreement(first.ends))
 
 
 if __name__ == "__main__":
