@@ -205,19 +205,19 @@ def legal_actions(state: GameState) -> tuple[Action, ...]:
 
 def _legal_actions(state: GameState) -> tuple[Action, ...]:
     phase = state.phase
-    if phase is Phase.START:
-        return _OFFERED if state.offer else _AT_START
-    if phase is Phase.ROLL:
-        return rolls(state.turn.rolling)
-    if phase is Phase.KEEP:
-        keeps: tuple[Action, ...] = _throw_facts(state).actions
-        return (*keeps, _OFF) if state.table_mode else keeps  # Off sorts after every keep
     if phase is Phase.DECIDE:
         decided = _DECISIONS[_bank_rule(state) is None, throw_refusal(state) is None]
         if not state.rules.variants.joker:
             return decided
         jokers = sorted(_joker_choices(state))
         return (*(Joker(d) for d in jokers), *decided)  # jokers sort before the rest
+    if phase is Phase.KEEP:
+        keeps: tuple[Action, ...] = _throw_facts(state).actions
+        return (*keeps, _OFF) if state.table_mode else keeps  # Off sorts after every keep
+    if phase is Phase.START:
+        return _OFFERED if state.offer else _AT_START
+    if phase is Phase.ROLL:
+        return rolls(state.turn.rolling)
     return ()
 
 
@@ -361,7 +361,10 @@ def turn_after_keep(rules: RuleSet, t: TurnState, keep: ScoredKeep) -> TurnState
 def _after_keep(rules: RuleSet, t: TurnState, facts: KeepFacts) -> TurnState:
     """``turn_after_keep`` of a keep read from the throw tables (``KeepFacts``)."""
     keep = facts.keep
-    set_aside = tuple(sorted(t.set_aside + keep.dice + t.jokers))
+    if t.set_aside or t.jokers:
+        set_aside = tuple(sorted(t.set_aside + keep.dice + t.jokers))
+    else:
+        set_aside = keep.dice  # sorted already: the first keep of a hand
     multiples = t.multiples
     if multiples or facts.faces:
         multiples = tuple(sorted(facts.faces.union(multiples)))
