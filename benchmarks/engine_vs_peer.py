@@ -27,7 +27,9 @@ measured beside it (``PEER_REFERENCE``). The ratio against the peer is given twi
 the stated figure, and against the peer as it would run under this run's load (the stated
 ratio of the peer to the old engine path, times the old engine path measured now). With
 ``--peer PATH`` (a checkout of Farkle_II) the peer is imported from ``PATH/src`` and timed in
-the same rounds, with its threshold strategy at 300 and no dice condition.
+the same rounds, with its threshold strategy at 300 and no dice condition. With ``--floor``,
+the floor of any engine built like this one is timed too (``floor_mode``): a move that builds
+its two objects and applies no rule, as many moves a game as the engine plays.
 """
 
 from __future__ import annotations
@@ -43,7 +45,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from zloutch.engine import CHANCE, Action, Bank, GameState, Keep, Phase
+from zloutch.engine import CHANCE, Action, Bank, GameState, Keep, Phase, Roll, TurnState
 from zloutch.engine import game as engine
 from zloutch.engine.record import roll
 from zloutch.engine.rollout import sample_roll
@@ -192,6 +194,45 @@ def peer_mode(path: Path, seed: int) -> Mode:
     return Mode("peer", play)
 
 
+def floor_mode(seed: int) -> Mode:
+    """The floor of any engine of immutable states, measured: per move, one game state and
+    one turn built from the last (as the engine builds them, without ``__init__``), a kept
+    tuple of legal actions and a move looked up by the action's type, and no rule at all;
+    as many moves a game as ``engine`` plays. Its games are not games: not compared."""
+    rules = load_rules(RULES)
+    start = engine.new_game(rules, ["Ana", "Bob"])
+    moves = 265
+    new, put = object.__new__, object.__setattr__
+    nothing = {"_legal": None, "_throw": None}
+    legal = (Bank(),)
+
+    def move(state: GameState, action: Action, events: None) -> GameState:
+        t = state.turn
+        turn = new(TurnState)
+        put(turn, "__dict__", {**t.__dict__, "total": t.total + 50})
+        after = new(GameState)
+        put(after, "__dict__", {**state.__dict__, **nothing, "turn": turn, "phase": Phase.KEEP})
+        return after
+
+    table = {Bank: move}
+
+    def actions(state: GameState) -> tuple[Action, ...]:
+        found: tuple[Action, ...] | None = state.__dict__.get("_legal")
+        if found is None:
+            found = state.__dict__["_legal"] = legal
+        return found
+
+    def play(g: int) -> Any:
+        rng = random.Random(seed + g)
+        state = start
+        for _ in range(moves):
+            action = Roll((rng.getrandbits(3),)) if state.phase is Phase.ROLL else actions(state)[0]
+            state = table[type(action)](state, action, None)
+        return None
+
+    return Mode("floor", play)
+
+
 def end(state: GameState) -> tuple[tuple[int, ...], int, tuple[int, ...]]:
     """What a game's end is compared by: the winners, the turns and the scores."""
     return state.winners, state.turns, tuple(s.score for s in state.sheets)
@@ -237,6 +278,9 @@ def main() -> None:
     parser.add_argument("--warm-up", type=int, default=50, help="games first, not timed")
     parser.add_argument("--peer", type=Path, help="a checkout of Farkle_II, timed beside")
     parser.add_argument(
+        "--floor", action="store_true", help="also time the floor of immutable states"
+    )
+    parser.add_argument(
         "--only", choices=("engine", "reference", "bot"), help="time this mode alone"
     )
     args = parser.parse_args()
@@ -246,6 +290,8 @@ def main() -> None:
     modes = [engine_mode(args.seed), reference_mode(args.seed), bot_mode(args.seed)]
     if args.only:
         modes = [m for m in modes if m.name == args.only]
+    if args.floor:
+        modes.append(floor_mode(args.seed))
     if args.peer is not None:
         modes.append(peer_mode(args.peer, args.seed))
     for mode in modes:  # the throws' tables and the kernels, read once outside the timing
@@ -253,7 +299,7 @@ def main() -> None:
             mode.play(-1 - g)
     run(modes, args.games, args.rounds)
 
-    ours = [m for m in modes if m.name != "peer"]
+    ours = [m for m in modes if m.name not in ("peer", "floor")]
     first = ours[0]
     for mode in ours[1:]:
         if mode.ends != first.ends:
