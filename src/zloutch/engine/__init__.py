@@ -16,6 +16,7 @@ from zloutch.engine.actions import (
 )
 from zloutch.engine.game import (
     apply,
+    apply_legal,
     bank_refusal,
     chance_outcomes,
     context,
@@ -25,6 +26,7 @@ from zloutch.engine.game import (
     new_game,
     outcome,
     step,
+    step_legal,
     throw_score,
     turn_player,
     why_illegal,
@@ -62,6 +64,7 @@ __all__ = [
     "Throw",
     "TurnState",
     "apply",
+    "apply_legal",
     "bank_refusal",
     "chance_outcomes",
     "context",
@@ -74,6 +77,7 @@ __all__ = [
     "returns",
     "sample_roll",
     "step",
+    "step_legal",
     "throw_score",
     "turn_player",
     "why_illegal",

@@ -2,14 +2,22 @@
 
 Every rule of RULES.md sections 2 to 5 is decided here and nowhere else; adapters, bots and
 solvers ask. Each function is pure: it takes a state and returns a new one.
+
+Each action is validated once. ``apply`` and ``step`` ask ``why_illegal``, then play the
+action by ``apply_legal`` / ``step_legal``, which do not ask again: a caller whose action
+comes from ``legal_actions(state)`` (a bot, a solver, a replay already checked) calls those
+directly. A state keeps what it derives (its legal actions, the reading of the throw on the
+table: ``GameState``), and the throws are read from tables built once per rule set
+(``zloutch.engine.throws``): a keep is looked up, never scored again.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import lru_cache
+from typing import Any
 
 from zloutch.engine.actions import (
     Action,
@@ -52,11 +60,61 @@ from zloutch.engine.state import (
     PlayerSheet,
     TakeBackOffer,
     TurnState,
+    build,
 )
-from zloutch.rules.dice import Dice, contains, difference, format_dice, multisets, probability
+from zloutch.engine.throws import KeepFacts, ThrowFacts, Throws, outcomes, rolls, throws_of
+from zloutch.rules.dice import Dice, contains, difference, format_dice
 from zloutch.rules.errors import IllegalKeepError, InvalidRulesError
 from zloutch.rules.ruleset import RuleSet
 from zloutch.rules.scoring import HandContext, ScoredKeep, ThrowScore, score_table
+
+# ------------------------------------------------------------------------------ derived facts
+# A state keeps what it derives under the private keys of GameState.DERIVED; a state made
+# from another by a move starts with none of them, but the tables of its rule set.
+
+_NOTHING_DERIVED = {"_legal": None, "_throw": None}
+_new = object.__new__
+_set = object.__setattr__
+"""``build``, written out where it runs at every move (a call less each time)."""
+
+
+def _moved(state: GameState, changes: dict[str, Any]) -> GameState:
+    """``replace(state, **changes)``: the same rule set's tables, nothing else derived."""
+    new = _new(GameState)
+    _set(new, "__dict__", {**state.__dict__, **_NOTHING_DERIVED, **changes})
+    return new
+
+
+def _turn(t: TurnState, changes: dict[str, Any]) -> TurnState:
+    """``replace(t, **changes)``, built without the frozen ``__init__`` (``build``)."""
+    new = _new(TurnState)
+    _set(new, "__dict__", {**t.__dict__, **changes})
+    return new
+
+
+def _throws(state: GameState) -> Throws:
+    """The throw tables of the state's rule set, kept on the state and passed on by moves."""
+    found: Throws | None = state.__dict__.get("_tables")
+    if found is None:
+        found = state.__dict__["_tables"] = throws_of(state.rules)
+    return found
+
+
+def _throw_facts(state: GameState) -> ThrowFacts:
+    """The throw on the table read in the hand's context (``throw_score``), kept."""
+    found: ThrowFacts | None = state.__dict__.get("_throw")
+    if found is None:
+        t = state.turn
+        found = _throws(state).facts(t.throw, t.set_aside, t.multiples)
+        state.__dict__["_throw"] = found
+    return found
+
+
+@lru_cache(maxsize=16)
+def _fresh_turn(player: int) -> TurnState:
+    """The turn of a player who starts one (the same value every time: it is kept)."""
+    return TurnState(player=player)
+
 
 # ------------------------------------------------------------------------------ queries
 
@@ -74,13 +132,15 @@ def new_game(rules: RuleSet, players: Sequence[str], *, table_mode: bool = False
         raise InvalidRulesError(f"{rules.name} is played by {count} players, not {len(names)}")
     if any(not n for n in names) or len(set(names)) != len(names):
         raise InvalidRulesError("every player needs a name of their own")
-    return GameState(
+    state = GameState(
         rules=rules,
         sheets=tuple(PlayerSheet(n) for n in names),
-        turn=TurnState(player=0),
+        turn=_fresh_turn(0),
         table_mode=table_mode,
         turns=1,
     )
+    _throws(state)
+    return state
 
 
 def current_player(state: GameState) -> int:
@@ -102,51 +162,63 @@ def is_terminal(state: GameState) -> bool:
     return state.phase is Phase.OVER
 
 
-@lru_cache(maxsize=8)
-def _outcomes(n: int) -> tuple[tuple[Roll, Fraction], ...]:
-    return tuple((Roll(d), probability(d)) for d in multisets(n))
-
-
 def chance_outcomes(state: GameState) -> tuple[tuple[Roll, Fraction], ...]:
     """Every roll of the dice in the air with its exact probability (sums to 1)."""
     if state.phase is not Phase.ROLL:
         return ()
-    return _outcomes(state.turn.rolling)
+    return outcomes(state.turn.rolling)
 
 
 def context(state: GameState) -> HandContext:
     """What the hand holds, for the variants that score across throws (V-6, V-7)."""
-    return HandContext(state.turn.set_aside, state.turn.multiples)
+    return _throws(state).context(state.turn.set_aside, state.turn.multiples)
 
 
 def throw_score(state: GameState) -> ThrowScore:
     """The keeps of the throw on the table."""
-    return score_table(state.rules).lookup(state.turn.throw, context(state))
+    return _throw_facts(state).reading
+
+
+_BANK, _THROW, _FRESH, _TAKE, _OFF = Bank(), Throw(), Fresh(), Take(), Off()
+_AT_START = (_THROW,)
+_OFFERED = (_FRESH, _TAKE)
+_DECISIONS = {
+    (True, True): (_BANK, _THROW),
+    (True, False): (_BANK,),
+    (False, True): (_THROW,),
+    (False, False): (),
+}
+"""The legal actions of a decision without jokers, by (bank legal, throw legal), sorted."""
 
 
 def legal_actions(state: GameState) -> tuple[Action, ...]:
     """Every action allowed now, sorted; chance rolls while the dice are in the air.
 
     ``apply`` accepts exactly these, and one synonym: ``throw`` in answer to a take-back
-    offer starts fresh (G-8), as ``fresh`` does.
+    offer starts fresh (G-8), as ``fresh`` does. Worked out once per state, then kept.
     """
+    found: tuple[Action, ...] | None = state.__dict__.get("_legal")
+    if found is None:
+        found = state.__dict__["_legal"] = _legal_actions(state)
+    return found
+
+
+def _legal_actions(state: GameState) -> tuple[Action, ...]:
     phase = state.phase
-    actions: list[Action] = []
+    if phase is Phase.DECIDE:
+        decided = _DECISIONS[_bank_rule(state) is None, throw_refusal(state) is None]
+        if not state.rules.variants.joker:
+            return decided
+        jokers = sorted(_joker_choices(state))
+        return (*(Joker(d) for d in jokers), *decided)  # jokers sort before the rest
+    if phase is Phase.KEEP:
+        keeps: tuple[Action, ...] = _throw_facts(state).actions
+        return (*keeps, _OFF) if state.table_mode else keeps  # Off sorts after every keep
     if phase is Phase.START:
-        actions = [Fresh(), Take()] if state.offer else [Throw()]
-    elif phase is Phase.ROLL:
-        actions = [roll for roll, _ in chance_outcomes(state)]
-    elif phase is Phase.KEEP:
-        actions = [Keep(k.dice) for k in throw_score(state).keeps]
-        if state.table_mode:
-            actions.append(Off())
-    elif phase is Phase.DECIDE:
-        if bank_refusal(state) is None:
-            actions.append(Bank())
-        if throw_refusal(state) is None:
-            actions.append(Throw())
-        actions += [Joker(d) for d in _joker_choices(state)]
-    return tuple(sorted(actions, key=lambda a: a.sort_key()))
+        return _OFFERED if state.offer else _AT_START
+    if phase is Phase.ROLL:
+        return rolls(state.turn.rolling)
+    return ()
 
 
 def _joker_choices(state: GameState) -> list[Dice]:
@@ -216,97 +288,130 @@ def bank_refusal_of(
 ) -> BankRefusal | None:
     """Why a turn at a decision cannot bank (None: it can); ``entered``: the player has
     entered (T-7); ``lands``: the bank would land exactly on the target (``lands_on_target``)."""
+    rule = bank_rule(rules, t, entered=entered, lands=lands)
+    return None if rule is None else BankRefusal(rule, _refusal_words(rules, t, rule))
+
+
+def bank_rule(rules: RuleSet, t: TurnState, *, entered: bool, lands: bool) -> str | None:
+    """The rule (one of ``BANK_RULES``) that refuses a bank at a decision, the first asked;
+    None: the turn can bank. ``bank_refusal_of`` adds the words."""
     total = t.total
     if t.jokers:
-        return BankRefusal(
-            "V-2", "you cannot bank with jokers set aside: throw the other dice (V-2)"
-        )
+        return "V-2"
     if t.pending:
-        return BankRefusal(
-            "V-1", f"you cannot bank {total}: a figure is not confirmed yet by a 1 or a 5 (V-1)"
-        )
+        return "V-1"
     if t.rethrow:
-        return BankRefusal(
-            "F-2",
-            f"you cannot bank {total}: after the no-score bonus all the dice are thrown "
-            "again (F-2)",
-        )
+        return "F-2"
     if _must_rethrow(rules, t, lands):
-        return BankRefusal(
-            "T-5", f"you cannot bank {total}: after a full hand all the dice are thrown again (T-5)"
-        )
-    entry = rules.turn.entry
+        return "T-5"
+    turn = rules.turn
+    entry = turn.entry
     if not entered and entry:
-        if rules.turn.entry_by == "throw":
+        if turn.entry_by == "throw":
             if t.best_throw < entry:
-                return BankRefusal(
-                    "T-7",
-                    f"you cannot bank {total}: to enter you need one throw worth {entry} "
-                    f"(best throw this turn: {t.best_throw}) (T-7)",
-                )
+                return "T-7"
         else:
             counted = total if rules.game.take_back_counts_for_entry else total - t.inherited
             if counted < entry:
-                return BankRefusal(
-                    "T-7", f"you cannot bank {total}: you need {entry} to enter the game (T-7)"
-                )
-    if rules.turn.bank_multiple_of_100 and total % 100 == 50:
-        return BankRefusal(
-            "T-6", f"you cannot bank {total}: a total ending in 50 cannot be banked (T-6)"
-        )
-    small_pp = rules.turn.petit_palier and total == 100 and entered
-    if total < rules.turn.min_bank and not small_pp:
-        rule = "T-8" if rules.turn.petit_palier else "F-3"
-        return BankRefusal(
-            rule, f"you cannot bank {total}: the smallest bank is {rules.turn.min_bank} ({rule})"
-        )
+                return "T-7"
+    if turn.bank_multiple_of_100 and total % 100 == 50:
+        return "T-6"
+    small_pp = turn.petit_palier and total == 100 and entered
+    if total < turn.min_bank and not small_pp:
+        return "T-8" if turn.petit_palier else "F-3"
     if total <= 0:
-        return BankRefusal("T-3", "you cannot bank: the turn total is 0")
+        return "T-3"
     return None
 
 
-def _confirms(keep: ScoredKeep) -> bool:
-    """V-1: a keep with a single 1 or 5 confirms the figures pending."""
-    return any(not c.figure and len(c.dice) == 1 and c.dice[0] in (1, 5) for c in keep.combinations)
+def _refusal_words(rules: RuleSet, t: TurnState, rule: str) -> str:
+    """What a player is told when ``rule`` refuses the bank of turn ``t``."""
+    total, entry = t.total, rules.turn.entry
+    if rule == "V-2":
+        return "you cannot bank with jokers set aside: throw the other dice (V-2)"
+    if rule == "V-1":
+        return f"you cannot bank {total}: a figure is not confirmed yet by a 1 or a 5 (V-1)"
+    if rule == "F-2":
+        return (
+            f"you cannot bank {total}: after the no-score bonus all the dice are thrown again (F-2)"
+        )
+    if rule == "T-5":
+        return f"you cannot bank {total}: after a full hand all the dice are thrown again (T-5)"
+    if rule == "T-7":
+        if rules.turn.entry_by == "throw":
+            return (
+                f"you cannot bank {total}: to enter you need one throw worth {entry} "
+                f"(best throw this turn: {t.best_throw}) (T-7)"
+            )
+        return f"you cannot bank {total}: you need {entry} to enter the game (T-7)"
+    if rule == "T-6":
+        return f"you cannot bank {total}: a total ending in 50 cannot be banked (T-6)"
+    if rule in ("T-8", "F-3"):
+        return f"you cannot bank {total}: the smallest bank is {rules.turn.min_bank} ({rule})"
+    return "you cannot bank: the turn total is 0"
 
 
 def turn_after_keep(rules: RuleSet, t: TurnState, keep: ScoredKeep) -> TurnState:
     """The turn once ``keep`` is set aside from the throw on the table, with the jokers set
     aside before it (V-2): the hand's dice, its multiples (V-7), a figure to confirm (V-1),
     a full hand (S-16), the rethrow of the no-score bonus (F-2), the best throw (T-7)."""
-    set_aside = tuple(sorted(t.set_aside + keep.dice + t.jokers))
-    multiples = set(t.multiples)
-    for combo in keep.combinations:
-        if combo.figure and len(combo.dice) >= 3 and len(set(combo.dice)) == 1:
-            multiples.add(combo.dice[0])
+    return _after_keep(rules, t, KeepFacts.of(keep, t.throw))
+
+
+def _after_keep(rules: RuleSet, t: TurnState, facts: KeepFacts) -> TurnState:
+    """``turn_after_keep`` of a keep read from the throw tables (``KeepFacts``)."""
+    keep = facts.keep
+    if t.set_aside or t.jokers:
+        set_aside = tuple(sorted(t.set_aside + keep.dice + t.jokers))
+    else:
+        set_aside = keep.dice  # sorted already: the first keep of a hand
+    multiples = t.multiples
+    if multiples or facts.faces:
+        multiples = tuple(sorted(facts.faces.union(multiples)))
     pending = t.pending
     if rules.variants.confirmation:
-        pending = (pending and not _confirms(keep)) or keep.figure
+        pending = (pending and not facts.confirms) or facts.figure
     # S-16: every die set aside, or (its Reading, figure_full_hand) a figure that is one
-    full_hand = len(set_aside) == rules.dice or (rules.turn.figure_full_hand and keep.whole)
-    return replace(
-        t,
-        rethrow=keep.bonus,  # F-2
-        total=t.total + keep.points + t.joker_points,
-        set_aside=set_aside,
-        multiples=tuple(sorted(multiples)),
-        jokers=(),
-        joker_points=0,
-        joker_roll=False,
-        left=difference(t.throw, keep.dice),
-        full_hand=full_hand,
-        pending=pending,
-        best_throw=max(t.best_throw, keep.points),
+    full_hand = len(set_aside) == rules.dice or (rules.turn.figure_full_hand and facts.whole)
+    points = keep.points
+    best = t.best_throw
+    new = _new(TurnState)
+    _set(
+        new,
+        "__dict__",
+        {
+            "player": t.player,
+            "total": t.total + points + t.joker_points,
+            "set_aside": set_aside,
+            "multiples": multiples,
+            "jokers": (),
+            "joker_points": 0,
+            "rolling": t.rolling,
+            "joker_roll": False,
+            "throw": t.throw,
+            "left": facts.left,
+            "full_hand": full_hand,
+            "pending": pending,
+            "best_throw": points if points > best else best,
+            "inherited": t.inherited,
+            "rethrow": facts.bonus,  # F-2
+        },
     )
+    return new
 
 
 def roll_verdict(rules: RuleSet, t: TurnState, reading: ThrowScore) -> str:
     """What the throw on the table does, before any keep: ``win`` (G-5), ``jokers`` (a
     farkle with jokers set aside: they are thrown, V-2), ``farkle`` (T-4) or ``keep``.
     T-9 is asked apart (``overshoots``): it needs the score."""
-    if any(k.wins for k in reading.keeps):
+    return _verdict(t, any(k.wins for k in reading.keeps), reading.farkle)
+
+
+def _verdict(t: TurnState, wins: bool, farkle: bool) -> str:
+    """``roll_verdict`` of a throw that wins (a keep wins, G-5) or farkles (no keep, T-4)."""
+    if wins:
         return "win"
-    if reading.farkle:
+    if farkle:
         return "jokers" if t.jokers and not t.joker_roll else "farkle"
     return "keep"
 
@@ -341,11 +446,16 @@ def turn_after_throw(rules: RuleSet, t: TurnState, *, fresh: bool) -> TurnState:
     """The turn as the dice in hand are thrown: every die at the start of a turn (``fresh``)
     and after a full hand (T-5), else the dice not set aside (T-3)."""
     if t.full_hand or fresh:
-        t = replace(t, set_aside=(), multiples=(), full_hand=False, rethrow=False)
-        rolling = rules.dice
+        changes: dict[str, Any] = {
+            "set_aside": (),
+            "multiples": (),
+            "full_hand": False,
+            "rethrow": False,
+            "rolling": rules.dice,
+        }
     else:
-        rolling = rules.dice - len(t.set_aside) - len(t.jokers)
-    return replace(t, rolling=rolling, throw=(), left=(), joker_roll=False)
+        changes = {"rolling": rules.dice - len(t.set_aside) - len(t.jokers)}
+    return _turn(t, {**changes, "throw": (), "left": (), "joker_roll": False})
 
 
 def turn_taken_back(player: int, offer: TakeBackOffer) -> TurnState:
@@ -368,6 +478,14 @@ def bank_refusal(state: GameState) -> str | None:
     lands = lands_on_target(state.rules, state.sheets[t.player].score, t.total)
     refusal = bank_refusal_of(state.rules, t, entered=state.entered(t.player), lands=lands)
     return None if refusal is None else refusal.message
+
+
+def _bank_rule(state: GameState) -> str | None:
+    """``bank_rule`` for the player to move at a decision: the rule that refuses, or None."""
+    t = state.turn
+    rules = state.rules
+    lands = lands_on_target(rules, state.sheets[t.player].score, t.total)
+    return bank_rule(rules, t, entered=state.entered(t.player), lands=lands)
 
 
 def throw_refusal(state: GameState) -> str | None:
@@ -410,7 +528,7 @@ def why_illegal(state: GameState, action: Action) -> str | None:
     if isinstance(action, Throw):
         return throw_refusal(state)
     if isinstance(action, Bank):
-        return bank_refusal(state)
+        return None if phase is Phase.DECIDE and _bank_rule(state) is None else bank_refusal(state)
     if isinstance(action, Off):
         if not state.table_mode:
             return "a die off the table exists only at a real table (zloutch table)"
@@ -418,11 +536,13 @@ def why_illegal(state: GameState, action: Action) -> str | None:
     if isinstance(action, Keep):
         if phase is not Phase.KEEP:
             return "there is no throw to keep from: throw first (T-2)"
-        try:
+        if action.dice in _throw_facts(state).keeps:
+            return None
+        try:  # not a legal keep: the score table says why
             score_table(state.rules).validate_keep(t.throw, action.dice, context(state))
         except IllegalKeepError as exc:
             return str(exc)
-        return None
+        return None  # pragma: no cover - every legal keep is in the throw's facts
     if isinstance(action, Joker):
         if not state.rules.variants.joker:
             return "jokers are not played in this rule set (V-2)"
@@ -469,70 +589,117 @@ def _rank_key(state: GameState, p: int) -> tuple[bool, int]:
 
 def apply(state: GameState, action: Action) -> GameState:
     """The state after an action; raises IllegalActionError with the reason if not legal."""
-    return step(state, action)[0]
-
-
-def step(state: GameState, action: Action) -> tuple[GameState, tuple[Event, ...]]:
-    """The state after an action, and the events it caused."""
     reason = why_illegal(state, action)
     if reason is not None:
         raise IllegalActionError(reason)
+    return apply_legal(state, action)
+
+
+def step(state: GameState, action: Action) -> tuple[GameState, tuple[Event, ...]]:
+    """The state after an action, and the events it caused; raises IllegalActionError with
+    the reason if the action is not legal."""
+    reason = why_illegal(state, action)
+    if reason is not None:
+        raise IllegalActionError(reason)
+    return step_legal(state, action)
+
+
+def apply_legal(state: GameState, action: Action) -> GameState:
+    """``apply`` of an action known to be legal: one of ``legal_actions(state)``, a roll of
+    the dice in the air, or an action ``why_illegal`` already passed. It is not checked
+    again: an action that is not legal raises an error that does not say which rule, or
+    gives a state the rules never reach."""
+    move = _MOVES.get(type(action)) or _move_of(action)
+    return move(state, action, None)
+
+
+def step_legal(state: GameState, action: Action) -> tuple[GameState, tuple[Event, ...]]:
+    """``step`` of an action known to be legal (see ``apply_legal``): not checked again."""
     events: list[Event] = []
-    t = state.turn
-    if isinstance(action, Throw | Fresh):
-        turn = turn_after_throw(state.rules, t, fresh=state.phase is Phase.START)
-        new = replace(state, turn=turn, phase=Phase.ROLL, offer=None)
-    elif isinstance(action, Take):
-        offer = state.offer
-        assert offer is not None
+    move = _MOVES.get(type(action)) or _move_of(action)
+    return move(state, action, events), tuple(events)
+
+
+Events = list[Event] | None
+"""Where a move appends the events it causes; None: nobody asked (``apply``), none are made."""
+Move = Callable[[GameState, Any, Events], GameState]
+"""How one kind of action changes a state, its events appended (``_MOVES``)."""
+
+
+def _move_of(action: Action) -> Move:
+    """The move of an action of a subclass of an action's class."""
+    for kind, move in _MOVES.items():
+        if isinstance(action, kind):
+            return move
+    raise IllegalActionError(f"{action} is not an action of this game")  # pragma: no cover
+
+
+def _throw(state: GameState, action: Throw | Fresh, events: Events) -> GameState:
+    turn = turn_after_throw(state.rules, state.turn, fresh=state.phase is Phase.START)
+    return _moved(state, {"turn": turn, "phase": Phase.ROLL, "offer": None})
+
+
+def _take(state: GameState, action: Take, events: Events) -> GameState:
+    t, offer = state.turn, state.offer
+    assert offer is not None
+    if events is not None:
         events.append(TookBack(t.player, offer.total, offer.dice))
-        new = replace(state, turn=turn_taken_back(t.player, offer), phase=Phase.ROLL, offer=None)
-    elif isinstance(action, Roll):
-        new = _roll(state, action.dice, events)
-    elif isinstance(action, Keep):
-        new = _keep(state, action.dice, events)
-    elif isinstance(action, Joker):
-        joker = next(k for k in joker_reading(state).scoring if k.dice == action.dice)
+    turn = turn_taken_back(t.player, offer)
+    return _moved(state, {"turn": turn, "phase": Phase.ROLL, "offer": None})
+
+
+def _joker(state: GameState, action: Joker, events: Events) -> GameState:
+    t = state.turn
+    joker = next(k for k in joker_reading(state).scoring if k.dice == action.dice)
+    if events is not None:
         events.append(Jokered(t.player, action.dice, joker.points))
-        new = replace(state, turn=turn_after_jokers(t, joker))
-    elif isinstance(action, Bank):
-        new = _bank(state, events)
-    elif isinstance(action, Off):
-        new = _lose_turn(state, "off", events)
-    else:  # pragma: no cover
-        raise IllegalActionError(f"{action} is not an action of this game")
-    return new, tuple(events)
+    return _moved(state, {"turn": turn_after_jokers(t, joker)})
 
 
-def _roll(state: GameState, dice: Dice, events: list[Event]) -> GameState:
+def _off(state: GameState, action: Off, events: Events) -> GameState:
+    return _lose_turn(state, "off", events)
+
+
+def _roll(state: GameState, action: Roll, events: Events) -> GameState:
     rules, t = state.rules, state.turn
-    events.append(Thrown(t.player, dice, t.joker_roll))
-    turn = replace(t, throw=dice, left=())
-    state = replace(state, turn=turn)
-    entry = throw_score(state)
-    verdict = roll_verdict(rules, turn, entry)
+    dice = action.dice
+    if events is not None:
+        events.append(Thrown(t.player, dice, t.joker_roll))
+    turn = _turn(t, {"throw": dice, "left": ()})
+    tables: Throws | None = state.__dict__.get("_tables")
+    facts = (tables or _throws(state)).facts(dice, t.set_aside, t.multiples)
+    verdict = _verdict(turn, facts.wins, not facts.keeps)
+    if verdict == "keep":
+        score = state.sheets[t.player].score
+        if overshoots(rules, score, t.total + t.joker_points + facts.least):
+            # T-9: even the smallest keep passes the target
+            return _lose_turn(_moved(state, {"turn": turn}), "overshoot", events)
+        new = _new(GameState)
+        changes = {"turn": turn, "phase": Phase.KEEP}
+        _set(new, "__dict__", {**state.__dict__, "_legal": None, "_throw": facts, **changes})
+        return new
+    state = _moved(state, {"turn": turn})
     if verdict == "win":
-        events.append(Won(t.player, (t.player,)))
-        return replace(state, phase=Phase.OVER, winners=(t.player,))
+        if events is not None:
+            events.append(Won(t.player, (t.player,)))
+        return _moved(state, {"phase": Phase.OVER, "winners": (t.player,)})
     if verdict == "jokers":
-        return replace(state, turn=turn_after_joker_farkle(rules, turn), phase=Phase.ROLL)
-    if verdict == "farkle":
-        return _lose_turn(state, "farkle", events)
-    score = state.sheets[t.player].score
-    if all(overshoots(rules, score, t.total + t.joker_points + k.points) for k in entry.keeps):
-        return _lose_turn(state, "overshoot", events)
-    return replace(state, phase=Phase.KEEP)
+        jokers = turn_after_joker_farkle(rules, turn)
+        return _moved(state, {"turn": jokers, "phase": Phase.ROLL})
+    return _lose_turn(state, "farkle", events)
 
 
-def _keep(state: GameState, dice: Dice, events: list[Event]) -> GameState:
+def _keep(state: GameState, action: Keep, events: Events) -> GameState:
     rules, t = state.rules, state.turn
-    keep = score_table(rules).validate_keep(t.throw, dice, context(state))
-    if rules.variants.confirmation and t.pending and _confirms(keep):
+    facts = _throw_facts(state).keeps[action.dice]
+    if events is not None and rules.variants.confirmation and t.pending and facts.confirms:
         events.append(Confirmed(t.player))
-    turn = turn_after_keep(rules, t, keep)
+    turn = _after_keep(rules, t, facts)
+    keep = facts.keep
     points = keep.points + t.joker_points
-    events.append(Kept(t.player, keep.dice, points, turn.total, turn.full_hand))
-    state = replace(state, turn=turn, phase=Phase.DECIDE)
+    if events is not None:
+        events.append(Kept(t.player, keep.dice, points, turn.total, turn.full_hand))
+    state = _moved(state, {"turn": turn, "phase": Phase.DECIDE})
     if overshoots(rules, state.sheets[t.player].score, turn.total):
         return _lose_turn(state, "overshoot", events)
     return state
@@ -541,46 +708,67 @@ def _keep(state: GameState, dice: Dice, events: list[Event]) -> GameState:
 # ------------------------------------------------------------------------------ the sheet
 
 
-def _bank(state: GameState, events: list[Event]) -> GameState:
+def _sheet(sheet: PlayerSheet, levels: tuple[Level, ...], ticks: int, in_row: int) -> PlayerSheet:
+    """``replace(sheet, levels=levels, ticks=ticks, farkles_in_row=in_row)``, built without
+    the frozen ``__init__`` (``build``): what a bank or a farkle writes, once a turn."""
+    values = {
+        "name": sheet.name,
+        "levels": levels,
+        "ticks": ticks,
+        "loose_ticks": sheet.loose_ticks,
+        "farkles_in_row": in_row,
+    }
+    return build(PlayerSheet, values)
+
+
+def _bank(state: GameState, action: Bank, events: Events) -> GameState:
     rules, t = state.rules, state.turn
     p = t.player
     sheet = state.sheets[p]
-    value = banked_score(rules, sheet.score, t.total)
+    score, total = sheet.score, t.total
+    value = banked_score(rules, score, total)
     g = rules.game
-    was_entered = state.entered(p)
-    pp = rules.turn.petit_palier and t.total == 100
+    pp = rules.turn.petit_palier and total == 100
     sheets = list(state.sheets)
-    if value == sheet.score:
+    if value == score:
         # G-7: at target - 1000 already, a bank short of the target adds nothing: the turn
         # ends, and no second level is written (a bump or a crossing would cost nothing).
-        sheets[p] = replace(sheet, farkles_in_row=0)
-        events.append(Banked(p, t.total, value, pp, written=False))
+        sheets[p] = _sheet(sheet, sheet.levels, sheet.ticks, 0)
+        if events is not None:
+            events.append(Banked(p, total, value, pp, written=False))
     else:
-        sheets[p] = replace(sheet.write(Level(value, pp=pp)), farkles_in_row=0)
-        events.append(Banked(p, t.total, value, pp))
-        if not was_entered:
-            events.append(Entered(p, value))
+        was_entered = state.entered(p)
+        # a new level: its ticks start from 0 (G-3 Reading), as PlayerSheet.write does
+        sheets[p] = _sheet(sheet, (*sheet.levels, Level(value, pp=pp)), 0, 0)
+        if events is not None:
+            events.append(Banked(p, total, value, pp))
+            if not was_entered:
+                events.append(Entered(p, value))
         sheets = _bump(rules, sheets, p, value, events)
-    state = replace(state, sheets=tuple(sheets))
     offer = None
-    if g.take_back and not t.full_hand and state.in_hand > 0:
-        offer = TakeBackOffer(t.total, state.in_hand, t.set_aside, t.multiples)
-    if reaches_target(rules, value):
-        if g.final_round or g.final_turns:
-            state = _reach_final(state, p, events)
-        else:
+    in_hand = state.in_hand
+    if g.take_back and not t.full_hand and in_hand > 0:
+        offer = TakeBackOffer(total, in_hand, t.set_aside, t.multiples)
+    if not reaches_target(rules, value):
+        return _next_turn(state, tuple(sheets), offer, events)
+    state = _moved(state, {"sheets": tuple(sheets)})
+    if g.final_round or g.final_turns:
+        state = _reach_final(state, p, events)
+    else:
+        if events is not None:
             events.append(Won(p, (p,)))
-            return replace(state, phase=Phase.OVER, winners=(p,))
-    return _next_turn(state, offer, events)
+        return _moved(state, {"phase": Phase.OVER, "winners": (p,)})
+    return _next_turn(state, state.sheets, offer, events)
 
 
-def _reach_final(state: GameState, p: int, events: list[Event]) -> GameState:
+def _reach_final(state: GameState, p: int, events: Events) -> GameState:
     g = state.rules.game
     final = state.final
     if final is None:
-        events.append(FinalRound(p))
+        if events is not None:
+            events.append(FinalRound(p))
         stop = 0 if g.final_round else p
-        return replace(state, final=FinalRoundState(holder=p, stop_before=stop))
+        return _moved(state, {"final": FinalRoundState(holder=p, stop_before=stop)})
     if g.final_round and final.holder != p:
         sheets = list(state.sheets)
         holder = sheets[final.holder]
@@ -588,15 +776,17 @@ def _reach_final(state: GameState, p: int, events: list[Event]) -> GameState:
             state.rules, holder.score
         ):  # a bump of this very bank may have crossed that level already (G-4)
             sheets = _cross_current(state.rules, sheets, final.holder, "final_round", events)
-        events.append(FinalRound(p))
-        return replace(state, sheets=tuple(sheets), final=FinalRoundState(p, stop_before=p))
+        if events is not None:
+            events.append(FinalRound(p))
+        return _moved(state, {"sheets": tuple(sheets), "final": FinalRoundState(p, stop_before=p)})
     return state
 
 
-def _lose_turn(state: GameState, reason: str, events: list[Event]) -> GameState:
+def _lose_turn(state: GameState, reason: str, events: Events) -> GameState:
     rules, t = state.rules, state.turn
     p = t.player
-    events.append(Farkled(p, t.total, reason))
+    if events is not None:
+        events.append(Farkled(p, t.total, reason))
     sheets = list(state.sheets)
     sheet = sheets[p]
     limit = rules.game.ticks_to_cross
@@ -604,13 +794,15 @@ def _lose_turn(state: GameState, reason: str, events: list[Event]) -> GameState:
         i = sheet.current_index
         if i is None:
             sheet = replace(sheet, loose_ticks=sheet.loose_ticks + 1)
-            events.append(Ticked(p, 0, sheet.loose_ticks))
+            if events is not None:
+                events.append(Ticked(p, 0, sheet.loose_ticks))
         else:
             level = sheet.levels[i]
             levels = list(sheet.levels)
             levels[i] = replace(level, ticks=level.ticks + 1)
             sheet = replace(sheet, levels=tuple(levels), ticks=sheet.ticks + 1)
-            events.append(Ticked(p, level.value, sheet.ticks))
+            if events is not None:
+                events.append(Ticked(p, level.value, sheet.ticks))
         sheets[p] = sheet
         if i is not None and sheet.ticks >= limit:
             sheets = _cross_current(rules, sheets, p, "ticks", events)
@@ -619,15 +811,17 @@ def _lose_turn(state: GameState, reason: str, events: list[Event]) -> GameState:
     in_row = sheet.farkles_in_row + 1
     if penalty and in_row >= rules.turn.farkle_penalty_after:
         value = sheet.score - penalty
-        sheets[p] = replace(sheet.write(Level(value, penalty=True)), farkles_in_row=0)
-        events.append(Penalised(p, penalty, value))
+        # a new level: its ticks start from 0 (G-3 Reading), as PlayerSheet.write does
+        sheets[p] = _sheet(sheet, (*sheet.levels, Level(value, penalty=True)), 0, 0)
+        if events is not None:
+            events.append(Penalised(p, penalty, value))
     else:
-        sheets[p] = replace(sheet, farkles_in_row=in_row)
-    return _next_turn(replace(state, sheets=tuple(sheets)), None, events)
+        sheets[p] = _sheet(sheet, sheet.levels, sheet.ticks, in_row)
+    return _next_turn(state, tuple(sheets), None, events)
 
 
 def _cross_current(
-    rules: RuleSet, sheets: list[PlayerSheet], p: int, reason: str, events: list[Event]
+    rules: RuleSet, sheets: list[PlayerSheet], p: int, reason: str, events: Events
 ) -> list[PlayerSheet]:
     """Cross player p's current level and fall back to the previous one not crossed."""
     sheet = sheets[p]
@@ -647,14 +841,15 @@ def _cross_current(
         else:
             sheet = replace(sheet, ticks=levels[back].ticks)
     sheets[p] = sheet
-    events.append(Crossed(p, levels[i].value, sheet.score, reason))
+    if events is not None:
+        events.append(Crossed(p, levels[i].value, sheet.score, reason))
     if rules.game.fallback_bumps and sheet.score:
         sheets = _bump(rules, sheets, p, sheet.score, events)
     return sheets
 
 
 def _bump(
-    rules: RuleSet, sheets: list[PlayerSheet], p: int, value: int, events: list[Event]
+    rules: RuleSet, sheets: list[PlayerSheet], p: int, value: int, events: Events
 ) -> list[PlayerSheet]:
     """G-4: a new level equal to another player's current (or any) level crosses it."""
     mode = rules.game.bump
@@ -667,39 +862,57 @@ def _bump(
         current = other.current_index
         if mode == "current":
             if current is not None and other.levels[current].value == value:
-                events.append(Bumped(p, q, value))
+                if events is not None:
+                    events.append(Bumped(p, q, value))
                 sheets = _cross_current(rules, sheets, q, "bump", events)
             continue
         hits = [i for i, lv in enumerate(other.levels) if not lv.crossed and lv.value == value]
         for i in hits:
-            events.append(Bumped(p, q, value))
+            if events is not None:
+                events.append(Bumped(p, q, value))
             if i == current:
                 sheets = _cross_current(rules, sheets, q, "bump", events)
             else:
                 levels = list(sheets[q].levels)
                 levels[i] = replace(levels[i], crossed=True)
                 sheets[q] = replace(sheets[q], levels=tuple(levels))
-                events.append(Crossed(q, value, sheets[q].score, "bump"))
+                if events is not None:
+                    events.append(Crossed(q, value, sheets[q].score, "bump"))
     return sheets
 
 
-def _next_turn(state: GameState, offer: TakeBackOffer | None, events: list[Event]) -> GameState:
-    n = len(state.sheets)
+def _next_turn(
+    state: GameState, sheets: tuple[PlayerSheet, ...], offer: TakeBackOffer | None, events: Events
+) -> GameState:
+    """The turn passes to the next seat, or the game ends (G-6, F-4); ``sheets``: the sheet
+    as the turn that ends left it."""
+    n = len(sheets)
     nxt = (state.turn.player + 1) % n
     final = state.final
     if final is not None and nxt == final.stop_before:
         if state.rules.game.final_turns:
-            best = max(s.score for s in state.sheets)
-            winners = tuple(i for i, s in enumerate(state.sheets) if s.score == best)
+            best = max(s.score for s in sheets)
+            winners = tuple(i for i, s in enumerate(sheets) if s.score == best)
         else:
             winners = (final.holder,)
-        events.append(Won(winners[0], winners))
-        return replace(state, phase=Phase.OVER, winners=winners, offer=None)
-    events.append(TurnStarted(nxt))
-    return replace(
-        state,
-        turn=TurnState(player=nxt),
-        phase=Phase.START,
-        offer=offer,
-        turns=state.turns + 1,
-    )
+        if events is not None:
+            events.append(Won(winners[0], winners))
+        changes = {"sheets": sheets, "phase": Phase.OVER, "winners": winners, "offer": None}
+        return _moved(state, changes)
+    if events is not None:
+        events.append(TurnStarted(nxt))
+    changes = {"sheets": sheets, "turn": _fresh_turn(nxt), "phase": Phase.START, "offer": offer}
+    return _moved(state, {**changes, "turns": state.turns + 1})
+
+
+_MOVES: dict[type[Action], Move] = {
+    Roll: _roll,
+    Keep: _keep,
+    Throw: _throw,
+    Bank: _bank,
+    Fresh: _throw,
+    Take: _take,
+    Joker: _joker,
+    Off: _off,
+}
+"""The move of each kind of action."""

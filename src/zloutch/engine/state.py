@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from enum import Enum
+from typing import Any, Generic, TypeVar, overload
 
 from zloutch.rules.dice import Dice, Face, format_dice
 from zloutch.rules.ruleset import RuleSet
@@ -12,6 +14,51 @@ CHANCE = -1
 """``current_player`` while dice are rolling: chance decides."""
 TERMINAL = -2
 """``current_player`` once the game is over."""
+
+_Frozen = TypeVar("_Frozen")
+
+
+def build(cls: type[_Frozen], values: dict[str, Any]) -> _Frozen:
+    """An instance of the frozen dataclass ``cls`` whose attributes are ``values``.
+
+    ``values`` names every field (and nothing else but the private keys of derived facts,
+    see ``GameState``): the object is the one ``cls(**values)`` builds, without the per-field
+    ``object.__setattr__`` calls of a frozen dataclass's ``__init__``, which cost several
+    times the rest of a move. The engine builds its states this way on its hot path only;
+    equality, hashing and ``repr`` read the fields as ever.
+    """
+    new = object.__new__(cls)
+    object.__setattr__(new, "__dict__", values)
+    return new
+
+
+_Value = TypeVar("_Value")
+
+
+class _derived(Generic[_Value]):
+    """``functools.cached_property`` without its lock: the value is worked out on the first
+    read and kept in the instance's ``__dict__``, where later reads find it. (Python 3.11's
+    cached_property takes a lock at every first read, which costs more than the value.)
+    Two threads may both work a value out; both get the same one: it is a pure function of
+    the fields."""
+
+    def __init__(self, compute: Callable[[Any], _Value]) -> None:
+        self.compute = compute
+        self.name = compute.__name__
+        self.__doc__ = compute.__doc__
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    @overload
+    def __get__(self, obj: None, owner: type | None = None) -> _derived[_Value]: ...
+    @overload
+    def __get__(self, obj: object, owner: type | None = None) -> _Value: ...
+    def __get__(self, obj: object | None, owner: type | None = None) -> _derived[_Value] | _Value:
+        if obj is None:
+            return self
+        value = obj.__dict__[self.name] = self.compute(obj)
+        return value
 
 
 class Phase(Enum):
@@ -44,7 +91,11 @@ class Level:
 
 @dataclass(frozen=True)
 class PlayerSheet:
-    """A player's column: the levels written, and the counts the rules keep."""
+    """A player's column: the levels written, and the counts the rules keep.
+
+    What it derives from its levels (``current_index``, ``score``, ``entered``...) is worked
+    out once per sheet and kept (``_derived``): a sheet lives through many states.
+    """
 
     name: str
     levels: tuple[Level, ...] = ()
@@ -55,7 +106,7 @@ class PlayerSheet:
     farkles_in_row: int = 0
     """Consecutive farkles since the last bank or penalty (F-1)."""
 
-    @property
+    @_derived
     def current_index(self) -> int | None:
         """Index of the current level: the last one not crossed."""
         for i in range(len(self.levels) - 1, -1, -1):
@@ -63,13 +114,13 @@ class PlayerSheet:
                 return i
         return None
 
-    @property
+    @_derived
     def score(self) -> int:
         """The current level's value (0 with no level)."""
         i = self.current_index
         return self.levels[i].value if i is not None else 0
 
-    @property
+    @_derived
     def entered(self) -> bool:
         """Whether the player has a banked level standing (T-7: else the entry applies).
 
@@ -77,14 +128,14 @@ class PlayerSheet:
         """
         return any(not lv.crossed and not lv.penalty for lv in self.levels)
 
-    @property
+    @_derived
     def entered_once(self) -> bool:
         """Whether the player has ever banked (T-7 with ``reentry`` off: entered for good).
 
         A bank writes a level that is not a penalty, and levels are never erased."""
         return any(not lv.penalty for lv in self.levels)
 
-    @property
+    @_derived
     def current_ticks(self) -> int:
         """The ticks that count toward a crossing now (G-3): beside the current level, or the
         loose ticks of a player with no level, which cross nothing."""
@@ -152,6 +203,12 @@ class GameState:
 
     Its repr says what it is in one line, not as code (a state is built by playing):
     ``<GameState farkle: Ana 600, Bob 0; Bob to throw>``.
+
+    A state keeps what the engine derives from it, once derived, under private keys of its
+    ``__dict__`` (``DERIVED``): its legal actions, the reading of the throw on the table, the
+    tables of its rule set. They are functions of the fields alone, never compared, hashed or
+    pickled; a state built from another (``dataclasses.replace``, the engine's moves) derives
+    its own.
     """
 
     rules: RuleSet
@@ -194,6 +251,10 @@ class GameState:
             return self.rules.dice
         return self.rules.dice - len(self.turn.set_aside) - len(self.turn.jokers)
 
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickle the fields only: derived facts are worked out again where needed."""
+        return {k: v for k, v in self.__dict__.items() if k not in DERIVED}
+
     def __repr__(self) -> str:
         scores = ", ".join(f"{s.name} {s.score}" for s in self.sheets)
         return f"<GameState {self.rules.spec}: {scores}; {self._where()}>"
@@ -216,6 +277,10 @@ class GameState:
         if self.phase is Phase.KEEP:
             return f"{who} to keep from {format_dice(t.throw)}{so_far}"
         return f"{who} holds {t.total}, {_dice(self.in_hand)} in hand"
+
+
+DERIVED = ("_legal", "_throw", "_tables")
+"""The private keys under which a ``GameState`` keeps what the engine derived from it."""
 
 
 def _dice(count: int) -> str:
