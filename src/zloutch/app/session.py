@@ -49,6 +49,7 @@ from zloutch.engine import (
     new_game,
     parse_action,
     step,
+    step_legal,
     why_illegal,
 )
 from zloutch.engine.events import Event, TurnStarted
@@ -492,7 +493,7 @@ class Session:
     def act(self, action: Action) -> tuple[Event, ...]:
         """Play an action for whoever is to move; a refusal is logged and raised."""
         self._check((action,))
-        return self._apply(action)
+        return self._apply(action, checked=True)
 
     def play(self, command: Command) -> tuple[Event, ...]:
         """The actions of a typed command, in order (a throw and its faces at a table).
@@ -504,7 +505,7 @@ class Session:
         before = self.state
         events: list[Event] = []
         for action in command.actions:
-            events += self._apply(action)
+            events += self._apply(action, checked=True)
         self.previous = before
         self.last_events = tuple(events)
         return self.last_events
@@ -520,7 +521,7 @@ class Session:
                 self.log.append(LogEntry(text, kind="refused"))
                 raise IllegalActionError(reason)
             if i + 1 < len(actions):
-                state, _ = step(state, action)
+                state, _ = step_legal(state, action)
 
     def roll(self) -> tuple[Event, ...]:
         """Throw the dice in the air from the secret, the seed or the file."""
@@ -636,10 +637,11 @@ class Session:
     def note(self, text: str) -> None:
         self.log.append(LogEntry(text, kind="note"))
 
-    def _apply(self, action: Action) -> tuple[Event, ...]:
+    def _apply(self, action: Action, *, checked: bool = False) -> tuple[Event, ...]:
+        """Play an action; ``checked``: ``_check`` passed it, the engine need not again."""
         if self.closed:
             raise SessionError("this game was stopped here: resume it to go on")
-        state, events = step(self.state, action)
+        state, events = (step_legal if checked else step)(self.state, action)
         self.previous, self.state = self.state, state
         self.record = self.record.extended([action])
         self._reveal_if_over()
