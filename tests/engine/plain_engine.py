@@ -255,10 +255,12 @@ def bank_refusal_of(
                 return BankRefusal(
                     "T-7", f"you cannot bank {total}: you need {entry} to enter the game (T-7)"
                 )
-    if rules.turn.bank_multiple_of_100 and total % 100 == 50:
-        return BankRefusal(
-            "T-6", f"you cannot bank {total}: a total ending in 50 cannot be banked (T-6)"
-        )
+    if not rules.turn.round_enough(total):
+        if total % 100 == 50:
+            why = "a total ending in 50 cannot be banked"
+        else:
+            why = "only a multiple of 100 can be banked"
+        return BankRefusal("T-6", f"you cannot bank {total}: {why} (T-6)")
     small_pp = rules.turn.petit_palier and total == 100 and entered
     if total < rules.turn.min_bank and not small_pp:
         rule = "T-8" if rules.turn.petit_palier else "F-3"

@@ -141,6 +141,21 @@ def test_T6_total_ending_in_50_cannot_be_banked() -> None:
     assert str(info.value) == "you cannot bank 1050: a total ending in 50 cannot be banked (T-6)"
 
 
+def test_T6_only_a_multiple_of_100_is_banked_whatever_the_combinations() -> None:
+    """T-6 read as its option's name and "until it is round": a house combination worth 660
+    makes totals that end in neither 00 nor 50, and those are refused too."""
+    s = start("dix-mille-6(four_and_pair=660,entry=0)")
+    s = play(s, "throw; roll 2 2 2 2 3 3; keep 2 2 2 2 3 3")
+    assert s.turn.total == 660 and s.turn.full_hand
+    s = play(s, "throw; roll 1 2 3 4 6 6; keep 1")
+    assert s.turn.total == 760
+    with pytest.raises(IllegalActionError) as info:
+        apply(s, Bank())
+    assert str(info.value) == "you cannot bank 760: only a multiple of 100 can be banked (T-6)"
+    assert Bank() not in legal_actions(s)
+    assert not s.rules.turn.round_enough(960) and s.rules.turn.round_enough(1000)
+
+
 def test_T8_petit_palier_100_after_entry() -> None:
     s = start("dix-mille")
     s = play(s, "throw; roll 1 1 1 2 3; keep 1 1 1; bank")

@@ -314,7 +314,7 @@ def bank_rule(rules: RuleSet, t: TurnState, *, entered: bool, lands: bool) -> st
             counted = total if rules.game.take_back_counts_for_entry else total - t.inherited
             if counted < entry:
                 return "T-7"
-    if turn.bank_multiple_of_100 and total % 100 == 50:
+    if not turn.round_enough(total):
         return "T-6"
     small_pp = turn.petit_palier and total == 100 and entered
     if total < turn.min_bank and not small_pp:
@@ -345,7 +345,9 @@ def _refusal_words(rules: RuleSet, t: TurnState, rule: str) -> str:
             )
         return f"you cannot bank {total}: you need {entry} to enter the game (T-7)"
     if rule == "T-6":
-        return f"you cannot bank {total}: a total ending in 50 cannot be banked (T-6)"
+        if total % 100 == 50:
+            return f"you cannot bank {total}: a total ending in 50 cannot be banked (T-6)"
+        return f"you cannot bank {total}: only a multiple of 100 can be banked (T-6)"
     if rule in ("T-8", "F-3"):
         return f"you cannot bank {total}: the smallest bank is {rules.turn.min_bank} ({rule})"
     return "you cannot bank: the turn total is 0"

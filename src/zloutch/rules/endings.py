@@ -137,7 +137,7 @@ def _no_bank(rules: RuleSet, *, entering: bool) -> str:
     if t.min_bank:
         why.append(f"at least {t.min_bank} to bank (F-3)")
     if t.bank_multiple_of_100:
-        why.append("a total that does not end in 50 (T-6)")
+        why.append("a round total, a multiple of 100 (T-6)")
     needs = f" that has {' and '.join(why)}" if why else ""
     return f"no turn can ever be banked{needs}, so no game could ever end"
 
@@ -347,7 +347,7 @@ def _mask(rules: RuleSet, top: int, step: int, *, entering: bool) -> int:
     allowed = []
     for i in range(1, top + 1):
         points = i * step
-        if t.bank_multiple_of_100 and points % 100 == 50:
+        if not t.round_enough(points):
             continue
         small_pp = t.petit_palier and points == 100 and not entering
         if points < t.min_bank and not small_pp:

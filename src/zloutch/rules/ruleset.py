@@ -135,7 +135,9 @@ class TurnRules:
         "After a full hand, all the dice must be thrown again (forced), or the player may bank.",
     )
     bank_multiple_of_100: bool = _option(
-        False, "T-6", "A turn total ending in 50 cannot be banked."
+        False,
+        "T-6",
+        "Only a round turn total, a multiple of 100, can be banked (one ending in 50 cannot).",
     )
     entry: int = _option(0, "T-7", "A player's first bank needs at least this much; 0: no entry.")
     entry_by: Literal["turn", "throw"] = _option(
@@ -166,6 +168,12 @@ class TurnRules:
         0, "F-1", "Points lost at the farkle_penalty_after-th farkle in a row; 0: off."
     )
     farkle_penalty_after: int = _option(3, "F-1", "How many farkles in a row cost the penalty.")
+
+    def round_enough(self, total: int) -> bool:
+        """T-6: whether a turn total may be banked as to its roundness (with
+        bank_multiple_of_100, a multiple of 100 only: 1050 cannot, nor 960 where a
+        combination is worth 660). The engine, the endings check and the loader read it here."""
+        return not self.bank_multiple_of_100 or total % 100 == 0
 
 
 @dataclass(frozen=True)
