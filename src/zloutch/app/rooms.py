@@ -252,6 +252,14 @@ class Room:
     played: list[Played] = field(default_factory=list)
     seeds: list[PlayerSeed] = field(default_factory=list)
     throws: int = 0
+    revision: int = field(default=0, compare=False)
+    """Counts the changes of what is shown (``touch``)."""
+    memo: dict[object, tuple[int, str]] = field(default_factory=dict, repr=False, compare=False)
+    """What the front ends made of this room as it stands (the state's JSON per language),
+    made once for every socket and every catch-up, each with the ``revision`` it was made
+    at: a text made while another thread changed the room is never served as current."""
+    entry_memo: dict[tuple[int, str], str] = field(default_factory=dict, repr=False, compare=False)
+    """The same for the entries of the log, by (seq, language): an entry never changes."""
 
     @classmethod
     def rebuild(cls, game: GameRow, seats: Sequence[SeatRow], log: Sequence[LogEntry]) -> Room:
@@ -268,10 +276,28 @@ class Room:
     def version(self) -> int:
         return len(self.played)
 
+    def touch(self) -> None:
+        """Something shown changed (a move, a seat, the game's status): forget the memo."""
+        self.revision += 1
+        self.memo.clear()
+
+    def set_game(self, game: GameRow) -> None:
+        self.game = game
+        self.touch()
+
+    def set_seat(self, row: SeatRow) -> None:
+        self.seats[row.seat] = row
+        self.touch()
+
+    def set_seats(self, rows: Sequence[SeatRow]) -> None:
+        self.seats = list(rows)
+        self.touch()
+
     def take(self, entry: LogEntry) -> Played:
         """Add an entry of the log (already stored, or about to be)."""
         if entry.seq != self.version + 1:
             raise RoomError(f"log of {self.game.id}: entry {entry.seq} after {self.version}")
+        self.touch()
         events: tuple[Event, ...] = ()
         if entry.text == UNDO_WORD:
             played = Played(entry, (), self._undo())
@@ -402,6 +428,7 @@ class Room:
         """Stand where a copy of this room stands, its entries now stored (no replay)."""
         self.state, self.record, self.throws = probe.state, probe.record, probe.throws
         self.played, self.seeds = list(probe.played), list(probe.seeds)
+        self.touch()
 
 
 # ---------------------------------------------------------------------------- answers
@@ -507,6 +534,16 @@ class Created:
 
 
 @dataclass(frozen=True)
+class NewRoom:
+    """A new game built and checked, not stored yet: its room, the log it starts from, and
+    what its creator is told once it is stored."""
+
+    room: Room
+    log: tuple[LogEntry, ...]
+    created: Created
+
+
+@dataclass(frozen=True)
 class Joined:
     game_id: str
     seat: int
@@ -535,12 +572,31 @@ class Rooms:
 
     def create(self, request: NewGame) -> Created:
         """A new game; raises a ZloutchError with the CLI's words for a bad rule set or seats."""
-        rules, rules_toml = self._rules(request.rules, request.rules_toml)
-        names = self._names(request.seats)
-        return self._store_new(rules, rules_toml, names, request, ())
+        return self.add(self.store_new(self.new_game(request)))
 
     def continue_record(self, text: str, request: NewGame) -> Created:
         """A new game that goes on from an uploaded record (its players, its rules)."""
+        return self.add(self.store_new(self.new_from_record(text, request)))
+
+    def new_game(self, request: NewGame) -> NewRoom:
+        """A new game checked and built, nothing stored (``store_new``, then ``add``)."""
+        rules, rules_toml = self._rules(request.rules, request.rules_toml)
+        names = self._names(request.seats)
+        return self._new_room(rules, rules_toml, names, request, ())
+
+    def store_new(self, new: NewRoom) -> NewRoom:
+        """Store a new game (its row, its seats, the log it starts from): the only part of
+        making a game that waits on the disk, which the server runs off its event loop."""
+        self.store.create(new.room.game, new.room.seats, new.log)
+        return new
+
+    def add(self, new: NewRoom) -> Created:
+        """A stored new game, now served."""
+        self.rooms[new.room.game.id] = new.room
+        return new.created
+
+    def new_from_record(self, text: str, request: NewGame) -> NewRoom:
+        """A new game going on from an uploaded record, checked and built, nothing stored."""
         record, state = load_record(text)
         if is_terminal(state):
             raise RoomError("this game is over: there is nothing to continue")
@@ -553,7 +609,7 @@ class Rooms:
         if record.dice:
             log = self._with_seeds(record, log)
         spec = replace(request, table_mode=record.table_mode)
-        return self._store_new(rules, record.rules_toml, record.players, spec, log)
+        return self._new_room(rules, record.rules_toml, record.players, spec, log)
 
     @staticmethod
     def _with_seeds(record: Record, log: tuple[LogEntry, ...]) -> tuple[LogEntry, ...]:
@@ -597,7 +653,7 @@ class Rooms:
                 parts.append(name)
         return parse_players(",".join(parts))
 
-    def _store_new(
+    def _new_room(
         self,
         rules: RuleSet,
         rules_toml: str | None,
@@ -606,7 +662,7 @@ class Rooms:
         log: Sequence[LogEntry],
         rematch_of: str | None = None,
         heirs: Sequence[str | None] = (),
-    ) -> Created:
+    ) -> NewRoom:
         if not 0 <= request.pace <= MAX_PACE:
             raise RoomError(f"a bot's pace is 0 to {MAX_PACE:g} seconds")
         if request.leave_after is not None and request.leave_after < 0:
@@ -649,10 +705,9 @@ class Rooms:
         room = Room.rebuild(game, seats, log)
         if room.over:
             raise RoomError("this game is over: there is nothing to continue")
-        self.store.create(game, seats, log)
-        self.rooms[game_id] = room
         # The server may have to move first (dice in the air, a bot): the caller asks.
-        return Created(game_id, game.commitment, tuple(invites), open_code)
+        created = Created(game_id, game.commitment, tuple(invites), open_code)
+        return NewRoom(room, tuple(log), created)
 
     # -- seats
 
@@ -679,9 +734,7 @@ class Rooms:
         token = self.token()
         self.store.update_seat(row.game_id, row.seat, token_hash=digest(token), invite_hash=None)
         room = self.room(row.game_id)
-        room.seats[row.seat] = replace(
-            room.seats[row.seat], token_hash=digest(token), invite_hash=None
-        )
+        room.set_seat(replace(room.seats[row.seat], token_hash=digest(token), invite_hash=None))
         return Joined(row.game_id, row.seat, token)
 
     def seat_of(self, game_id: str, token: str | None) -> int | None:
@@ -701,7 +754,7 @@ class Rooms:
         if row.bot is not None or row.away == away:
             return False
         self.store.update_seat(game_id, seat, away=away)
-        room.seats[seat] = replace(row, away=away)
+        room.set_seat(replace(row, away=away))
         return True
 
     def rematch(self, game_id: str, token: str) -> Joined:
@@ -727,10 +780,10 @@ class Rooms:
             )
             heirs = [r.token_hash for r in room.seats]
             rules = room.state.rules
-            created = self._store_new(rules, g.rules_toml, g.players, request, (), game_id, heirs)
-            new_id = created.game_id
+            new = self._new_room(rules, g.rules_toml, g.players, request, (), game_id, heirs)
+            new_id = self.add(self.store_new(new)).game_id
             self.store.update_game(game_id, rematch=new_id)
-            room.game = replace(room.game, rematch=new_id)
+            room.set_game(replace(room.game, rematch=new_id))
         new_room = self.room(new_id)
         row = new_room.seats[seat]
         if row.heir_hash is None or not hmac.compare_digest(row.heir_hash, digest(token)):
@@ -755,6 +808,10 @@ class Rooms:
         self.rooms[game_id] = room
         return room
 
+    def forget(self, game_id: str) -> bool:
+        """Drop a game from memory (it is rebuilt from the store when asked for again)."""
+        return self.rooms.pop(game_id, None) is not None
+
     def refresh(self, game_id: str) -> tuple[Played, ...]:
         """Entries another process appended since this one last looked (and seat changes)."""
         room = self.rooms.get(game_id)
@@ -762,10 +819,10 @@ class Rooms:
             return ()
         new = self.store.log(game_id, after=room.version)
         played = tuple(room.take(e) for e in new)
-        room.seats = list(self.store.seats(game_id))
+        room.set_seats(self.store.seats(game_id))
         game = self.store.game(game_id)
         if game is not None:
-            room.game = game
+            room.set_game(game)
         return played
 
     def intent(
@@ -913,7 +970,7 @@ class Rooms:
             room.adopt(pending.probe)
             played = tuple(room.played[pending.base :])
         if pending.probe.over:
-            room.game = replace(room.game, status="over")
+            room.set_game(replace(room.game, status="over"))
         return Accepted(room.version, played)
 
     def bot_turn(self, game_id: str, version: int) -> BotTurn | None:
@@ -976,7 +1033,7 @@ class Rooms:
         for game_id in gone:
             room = self.rooms.get(game_id)
             if room is not None:
-                room.game = replace(room.game, status="expired")
+                room.set_game(replace(room.game, status="expired"))
         return gone
 
     def legal(self, game_id: str) -> tuple[Action, ...]:

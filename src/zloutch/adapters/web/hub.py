@@ -26,9 +26,17 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any, Protocol, TypeVar
 
-from zloutch.adapters.web.protocol import answer_json, dumps, events_message
+from zloutch.adapters.web.protocol import answer_json, dumps, events_text
 from zloutch.adapters.web.writer import GroupCommit
-from zloutch.app.rooms import Accepted, Pending, Played, Refused, Rooms, UnknownGameError
+from zloutch.app.rooms import (
+    Accepted,
+    Pending,
+    Played,
+    Refused,
+    Room,
+    Rooms,
+    UnknownGameError,
+)
 
 T = TypeVar("T")
 
@@ -129,6 +137,7 @@ class Hub:
         game.discard(client)
         if not game:
             self.clients.pop(client.game_id, None)
+            self.evict(client.game_id)
         seat = client.seat
         if seat is None or any(c.seat == seat for c in game):
             return
@@ -174,6 +183,15 @@ class Hub:
             client.send(answer_json(client_id, answer, client.lang))
             if isinstance(answer, Accepted) and answer.played:
                 self.broadcast(game_id, answer.played)
+        self.evict(game_id)
+
+    async def room(self, game_id: str) -> Room:
+        """The game from memory, or rebuilt from its log on the writer's thread (a read and
+        a replay through the engine: not on the loop)."""
+        room = self.rooms.rooms.get(game_id)
+        if room is None:
+            room = await self.writer.run(self.rooms.room, game_id)
+        return room
 
     async def store(self, pending: Pending) -> Accepted | Refused:
         """Pending entries committed by the writer (with other games'), then settled."""
@@ -207,10 +225,23 @@ class Hub:
             room = self.rooms.room(game_id)
             texts: dict[str, str] = {}
             for client in self.clients.get(game_id, ()):
-                if client.lang not in texts:
-                    texts[client.lang] = dumps(events_message(room, played, client.lang))
-                client.send_text(texts[client.lang])
+                text = texts.get(client.lang)
+                if text is None:
+                    text = texts[client.lang] = events_text(room, played, client.lang)
+                client.send_text(text)
         self.kick(game_id)
+        self.evict(game_id)
+
+    def evict(self, game_id: str) -> bool:
+        """A finished game that no socket watches and nothing here works on leaves memory:
+        it is rebuilt from its log when next asked for (its record, a reconnection, a
+        rematch). True if it was dropped."""
+        if game_id in self.clients or game_id in self.locks.locks or game_id in self.timers:
+            return False
+        room = self.rooms.rooms.get(game_id)
+        if room is None or not room.over:
+            return False
+        return self.rooms.forget(game_id)
 
     def kick(self, game_id: str) -> None:
         """If a bot is to move, play it after the game's pace (one timer per game)."""
@@ -229,6 +260,12 @@ class Hub:
         self.spawn(lambda: self._bot_move(game_id, version))
 
     async def _bot_move(self, game_id: str, version: int) -> None:
+        try:
+            await self._bot_play(game_id, version)
+        finally:
+            self.evict(game_id)
+
+    async def _bot_play(self, game_id: str, version: int) -> None:
         try:
             async with self.locks.hold(game_id):
                 turn = self.rooms.bot_turn(game_id, version)
