@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import atexit
 import collections
+import gc
 import runpy
 import signal
 import sys
@@ -29,6 +30,17 @@ totals: collections.Counter[str] = collections.Counter()
 stalls: list[tuple[float, str]] = []
 samples = 0
 idle = 0
+collections_seen: dict[int, list[float]] = collections.defaultdict(list)
+"""Generation -> the seconds each of its collections took (``gc.callbacks``)."""
+_gc_began = 0.0
+
+
+def on_gc(phase: str, info: dict[str, int]) -> None:
+    global _gc_began
+    if phase == "start":
+        _gc_began = time.perf_counter()
+    else:
+        collections_seen[info["generation"]].append(time.perf_counter() - _gc_began)
 
 
 def where(frame: types.FrameType) -> str:
@@ -91,7 +103,13 @@ def write(path: str) -> None:
         out.write("\ntotal (on the stack)\n")
         for name, n in totals.most_common(60):
             out.write(f"{n:7d} {n / max(busy, 1):6.1%}  {name}\n")
-        out.write(f"\nstalls over {STALL * 1e3:g} ms: {len(stalls)}\n")
+        for generation, times in sorted(collections_seen.items()):
+            out.write(
+                f"\ngc generation {generation}: {len(times)} collections, {sum(times):.2f} s,"
+                f" longest {max(times) * 1e3:.0f} ms,"
+                f" over {STALL * 1e3:g} ms: {sum(t > STALL for t in times)}"
+            )
+        out.write(f"\n\nstalls over {STALL * 1e3:g} ms: {len(stalls)}\n")
         for seconds, stack in sorted(stalls, reverse=True)[:20]:
             out.write(f"{seconds * 1e3:7.0f} ms  {stack}\n")
 
@@ -101,6 +119,7 @@ def main() -> None:
     if flag != "-m":
         raise SystemExit("usage: sampler.py OUT -m MODULE ARGS")
     atexit.register(write, path)
+    gc.callbacks.append(on_gc)
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     threading.Thread(target=sample, args=(threading.main_thread().ident,), daemon=True).start()
     sys.argv = [module, *rest]

@@ -310,12 +310,15 @@ async def _serve_socket(socket: WebSocket, game_id: str, rooms: Rooms, hub: Hub)
         await socket.close(1008)
         return
     client = Client(socket, game_id, seat, lang)
+    # The welcome and the catch-up first, then the socket joins its game (a person back:
+    # the seat message to everyone, this socket too), all with no await in between, so that
+    # no broadcast falls between the catch-up and the joining.
+    since = hello.get("since")
+    client.send({"type": "welcome", "game": game_id, "seat": seat, "version": room.version})
+    client.send_text(catch_up_text(room, since if isinstance(since, int) else None, lang))
     hub.join(client)
     writer = asyncio.get_running_loop().create_task(client.write())
     try:
-        since = hello.get("since")
-        client.send({"type": "welcome", "game": game_id, "seat": seat, "version": room.version})
-        client.send_text(catch_up_text(room, since if isinstance(since, int) else None, lang))
         while True:
             message = await _receive(socket)
             if message is None:

@@ -75,6 +75,7 @@ from zloutch.app.rooms.service import (
 )
 from zloutch.app.rooms.store import (
     GameStore,
+    Note,
 )
 
 __all__ = [
@@ -96,6 +97,7 @@ __all__ = [
     "MemoryStore",
     "NewGame",
     "NewRoom",
+    "Note",
     "Pending",
     "Played",
     "Refusal",

@@ -70,6 +70,14 @@ class MemoryStore:
     def update_game(self, game_id: str, **changes: object) -> None:
         self.games[game_id] = replace(self.games[game_id], **changes)  # type: ignore[arg-type]
 
+    def create_rematch(self, old_id: str, game: GameRow, seats: Sequence[SeatRow]) -> str:
+        stored = self.games[old_id].rematch
+        if stored is not None:
+            return stored
+        self.create(game, seats, ())
+        self.update_game(old_id, rematch=game.id)
+        return game.id
+
     def update_seat(self, game_id: str, seat: int, **changes: object) -> None:
         key = (game_id, seat)
         self.seat_rows[key] = replace(self.seat_rows[key], **changes)  # type: ignore[arg-type]

@@ -274,7 +274,7 @@ class Rooms:
         room = self.room(game_id)
         if not room.over:
             raise RoomError("a rematch starts when the game is over")
-        new_id = room.game.rematch or self._stored_rematch(game_id)
+        new_id = room.game.rematch
         if not new_id:
             g = room.game
             request = NewGame(
@@ -289,18 +289,16 @@ class Rooms:
             heirs = [r.token_hash for r in room.seats]
             rules = room.state.rules
             new = self._new_room(rules, g.rules_toml, g.players, request, (), game_id, heirs)
-            new_id = self.add(self.store_new(new)).game_id
-            self.store.update_game(game_id, rematch=new_id)
+            # Stored unless another request (or process) stored the rematch first: one game.
+            new_id = self.store.create_rematch(game_id, new.room.game, new.room.seats)
+            if new_id == new.room.game.id:
+                self.add(new)
             room.set_game(replace(room.game, rematch=new_id))
         new_room = self.room(new_id)
         row = new_room.seats[seat]
         if row.heir_hash is None or not hmac.compare_digest(row.heir_hash, digest(token)):
             raise RoomError("this seat of the rematch is not yours")
         return self._seat(row)
-
-    def _stored_rematch(self, game_id: str) -> str | None:
-        game = self.store.game(game_id)
-        return game.rematch if game else None
 
     # -- the games
 
@@ -315,6 +313,11 @@ class Rooms:
         room = Room.rebuild(game, self.store.seats(game_id), self.store.log(game_id))
         self.rooms[game_id] = room
         return room
+
+    def read_rows(self, game_id: str) -> tuple[GameRow, tuple[SeatRow, ...]] | None:
+        """A game's row and seats as stored now (another process may have changed them)."""
+        game = self.store.game(game_id)
+        return None if game is None else (game, self.store.seats(game_id))
 
     def forget(self, game_id: str) -> bool:
         """Drop a game from memory (it is rebuilt from the store when asked for again)."""

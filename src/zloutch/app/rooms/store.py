@@ -4,8 +4,9 @@ database, ``memory.MemoryStore`` for tests)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import datetime
-from typing import Protocol
+from typing import Literal, Protocol
 
 from zloutch.app.rooms.rows import (
     Append,
@@ -13,6 +14,17 @@ from zloutch.app.rooms.rows import (
     LogEntry,
     SeatRow,
 )
+
+
+@dataclass(frozen=True)
+class Note:
+    """What another server process on the same database changed in a game (PostgreSQL's
+    LISTEN/NOTIFY): its log up to ``seq``, or its ``seats`` (a person away or back, a seat
+    taken) or its row (``game``: a rematch, its status)."""
+
+    game_id: str
+    seq: int | None = None
+    changed: Literal["log", "seats", "game"] = "log"
 
 
 class GameStore(Protocol):
@@ -45,6 +57,12 @@ class GameStore(Protocol):
         ...
 
     def update_game(self, game_id: str, **changes: object) -> None: ...
+
+    def create_rematch(self, old_id: str, game: GameRow, seats: Sequence[SeatRow]) -> str:
+        """Store ``game`` as the rematch of ``old_id`` unless the old game has one already
+        (another request, another process, got there first: then nothing is stored). The
+        id of the rematch either way: one game, however many ask at once."""
+        ...
 
     def update_seat(self, game_id: str, seat: int, **changes: object) -> None: ...
 
