@@ -17,7 +17,10 @@ is then about ``games / (S + latency)`` intents a second.
 Traffic goes to 127.0.0.1 only, bounded in count and in time. Run:
 ``python benchmarks/serve.py --games 1000 --sockets 5000 --moves 4`` (the issue's target).
 The clients share the machine with the server: on a small machine they are a large part of
-the load, so the figures are an upper bound of the server's own latency.
+the load, so the figures are an upper bound of the server's own latency (the CPU of each
+process is printed). ``--sample FILE`` runs the server under ``benchmarks/sampler.py`` (the
+loop's stack every millisecond, the collector's pauses, the stalls), ``--profile FILE``
+under cProfile.
 """
 
 from __future__ import annotations
