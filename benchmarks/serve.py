@@ -17,7 +17,10 @@ is then about ``games / (S + latency)`` intents a second.
 Traffic goes to 127.0.0.1 only, bounded in count and in time. Run:
 ``python benchmarks/serve.py --games 1000 --sockets 5000 --moves 4`` (the issue's target).
 The clients share the machine with the server: on a small machine they are a large part of
-the load, so the figures are an upper bound of the server's own latency.
+the load, so the figures are an upper bound of the server's own latency (the CPU of each
+process is printed). ``--sample FILE`` runs the server under ``benchmarks/sampler.py`` (the
+loop's stack every millisecond, the collector's pauses, the stalls), ``--profile FILE``
+under cProfile.
 """
 
 from __future__ import annotations
@@ -66,11 +69,15 @@ def raise_open_files(wanted: int) -> None:
         resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
 
 
-def start_server(db: str, port: int, profile: str | None = None) -> subprocess.Popen[bytes]:
+def start_server(
+    db: str, port: int, profile: str | None = None, sample: str | None = None
+) -> subprocess.Popen[bytes]:
     env = {**os.environ, "PYTHONPATH": str(SRC)}
     command = [sys.executable, "-m", "zloutch", "serve", "--port", str(port), "--db", db]
     if profile:  # the server under cProfile, written when it stops
         command[1:1] = ["-m", "cProfile", "-o", profile]
+    elif sample:  # the server under the sampler, written when it stops
+        command[1:1] = [str(Path(__file__).with_name("sampler.py")), sample]
     process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL)
     deadline = time.monotonic() + 90
     while time.monotonic() < deadline:
@@ -255,6 +262,9 @@ def main() -> None:
     )
     parser.add_argument("--db", help="a database URL (default: SQLite in a temporary folder)")
     parser.add_argument("--profile", metavar="FILE", help="run the server under cProfile")
+    parser.add_argument(
+        "--sample", metavar="FILE", help="run the server under benchmarks/sampler.py"
+    )
     args = parser.parse_args()
     if not (0 < args.games <= 5000 and 0 < args.sockets <= 20000 and args.seconds <= 600):
         raise SystemExit("bounded: at most 5,000 games, 20,000 sockets and 600 s")
@@ -264,7 +274,7 @@ def main() -> None:
     port = free_port()
     with tempfile.TemporaryDirectory() as folder:
         db = args.db or f"sqlite:///{Path(folder) / 'bench.sqlite'}"
-        server = start_server(db, port, args.profile)
+        server = start_server(db, port, args.profile, args.sample)
         try:
             asyncio.run(run(args, port, server.pid))
         finally:

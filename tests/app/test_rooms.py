@@ -268,6 +268,58 @@ def test_rematch_seats_the_same_people(new_store: Callable[[], GameStore]) -> No
         rooms.rematch(game_id, "someone else")
 
 
+def test_two_processes_asked_for_a_rematch_make_one_game(
+    new_store: Callable[[], GameStore],
+) -> None:
+    # Two processes' views of one database, both holding the finished game in memory with
+    # no rematch yet: the second to ask is given the first's game, not a second one.
+    one, two = Rooms(new_store()), Rooms(new_store())
+    game_id, tokens = seated(one, NewGame(ANA_BOB, rules="dix-mille(target=1000)"))
+    play_out(one, game_id, tokens, seed=2)
+    assert two.room(game_id).over and two.room(game_id).game.rematch is None
+    ana = one.rematch(game_id, tokens[0])
+    bob = two.rematch(game_id, tokens[1])
+    assert ana.game_id == bob.game_id
+    assert (ana.seat, bob.seat) == (0, 1)
+    assert isinstance(two.intent(ana.game_id, ana.token, 0, "r", "throw"), Accepted)
+
+
+@pytest.mark.parametrize("tries", [4])
+def test_rematches_asked_at_once_on_threads_make_one_game(
+    new_store: Callable[[], GameStore], tries: int
+) -> None:
+    import threading
+
+    store = new_store()
+    if isinstance(store, MemoryStore):
+        pytest.skip("the database's transactions decide this race; the memory store has none")
+    for n in range(tries):
+        views = [Rooms(new_store()) for _ in range(2)]
+        game_id, tokens = seated(views[0], NewGame(ANA_BOB, rules="dix-mille(target=1000)"))
+        play_out(views[0], game_id, tokens, seed=n)
+        for rooms in views:
+            rooms.room(game_id)  # in memory, no rematch yet
+        gate = threading.Barrier(2)
+        made: list[str] = []
+
+        def ask(
+            rooms: Rooms, token: str, game_id: str, gate: threading.Barrier, made: list[str]
+        ) -> None:
+            gate.wait()
+            made.append(rooms.rematch(game_id, token).game_id)
+
+        threads = [
+            threading.Thread(target=ask, args=(rooms, tokens[seat], game_id, gate, made))
+            for seat, rooms in enumerate(views)
+        ]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(30)
+        assert len(made) == 2 and made[0] == made[1], made
+        assert store.game(game_id).rematch == made[0]  # type: ignore[union-attr]
+
+
 def test_unfinished_games_expire_and_finished_ones_are_kept(
     new_store: Callable[[], GameStore],
 ) -> None:

@@ -11,7 +11,11 @@ SQLite runs in WAL mode with ``synchronous=FULL``: a transaction that returned i
 for all of them).
 With PostgreSQL, each append also sends ``NOTIFY zloutch_log, '<game> <seq>'`` inside its
 transaction, delivered on commit, so that the other server processes on the same database
-learn of the new entries (``listen``).
+learn of the new entries (``listen``); a change of a game's seats (a person away or back, a
+seat taken) or of its row (a rematch) sends ``NOTIFY zloutch_games, '<game> seats'`` (or
+``'<game> game'``) the same way. A rematch is made by a conditional update of the old game
+(``rematch`` set where it is null) in the transaction that stores the new one, and
+``rematch_of`` is unique: two processes asked at once make one game.
 """
 
 from __future__ import annotations
@@ -32,12 +36,16 @@ from zloutch.app.rooms import (
     DuplicateIntent,
     GameRow,
     LogEntry,
+    Note,
     RoomError,
     SeatRow,
     StoreConflict,
 )
 
 CHANNEL = "zloutch_log"
+GAMES_CHANNEL = "zloutch_games"
+"""Seats and games changed (a separate channel: a process of an older version, listening to
+``zloutch_log`` only, is not sent notes it cannot read)."""
 ROWS_A_STATEMENT = 2000
 """Log rows in one INSERT at most (six parameters each: SQLite takes 32,766)."""
 
@@ -63,6 +71,7 @@ games = sa.Table(
     sa.Column("open_hash", sa.String(64)),
     sa.Column("rematch_of", sa.String(32)),
     sa.Column("rematch", sa.String(32)),
+    sa.Index("uq_games_rematch_of", "rematch_of", unique=True),
 )
 
 seats = sa.Table(
@@ -342,6 +351,7 @@ class SqlStore:
     def update_game(self, game_id: str, **changes: object) -> None:
         with self.engine.begin() as conn:
             conn.execute(games.update().where(games.c.id == game_id).values(**changes))
+            self._note(conn, game_id, "game")
 
     def update_seat(self, game_id: str, seat: int, **changes: object) -> None:
         with self.engine.begin() as conn:
@@ -350,6 +360,35 @@ class SqlStore:
                 .where(seats.c.game_id == game_id, seats.c.seat == seat)
                 .values(**changes)
             )
+            self._note(conn, game_id, "seats")
+
+    def create_rematch(self, old_id: str, game: GameRow, rows: Sequence[SeatRow]) -> str:
+        """One transaction: the old game's ``rematch`` set where it is still null (the row is
+        locked until the commit: a second process waits, then finds it set), and the new game
+        stored. ``rematch_of`` being unique, a second rematch could not be stored anyway."""
+        try:
+            with self.engine.begin() as conn:
+                claimed = conn.execute(
+                    games.update()
+                    .where(games.c.id == old_id, games.c.rematch.is_(None))
+                    .values(rematch=game.id)
+                ).rowcount
+                if claimed == 1:
+                    conn.execute(games.insert().values(**_game_values(game)))
+                    conn.execute(seats.insert(), [_seat_values(r) for r in rows])
+                    self._note(conn, old_id, "game")
+                    return game.id
+        except IntegrityError:
+            pass  # the rematch_of constraint: another one was stored first
+        stored = self.game(old_id)
+        if stored is None or stored.rematch is None:
+            raise RoomError(f"the rematch of {old_id} could not be stored")
+        return stored.rematch
+
+    def _note(self, conn: Connection, game_id: str, what: str) -> None:
+        """Tell the other processes (PostgreSQL: delivered on commit)."""
+        if self.postgres:
+            conn.execute(sa.select(sa.func.pg_notify(GAMES_CHANNEL, f"{game_id} {what}")))
 
     def seat_by_invite(self, invite_hash: str) -> SeatRow | None:
         return self._seat_where(seats.c.invite_hash == invite_hash)
@@ -379,19 +418,32 @@ class SqlStore:
 
     # -- across processes (PostgreSQL)
 
-    async def listen(self) -> AsyncIterator[tuple[str, int]]:
-        """(game, last seq) of every append by any process, through LISTEN/NOTIFY."""
+    async def listen(self) -> AsyncIterator[Note]:
+        """What any process changed (its own changes included), through LISTEN/NOTIFY: every
+        append (the game and its last seq), every change of a game's seats or row."""
         import psycopg
 
         dsn = self.engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
         conn = await psycopg.AsyncConnection.connect(dsn, autocommit=True)
         try:
             await conn.execute(f"LISTEN {CHANNEL}")
+            await conn.execute(f"LISTEN {GAMES_CHANNEL}")
             async for note in conn.notifies():
-                game_id, _, seq = note.payload.partition(" ")
-                yield game_id, int(seq)
+                read = read_note(note.channel, note.payload)
+                if read is not None:
+                    yield read
         finally:
             await conn.close()
+
+
+def read_note(channel: str, payload: str) -> Note | None:
+    """A notification's payload (None: not one of ours, or from a newer version)."""
+    game_id, _, rest = payload.partition(" ")
+    if channel == CHANNEL and rest.isdigit():
+        return Note(game_id, int(rest))
+    if channel == GAMES_CHANNEL and rest in ("seats", "game"):
+        return Note(game_id, changed="seats" if rest == "seats" else "game")
+    return None
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:

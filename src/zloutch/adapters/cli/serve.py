@@ -62,4 +62,13 @@ def serve(
     typer.echo(
         f"zloutch serve: http://{host}:{port}/  (games in {application.state.rooms.store.safe_url})"
     )
-    uvicorn.run(application, host=host, port=port, log_level="warning", ws="auto")
+    # No per-message deflate: it compressed every frame for each socket apart (each has its own
+    # zlib context), most of the CPU of a broadcast under load; the frames are a few kB.
+    uvicorn.run(
+        application,
+        host=host,
+        port=port,
+        log_level="warning",
+        ws="auto",
+        ws_per_message_deflate=False,
+    )

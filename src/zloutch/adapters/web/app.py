@@ -45,7 +45,13 @@ from zloutch.adapters.web.i18n import (
     translate,
     ui_catalog,
 )
-from zloutch.adapters.web.protocol import catch_up, dumps, presets_json, state_json
+from zloutch.adapters.web.protocol import (
+    catch_up_text,
+    dumps,
+    presets_json,
+    state_json,
+    state_text,
+)
 from zloutch.app.gamedb import SqlStore
 from zloutch.app.hints import SharedAdvisors
 from zloutch.app.review import review_record
@@ -174,7 +180,10 @@ def create_app(
 
     @app.post("/api/games", status_code=201)
     async def create_game(game: GameIn) -> dict[str, Any]:
-        created = rooms.create(game.request())
+        # Checked and built on the loop; stored on the writer's thread (the loop never waits
+        # on the disk), then served.
+        new = rooms.new_game(game.request())
+        created = rooms.add(await hub.writer.run(rooms.store_new, new))
         hub.broadcast(created.game_id, ())
         return created_json(rooms, created)
 
@@ -182,24 +191,26 @@ def create_app(
     async def continue_record(upload: RecordIn) -> dict[str, Any]:
         text = upload.record if isinstance(upload.record, str) else json.dumps(upload.record)
         request = NewGame((), pace=upload.pace, leave_after=upload.leave_after)
-        created = rooms.continue_record(text, request)
+        new = rooms.new_from_record(text, request)
+        created = rooms.add(await hub.writer.run(rooms.store_new, new))
         if await hub.start(created.game_id) is None:
             hub.kick(created.game_id)
         return created_json(rooms, created)
 
     @app.post("/api/join/{code}")
     async def join(code: str) -> dict[str, Any]:
-        joined = rooms.join(code)
+        joined = await hub.writer.run(rooms.join, code)
         return {"game": joined.game_id, "seat": joined.seat, "token": joined.token}
 
     @app.post("/api/games/{game_id}/open/{code}")
     async def join_open(game_id: str, code: str) -> dict[str, Any]:
-        joined = rooms.join_open(game_id, code)
+        joined = await hub.writer.run(rooms.join_open, game_id, code)
         return {"game": joined.game_id, "seat": joined.seat, "token": joined.token}
 
     @app.get("/api/games/{game_id}")
-    async def game_state(game_id: str, lang: str = "en") -> dict[str, Any]:
-        return state_json(rooms.room(game_id), check_language(lang))
+    async def game_state(game_id: str, lang: str = "en") -> Response:
+        text = state_text(await hub.room(game_id), check_language(lang))
+        return Response(text, media_type="application/json")
 
     @app.get("/api/presets")
     async def presets(lang: str = "en") -> dict[str, Any]:
@@ -212,7 +223,7 @@ def create_app(
 
     @app.get("/api/games/{game_id}/record")
     async def record(game_id: str) -> Response:
-        text = rooms.room(game_id).record_text()
+        text = (await hub.room(game_id)).record_text()
         disposition = f'attachment; filename="zloutch-{game_id}.json"'
         return Response(
             text, media_type="application/json", headers={"Content-Disposition": disposition}
@@ -220,7 +231,7 @@ def create_app(
 
     @app.post("/api/games/{game_id}/rematch")
     async def rematch(game_id: str, body: TokenIn) -> dict[str, Any]:
-        joined = rooms.rematch(game_id, body.token)
+        joined = await hub.writer.run(rooms.rematch, game_id, body.token)
         hub.broadcast(joined.game_id, ())
         for client in hub.clients.get(game_id, ()):
             client.send({"type": "rematch", "game": joined.game_id})
@@ -262,7 +273,7 @@ def create_app(
 
     @app.post("/api/waiting")
     async def waiting(body: TokensIn) -> dict[str, Any]:
-        found = rooms.waiting(body.tokens)
+        found = await hub.writer.run(rooms.waiting, body.tokens)
         return {"games": [{"game": g, "seat": s} for g, s in found]}
 
     def page() -> FileResponse:
@@ -291,7 +302,7 @@ async def _serve_socket(socket: WebSocket, game_id: str, rooms: Rooms, hub: Hub)
     asked = hello.get("lang")
     lang = negotiate(None, asked if isinstance(asked, str) else None)
     try:
-        room = rooms.room(game_id)
+        room = await hub.room(game_id)
         token = hello.get("token")
         seat = rooms.seat_of(game_id, token if isinstance(token, str) else None)
     except ZloutchError as exc:
@@ -299,12 +310,15 @@ async def _serve_socket(socket: WebSocket, game_id: str, rooms: Rooms, hub: Hub)
         await socket.close(1008)
         return
     client = Client(socket, game_id, seat, lang)
+    # The welcome and the catch-up first, then the socket joins its game (a person back:
+    # the seat message to everyone, this socket too), all with no await in between, so that
+    # no broadcast falls between the catch-up and the joining.
+    since = hello.get("since")
+    client.send({"type": "welcome", "game": game_id, "seat": seat, "version": room.version})
+    client.send_text(catch_up_text(room, since if isinstance(since, int) else None, lang))
     hub.join(client)
     writer = asyncio.get_running_loop().create_task(client.write())
     try:
-        since = hello.get("since")
-        client.send({"type": "welcome", "game": game_id, "seat": seat, "version": room.version})
-        client.send(catch_up(room, since if isinstance(since, int) else None, client.lang))
         while True:
             message = await _receive(socket)
             if message is None:
@@ -359,7 +373,7 @@ async def _handle(
     elif kind == "catch_up":
         since = message.get("since")
         since = since if isinstance(since, int) else None
-        client.send(catch_up(rooms.room(game_id), since, client.lang))
+        client.send_text(catch_up_text(rooms.room(game_id), since, client.lang))
     elif kind == "ping":
         client.send({"type": "pong"})
     else:

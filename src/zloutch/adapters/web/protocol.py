@@ -164,9 +164,53 @@ def events_message(
 
 def catch_up(room: Room, since: int | None, lang: str = "en") -> dict[str, Any]:
     """The entries after ``since`` (with the state), or the whole state when far behind."""
+    result: dict[str, Any] = json.loads(catch_up_text(room, since, lang))
+    return result
+
+
+# The texts below are what goes on the wire: each piece is encoded once (the state once per
+# version and language, an entry once per language) and kept on the room, so that a
+# broadcast to many sockets, a catch-up and a GET of the state reuse it. They are the same
+# JSON as ``json.dumps`` of the dictionaries above.
+
+
+def state_text(room: Room, lang: str = "en") -> str:
+    """``state_json`` encoded, once per state of the room and language."""
+    key = ("state", lang)
+    revision = room.revision
+    kept = room.memo.get(key)
+    if kept is not None and kept[0] == revision:
+        return kept[1]
+    text = dumps(state_json(room, lang))
+    if room.revision == revision:  # not changed meanwhile (by a store call on a thread)
+        room.memo[key] = (revision, text)
+    return text
+
+
+def entry_text(room: Room, played: Played, lang: str = "en") -> str:
+    key = (played.entry.seq, lang)
+    text = room.entry_memo.get(key)
+    if text is None:
+        text = room.entry_memo[key] = dumps(entry_json(played, room.state.names, lang))
+    return text
+
+
+def events_text(room: Room, played: tuple[Played, ...] | list[Played], lang: str = "en") -> str:
+    """``events_message`` encoded from the encoded pieces."""
+    first = played[0].entry.seq if played else room.version + 1
+    last = played[-1].entry.seq if played else room.version
+    entries = ",".join(entry_text(room, p, lang) for p in played)
+    return (
+        f'{{"type":"events","from":{first},"to":{last},"entries":[{entries}],'
+        f'"state":{state_text(room, lang)}}}'
+    )
+
+
+def catch_up_text(room: Room, since: int | None, lang: str = "en") -> str:
+    """``catch_up`` encoded: the entries after ``since``, or the whole state."""
     if since is not None and 0 <= since <= room.version and room.version - since <= MAX_CATCH_UP:
-        return events_message(room, room.played[since:], lang)
-    return {"type": "state", "state": state_json(room, lang)}
+        return events_text(room, room.played[since:], lang)
+    return f'{{"type":"state","state":{state_text(room, lang)}}}'
 
 
 def answer_json(client_id: str, answer: Accepted | Refused, lang: str = "en") -> dict[str, Any]:

@@ -1,0 +1,118 @@
+"""Games played on a server: seats, tokens, intents, the action log, the bots, the dice.
+
+A ``Rooms`` service holds the games of one server process over a ``GameStore`` (the durable
+log, ``zloutch.app.gamedb``; ``memory.MemoryStore`` for tests). Nothing here decides a rule:
+an intent is checked by the engine (``why_illegal``) and a refusal carries the engine's
+reason and its rule id. Nothing here does I/O either, apart from the store it is given.
+
+The log is the game. Each accepted intent becomes one or more entries (``throw`` and the
+``roll`` the server draws for it) appended in one transaction with the next sequence numbers;
+an entry is acknowledged or broadcast only after the store committed it. ``check_intent``
+checks an intent in memory and gives the ``Pending`` entries, applied to a copy of the room;
+the store commits them (``append_many``: the entries of many games in one transaction, which
+the server's writer thread uses for group commit), and ``settle`` moves the room on, or
+leaves it as it was. ``intent`` does the three at once. The store refuses a
+sequence number taken (``StoreConflict``: another process got there first; the room reloads
+the log and checks the intent again) and a client message id seen before (``DuplicateIntent``:
+a retry, answered with the version it led to, applied once). A game is rebuilt by replaying
+its log through the engine: entries are engine actions, or seeds a player added to the dice
+(``seed TEXT``), which count from the next throw on.
+
+Seats: an invite code per seat (and an open code that seats whoever comes next) is shown
+once to the creator; opening it gives the seat's token. Codes and tokens are random
+(``secrets``) and only their SHA-256 is stored.
+
+The package: ``rows`` (what is stored, the errors), ``store`` (the ``GameStore`` protocol),
+``memory`` (``MemoryStore``), ``room`` (one game in memory), ``answers`` (requests and
+answers), ``service`` (``Rooms``). Everything is importable from ``zloutch.app.rooms``.
+"""
+
+from __future__ import annotations
+
+from zloutch.app.rooms.answers import (
+    Accepted,
+    BotTurn,
+    Created,
+    Joined,
+    NewGame,
+    NewRoom,
+    Pending,
+    Refused,
+    SeatSpec,
+)
+from zloutch.app.rooms.memory import (
+    MemoryStore,
+)
+from zloutch.app.rooms.room import (
+    Played,
+    Refusal,
+    Room,
+    action_refusal,
+    refusals,
+)
+from zloutch.app.rooms.rows import (
+    DEFAULT_LEAVE_BOT,
+    MAX_PACE,
+    MAX_SEATS,
+    RULE_ID,
+    SEED_WORD,
+    UNDO_WORD,
+    Append,
+    DuplicateIntent,
+    GameRow,
+    LogEntry,
+    RefusalCode,
+    RoomError,
+    SeatRow,
+    StoreConflict,
+    UnknownGameError,
+    digest,
+    now_utc,
+    stamp,
+)
+from zloutch.app.rooms.service import (
+    Rooms,
+)
+from zloutch.app.rooms.store import (
+    GameStore,
+    Note,
+)
+
+__all__ = [
+    "DEFAULT_LEAVE_BOT",
+    "MAX_PACE",
+    "MAX_SEATS",
+    "RULE_ID",
+    "SEED_WORD",
+    "UNDO_WORD",
+    "Accepted",
+    "Append",
+    "BotTurn",
+    "Created",
+    "DuplicateIntent",
+    "GameRow",
+    "GameStore",
+    "Joined",
+    "LogEntry",
+    "MemoryStore",
+    "NewGame",
+    "NewRoom",
+    "Note",
+    "Pending",
+    "Played",
+    "Refusal",
+    "RefusalCode",
+    "Refused",
+    "Room",
+    "RoomError",
+    "Rooms",
+    "SeatRow",
+    "SeatSpec",
+    "StoreConflict",
+    "UnknownGameError",
+    "action_refusal",
+    "digest",
+    "now_utc",
+    "refusals",
+    "stamp",
+]

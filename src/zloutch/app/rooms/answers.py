@@ -1,0 +1,126 @@
+"""The service's answers and requests: an intent refused, accepted or pending (checked, not
+stored yet), a bot's turn, a new game asked for and made, a seat joined."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from datetime import datetime
+
+from zloutch.app.rooms.room import Played, Room
+from zloutch.app.rooms.rows import (
+    DEFAULT_LEAVE_BOT,
+    Append,
+    LogEntry,
+    RefusalCode,
+)
+from zloutch.app.session import BOT_PREFIX, bot_of
+from zloutch.engine import (
+    Action,
+    GameState,
+)
+
+
+@dataclass(frozen=True)
+class Refused:
+    """An intent not applied, and why: the engine's reason and rule id where it is a rule."""
+
+    code: RefusalCode
+    reason: str
+    rule: str | None = None
+    version: int = 0
+
+
+@dataclass(frozen=True)
+class Accepted:
+    """An intent applied (or applied before: ``duplicate``); ``played`` are the new entries."""
+
+    version: int
+    played: tuple[Played, ...] = ()
+    duplicate: bool = False
+
+
+@dataclass(frozen=True)
+class Pending:
+    """Entries checked by the engine and not stored yet, and the room they lead to: a copy
+    (``probe``), so that the room itself, and all that anyone is told, stay as they were until
+    the store has committed them (``Rooms.settle``)."""
+
+    game_id: str
+    base: int
+    """The version they follow."""
+    entries: tuple[LogEntry, ...]
+    probe: Room
+    at: datetime
+
+    @property
+    def append(self) -> Append:
+        return Append(self.game_id, self.entries, self.probe.over, self.at)
+
+
+@dataclass(frozen=True)
+class BotTurn:
+    """A move the server is to choose for a seat: the bot, and the state it sees."""
+
+    game_id: str
+    version: int
+    seat: int
+    bot: str
+    state: GameState
+    seed: str
+
+    def choose(self) -> Action:
+        """The bot's action: a pure function of the state (it may run off the event loop)."""
+        policy = bot_of(BOT_PREFIX + self.bot)
+        assert policy is not None
+        return policy.choose(self.state, random.Random(self.seed))
+
+
+@dataclass(frozen=True)
+class SeatSpec:
+    """A seat asked for at creation: a person's name, or a bot."""
+
+    name: str = ""
+    bot: str | None = None
+
+
+@dataclass(frozen=True)
+class NewGame:
+    """What a game is created with."""
+
+    seats: tuple[SeatSpec, ...]
+    rules: str = "dix-mille"
+    rules_toml: str | None = None
+    """An uploaded rule file (which may extend a preset and nothing else)."""
+    table_mode: bool = False
+    pace: float = 0.8
+    leave_after: float | None = None
+    leave_bot: str = DEFAULT_LEAVE_BOT
+
+
+@dataclass(frozen=True)
+class Created:
+    """A new game and the codes that only its creator sees, once."""
+
+    game_id: str
+    commitment: str
+    invites: tuple[tuple[int, str], ...]
+    """(seat, invite code) for each person's seat."""
+    open_code: str
+
+
+@dataclass(frozen=True)
+class NewRoom:
+    """A new game built and checked, not stored yet: its room, the log it starts from, and
+    what its creator is told once it is stored."""
+
+    room: Room
+    log: tuple[LogEntry, ...]
+    created: Created
+
+
+@dataclass(frozen=True)
+class Joined:
+    game_id: str
+    seat: int
+    token: str

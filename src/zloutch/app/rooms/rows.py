@@ -1,0 +1,133 @@
+"""What the game service stores, and its errors: a game's row, its seats, its log's entries
+(``GameStore`` keeps them), the refusal codes."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Literal
+
+from zloutch.rules import ZloutchError
+
+MAX_SEATS = 8
+SEED_WORD = "seed"
+UNDO_WORD = "undo"
+"""At a real table, an entry that takes back the last entry typed (and the bots' moves after
+it): the log keeps it, the record and the state are as if the undone actions never were."""
+DEFAULT_LEAVE_BOT = "medium"
+MAX_PACE = 60.0
+
+RULE_ID = re.compile(r"\(([STGVF]-\d+)\)")
+
+RefusalCode = Literal[
+    "illegal",
+    "stale",
+    "not_your_turn",
+    "spectator",
+    "bad_token",
+    "invalid",
+    "over",
+    "expired",
+    "not_stored",
+]
+
+
+class RoomError(ZloutchError):
+    """A request the game service cannot do (a bad seat list, an unknown game...)."""
+
+
+class UnknownGameError(RoomError):
+    """No game has this id (or invite code)."""
+
+
+class StoreConflict(Exception):
+    """The next sequence number is taken: another process appended first."""
+
+
+class DuplicateIntent(Exception):
+    """This client message id was applied before; ``version`` is the version it led to."""
+
+    def __init__(self, version: int) -> None:
+        super().__init__(version)
+        self.version = version
+
+
+# ---------------------------------------------------------------------------- stored rows
+
+
+def now_utc() -> datetime:
+    return datetime.now(UTC)
+
+
+def stamp(moment: datetime) -> str:
+    """An ISO 8601 time in UTC to the millisecond: ``2025-05-01T12:00:00.250Z``."""
+    return moment.astimezone(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def digest(secret: str) -> str:
+    """What is stored of a token or a code: its SHA-256, hex."""
+    return hashlib.sha256(secret.encode("utf-8")).hexdigest()
+
+
+@dataclass(frozen=True)
+class GameRow:
+    """A game as stored: what it was created with, and how it stands."""
+
+    id: str
+    rules: str
+    players: tuple[str, ...]
+    secret: str
+    commitment: str
+    created_at: datetime
+    updated_at: datetime
+    rules_toml: str | None = None
+    table_mode: bool = False
+    pace: float = 0.8
+    leave_after: float | None = None
+    """Seconds a person may be away on their move before a bot plays for them (None: never)."""
+    leave_bot: str = DEFAULT_LEAVE_BOT
+    first_throw: int = 0
+    status: Literal["playing", "over", "expired"] = "playing"
+    open_hash: str | None = None
+    rematch_of: str | None = None
+    rematch: str | None = None
+
+
+@dataclass(frozen=True)
+class SeatRow:
+    game_id: str
+    seat: int
+    name: str
+    bot: str | None = None
+    """The bot's level or name (None: a person)."""
+    invite_hash: str | None = None
+    token_hash: str | None = None
+    heir_hash: str | None = None
+    """A rematch seat: the hash of the token of the same seat in the game before."""
+    away: bool = False
+    """A person away past ``leave_after``: the game's ``leave_bot`` plays for them."""
+
+
+@dataclass(frozen=True)
+class LogEntry:
+    """One entry of a game's log: an engine action or a seed (``seed TEXT``)."""
+
+    seq: int
+    text: str
+    at: str
+    seat: int | None = None
+    """The seat that sent it; None for the server (dice, bots, a continued record)."""
+    client_id: str | None = None
+
+
+@dataclass(frozen=True)
+class Append:
+    """One game's entries to append to its log (``GameStore.append_many``)."""
+
+    game_id: str
+    entries: tuple[LogEntry, ...]
+    over: bool
+    """The game is over after them."""
+    at: datetime

@@ -1,0 +1,554 @@
+"""The games of one server process over a durable store (``Rooms``): making games, seats and
+tokens, intents checked through the engine, the bots' turns, settling what the store
+answered."""
+
+from __future__ import annotations
+
+import hmac
+import secrets
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import replace
+from datetime import datetime, timedelta
+
+from zloutch.app.fairdice import check_seed, commitment_of, new_secret
+from zloutch.app.rooms.answers import (
+    Accepted,
+    BotTurn,
+    Created,
+    Joined,
+    NewGame,
+    NewRoom,
+    Pending,
+    Refused,
+    SeatSpec,
+)
+from zloutch.app.rooms.room import Played, Room, action_refusal, server_roll
+from zloutch.app.rooms.rows import (
+    DEFAULT_LEAVE_BOT,
+    MAX_PACE,
+    MAX_SEATS,
+    RULE_ID,
+    SEED_WORD,
+    UNDO_WORD,
+    DuplicateIntent,
+    GameRow,
+    LogEntry,
+    RoomError,
+    SeatRow,
+    StoreConflict,
+    UnknownGameError,
+    digest,
+    now_utc,
+    stamp,
+)
+from zloutch.app.rooms.store import GameStore
+from zloutch.app.session import BOT_PREFIX, bot_of, parse_players
+from zloutch.engine import (
+    Action,
+    Phase,
+    is_terminal,
+    legal_actions,
+    parse_action,
+    turn_player,
+)
+from zloutch.engine.record import (
+    DiceCommitment,
+    Record,
+    load_record,
+    rules_from_text,
+)
+from zloutch.rules import ZloutchError, load_rules, to_toml
+from zloutch.rules.ruleset import RuleSet
+
+
+class Rooms:
+    """The games of one server process, over a durable store."""
+
+    def __init__(
+        self,
+        store: GameStore,
+        *,
+        clock: Callable[[], datetime] = now_utc,
+        token: Callable[[], str] = lambda: secrets.token_urlsafe(24),
+    ) -> None:
+        self.store = store
+        self.clock = clock
+        self.token = token
+        self.rooms: dict[str, Room] = {}
+
+    # -- making games
+
+    def create(self, request: NewGame) -> Created:
+        """A new game; raises a ZloutchError with the CLI's words for a bad rule set or seats."""
+        return self.add(self.store_new(self.new_game(request)))
+
+    def continue_record(self, text: str, request: NewGame) -> Created:
+        """A new game that goes on from an uploaded record (its players, its rules)."""
+        return self.add(self.store_new(self.new_from_record(text, request)))
+
+    def new_game(self, request: NewGame) -> NewRoom:
+        """A new game checked and built, nothing stored (``store_new``, then ``add``)."""
+        rules, rules_toml = self._rules(request.rules, request.rules_toml)
+        names = self._names(request.seats)
+        return self._new_room(rules, rules_toml, names, request, ())
+
+    def store_new(self, new: NewRoom) -> NewRoom:
+        """Store a new game (its row, its seats, the log it starts from): the only part of
+        making a game that waits on the disk, which the server runs off its event loop."""
+        self.store.create(new.room.game, new.room.seats, new.log)
+        return new
+
+    def add(self, new: NewRoom) -> Created:
+        """A stored new game, now served."""
+        self.rooms[new.room.game.id] = new.room
+        return new.created
+
+    def new_from_record(self, text: str, request: NewGame) -> NewRoom:
+        """A new game going on from an uploaded record, checked and built, nothing stored."""
+        record, state = load_record(text)
+        if is_terminal(state):
+            raise RoomError("this game is over: there is nothing to continue")
+        rules = record.rule_set()
+        at = stamp(self.clock())
+        log = tuple(
+            LogEntry(i, a, (record.times[i - 1] if record.times else None) or at)
+            for i, a in enumerate(record.actions, start=1)
+        )
+        if record.dice:
+            log = self._with_seeds(record, log)
+        spec = replace(request, table_mode=record.table_mode)
+        return self._new_room(rules, record.rules_toml, record.players, spec, log)
+
+    @staticmethod
+    def _with_seeds(record: Record, log: tuple[LogEntry, ...]) -> tuple[LogEntry, ...]:
+        # The old game's seeds travel as the entries they were, before the throws they
+        # counted for; they are kept for the record, the new secret ignores the old throws.
+        seeds = [s for d in record.dice if isinstance(d, DiceCommitment) for s in d.seeds]
+        out: list[LogEntry] = []
+        throws = 0
+        pending = sorted(seeds, key=lambda s: s.from_throw)
+        for entry in log:
+            while pending and pending[0].from_throw <= throws:
+                seed = pending.pop(0)
+                out.append(LogEntry(0, f"{SEED_WORD} {seed.seed}", entry.at, seed.seat))
+            out.append(entry)
+            throws += entry.text.startswith("roll")
+        return tuple(replace(e, seq=i) for i, e in enumerate(out, start=1))
+
+    def _rules(self, spec: str, toml: str | None) -> tuple[RuleSet, str | None]:
+        if toml is None:
+            return load_rules(spec), None
+        rules = rules_from_text(toml)
+        try:
+            if load_rules(rules.spec) == rules:
+                return rules, None
+        except ZloutchError:
+            pass
+        return rules, to_toml(rules)
+
+    @staticmethod
+    def _names(seats: Sequence[SeatSpec]) -> tuple[str, ...]:
+        if not 1 <= len(seats) <= MAX_SEATS:
+            raise RoomError(f"a game has 1 to {MAX_SEATS} seats, not {len(seats)}")
+        parts = []
+        for i, seat in enumerate(seats, start=1):
+            if seat.bot is not None:
+                parts.append(BOT_PREFIX + seat.bot)
+            else:
+                name = seat.name.strip() or f"Player {i}"
+                if name.lower().startswith(BOT_PREFIX) or "," in name:
+                    raise RoomError(f"seat {i}: a person's name has no comma and no 'bot:'")
+                parts.append(name)
+        return parse_players(",".join(parts))
+
+    def _new_room(
+        self,
+        rules: RuleSet,
+        rules_toml: str | None,
+        names: Sequence[str],
+        request: NewGame,
+        log: Sequence[LogEntry],
+        rematch_of: str | None = None,
+        heirs: Sequence[str | None] = (),
+    ) -> NewRoom:
+        if not 0 <= request.pace <= MAX_PACE:
+            raise RoomError(f"a bot's pace is 0 to {MAX_PACE:g} seconds")
+        if request.leave_after is not None and request.leave_after < 0:
+            raise RoomError("the delay before a bot plays for a player away cannot be negative")
+        bot_of(BOT_PREFIX + request.leave_bot)  # an unknown bot is refused with the list
+        moment = self.clock()
+        secret = new_secret()
+        game_id = secrets.token_urlsafe(9)
+        open_code = self.token()
+        invites: list[tuple[int, str]] = []
+        seats: list[SeatRow] = []
+        for seat, name in enumerate(names):
+            bot = name[len(BOT_PREFIX) :].split("#")[0] if name.startswith(BOT_PREFIX) else None
+            code = None
+            if bot is None:
+                code = self.token()
+                invites.append((seat, code))
+            heir = heirs[seat] if seat < len(heirs) else None
+            seats.append(
+                SeatRow(game_id, seat, name, bot, digest(code) if code else None, None, heir)
+            )
+        game = GameRow(
+            id=game_id,
+            rules=rules.spec,
+            players=tuple(names),
+            secret=secret,
+            commitment=commitment_of(secret),
+            created_at=moment,
+            updated_at=moment,
+            rules_toml=rules_toml,
+            table_mode=request.table_mode,
+            pace=request.pace,
+            leave_after=request.leave_after,
+            leave_bot=request.leave_bot,
+            first_throw=sum(e.text.startswith("roll") for e in log),
+            open_hash=digest(open_code),
+            rematch_of=rematch_of,
+        )
+        # The engine's word on the number of players; a continued record replays here too.
+        room = Room.rebuild(game, seats, log)
+        if room.over:
+            raise RoomError("this game is over: there is nothing to continue")
+        # The server may have to move first (dice in the air, a bot): the caller asks.
+        created = Created(game_id, game.commitment, tuple(invites), open_code)
+        return NewRoom(room, tuple(log), created)
+
+    # -- seats
+
+    def join(self, invite: str) -> Joined:
+        """The seat of an invite code, and its token (the code then seats nobody else)."""
+        row = self.store.seat_by_invite(digest(invite))
+        if row is None:
+            raise UnknownGameError("this invitation is unknown or was used already")
+        return self._seat(row)
+
+    def join_open(self, game_id: str, code: str) -> Joined:
+        """The next free person's seat of a game's open link."""
+        room = self.room(game_id)
+        if room.game.open_hash is None or not hmac.compare_digest(
+            room.game.open_hash, digest(code)
+        ):
+            raise UnknownGameError("this open link is unknown")
+        for row in room.seats:
+            if row.bot is None and row.token_hash is None and row.heir_hash is None:
+                return self._seat(row)
+        raise RoomError("every seat of this game is taken")
+
+    def _seat(self, row: SeatRow) -> Joined:
+        token = self.token()
+        self.store.update_seat(row.game_id, row.seat, token_hash=digest(token), invite_hash=None)
+        room = self.room(row.game_id)
+        room.set_seat(replace(room.seats[row.seat], token_hash=digest(token), invite_hash=None))
+        return Joined(row.game_id, row.seat, token)
+
+    def seat_of(self, game_id: str, token: str | None) -> int | None:
+        """The seat a token holds in a game; None for a spectator (no token)."""
+        if token is None:
+            return None
+        hashed = digest(token)
+        for row in self.room(game_id).seats:
+            if row.token_hash is not None and hmac.compare_digest(row.token_hash, hashed):
+                return row.seat
+        raise RoomError("this seat token is not one of this game's")
+
+    def set_away(self, game_id: str, seat: int, away: bool) -> bool:
+        """A person leaves (a bot plays for them) or takes the seat back; True if it changed."""
+        room = self.room(game_id)
+        row = room.seats[seat]
+        if row.bot is not None or row.away == away:
+            return False
+        self.store.update_seat(game_id, seat, away=away)
+        room.set_seat(replace(row, away=away))
+        return True
+
+    def rematch(self, game_id: str, token: str) -> Joined:
+        """The same seats in a new game of the same rules; each person follows with their
+        token of this game and gets their seat's token there (the first one creates it)."""
+        seat = self.seat_of(game_id, token)
+        if seat is None:  # pragma: no cover - seat_of raises without a token
+            raise RoomError("a spectator has no seat for a rematch")
+        room = self.room(game_id)
+        if not room.over:
+            raise RoomError("a rematch starts when the game is over")
+        new_id = room.game.rematch
+        if not new_id:
+            g = room.game
+            request = NewGame(
+                (),
+                g.rules,
+                g.rules_toml,
+                g.table_mode,
+                g.pace,
+                g.leave_after,
+                g.leave_bot,
+            )
+            heirs = [r.token_hash for r in room.seats]
+            rules = room.state.rules
+            new = self._new_room(rules, g.rules_toml, g.players, request, (), game_id, heirs)
+            # Stored unless another request (or process) stored the rematch first: one game.
+            new_id = self.store.create_rematch(game_id, new.room.game, new.room.seats)
+            if new_id == new.room.game.id:
+                self.add(new)
+            room.set_game(replace(room.game, rematch=new_id))
+        new_room = self.room(new_id)
+        row = new_room.seats[seat]
+        if row.heir_hash is None or not hmac.compare_digest(row.heir_hash, digest(token)):
+            raise RoomError("this seat of the rematch is not yours")
+        return self._seat(row)
+
+    # -- the games
+
+    def room(self, game_id: str) -> Room:
+        """The game, from memory or rebuilt from the store."""
+        room = self.rooms.get(game_id)
+        if room is not None:
+            return room
+        game = self.store.game(game_id)
+        if game is None:
+            raise UnknownGameError(f"there is no game {game_id!r}")
+        room = Room.rebuild(game, self.store.seats(game_id), self.store.log(game_id))
+        self.rooms[game_id] = room
+        return room
+
+    def read_rows(self, game_id: str) -> tuple[GameRow, tuple[SeatRow, ...]] | None:
+        """A game's row and seats as stored now (another process may have changed them)."""
+        game = self.store.game(game_id)
+        return None if game is None else (game, self.store.seats(game_id))
+
+    def forget(self, game_id: str) -> bool:
+        """Drop a game from memory (it is rebuilt from the store when asked for again)."""
+        return self.rooms.pop(game_id, None) is not None
+
+    def refresh(self, game_id: str) -> tuple[Played, ...]:
+        """Entries another process appended since this one last looked (and seat changes)."""
+        room = self.rooms.get(game_id)
+        if room is None:
+            return ()
+        new = self.store.log(game_id, after=room.version)
+        played = tuple(room.take(e) for e in new)
+        room.set_seats(self.store.seats(game_id))
+        game = self.store.game(game_id)
+        if game is not None:
+            room.set_game(game)
+        return played
+
+    def intent(
+        self, game_id: str, token: str | None, version: int, client_id: str, text: str
+    ) -> Accepted | Refused:
+        """A client's intent, checked against its seat token, the player to move, the version
+        it saw and the engine; applied (and stored) or refused with the reason."""
+        checked = self.check_intent(game_id, token, version, client_id, text)
+        return self.commit(checked) if isinstance(checked, Pending) else checked
+
+    def check_intent(
+        self, game_id: str, token: str | None, version: int, client_id: str, text: str
+    ) -> Accepted | Refused | Pending:
+        """An intent checked in memory, nothing stored: the answer (a refusal, or a retry
+        applied before), or the ``Pending`` entries to store, then ``settle``."""
+        room = self.room(game_id)
+        if room.game.status == "expired":
+            return Refused("expired", "this game expired without a move", version=room.version)
+        try:
+            seat = self.seat_of(game_id, token)
+        except RoomError as exc:
+            return Refused("bad_token", str(exc), version=room.version)
+        if seat is None:
+            return Refused("spectator", "a spectator watches: only a seated player acts")
+        seen = self._seen(room, client_id)
+        if seen is not None:
+            return Accepted(seen, duplicate=True)
+        if version != room.version:
+            return Refused(
+                "stale",
+                f"the game has moved on since version {version} (it is at {room.version}): "
+                "catch up and try again",
+                version=room.version,
+            )
+        if room.seats[seat].away:
+            self.set_away(game_id, seat, False)  # acting takes the seat back
+        return self._check(room, seat, client_id, text)
+
+    @staticmethod
+    def _seen(room: Room, client_id: str) -> int | None:
+        """The version an intent applied before led to: its entry and the server's rolls."""
+        for played in reversed(room.played):
+            if played.entry.client_id == client_id:
+                seq = played.entry.seq
+                while seq < room.version and server_roll(room.played[seq].entry):
+                    seq += 1
+                return seq
+        return None
+
+    def _check(self, room: Room, seat: int, client_id: str, text: str) -> Refused | Pending:
+        """An intent of the seat to act, checked through the engine."""
+        at = stamp(self.clock())
+        words = text.strip()
+        if words.lower().startswith(SEED_WORD + " ") or words.lower() == SEED_WORD:
+            try:
+                seed = check_seed(words[len(SEED_WORD) :])
+            except ZloutchError as exc:
+                return Refused("invalid", str(exc), version=room.version)
+            if room.over:
+                return Refused("over", "the game is over", version=room.version)
+            return self._pending(
+                room, LogEntry(room.version + 1, f"{SEED_WORD} {seed}", at, seat, client_id)
+            )
+        if room.over:
+            return Refused("over", "the game is over", version=room.version)
+        if words.lower() == UNDO_WORD:
+            # At a real table whoever keeps the score takes back a mistyped entry.
+            why = room.undo_refusal()
+            if why is not None:
+                return Refused("illegal", why, version=room.version)
+            return self._pending(room, LogEntry(room.version + 1, UNDO_WORD, at, seat, client_id))
+        try:
+            action = parse_action(words)
+        except ZloutchError as exc:
+            return Refused("invalid", str(exc), version=room.version)
+        if seat not in room.acting_seats():
+            return Refused("not_your_turn", self._whose_turn(room), version=room.version)
+        reason = self._refusal(room, action)
+        if reason is not None:
+            match = RULE_ID.search(reason)
+            return Refused(
+                "illegal", reason, match.group(1) if match else None, version=room.version
+            )
+        return self._pending(room, LogEntry(room.version + 1, str(action), at, seat, client_id))
+
+    def _pending(self, room: Room, first: LogEntry | None) -> Pending:
+        """The entries of a move (and the server's rolls after it) on a copy of the room."""
+        head = [first] if first else []
+        probe = room.try_entries(head)
+        rolls = probe.throw_dice(first.at if first else stamp(self.clock()))
+        return Pending(room.game.id, room.version, (*head, *rolls), probe, self.clock())
+
+    @staticmethod
+    def _refusal(room: Room, action: Action) -> str | None:
+        return action_refusal(room, action)
+
+    @staticmethod
+    def _whose_turn(room: Room) -> str:
+        who = turn_player(room.state)
+        return f"it is {room.state.names[who]}'s turn"
+
+    def commit(self, pending: Pending) -> Accepted | Refused:
+        """Store pending entries now (one transaction of their own) and settle them."""
+        (outcome,) = self.store.append_many([pending.append])
+        return self.settle(pending, outcome)
+
+    def settle(self, pending: Pending, outcome: Exception | None) -> Accepted | Refused:
+        """What became of pending entries once the store answered: stored (None), and they
+        are applied to the room; or not, and the room is as it was (it never saw them)."""
+        game_id = pending.game_id
+        if isinstance(outcome, DuplicateIntent):
+            # Applied before through another process: catch up, and answer as the first time.
+            self.refresh(game_id)
+            first = pending.entries[0].client_id or ""
+            return Accepted(
+                self._seen(self.room(game_id), first) or outcome.version, duplicate=True
+            )
+        if isinstance(outcome, StoreConflict):
+            self.refresh(game_id)  # another process appended first: what the client saw is old
+            version = self.room(game_id).version
+            return Refused(
+                "stale",
+                f"the game has moved on (it is at {version}): catch up and try again",
+                version=version,
+            )
+        if outcome is not None:
+            # The store failed (the disk, the connection): nothing is applied, and the game
+            # is read again from its log when next asked for, whatever the commit did.
+            self.rooms.pop(game_id, None)
+            return Refused(
+                "not_stored",
+                f"the server could not store this move ({type(outcome).__name__}): "
+                "nothing was applied, send it again",
+                version=pending.base,
+            )
+        room = self.rooms.get(game_id)
+        if room is None or room.version != pending.base:
+            # Something moved the room meanwhile (another process's entries were read): the
+            # stored log, ours included, is the truth.
+            room = self.room(game_id)
+            self.refresh(game_id)
+            seqs = {e.seq for e in pending.entries}
+            played = tuple(p for p in room.played if p.entry.seq in seqs)
+        else:
+            room.adopt(pending.probe)
+            played = tuple(room.played[pending.base :])
+        if pending.probe.over:
+            room.set_game(replace(room.game, status="over"))
+        return Accepted(room.version, played)
+
+    def bot_turn(self, game_id: str, version: int) -> BotTurn | None:
+        """The move the server is to choose for a bot (or a person away) if it is still to
+        move at ``version``; None when there is nothing to do."""
+        room = self.room(game_id)
+        seat = room.bot_to_move()
+        if seat is None or room.version != version or room.game.status != "playing":
+            return None
+        bot = room.bot_for(seat) or DEFAULT_LEAVE_BOT
+        # Its random choices depend on the game and the move; it sees the state, not the dice.
+        return BotTurn(game_id, version, seat, bot, room.state, f"zloutch-bot:{game_id}:{version}")
+
+    def check_bot(self, turn: BotTurn, action: Action) -> Pending | None:
+        """The bot's chosen action as pending entries; None if the game moved on since."""
+        room = self.room(turn.game_id)
+        if room.version != turn.version or room.bot_to_move() != turn.seat:
+            return None
+        return self._pending(
+            room, LogEntry(room.version + 1, str(action), stamp(self.clock()), turn.seat)
+        )
+
+    def bot_move(self, game_id: str, version: int) -> Accepted | None:
+        """The server moves for a bot (or a person away) if it is still to move at
+        ``version``; None when there is nothing to do (the game moved, another process
+        played it)."""
+        turn = self.bot_turn(game_id, version)
+        pending = None if turn is None else self.check_bot(turn, turn.choose())
+        answer = None if pending is None else self.commit(pending)
+        return answer if isinstance(answer, Accepted) else None
+
+    def check_start(self, game_id: str) -> Pending | None:
+        """Dice in the air at the start (a continued record): the rolls the server throws."""
+        pending = self._pending(self.room(game_id), None)
+        return pending if pending.entries else None
+
+    def start(self, game_id: str) -> Accepted | None:
+        """Dice in the air at the start (a continued record): the server throws them."""
+        pending = self.check_start(game_id)
+        answer = None if pending is None else self.commit(pending)
+        return answer if isinstance(answer, Accepted) else None
+
+    # -- lists
+
+    def waiting(self, tokens: Iterable[str]) -> list[tuple[str, int]]:
+        """(game, seat) of the games where a token's seat is to move now."""
+        found: list[tuple[str, int]] = []
+        for token in tokens:
+            row = self.store.seat_by_token(digest(token))
+            if row is None:
+                continue
+            room = self.room(row.game_id)
+            if room.game.status == "playing" and row.seat in room.acting_seats():
+                found.append((row.game_id, row.seat))
+        return found
+
+    def expire(self, older_than: timedelta) -> tuple[str, ...]:
+        """Unfinished games with no move for ``older_than`` expire (finished ones are kept)."""
+        gone = self.store.expire(self.clock() - older_than)
+        for game_id in gone:
+            room = self.rooms.get(game_id)
+            if room is not None:
+                room.set_game(replace(room.game, status="expired"))
+        return gone
+
+    def legal(self, game_id: str) -> tuple[Action, ...]:
+        room = self.room(game_id)
+        if room.state.phase is Phase.ROLL:
+            return ()
+        return legal_actions(room.state)
