@@ -29,7 +29,7 @@ import numpy.typing as npt
 from zloutch.engine.compiled import CompiledTurn, Situation
 from zloutch.rules.errors import ZloutchError
 from zloutch.rules.ruleset import RuleSet
-from zloutch.strategy.kernels import Tables, build_tables, numba_available, solve_pairs
+from zloutch.strategy.kernels import Lanes, Tables, build_tables, numba_available, solve_pairs
 from zloutch.strategy.turn_solver import TurnModel, TurnSolution
 
 GAME_SOLVER_VERSION = 3
@@ -238,6 +238,21 @@ class _Game:
             xp=self.xp,
         )
 
+    def level(
+        self, rows: Ints, bank: Floats, bank_farkle: npt.NDArray[np.bool_]
+    ) -> Callable[[Floats, Floats, Floats], tuple[Floats, Floats]]:
+        """The batch's turns, laid out once: farkle, win, boundary -> start values and
+        d/d(farkle), for each pass of Newton's method."""
+        if self.backend == "numba":
+            lanes = Lanes(self.tables, rows, bank, bank_farkle)
+            return lambda farkle, win, boundary: lanes.starts(farkle, win, boundary, self.exact)
+
+        def starts(farkle: Floats, win: Floats, boundary: Floats) -> tuple[Floats, Floats]:
+            values, deriv = self.run(rows, bank, bank_farkle, farkle, win, boundary)
+            return values[:, 0, self.tables.start_col], deriv[:, 0, self.tables.start_col]
+
+        return starts
+
     def last_turn_inputs(
         self, d: Ints, entered: bool, inherited: int = 0
     ) -> tuple[Ints, Floats, npt.NDArray[np.bool_], Floats, Floats, Floats]:
@@ -276,29 +291,33 @@ class _Game:
         """
         rows = np.asarray([self.rows(int(x)) for x in a], dtype=np.int64)
         height = int(rows.max())
-        H = len(self.hands)
-        bank = np.full((len(a), height, H), -np.inf)
-        same = np.zeros((len(a), height, H), dtype=np.bool_)
-        t = np.arange(height)
-        for i, (ai, bi) in enumerate(zip(a.tolist(), b.tolist(), strict=True)):
-            outcomes = self.compiled.bank_outcomes(ai, height)
-            x, reached = outcomes.score, outcomes.reached
-            inside = ~reached & ~outcomes.lost  # the game goes on after the bank
-            nothing = inside & (x == ai)  # G-7: the bank writes nothing
-            value = np.empty(height)
-            if self.last is not None:
-                last = self.last[1] if self.entered(bi * self.unit) else self.last[0]
-                d = np.clip(x - bi, 0, len(last) - 1)
-                value[reached] = 1.0 - last[d[reached]]
-            else:
-                value[reached] = 1.0
-            idx = np.clip(x - low, 0, win.shape[1] - 1)
-            value[inside] = 1.0 - win[bi - low, idx[inside]]
-            value[~reached & ~inside] = -np.inf  # past an exact target: no bank
-            situation = Situation(self.entered(ai * self.unit), ai * self.unit, inherited)
-            allowed = self.compiled.bankable(situation, height) & (t[:, None] < rows[i])
-            bank[i] = np.where(allowed, value[:, None], -np.inf)
-            same[i] = allowed & nothing[:, None]
+        scores = a.tolist()
+        outcomes = [self.compiled.bank_outcomes(ai, height) for ai in scores]
+        x = np.stack([o.score for o in outcomes])  # [pair, t]: the score after the bank
+        reached = np.stack([o.reached for o in outcomes])
+        inside = ~reached & ~np.stack([o.lost for o in outcomes])  # the game goes on after it
+        nothing = inside & (x == a[:, None])  # G-7: the bank writes nothing
+        value = np.full(x.shape, -np.inf)  # past an exact target: no bank
+        if self.last is not None:
+            entered = np.asarray([self.entered(bi * self.unit) for bi in b.tolist()])
+            d = np.clip(x - b[:, None], 0, len(self.last[0]) - 1)
+            last = np.where(entered[:, None], self.last[1][d], self.last[0][d])
+            value = np.where(reached, 1.0 - last, value)
+        else:
+            value[reached] = 1.0
+        idx = np.clip(x - low, 0, win.shape[1] - 1)
+        value = np.where(inside, 1.0 - win[(b - low)[:, None], idx], value)
+        allowed = np.stack(
+            [
+                self.compiled.bankable(
+                    Situation(self.entered(ai * self.unit), ai * self.unit, inherited), height
+                )
+                for ai in scores
+            ]
+        )
+        allowed &= (np.arange(height)[None, :] < rows[:, None])[:, :, None]
+        bank = np.where(allowed, value[:, :, None], -np.inf)
+        same = allowed & nothing[:, :, None]
         return rows, bank, same
 
 
@@ -344,6 +363,7 @@ def solve_game(
         slot[a] = np.arange(len(a))
         partner = slot[b]
         rows, bank, same = game.level_inputs(a, b, win)
+        level = game.level(rows, bank, same)
         states += int(rows.sum()) * game.tables.columns
         # Start Newton from the level above (one more point for the opponent): close by.
         w = np.where(b + 1 < T, win[a, np.minimum(b + 1, T - 1)], 0.5)
@@ -354,10 +374,8 @@ def solve_game(
             # Past the rows: an exact target was overshot (a farkle, T-9), or a reach
             # target was passed far enough to count as won.
             boundary = farkle if game.exact else ones
-            values, deriv = game.run(rows, bank, same, farkle, ones, boundary)
+            f, df = level(farkle, ones, boundary)
             passes += 1
-            f = values[:, 0, game.tables.start_col]
-            df = deriv[:, 0, game.tables.start_col]
             r = w - f
             step = np.empty_like(w)
             q = partner
@@ -424,8 +442,7 @@ def _solve_penalty(
                     else:  # F-1: the penalty, down to a lower level (or the floor)
                         farkle = 1.0 - W[fb, 0, j, np.maximum(i - penalty, 0)]
                     boundary = farkle if game.exact else ones
-                    values, _ = game.run(rows, bank, same, farkle, ones, boundary)
-                    new = values[:, 0, game.tables.start_col]
+                    new, _ = game.level(rows, bank, same)(farkle, ones, boundary)
                     change = max(change, float(np.max(np.abs(new - W[fa, fb, i, j]))))
                     W[fa, fb, i, j] = new
                     passes += 1
