@@ -27,6 +27,9 @@ which the tests hold the fast kernel to.
 
 from __future__ import annotations
 
+import os
+import queue
+import threading
 from dataclasses import dataclass
 from typing import Any
 
@@ -377,7 +380,6 @@ def _chunk_python(
 
 
 def _lanes_python(
-    workers: int,
     counter: Ints,
     work: Floats,
     height: Ints,
@@ -402,38 +404,39 @@ def _lanes_python(
     out_value: Floats,
     out_deriv: Floats,
 ) -> None:  # pragma: no cover - compiled by numba
-    """Each worker takes the next item from ``counter`` until none is left."""
+    """One thread's share: the next item from ``counter[0]`` until none is left, each one
+    counted in ``counter[1]`` once solved."""
     items = height.shape[0]
-    for _ in prange(workers):
-        while True:
-            c = _fetch_add(counter, 1)
-            if c >= items:
-                break
-            _chunk(
-                c,
-                work,
-                height,
-                lane_rows,
-                lane_pair,
-                bank,
-                same,
-                farkle,
-                win,
-                boundary,
-                boundary_is_farkle,
-                node_col,
-                sig_start,
-                sig_prob,
-                opt_start,
-                opt_off,
-                hand_col,
-                hand_throw_col,
-                columns,
-                pad,
-                start_col,
-                out_value,
-                out_deriv,
-            )
+    while True:
+        c = _fetch_add(counter[0:1], 1)
+        if c >= items:
+            break
+        _chunk(
+            c,
+            work,
+            height,
+            lane_rows,
+            lane_pair,
+            bank,
+            same,
+            farkle,
+            win,
+            boundary,
+            boundary_is_farkle,
+            node_col,
+            sig_start,
+            sig_prob,
+            opt_start,
+            opt_off,
+            hand_col,
+            hand_throw_col,
+            columns,
+            pad,
+            start_col,
+            out_value,
+            out_deriv,
+        )
+        _fetch_add(counter[1:2], 1)
 
 
 def _pack_python(
@@ -474,7 +477,51 @@ def _compile_lanes() -> None:
         _fetch_add, _signature_add = _intrinsics()
         _chunk = numba.njit(cache=True, nogil=True)(_chunk_python)
         _pack = numba.njit(cache=True, nogil=True)(_pack_python)
-        _lanes = numba.njit(parallel=True, cache=True, nogil=True)(_lanes_python)
+        _lanes = numba.njit(cache=True, nogil=True)(_lanes_python)
+
+
+def default_threads() -> int:
+    """The CPUs this process may run on (its affinity where the system tells it)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # pragma: no cover - not on Linux
+        return max(1, os.cpu_count() or 1)
+
+
+class _Helpers:
+    """Threads that join the calling thread on a solve, started on first use.
+
+    Each waits (asleep) for a job: the arguments of ``_lanes``, whose shared counter hands
+    out the items. The calling thread works too and waits only for the items taken: a
+    helper that the machine's other work keeps from starting finds nothing left and takes
+    nothing, so a busy machine costs at most the item a helper is in the middle of.
+    """
+
+    def __init__(self) -> None:
+        self._queues: list[queue.SimpleQueue[tuple[Any, ...]]] = []
+        self._lock = threading.Lock()
+        self.errors: list[BaseException] = []
+
+    def submit(self, helpers: int, job: tuple[Any, ...]) -> None:
+        with self._lock:
+            while len(self._queues) < helpers:
+                jobs: queue.SimpleQueue[tuple[Any, ...]] = queue.SimpleQueue()
+                name = f"zloutch-solver-{len(self._queues) + 1}"
+                threading.Thread(target=self._serve, args=(jobs,), name=name, daemon=True).start()
+                self._queues.append(jobs)
+            for jobs in self._queues[:helpers]:
+                jobs.put(job)
+
+    def _serve(self, jobs: queue.SimpleQueue[tuple[Any, ...]]) -> None:
+        while True:
+            job = jobs.get()
+            try:
+                _lanes(*job)
+            except BaseException as error:  # pragma: no cover - the kernel does not raise
+                self.errors.append(error)
+
+
+_HELPERS = _Helpers()
 
 
 class Lanes:
@@ -485,8 +532,15 @@ class Lanes:
     """
 
     def __init__(
-        self, tables: Tables, rows: Ints, bank: Floats, bank_farkle: npt.NDArray[np.bool_]
+        self,
+        tables: Tables,
+        rows: Ints,
+        bank: Floats,
+        bank_farkle: npt.NDArray[np.bool_],
+        buffer: Floats | None = None,
     ) -> None:
+        """``buffer``: memory for the tables (``work_size`` doubles at least), kept from one
+        batch to the next by the caller: a fresh one costs the system's page faults."""
         _compile_lanes()
         self.tables = tables
         self.rows = rows
@@ -508,25 +562,38 @@ class Lanes:
         if pairs:
             _pack(order, rows, bank, bank_farkle, self.bank, self.same)
         self.pad = tables.max_points
-        self.work = np.empty((items, (self.pad + top) * tables.columns * 2 * LANES))
+        size = self.work_size(tables, rows)
+        if buffer is None or buffer.shape[0] < size:
+            buffer = np.empty(size)
+        self.work = buffer[:size].reshape(items, -1)
         self.opt_off = (-tables.opt_pts * tables.columns + tables.opt_dest) * 2 * LANES
 
-    def starts(
-        self, farkle: Floats, win: Floats, boundary: Floats, boundary_is_farkle: bool
-    ) -> tuple[Floats, Floats]:
-        """The value at the start of the turn (total 0) of every pair, and d/d(farkle)."""
-        import numba
+    @staticmethod
+    def work_size(tables: Tables, rows: Ints) -> int:
+        """The doubles the tables of a batch take."""
+        items = -(-int(rows.shape[0]) // LANES)
+        top = int(rows.max(initial=0))
+        return items * (tables.max_points + top) * tables.columns * 2 * LANES
 
+    def starts(
+        self,
+        farkle: Floats,
+        win: Floats,
+        boundary: Floats,
+        boundary_is_farkle: bool,
+        threads: int = 1,
+    ) -> tuple[Floats, Floats]:
+        """The value at the start of the turn (total 0) of every pair, and d/d(farkle),
+        on ``threads`` threads (this one and helpers)."""
         t = self.tables
         value = np.empty(self.pairs)
         deriv = np.empty(self.pairs)
         if not self.pairs:
             return value, deriv
         items = int(self.height.shape[0])
-        workers = max(1, min(int(numba.get_num_threads()), items))
-        _lanes(
-            workers,
-            np.zeros(1, dtype=np.int64),
+        counter = np.zeros(2, dtype=np.int64)  # items taken, items solved
+        job = (
+            counter,
             self.work,
             self.height,
             self.lane_rows,
@@ -550,6 +617,14 @@ class Lanes:
             value,
             deriv,
         )
+        helpers = min(threads, items) - 1
+        if helpers > 0:
+            _HELPERS.submit(helpers, job)
+        _lanes(*job)
+        while counter[1] < items:  # a helper is finishing the items it took
+            if _HELPERS.errors:  # pragma: no cover - the kernel does not raise
+                raise RuntimeError("a solver thread failed") from _HELPERS.errors[0]
+            os.sched_yield()
         return value, deriv
 
     def tables_of_pairs(self) -> tuple[Floats, Floats]:
@@ -581,6 +656,7 @@ def solve_pairs(
     boundary_is_farkle: bool,
     backend: str = "numba",
     xp: Any = None,
+    threads: int = 1,
 ) -> tuple[Floats, Floats]:
     """Values and d(value)/d(farkle) of every (pair, total, column).
 
@@ -596,7 +672,7 @@ def solve_pairs(
         )
     if backend == "numba":
         lanes = Lanes(tables, rows, bank, bank_farkle)
-        lanes.starts(farkle, win, boundary, boundary_is_farkle)
+        lanes.starts(farkle, win, boundary, boundary_is_farkle, threads)
         return lanes.tables_of_pairs()
     values = np.zeros((pairs, max(height, 1), tables.columns), dtype=np.float64)
     deriv = np.zeros_like(values)
