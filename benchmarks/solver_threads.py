@@ -5,7 +5,9 @@ Run: python benchmarks/solver_threads.py [--rules SPEC ...] [--threads 1 2] [--s
 
 For each rule set it solves the game with each thread count, first on its own, then beside
 a second load: a busy process this script starts (one core's worth of pure spinning, stopped
-after the measurement and in any case after ``--busy-limit`` seconds). Each line gives the
+after the measurement and in any case after ``--busy-limit`` seconds). Before each
+condition it measures how many cores two threads get at that moment (two spinning threads
+against one: 2.00 on two idle cores, 1.00 when other work holds one). Each line gives the
 wall time, the CPU time of this process, the option lookups per CPU-second (each (pair,
 total) row reads every option of the turn once per kernel pass: rows per sweep x options x
 sweeps, the same count for every version of the solver), the speed-up against one thread in
@@ -34,6 +36,34 @@ from zloutch.rules import load_rules
 from zloutch.strategy.game_solver import GameSolution, solve_game
 from zloutch.strategy.kernels import build_tables
 from zloutch.strategy.turn_solver import TurnModel
+
+
+def cores_free() -> float:
+    """How many cores two threads get now: twice one thread's time over two at once
+    (1.0: the second thread found no free core; 2.0: both ran side by side)."""
+    import threading
+
+    import numba
+
+    @numba.njit(nogil=True)
+    def spin(n: int) -> float:
+        s = 0.0
+        for i in range(n):
+            s += np.sqrt(i)
+        return s
+
+    spin(10)
+    n = 20_000_000
+    begin = time.perf_counter()
+    spin(n)
+    one = time.perf_counter() - begin
+    begin = time.perf_counter()
+    other = threading.Thread(target=spin, args=(n,))
+    other.start()
+    spin(n)
+    other.join()
+    return 2 * one / (time.perf_counter() - begin)
+
 
 BUSY = "import time\nend = time.monotonic() + {limit}\nwhile time.monotonic() < end: pass\n"
 
@@ -92,6 +122,7 @@ def main() -> None:
                 code = BUSY.format(limit=args.busy_limit)
                 busy = subprocess.Popen([sys.executable, "-c", code])
             try:
+                print(f"{spec:28} {condition:5} cores free for two threads: {cores_free():.2f}")
                 for threads in args.threads:
                     solution, wall, cpu = solve(spec, threads)
                     times[condition, threads] = wall

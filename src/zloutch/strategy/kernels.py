@@ -3,13 +3,16 @@
 ``solve_pairs`` values every (total, node) of one turn for each pair of scores, given what
 banking is worth at each total (``bank``), what a farkle and an instant win are worth, and
 returns the values with their derivative with respect to the farkle value (for Newton's
-method on the farkle cycle, see ``game_solver``). Two backends compute the same numbers:
+method on the farkle cycle, see ``game_solver``). The backends compute the same numbers:
 
-- ``numba``: compiled loops, pairs in parallel over the CPU cores (the default);
+- ``numba``: the lane kernel (``Lanes``, below), on the CPU cores (the default);
 - ``array``: whole-array operations in the NumPy API, which run on NumPy or, given CuPy's
-  module as ``xp``, on a GPU (``--device cuda``).
+  module as ``xp``, on a GPU (``--device cuda``);
+- ``python``: ``_kernel_python``, the plain loops, one pair after the other (slow: the
+  reference), and ``numba-pairs``: the same loops compiled, pairs split between threads (the
+  solver's kernel before the lane kernel, kept to compare with).
 
-Layout (documented once, used by both): ``values[p, t, c]`` for pair ``p``, total ``t`` in
+Layout (documented once, used by all): ``values[p, t, c]`` for pair ``p``, total ``t`` in
 units and column ``c`` (0 farkle, 1 win, then the nodes of ``TurnModel``); throw nodes are
 listed in solving order with their signatures (rolls merged when they offer the same keeps),
 ``sig_start[n]:sig_start[n+1]`` the signatures of node ``n``, ``opt_start[s]:opt_start[s+1]``
