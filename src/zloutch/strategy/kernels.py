@@ -365,9 +365,10 @@ def _chunk_python(
             for k in range(LANES):
                 throw = tab[throw_at + k]
                 dthrow = tab[throw_at + LANES + k]
-                b = bank[c, j, h, k]
+                p, t = lane_pair[c, k], lane_rows[c, k] - 1 - j
+                b = bank[p, t, h] if t >= 0 else -np.inf
                 db = 0.0
-                if same[c, j, h, k]:
+                if t >= 0 and same[p, t, h]:
                     b = farkle[c, k]
                     db = 1.0
                 if b > throw:
@@ -442,44 +443,18 @@ def _lanes_python(
         _fetch_add(counter[1:2], 1)
 
 
-def _pack_python(
-    order: Ints,
-    rows: Ints,
-    bank: Floats,
-    same: npt.NDArray[np.bool_],
-    lane_bank: Floats,
-    lane_same: npt.NDArray[np.bool_],
-) -> None:  # pragma: no cover - compiled by numba
-    """The banks of pair ``order[c * LANES + k]`` at total t into ``[c, rows - 1 - t, h, k]``."""
-    for i in range(order.shape[0]):
-        c, k = i // LANES, i % LANES
-        p = order[i]
-        top = rows[p]
-        for j in range(lane_bank.shape[1]):
-            t = top - 1 - j
-            for h in range(lane_bank.shape[2]):
-                if t >= 0:
-                    lane_bank[c, j, h, k] = bank[p, t, h]
-                    lane_same[c, j, h, k] = same[p, t, h]
-                else:
-                    lane_bank[c, j, h, k] = -np.inf
-                    lane_same[c, j, h, k] = False
-
-
 _chunk: Any = None
 _lanes: Any = None
-_pack: Any = None
 
 
 def _compile_lanes() -> None:
     """The lane kernels compiled by Numba on first use (and cached on disk by Numba)."""
-    global _chunk, _lanes, _pack, _fetch_add, _signature_add
+    global _chunk, _lanes, _fetch_add, _signature_add
     if _lanes is None:
         import numba
 
         _fetch_add, _signature_add = _intrinsics()
         _chunk = numba.njit(cache=True, nogil=True)(_chunk_python)
-        _pack = numba.njit(cache=True, nogil=True)(_pack_python)
         _lanes = numba.njit(cache=True, nogil=True)(_lanes_python)
 
 
@@ -558,12 +533,8 @@ class Lanes:
         self.lane_pair = order.reshape(items, LANES)
         self.lane_rows = rows[self.lane_pair] if pairs else np.ones((0, LANES), dtype=np.int64)
         self.height = self.lane_rows.max(axis=1, initial=0).astype(np.int64)
-        top = int(self.height.max(initial=0))
-        hands = int(tables.hand_col.shape[0])
-        self.bank = np.empty((items, top, hands, LANES))
-        self.same = np.empty((items, top, hands, LANES), dtype=np.bool_)
-        if pairs:
-            _pack(order, rows, bank, bank_farkle, self.bank, self.same)
+        self.bank = np.ascontiguousarray(bank, dtype=np.float64)  # read where the lanes need it
+        self.same = np.ascontiguousarray(bank_farkle, dtype=np.bool_)
         self.pad = tables.max_points
         size = self.work_size(tables, rows)
         if buffer is None or buffer.shape[0] < size:
