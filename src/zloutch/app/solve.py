@@ -186,8 +186,11 @@ def solved_game(
     *,
     device: str = "cpu",
     progress: Callable[[int, int], None] | None = None,
+    threads: int | None = None,
 ) -> tuple[GameSolution, bool]:
-    """The solved game from the disk, or solved now and saved. Returns (solution, cached)."""
+    """The solved game from the disk, or solved now and saved. Returns (solution, cached).
+
+    ``threads``: the CPU threads of the solve (None: one per CPU the process may use)."""
     found = load_game_solution(rules)
     if found is not None:
         return found, True
@@ -209,6 +212,6 @@ def solved_game(
             ) from None
         solution = solve_game(rules, backend="array", xp=cupy, progress=progress)
     else:
-        solution = solve_game(rules, progress=progress)
+        solution = solve_game(rules, progress=progress, threads=threads)
     save_game_solution(solution)
     return solution, False

@@ -29,12 +29,20 @@ import numpy.typing as npt
 from zloutch.engine.compiled import CompiledTurn, Situation
 from zloutch.rules.errors import ZloutchError
 from zloutch.rules.ruleset import RuleSet
-from zloutch.strategy.kernels import Tables, build_tables, numba_available, solve_pairs
+from zloutch.strategy.kernels import (
+    Lanes,
+    Tables,
+    build_tables,
+    default_threads,
+    numba_available,
+    solve_pairs,
+)
 from zloutch.strategy.turn_solver import TurnModel, TurnSolution
 
 GAME_SOLVER_VERSION = 3
 Floats = npt.NDArray[np.float64]
 Ints = npt.NDArray[np.int64]
+Bools = npt.NDArray[np.bool_]
 MARGIN = 40
 """Totals this many units past a reach target are taken as banked (a won game)."""
 
@@ -169,8 +177,12 @@ def _target_units(rules: RuleSet) -> int:
 class _Game:
     """The pieces one solve shares: graph, tables, hands, last-turn table."""
 
-    def __init__(self, rules: RuleSet, backend: str, xp: Any, margin: int = MARGIN) -> None:
+    def __init__(
+        self, rules: RuleSet, backend: str, xp: Any, margin: int = MARGIN, threads: int = 1
+    ) -> None:
         self.margin = margin
+        self.threads = threads
+        self._work: Floats = np.empty(0)
         reason = unsupported_reason(rules)
         if reason:
             raise UnsupportedRulesError(reason)
@@ -236,7 +248,28 @@ class _Game:
             self.exact,
             backend=self.backend,
             xp=self.xp,
+            threads=self.threads,
         )
+
+    def level(
+        self, rows: Ints, bank: Floats, bank_farkle: npt.NDArray[np.bool_]
+    ) -> Callable[[Floats, Floats, Floats], tuple[Floats, Floats]]:
+        """The batch's turns, laid out once: farkle, win, boundary -> start values and
+        d/d(farkle), for each pass of Newton's method."""
+        if self.backend == "numba":
+            size = Lanes.work_size(self.tables, rows)
+            if self._work.shape[0] < size:  # one buffer for every level, as large as the largest
+                self._work = np.empty(size)
+            lanes = Lanes(self.tables, rows, bank, bank_farkle, self._work)
+            return lambda farkle, win, boundary: lanes.starts(
+                farkle, win, boundary, self.exact, self.threads
+            )
+
+        def starts(farkle: Floats, win: Floats, boundary: Floats) -> tuple[Floats, Floats]:
+            values, deriv = self.run(rows, bank, bank_farkle, farkle, win, boundary)
+            return values[:, 0, self.tables.start_col], deriv[:, 0, self.tables.start_col]
+
+        return starts
 
     def last_turn_inputs(
         self, d: Ints, entered: bool, inherited: int = 0
@@ -265,6 +298,36 @@ class _Game:
             result.append(values[:, 0, self.tables.start_col].copy())
         return result[0], result[1]
 
+    def tabulate_banks(self, low: int) -> None:
+        """Read what a bank does (``bank_rows``) for every score from ``low`` (units) to the
+        target once, for a solve of every pair: a level then gathers its rows from it."""
+        scores = np.arange(low, self.T, dtype=np.int64)
+        self._banks = (low, self.bank_rows(scores, self.rows(low), 0, tabulated=False))
+
+    _banks: tuple[int, tuple[Ints, Bools, Bools, Bools]] | None = None
+
+    def bank_rows(
+        self, a: Ints, height: int, inherited: int, tabulated: bool = True
+    ) -> tuple[Ints, Bools, Bools, Bools]:
+        """``[pair, t]``: the score after a bank of t units at score a, whether it reaches
+        the target, whether it is lost (overshot), and ``[pair, t, hand]`` whether the
+        hand may bank it, for totals below ``height`` (from the compiled turn)."""
+        if tabulated and self._banks is not None and inherited == 0:
+            low, (x, reached, lost, allowed) = self._banks
+            i = a - low
+            return x[i, :height], reached[i, :height], lost[i, :height], allowed[i, :height]
+        scores = a.tolist()
+        outcomes = [self.compiled.bank_outcomes(ai, height) for ai in scores]
+        situations = [
+            Situation(self.entered(ai * self.unit), ai * self.unit, inherited) for ai in scores
+        ]
+        return (
+            np.stack([o.score for o in outcomes]),
+            np.stack([o.reached for o in outcomes]),
+            np.stack([o.lost for o in outcomes]),
+            np.stack([self.compiled.bankable(situation, height) for situation in situations]),
+        )
+
     def level_inputs(
         self, a: Ints, b: Ints, win: Floats, low: int = 0, inherited: int = 0
     ) -> tuple[Ints, Floats, npt.NDArray[np.bool_]]:
@@ -276,29 +339,22 @@ class _Game:
         """
         rows = np.asarray([self.rows(int(x)) for x in a], dtype=np.int64)
         height = int(rows.max())
-        H = len(self.hands)
-        bank = np.full((len(a), height, H), -np.inf)
-        same = np.zeros((len(a), height, H), dtype=np.bool_)
-        t = np.arange(height)
-        for i, (ai, bi) in enumerate(zip(a.tolist(), b.tolist(), strict=True)):
-            outcomes = self.compiled.bank_outcomes(ai, height)
-            x, reached = outcomes.score, outcomes.reached
-            inside = ~reached & ~outcomes.lost  # the game goes on after the bank
-            nothing = inside & (x == ai)  # G-7: the bank writes nothing
-            value = np.empty(height)
-            if self.last is not None:
-                last = self.last[1] if self.entered(bi * self.unit) else self.last[0]
-                d = np.clip(x - bi, 0, len(last) - 1)
-                value[reached] = 1.0 - last[d[reached]]
-            else:
-                value[reached] = 1.0
-            idx = np.clip(x - low, 0, win.shape[1] - 1)
-            value[inside] = 1.0 - win[bi - low, idx[inside]]
-            value[~reached & ~inside] = -np.inf  # past an exact target: no bank
-            situation = Situation(self.entered(ai * self.unit), ai * self.unit, inherited)
-            allowed = self.compiled.bankable(situation, height) & (t[:, None] < rows[i])
-            bank[i] = np.where(allowed, value[:, None], -np.inf)
-            same[i] = allowed & nothing[:, None]
+        x, reached, lost, allowed = self.bank_rows(a, height, inherited)
+        inside = ~reached & ~lost  # the game goes on after the bank
+        nothing = inside & (x == a[:, None])  # G-7: the bank writes nothing
+        value = np.full(x.shape, -np.inf)  # past an exact target: no bank
+        if self.last is not None:
+            entered = np.asarray([self.entered(bi * self.unit) for bi in b.tolist()])
+            d = np.clip(x - b[:, None], 0, len(self.last[0]) - 1)
+            last = np.where(entered[:, None], self.last[1][d], self.last[0][d])
+            value = np.where(reached, 1.0 - last, value)
+        else:
+            value[reached] = 1.0
+        idx = np.clip(x - low, 0, win.shape[1] - 1)
+        value = np.where(inside, 1.0 - win[(b - low)[:, None], idx], value)
+        allowed = allowed & (np.arange(height)[None, :] < rows[:, None])[:, :, None]
+        bank = np.where(allowed, value[:, :, None], -np.inf)
+        same = allowed & nothing[:, :, None]
         return rows, bank, same
 
 
@@ -311,8 +367,13 @@ def solve_game(
     progress: Callable[[int, int], None] | None = None,
     margin: int = MARGIN,
     floor: int = FLOOR,
+    threads: int | None = None,
 ) -> GameSolution:
     """Solve the two-player game exactly (see the module's docstring).
+
+    ``threads``: how many threads share each level (the compiled backend; None: one per CPU
+    this process may use). They take the level's work from one queue, so the values do not
+    depend on it, and a thread that other work on the machine holds back takes less.
 
     Under F-1 (see ``_solve_penalty``) scores below ``-floor`` points are taken as ``-floor``.
 
@@ -320,10 +381,13 @@ def solve_game(
     wins (as a last turn under F-4, past the leader); with an exact target nothing is cut.
     """
     backend = backend or ("numba" if numba_available() else "array")
-    game = _Game(rules, backend, xp, margin)
+    if threads is not None and threads < 1:
+        raise ValueError(f"threads must be at least 1, not {threads}")
+    game = _Game(rules, backend, xp, margin, threads or default_threads())
     if rules.turn.farkle_penalty:
         return _solve_penalty(game, tolerance=tolerance, progress=progress, floor=floor)
     T = game.T
+    game.tabulate_banks(0)
     win = np.full((T, T), np.nan)
     can_win = game.can_win()
     passes = 0
@@ -344,6 +408,7 @@ def solve_game(
         slot[a] = np.arange(len(a))
         partner = slot[b]
         rows, bank, same = game.level_inputs(a, b, win)
+        level = game.level(rows, bank, same)
         states += int(rows.sum()) * game.tables.columns
         # Start Newton from the level above (one more point for the opponent): close by.
         w = np.where(b + 1 < T, win[a, np.minimum(b + 1, T - 1)], 0.5)
@@ -354,10 +419,8 @@ def solve_game(
             # Past the rows: an exact target was overshot (a farkle, T-9), or a reach
             # target was passed far enough to count as won.
             boundary = farkle if game.exact else ones
-            values, deriv = game.run(rows, bank, same, farkle, ones, boundary)
+            f, df = level(farkle, ones, boundary)
             passes += 1
-            f = values[:, 0, game.tables.start_col]
-            df = deriv[:, 0, game.tables.start_col]
             r = w - f
             step = np.empty_like(w)
             q = partner
@@ -400,6 +463,7 @@ def _solve_penalty(
     penalty = -(-rules.turn.farkle_penalty // unit)
     low = -(floor // unit)
     n = T - low
+    game.tabulate_banks(low)
     W = np.full((k, k, n, n), 0.5)
     groups = [
         [(fa, fb) for fa in range(k) for fb in range(k) if fa + fb == c]
@@ -424,8 +488,7 @@ def _solve_penalty(
                     else:  # F-1: the penalty, down to a lower level (or the floor)
                         farkle = 1.0 - W[fb, 0, j, np.maximum(i - penalty, 0)]
                     boundary = farkle if game.exact else ones
-                    values, _ = game.run(rows, bank, same, farkle, ones, boundary)
-                    new = values[:, 0, game.tables.start_col]
+                    new, _ = game.level(rows, bank, same)(farkle, ones, boundary)
                     change = max(change, float(np.max(np.abs(new - W[fa, fb, i, j]))))
                     W[fa, fb, i, j] = new
                     passes += 1

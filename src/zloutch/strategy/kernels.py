@@ -3,21 +3,36 @@
 ``solve_pairs`` values every (total, node) of one turn for each pair of scores, given what
 banking is worth at each total (``bank``), what a farkle and an instant win are worth, and
 returns the values with their derivative with respect to the farkle value (for Newton's
-method on the farkle cycle, see ``game_solver``). Two backends compute the same numbers:
+method on the farkle cycle, see ``game_solver``). The backends compute the same numbers:
 
-- ``numba``: compiled loops, pairs in parallel over the CPU cores (the default);
+- ``numba``: the lane kernel (``Lanes``, below), on the CPU cores (the default);
 - ``array``: whole-array operations in the NumPy API, which run on NumPy or, given CuPy's
-  module as ``xp``, on a GPU (``--device cuda``).
+  module as ``xp``, on a GPU (``--device cuda``);
+- ``python``: ``_kernel_python``, the plain loops, one pair after the other (slow: the
+  reference), and ``numba-pairs``: the same loops compiled, pairs split between threads (the
+  solver's kernel before the lane kernel, kept to compare with).
 
-Layout (documented once, used by both): ``values[p, t, c]`` for pair ``p``, total ``t`` in
+Layout (documented once, used by all): ``values[p, t, c]`` for pair ``p``, total ``t`` in
 units and column ``c`` (0 farkle, 1 win, then the nodes of ``TurnModel``); throw nodes are
 listed in solving order with their signatures (rolls merged when they offer the same keeps),
 ``sig_start[n]:sig_start[n+1]`` the signatures of node ``n``, ``opt_start[s]:opt_start[s+1]``
 the options of signature ``s``, each option ``(opt_pts, opt_dest)``.
+
+The game solver's kernel (``Lanes``) lays the same numbers out for the cores: pairs sorted by
+their rows and grouped ``LANES`` at a time into work items, each item one table
+``[u, c, value|derivative, lane]`` with the pairs innermost (contiguous), rows counted down
+from each pair's top (``u = pad + rows - 1 - t``), so that an option's row and column are one
+offset, the same for every lane, and the loop over lanes reads contiguous memory. The items
+go to the threads from a shared counter, largest first: a thread slowed by other work on
+the machine takes fewer. ``_kernel_python`` stays the plain statement of the computation,
+which the tests hold the fast kernel to.
 """
 
 from __future__ import annotations
 
+import os
+import queue
+import threading
 from dataclasses import dataclass
 from typing import Any
 
@@ -187,6 +202,423 @@ def numba_available() -> bool:
     return True
 
 
+LANES = 8
+"""Pairs solved side by side in one work item: 8 doubles, one AVX-512 register (two AVX2)."""
+
+
+def _intrinsics() -> tuple[Any, Any]:
+    """Two operations written in LLVM's terms, for the lane kernel.
+
+    ``fetch_add(counter, value)``: ``counter[0] += value`` as one atomic instruction,
+    returning the value before (the work queue). ``signature_add(tab, base, off, lo, hi,
+    prob, acc)``: over the options ``lo:hi``, each lane's best value ``tab[base + off[o] +
+    k]`` (the first of equal ones, as ``_kernel_python``) and its derivative (``LANES``
+    further on), added times ``prob`` into ``acc[:LANES]`` and ``acc[LANES:]``. The lanes
+    are one vector of ``LANES`` doubles: Numba leaves LLVM's SLP vectoriser off, so the
+    loop over lanes is stated as vector operations here (compare, select, multiply, add:
+    the same roundings as the scalar loop).
+    """
+    from llvmlite import ir  # type: ignore[import-untyped]
+    from numba.core import cgutils, types
+    from numba.extending import intrinsic
+
+    i64 = ir.IntType(64)
+    vector = ir.VectorType(ir.DoubleType(), LANES)
+    once: Any = cgutils.alloca_once_value  # a variable LLVM keeps in a register
+
+    def data(context: Any, builder: Any, kind: Any, value: Any) -> Any:
+        return context.make_array(kind)(context, builder, value).data
+
+    def lanes_at(builder: Any, pointer: Any, at: Any) -> Any:
+        return builder.bitcast(builder.gep(pointer, [at]), vector.as_pointer())
+
+    @intrinsic
+    def fetch_add(typingctx: Any, counter: Any, value: Any) -> Any:
+        def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+            pointer = data(context, builder, signature.args[0], args[0])
+            return builder.atomic_rmw("add", pointer, args[1], "seq_cst")
+
+        return types.int64(counter, types.int64), codegen
+
+    @intrinsic
+    def signature_add(
+        typingctx: Any, tab: Any, base: Any, off: Any, lo: Any, hi: Any, prob: Any, acc: Any
+    ) -> Any:
+        def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+            kinds = signature.args
+            tab_p = data(context, builder, kinds[0], args[0])
+            off_p = data(context, builder, kinds[2], args[2])
+            acc_p = data(context, builder, kinds[6], args[6])
+            base, lo, hi, prob = args[1], args[3], args[4], args[5]
+            start = (ir.Constant(vector, [-np.inf] * LANES), ir.Constant(vector, [0.0] * LANES))
+            best, dbest = (once(builder, value) for value in start)
+            with cgutils.for_range(builder, builder.sub(hi, lo)) as loop:
+                at = builder.add(
+                    base, builder.load(builder.gep(off_p, [builder.add(lo, loop.index)]))
+                )
+                v = builder.load(lanes_at(builder, tab_p, at), align=8)
+                d = builder.load(
+                    lanes_at(builder, tab_p, builder.add(at, ir.Constant(i64, LANES))), align=8
+                )
+                b = builder.load(best)
+                better = builder.fcmp_ordered(">", v, b)
+                builder.store(builder.select(better, v, b), best)
+                builder.store(builder.select(better, d, builder.load(dbest)), dbest)
+            spread = builder.insert_element(
+                ir.Constant(vector, ir.Undefined), prob, ir.Constant(ir.IntType(32), 0)
+            )
+            spread = builder.shuffle_vector(
+                spread,
+                ir.Constant(vector, ir.Undefined),
+                ir.Constant(ir.VectorType(ir.IntType(32), LANES), [0] * LANES),
+            )
+            for at, found in ((0, best), (LANES, dbest)):
+                pointer = lanes_at(builder, acc_p, ir.Constant(i64, at))
+                old = builder.load(pointer, align=8)
+                builder.store(
+                    builder.fadd(old, builder.fmul(spread, builder.load(found))), pointer, align=8
+                )
+            return context.get_dummy_value()
+
+        kinds = (tab, types.int64, off, types.int64, types.int64, types.float64, acc)
+        return types.void(*kinds), codegen
+
+    return fetch_add, signature_add
+
+
+_fetch_add: Any = None
+_signature_add: Any = None
+
+
+def _chunk_python(
+    c: int,
+    work: Floats,
+    height: Ints,
+    lane_rows: Ints,
+    lane_pair: Ints,
+    bank: Floats,
+    same: npt.NDArray[np.bool_],
+    farkle: Floats,
+    win: Floats,
+    boundary: Floats,
+    boundary_is_farkle: bool,
+    node_col: Ints,
+    sig_start: Ints,
+    sig_prob: Floats,
+    opt_start: Ints,
+    opt_off: Ints,
+    hand_col: Ints,
+    hand_throw_col: Ints,
+    columns: int,
+    pad: int,
+    start_col: int,
+    out_value: Floats,
+    out_deriv: Floats,
+) -> None:  # pragma: no cover - compiled by numba; held to _kernel_python by the tests
+    """One work item: ``LANES`` pairs through every total, the lanes innermost.
+
+    ``work[c]`` is the item's table, flat: entry ``((u * columns + col) * 2 + x) * LANES + k``
+    is the value (x = 0) or derivative (x = 1) of lane k at row u, column col. Rows below
+    ``pad`` lie past the top (the boundary; columns 0 and 1 the farkle and the win in every
+    row); row ``pad + j`` is total ``lane_rows - 1 - j``. An option reads ``u * row +
+    opt_off[o]``, with ``opt_off = (-points * columns + dest) * 2 * LANES``: every option adds
+    points except the ones to a column solved earlier in the same row (``build_tables``).
+    Lanes past their own top (a shorter pair in the item) compute totals below 0 that
+    nothing reads into the others.
+    """
+    tab = work[c]
+    row = columns * 2 * LANES
+    d_boundary = 1.0 if boundary_is_farkle else 0.0
+    for u in range(pad + height[c]):
+        base = u * row
+        for k in range(LANES):
+            tab[base + k] = farkle[c, k]
+            tab[base + LANES + k] = 1.0
+            tab[base + 2 * LANES + k] = win[c, k]
+            tab[base + 3 * LANES + k] = 0.0
+        if u < pad:
+            for col in range(2, columns):
+                at = base + col * 2 * LANES
+                for k in range(LANES):
+                    tab[at + k] = boundary[c, k]
+                    tab[at + LANES + k] = d_boundary
+    for j in range(height[c]):
+        base = (pad + j) * row
+        for n in range(node_col.shape[0]):
+            at = base + node_col[n] * 2 * LANES
+            for k in range(2 * LANES):
+                tab[at + k] = 0.0
+            for s in range(sig_start[n], sig_start[n + 1]):
+                # tab[at:at + 2 * LANES] += sig_prob[s] * (best of the options, derivative)
+                _signature_add(
+                    tab,
+                    base,
+                    opt_off,
+                    opt_start[s],
+                    opt_start[s + 1],
+                    sig_prob[s],
+                    tab[at : at + 2 * LANES],
+                )
+        for h in range(hand_col.shape[0]):
+            throw_at = base + hand_throw_col[h] * 2 * LANES
+            hand_at = base + hand_col[h] * 2 * LANES
+            for k in range(LANES):
+                throw = tab[throw_at + k]
+                dthrow = tab[throw_at + LANES + k]
+                p, t = lane_pair[c, k], lane_rows[c, k] - 1 - j
+                b = bank[p, t, h] if t >= 0 else -np.inf
+                db = 0.0
+                if t >= 0 and same[p, t, h]:
+                    b = farkle[c, k]
+                    db = 1.0
+                if b > throw:
+                    tab[hand_at + k] = b
+                    tab[hand_at + LANES + k] = db
+                else:
+                    tab[hand_at + k] = throw
+                    tab[hand_at + LANES + k] = dthrow
+    for k in range(LANES):
+        at = ((pad + lane_rows[c, k] - 1) * columns + start_col) * 2 * LANES + k
+        out_value[lane_pair[c, k]] = tab[at]
+        out_deriv[lane_pair[c, k]] = tab[at + LANES]
+
+
+def _lanes_python(
+    counter: Ints,
+    work: Floats,
+    height: Ints,
+    lane_rows: Ints,
+    lane_pair: Ints,
+    bank: Floats,
+    same: npt.NDArray[np.bool_],
+    farkle: Floats,
+    win: Floats,
+    boundary: Floats,
+    boundary_is_farkle: bool,
+    node_col: Ints,
+    sig_start: Ints,
+    sig_prob: Floats,
+    opt_start: Ints,
+    opt_off: Ints,
+    hand_col: Ints,
+    hand_throw_col: Ints,
+    columns: int,
+    pad: int,
+    start_col: int,
+    out_value: Floats,
+    out_deriv: Floats,
+) -> None:  # pragma: no cover - compiled by numba
+    """One thread's share: the next item from ``counter[0]`` until none is left, each one
+    counted in ``counter[1]`` once solved."""
+    items = height.shape[0]
+    while True:
+        c = _fetch_add(counter[0:1], 1)
+        if c >= items:
+            break
+        _chunk(
+            c,
+            work,
+            height,
+            lane_rows,
+            lane_pair,
+            bank,
+            same,
+            farkle,
+            win,
+            boundary,
+            boundary_is_farkle,
+            node_col,
+            sig_start,
+            sig_prob,
+            opt_start,
+            opt_off,
+            hand_col,
+            hand_throw_col,
+            columns,
+            pad,
+            start_col,
+            out_value,
+            out_deriv,
+        )
+        _fetch_add(counter[1:2], 1)
+
+
+_chunk: Any = None
+_lanes: Any = None
+
+
+def _compile_lanes() -> None:
+    """The lane kernels compiled by Numba on first use (and cached on disk by Numba)."""
+    global _chunk, _lanes, _fetch_add, _signature_add
+    if _lanes is None:
+        import numba
+
+        _fetch_add, _signature_add = _intrinsics()
+        _chunk = numba.njit(cache=True, nogil=True)(_chunk_python)
+        _lanes = numba.njit(cache=True, nogil=True)(_lanes_python)
+
+
+def default_threads() -> int:
+    """The CPUs this process may run on (its affinity where the system tells it)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # pragma: no cover - not on Linux
+        return max(1, os.cpu_count() or 1)
+
+
+class _Helpers:
+    """Threads that join the calling thread on a solve, started on first use.
+
+    Each waits (asleep) for a job: the arguments of ``_lanes``, whose shared counter hands
+    out the items. The calling thread works too and waits only for the items taken: a
+    helper that the machine's other work keeps from starting finds nothing left and takes
+    nothing, so a busy machine costs at most the item a helper is in the middle of.
+    """
+
+    def __init__(self) -> None:
+        self._queues: list[queue.SimpleQueue[tuple[Any, ...]]] = []
+        self._lock = threading.Lock()
+        self.errors: list[BaseException] = []
+
+    def submit(self, helpers: int, job: tuple[Any, ...]) -> None:
+        with self._lock:
+            while len(self._queues) < helpers:
+                jobs: queue.SimpleQueue[tuple[Any, ...]] = queue.SimpleQueue()
+                name = f"zloutch-solver-{len(self._queues) + 1}"
+                threading.Thread(target=self._serve, args=(jobs,), name=name, daemon=True).start()
+                self._queues.append(jobs)
+            for jobs in self._queues[:helpers]:
+                jobs.put(job)
+
+    def _serve(self, jobs: queue.SimpleQueue[tuple[Any, ...]]) -> None:
+        while True:
+            job = jobs.get()
+            try:
+                _lanes(*job)
+            except BaseException as error:  # pragma: no cover - the kernel does not raise
+                self.errors.append(error)
+
+
+_HELPERS = _Helpers()
+
+
+class Lanes:
+    """A batch of pairs laid out for the lane kernel, solved for many farkle values.
+
+    What changes between Newton's passes of a level is the farkle value (and so the
+    boundary of an exact target); the banks, laid out once here, do not.
+    """
+
+    def __init__(
+        self,
+        tables: Tables,
+        rows: Ints,
+        bank: Floats,
+        bank_farkle: npt.NDArray[np.bool_],
+        buffer: Floats | None = None,
+    ) -> None:
+        """``buffer``: memory for the tables (``work_size`` doubles at least), kept from one
+        batch to the next by the caller: a fresh one costs the system's page faults."""
+        _compile_lanes()
+        self.tables = tables
+        self.rows = rows
+        pairs = int(rows.shape[0])
+        self.pairs = pairs
+        items = -(-pairs // LANES)
+        # Largest first: the items go to the threads in this order.
+        by_rows = np.argsort(-rows, kind="stable").astype(np.int64)
+        order = np.empty(items * LANES, dtype=np.int64)
+        order[:pairs] = by_rows
+        order[pairs:] = by_rows[-1] if pairs else 0  # padding lanes repeat the last pair
+        self.lane_pair = order.reshape(items, LANES)
+        self.lane_rows = rows[self.lane_pair] if pairs else np.ones((0, LANES), dtype=np.int64)
+        self.height = self.lane_rows.max(axis=1, initial=0).astype(np.int64)
+        self.bank = np.ascontiguousarray(bank, dtype=np.float64)  # read where the lanes need it
+        self.same = np.ascontiguousarray(bank_farkle, dtype=np.bool_)
+        self.pad = tables.max_points
+        size = self.work_size(tables, rows)
+        if buffer is None or buffer.shape[0] < size:
+            buffer = np.empty(size)
+        self.work = buffer[:size].reshape(items, -1)
+        self.opt_off = (-tables.opt_pts * tables.columns + tables.opt_dest) * 2 * LANES
+
+    @staticmethod
+    def work_size(tables: Tables, rows: Ints) -> int:
+        """The doubles the tables of a batch take."""
+        items = -(-int(rows.shape[0]) // LANES)
+        top = int(rows.max(initial=0))
+        return items * (tables.max_points + top) * tables.columns * 2 * LANES
+
+    def starts(
+        self,
+        farkle: Floats,
+        win: Floats,
+        boundary: Floats,
+        boundary_is_farkle: bool,
+        threads: int = 1,
+    ) -> tuple[Floats, Floats]:
+        """The value at the start of the turn (total 0) of every pair, and d/d(farkle),
+        on ``threads`` threads (this one and helpers)."""
+        t = self.tables
+        value = np.empty(self.pairs)
+        deriv = np.empty(self.pairs)
+        if not self.pairs:
+            return value, deriv
+        items = int(self.height.shape[0])
+        counter = np.zeros(2, dtype=np.int64)  # items taken, items solved
+        job = (
+            counter,
+            self.work,
+            self.height,
+            self.lane_rows,
+            self.lane_pair,
+            self.bank,
+            self.same,
+            np.ascontiguousarray(farkle[self.lane_pair], dtype=np.float64),
+            np.ascontiguousarray(win[self.lane_pair], dtype=np.float64),
+            np.ascontiguousarray(boundary[self.lane_pair], dtype=np.float64),
+            boundary_is_farkle,
+            t.node_col,
+            t.sig_start,
+            t.sig_prob,
+            t.opt_start,
+            self.opt_off,
+            t.hand_col,
+            t.hand_throw_col,
+            t.columns,
+            self.pad,
+            t.start_col,
+            value,
+            deriv,
+        )
+        helpers = min(threads, items) - 1
+        if helpers > 0:
+            _HELPERS.submit(helpers, job)
+        _lanes(*job)
+        while counter[1] < items:  # a helper is finishing the items it took
+            if _HELPERS.errors:  # pragma: no cover - the kernel does not raise
+                raise RuntimeError("a solver thread failed") from _HELPERS.errors[0]
+            os.sched_yield()
+        return value, deriv
+
+    def tables_of_pairs(self) -> tuple[Floats, Floats]:
+        """Every (pair, total, column) of the last solve, in ``solve_pairs``'s layout."""
+        t = self.tables
+        height = int(self.rows.max(initial=0))
+        values = np.zeros((self.pairs, max(height, 1), t.columns))
+        deriv = np.zeros_like(values)
+        work = self.work.reshape(self.work.shape[0], -1, t.columns, 2, LANES)
+        for i, p in enumerate(self.lane_pair.reshape(-1)[: self.pairs].tolist()):
+            c, k = divmod(i, LANES)
+            top = int(self.rows[p])
+            u = self.pad + top - 1 - np.arange(top)
+            values[p, :top] = work[c, u, :, 0, k]
+            deriv[p, :top] = work[c, u, :, 1, k]
+        values[:, :, :2] = 0.0  # the farkle and win columns: no node, as _kernel_python
+        deriv[:, :, :2] = 0.0
+        return values, deriv
+
+
 def solve_pairs(
     tables: Tables,
     rows: Ints,
@@ -198,6 +630,7 @@ def solve_pairs(
     boundary_is_farkle: bool,
     backend: str = "numba",
     xp: Any = None,
+    threads: int = 1,
 ) -> tuple[Floats, Floats]:
     """Values and d(value)/d(farkle) of every (pair, total, column).
 
@@ -211,11 +644,15 @@ def solve_pairs(
         return _solve_pairs_array(
             tables, rows, bank, bank_farkle, farkle, win, boundary, boundary_is_farkle, xp or np
         )
+    if backend == "numba":
+        lanes = Lanes(tables, rows, bank, bank_farkle)
+        lanes.starts(farkle, win, boundary, boundary_is_farkle, threads)
+        return lanes.tables_of_pairs()
     values = np.zeros((pairs, max(height, 1), tables.columns), dtype=np.float64)
     deriv = np.zeros_like(values)
     if backend == "python":
         kernel: Any = _kernel_python
-    elif backend == "numba":
+    elif backend == "numba-pairs":
         kernel = _numba_kernel()
     else:
         raise ValueError(f"unknown backend {backend!r}")

@@ -39,6 +39,13 @@ def test_solve_game_json_and_compensation() -> None:
     assert abs(with_head_start["compensation"]["first_player"] - 0.5) < 0.05
 
 
+def test_solve_game_on_the_threads_asked_for() -> None:
+    args = ["solve", "--game", "--rules", "greed(target=800)", "--json", "--threads", "2"]
+    data = json.loads(runner.invoke(app, args).stdout)
+    assert data["residual"] < 1e-12 and data["cached"] is False
+    assert 0.5 < data["first_player"] < 0.7
+
+
 def test_solve_game_refuses_what_it_cannot_model() -> None:
     result = runner.invoke(app, ["solve", "--game", "--rules", "dix-mille"])
     assert result.exit_code == 2
@@ -94,6 +101,9 @@ def test_solve_thresholds_of_v7_and_of_entry_by_one_throw() -> None:
         (["score", "--advise", "--score", "9525", "11534"], "must be a multiple of 50"),
         (["solve", "--score", "12000"], "T-9"),
         (["solve", "--score", "125"], "must be a multiple of 50"),
+        (["solve", "--threads", "2"], "error: --threads only applies with --game"),
+        (["solve", "--game", "--threads", "2", "--device", "cuda"], "--threads is for --device"),
+        (["solve", "--game", "--threads", "0"], "'--threads'"),
     ],
 )
 def test_options_that_cannot_apply_are_refused(args: list[str], needle: str) -> None:

@@ -50,6 +50,14 @@ def solve(
             help="With --game: cpu (Numba, all cores) or cuda (CuPy).",
         ),
     ] = "cpu",
+    threads: Annotated[
+        int | None,
+        typer.Option(
+            "--threads",
+            min=1,
+            help="With --game on the cpu: threads sharing the work (default: one per CPU).",
+        ),
+    ] = None,
     not_entered: Annotated[
         bool, typer.Option("--not-entered", help="Solve the turn of a player not entered yet.")
     ] = False,
@@ -68,9 +76,16 @@ def solve(
     with user_errors(), warnings_as_lines():
         rules = load_rules(rules_spec)
         if not game:
-            for flag, given in (("--compensation", compensation), ("--device", device != "cpu")):
+            flags = (
+                ("--compensation", compensation),
+                ("--device", device != "cpu"),
+                ("--threads", threads is not None),
+            )
+            for flag, given in flags:
                 if given:
                     raise ZloutchError(f"{flag} only applies with --game")
+        elif threads is not None and device == "cuda":
+            raise ZloutchError("--threads is for --device cpu: the GPU runs its own threads")
         elif not_entered or banked:
             flag = "--not-entered" if not_entered else "--score"
             raise ZloutchError(
@@ -79,7 +94,9 @@ def solve(
             )
         try:
             if game:
-                document = solve_game_command(rules, device, compensation, quiet=as_json)
+                document = solve_game_command(
+                    rules, device, compensation, quiet=as_json, threads=threads
+                )
             else:
                 # The bar counts the rows of the turn total, then (F-1) the long-run iterations.
                 quiet = as_json or off_terminal()
@@ -99,7 +116,7 @@ def solve(
 
 
 def solve_game_command(
-    rules: RuleSet, device: str, compensation: bool, *, quiet: bool
+    rules: RuleSet, device: str, compensation: bool, *, quiet: bool, threads: int | None = None
 ) -> dict[str, Any]:
     from zloutch.app.solve import game_summary, solved_game
 
@@ -108,7 +125,7 @@ def solve_game_command(
         "Solving the game", "score levels", disable=quiet or off_terminal()
     ) as progress:
         begin = time.perf_counter()
-        solution, cached = solved_game(rules, device=device, progress=progress)
+        solution, cached = solved_game(rules, device=device, progress=progress, threads=threads)
         seconds = time.perf_counter() - begin
     document = game_summary(solution, None if cached else seconds)
     document["cached"] = cached
