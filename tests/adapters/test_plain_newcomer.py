@@ -61,10 +61,12 @@ def test_off_and_undo_by_their_keys_at_a_real_table() -> None:
     assert session.record.actions == ("throw", "roll 1 1 2 3 4")
 
 
-def test_off_while_the_dice_are_in_the_air_says_what_to_type() -> None:
-    # The engine takes a die off the table once the throw's faces are on the table (V-1).
-    out, _, _ = play("t\noff\nq\n", table=True)
-    assert "type the faces of the 5 dice first, then off" in out
+def test_off_right_after_the_throw_loses_the_turn_before_any_faces() -> None:
+    # A die falls off as the dice are thrown: "off" is said while they are in the air (V-1).
+    out, session, _ = play("t\noff\nq\n", table=True)
+    assert "Ana loses the turn (a die went off the table)" in out
+    assert session.record.actions == ("throw", "off")
+    assert session.state.turn.player == 1
 
 
 def test_an_unknown_command_lists_every_command() -> None:

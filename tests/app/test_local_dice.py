@@ -124,9 +124,10 @@ def test_a_game_killed_midway_keeps_its_first_throws_unverifiable_and_says_why(
 ) -> None:
     # A kill writes nothing more: the file holds the commitment, never the secret.
     path = tmp_path / "game.json"
-    first = bots()
+    first = bots("greed(target=5000)")  # ten steps cannot end it: the kill comes midway
     first.record_to(str(path))
-    drive(first, 25)
+    drive(first, 10)
+    assert first.need() is not Need.OVER
     second = Session.resume(path.read_text())
     second.record_to(str(path))
     drive(second, 100_000)

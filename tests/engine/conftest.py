@@ -136,7 +136,9 @@ def check_state(state: GameState, actions: tuple[Action, ...] | None = None) -> 
         keys = [a.sort_key() for a in actions]
         assert keys == sorted(keys), f"legal actions not sorted: {actions}"
         assert len(set(actions)) == len(actions), f"legal actions repeated: {actions}"
-        rolls = all(isinstance(a, Roll) for a in actions)
+        # While the dice roll, the rolls; at a real table also a die off the table (V-1).
+        thrown = [a for a in actions if not (state.table_mode and isinstance(a, Off))]
+        rolls = all(isinstance(a, Roll) for a in thrown)
         assert rolls == (phase is Phase.ROLL), "rolls misplaced"
 
     dice = rules.dice
@@ -146,8 +148,10 @@ def check_state(state: GameState, actions: tuple[Action, ...] | None = None) -> 
     elif phase is Phase.ROLL:
         assert 1 <= t.rolling <= dice, f"{t.rolling} dice rolling"
         if actions is not None:
-            assert actions == tuple(r for r, _ in chance_outcomes(state)), "rolls != outcomes"
-            assert all(len(r.dice) == t.rolling for r in actions), "a roll of the wrong size"
+            outcomes = tuple(r for r, _ in chance_outcomes(state))
+            off = (Off(),) if state.table_mode else ()
+            assert actions == off + outcomes, "rolls != outcomes"
+            assert all(len(r.dice) == t.rolling for r in outcomes), "a roll of the wrong size"
         if t.joker_roll:  # the jokers are thrown; the farkled dice lie on the table (V-2)
             assert aside + t.rolling + len(t.throw) == dice, "dice lost in a joker throw"
         else:

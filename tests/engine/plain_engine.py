@@ -141,6 +141,8 @@ def legal_actions(state: GameState) -> tuple[Action, ...]:
         actions = [Fresh(), Take()] if state.offer else [Throw()]
     elif phase is Phase.ROLL:
         actions = [roll for roll, _ in chance_outcomes(state)]
+        if state.table_mode:
+            actions.append(Off())
     elif phase is Phase.KEEP:
         actions = [Keep(k.dice) for k in throw_score(state).keeps]
         if state.table_mode:
@@ -404,6 +406,12 @@ def why_illegal(state: GameState, action: Action) -> str | None:
         if any(not 1 <= f <= 6 for f in action.dice):
             return "faces are 1 to 6"
         return None
+    if isinstance(action, Off):
+        # V-1 Reading: at a real table a die falls off as the dice are thrown, so it is said
+        # while they are in the air (before their faces), or once they lie on the table.
+        if not state.table_mode:
+            return "a die off the table exists only at a real table (zloutch table)"
+        return None if phase in (Phase.ROLL, Phase.KEEP) else "no throw is on the table"
     if phase is Phase.ROLL:
         return "the dice are rolling"
     if isinstance(action, Take | Fresh):
@@ -418,10 +426,6 @@ def why_illegal(state: GameState, action: Action) -> str | None:
         return throw_refusal(state)
     if isinstance(action, Bank):
         return bank_refusal(state)
-    if isinstance(action, Off):
-        if not state.table_mode:
-            return "a die off the table exists only at a real table (zloutch table)"
-        return None if phase is Phase.KEEP else "no throw is on the table"
     if isinstance(action, Keep):
         if phase is not Phase.KEEP:
             return "there is no throw to keep from: throw first (T-2)"

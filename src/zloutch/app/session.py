@@ -420,11 +420,7 @@ class Session:
             state = self.state
         if isinstance(action, Roll) and not self.dice.typed:
             return "the game throws the dice: type throw"
-        if state.phase is Phase.ROLL and isinstance(action, Off) and self.dice.typed:
-            # The engine takes a die off the table once the throw is on the table (V-1).
-            dice = count_dice(state.turn.rolling)
-            return f"the dice are in the air: type the faces of the {dice} first, then off"
-        if state.phase is Phase.ROLL and not isinstance(action, Roll):
+        if state.phase is Phase.ROLL and not isinstance(action, Roll | Off):
             return (
                 f"the dice are in the air: type the faces of the {count_dice(state.turn.rolling)}"
             )

@@ -216,8 +216,9 @@ def _legal_actions(state: GameState) -> tuple[Action, ...]:
         return (*keeps, _OFF) if state.table_mode else keeps  # Off sorts after every keep
     if phase is Phase.START:
         return _OFFERED if state.offer else _AT_START
-    if phase is Phase.ROLL:
-        return rolls(state.turn.rolling)
+    if phase is Phase.ROLL:  # at a real table, a die may fall off as they are thrown
+        thrown = rolls(state.turn.rolling)
+        return (_OFF, *thrown) if state.table_mode else thrown  # Off sorts before every roll
     return ()
 
 
@@ -517,6 +518,12 @@ def why_illegal(state: GameState, action: Action) -> str | None:
         if any(not 1 <= f <= 6 for f in action.dice):
             return "faces are 1 to 6"
         return None
+    if isinstance(action, Off):
+        # V-1 Reading: at a real table a die falls off as the dice are thrown, so it is said
+        # while they are in the air (before their faces), or once they lie on the table.
+        if not state.table_mode:
+            return "a die off the table exists only at a real table (zloutch table)"
+        return None if phase in (Phase.ROLL, Phase.KEEP) else "no throw is on the table"
     if phase is Phase.ROLL:
         return "the dice are rolling"
     if isinstance(action, Take | Fresh):
@@ -531,10 +538,6 @@ def why_illegal(state: GameState, action: Action) -> str | None:
         return throw_refusal(state)
     if isinstance(action, Bank):
         return None if phase is Phase.DECIDE and _bank_rule(state) is None else bank_refusal(state)
-    if isinstance(action, Off):
-        if not state.table_mode:
-            return "a die off the table exists only at a real table (zloutch table)"
-        return None if phase is Phase.KEEP else "no throw is on the table"
     if isinstance(action, Keep):
         if phase is not Phase.KEEP:
             return "there is no throw to keep from: throw first (T-2)"
