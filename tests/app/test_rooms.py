@@ -284,6 +284,8 @@ def test_two_processes_asked_for_a_rematch_make_one_game(
     assert isinstance(two.intent(ana.game_id, ana.token, 0, "r", "throw"), Accepted)
 
 
+# The database's transactions decide this race: the memory store (one process) has none.
+@pytest.mark.parametrize("new_store", ["sqlite", "postgres"], indirect=True)
 @pytest.mark.parametrize("tries", [4])
 def test_rematches_asked_at_once_on_threads_make_one_game(
     new_store: Callable[[], GameStore], tries: int
@@ -291,8 +293,6 @@ def test_rematches_asked_at_once_on_threads_make_one_game(
     import threading
 
     store = new_store()
-    if isinstance(store, MemoryStore):
-        pytest.skip("the database's transactions decide this race; the memory store has none")
     for n in range(tries):
         views = [Rooms(new_store()) for _ in range(2)]
         game_id, tokens = seated(views[0], NewGame(ANA_BOB, rules="dix-mille(target=1000)"))
