@@ -335,3 +335,18 @@ def test_negotiate_takes_the_request_then_the_header_then_english(
 ) -> None:
     assert negotiate(header, requested) == chosen
     assert chosen in LANGUAGES
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_an_undo_at_a_real_table_is_said_in_the_language(lang: str) -> None:
+    from types import SimpleNamespace
+
+    from zloutch.adapters.web.protocol import undone_json
+
+    played = SimpleNamespace(undone=("keep 1 5", "throw"))
+    english = undone_json(played)[0]["text"]  # type: ignore[arg-type]
+    assert english == "undone: keep 1 5, then throw"
+    french = undone_json(played, lang)[0]["text"]  # type: ignore[arg-type]
+    assert french != english and "keep 1 5" in french and "throw" in french
+    for refusal in ("there is nothing to undo", "undo exists only at a real table (real dice)"):
+        assert_translated(refusal, lang)

@@ -48,15 +48,17 @@ def entry_json(played: Played, names: tuple[str, ...], lang: str = "en") -> dict
         "entry": entry.text,
         "seat": entry.seat,
         "at": entry.at,
-        "events": [event_json(e, names, lang) for e in played.events] + undone_json(played),
+        "events": [event_json(e, names, lang) for e in played.events] + undone_json(played, lang),
     }
 
 
-def undone_json(played: Played) -> list[dict[str, Any]]:
-    """An undo at a real table, as an event: the actions it took back, the last first."""
+def undone_json(played: Played, lang: str = "en") -> list[dict[str, Any]]:
+    """An undo at a real table, as an event: the actions it took back, the last first (the
+    actions in the engine's notation, the words around them in ``lang``)."""
     if not played.undone:
         return []
-    text = "undone: " + ", then ".join(played.undone)
+    then = f", {translate('then', lang)} "
+    text = f"{translate('undone', lang)}: " + then.join(played.undone)
     return [{"type": "Undone", "actions": list(played.undone), "text": text}]
 
 
