@@ -87,8 +87,9 @@ def random_action(
 
 def players_for(rules: RuleSet, rng: random.Random) -> list[str]:
     """Two players mostly, three or four at times, within what the rule set allows."""
-    low = max(2, rules.game.min_players)
-    high = max(low, min(4, rules.game.max_players))
+    g = rules.game
+    low = g.min_players if g.max_players < 2 else max(2, g.min_players)  # a game for one
+    high = max(low, min(4, g.max_players))
     wanted = rng.choices((2, 3, 4), weights=(60, 25, 15))[0]
     return [f"P{i}" for i in range(min(max(wanted, low), high))]
 

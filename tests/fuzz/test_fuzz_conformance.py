@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 from fuzz_support import QUICK, ROOT, answer, count, engine_checks, long_run
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from zloutch.engine import Phase, is_terminal, legal_actions, new_game, step
@@ -101,6 +101,7 @@ def test_random_options_quick(rules: RuleSet | None, seed: int) -> None:
 
 @pytest.mark.slow
 @given(drawn_rules(), st.integers(0, 2**32))
+@example(load_rules("dix-mille(max_players=1)"), 0)  # found once: a game for one player
 @long_run(400)
 def test_random_options(rules: RuleSet | None, seed: int) -> None:
     check(rules, seed)

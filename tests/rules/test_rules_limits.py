@@ -341,3 +341,10 @@ def test_t9_the_loader_agrees_with_a_count_by_hand(a: int, b: int, target: int) 
     else:
         loads = True
     assert loads == ends(a, b, target)
+
+
+@pytest.mark.parametrize("spec", ["dix-mille/\x00", "my\x00table.toml", "a\x00.toml(entry=500)"])
+def test_a_nul_byte_in_a_rule_files_name_is_a_clear_error(spec: str) -> None:
+    """The fuzzer found it: os.stat raised ValueError, a traceback instead of a refusal."""
+    with pytest.raises(InvalidRulesError, match="cannot hold a NUL byte"):
+        load_rules(spec)

@@ -361,6 +361,8 @@ def _read_rule_file(path: Path, source: str) -> str:
     The kind of file is asked before it is opened: opening a FIFO waits for a writer, and
     reading a device such as /dev/zero never ends.
     """
+    if "\0" in source:
+        raise InvalidRulesError("a rule file's name cannot hold a NUL byte", excerpt(source))
     try:
         mode = os.stat(path).st_mode
         if not stat.S_ISREG(mode):
