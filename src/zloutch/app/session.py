@@ -69,7 +69,7 @@ from zloutch.engine.record import (
     read_record,
 )
 from zloutch.rules import Dice, ZloutchError, format_dice, load_rules, parse_dice
-from zloutch.strategy.bots import make_bot
+from zloutch.strategy.bots import LEVELS, make_bot
 from zloutch.strategy.expert import Advice, TurnAdvisor
 from zloutch.strategy.policy import Policy
 
@@ -83,7 +83,8 @@ PLAY_PLAYERS = "Player,bot:medium"
 """``zloutch play``: you against one bot."""
 TABLE_PLAYERS = "Player 1,Player 2"
 """``zloutch table``: two people at a real table."""
-BOT_LEVELS = ("beginner", "easy", "medium", "strong", "best")
+BOT_LEVELS = tuple(LEVELS)
+"""The levels people choose from (``zloutch.strategy.bots.LEVELS``), weakest first."""
 
 
 class InvalidPlayersError(ZloutchError):

@@ -79,6 +79,7 @@ def test_presets_and_options_come_with_their_meanings_in_the_language(server: Se
     for preset in english["presets"]:
         assert preset["values"] == load_rules(preset["name"]).option_values()
     assert dix["values"]["entry"] == 500 and dix["values"]["bump"] == "current"
+    assert english["bots"] == ["beginner", "easy", "medium", "strong", "best"]  # weakest first
     assert [o["name"] for o in french["options"]] == list(OPTIONS)
     entry = next(o for o in french["options"] if o["name"] == "entry")
     assert entry == {

@@ -13,6 +13,7 @@ from typing import Any
 
 from zloutch.adapters.web.i18n import translate, translate_event
 from zloutch.app.rooms import Accepted, Played, Refused, Room, refusals
+from zloutch.app.session import BOT_LEVELS
 from zloutch.engine import (
     GameState,
     Phase,
@@ -264,7 +265,7 @@ def presets_json(lang: str = "en") -> dict[str, Any]:
         }
         for info in OPTIONS.values()
     ]
-    return {"presets": presets, "options": options}
+    return {"presets": presets, "options": options, "bots": list(BOT_LEVELS)}
 
 
 def dumps(message: dict[str, Any]) -> str:

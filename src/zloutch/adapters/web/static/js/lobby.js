@@ -6,7 +6,7 @@ import { h } from "./dom.js";
 import { N_, t } from "./i18n.js";
 
 const MAX_SEATS = 8;
-// The bots' levels, as the server names them: translated with t(level).
+// The bots' levels, as the server names them (for the catalog): translated with t(level).
 N_("beginner");
 N_("easy");
 N_("medium");
@@ -30,7 +30,7 @@ class Lobby {
     this.main = main;
     this.presets = data.presets;
     this.options = data.options;
-    this.levels = data.bots || ["beginner", "easy", "medium", "strong", "best"];
+    this.levels = data.bots; // the server's levels (/api/presets), weakest first
     this.preset = this.presets[0].name;
     this.chosen = {}; // option name -> the value written in the spec
     this.seats = [
