@@ -14,17 +14,7 @@ from conftest import POSTGRES, POSTGRES_HOWTO, Player, Server, postgres_reachabl
 
 @pytest.mark.slow
 def test_two_processes_serve_one_game(tmp_path: Path) -> None:
-    if not POSTGRES:
-        pytest.skip(POSTGRES_HOWTO)
-    why = postgres_reachable(POSTGRES)
-    if why is not None:
-        pytest.skip(f"PostgreSQL is not reachable ({why}); {POSTGRES_HOWTO}")
-    one, two = (
-        Server(POSTGRES, log=tmp_path / "one.log"),
-        Server(POSTGRES, log=tmp_path / "two.log"),
-    )
-    one.start()
-    two.start()
+    one, two = two_servers(tmp_path)
     try:
         created, tokens = one.new_game(
             rules="dix-mille(target=1500)", seats=[{"name": "Ana"}, {"name": "Bob"}]
