@@ -13,7 +13,6 @@ from typing import Any
 
 from zloutch.adapters.web.i18n import translate, translate_event
 from zloutch.app.rooms import Accepted, Played, Refused, Room, refusals
-from zloutch.app.session import BOT_LEVELS
 from zloutch.engine import (
     GameState,
     Phase,
@@ -26,6 +25,7 @@ from zloutch.engine import (
 from zloutch.engine.events import Event
 from zloutch.engine.record import dice_json, sheet_json
 from zloutch.rules import OPTIONS, PRESETS, load_rules
+from zloutch.strategy.bots import LEVELS
 
 MAX_CATCH_UP = 500
 """A client further behind than this many entries gets the whole state instead."""
@@ -265,7 +265,7 @@ def presets_json(lang: str = "en") -> dict[str, Any]:
         }
         for info in OPTIONS.values()
     ]
-    return {"presets": presets, "options": options, "bots": list(BOT_LEVELS)}
+    return {"presets": presets, "options": options, "bots": list(LEVELS)}
 
 
 def dumps(message: dict[str, Any]) -> str:
