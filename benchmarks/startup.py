@@ -206,7 +206,7 @@ def main() -> None:
         print(f"{label:28} {cpu_min:8.3f} {cpu_med:8.3f} {wall_med:8.3f}")
     print(
         f"aim: zloutch --help and zloutch score under {TARGET} s of CPU; the typer floor "
-        "lines are what Typer (with Rich help, and pydantic for its options) costs alone."
+        "lines are what Typer (with its Rich help) costs alone."
     )
 
 

@@ -18,6 +18,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from zloutch.rules import InvalidRulesError, RuleSet, load_rules, parse_rules_text
+from zloutch.rules.endings import check_endings
+from zloutch.rules.loader import PRESETS, preset_text
 from zloutch.rules.values import MAX_DEPTH, MAX_EXTENDS, MAX_FILE_BYTES, MAX_NUMBER
 
 HEAD = '[rules]\nname = "x"\ndice = 5\n'
@@ -292,7 +294,9 @@ def test_t7_an_entry_no_turn_reaches_is_refused() -> None:
 
 
 def test_every_preset_can_end() -> None:
-    for name in (
+    """A shipped preset loads without the walk that proves its games end (``shipped``): the
+    proof is made here, once, on the text the package ships."""
+    assert list(PRESETS) == [
         "dix-mille",
         "dix-mille-6",
         "impair",
@@ -302,8 +306,25 @@ def test_every_preset_can_end() -> None:
         "farkle-minimal",
         "zilch",
         "greed",
-    ):
-        assert load_rules(name).name == name
+    ]
+    for name in PRESETS:
+        rules = load_rules(name)
+        assert rules.name == name
+        check_endings(rules)  # raises InvalidRulesError if some game could never end
+        assert parse_rules_text(preset_text(name), source=name, load_base=load_rules) == rules
+
+
+def test_a_shipped_preset_skips_only_the_endings_walk() -> None:
+    """``shipped`` leaves out the endings walk and nothing else: a never-ending target is let
+    through only by it, any other contradiction is still refused."""
+    # 1s worth 7 and 5s worth 3: no bank is ever worth 1 (as in the T-9 tests below).
+    endless = rule_file(
+        "target = 1\nexact_target = true", "[scoring]\nsingles = { 1 = 7, 5 = 3 }\n"
+    )
+    refused(lambda: parse_rules_text(endless))
+    assert parse_rules_text(endless, shipped=True).game.target == 1
+    contradiction = rule_file("", "[turn]\nentry = -5\n")
+    refused(lambda: parse_rules_text(contradiction, shipped=True))
 
 
 def banks_of(a: int, b: int) -> set[int]:

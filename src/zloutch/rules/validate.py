@@ -16,8 +16,13 @@ from zloutch.rules.scoring import throw_extremes
 from zloutch.rules.values import MAX_POINTS
 
 
-def validate(rules: RuleSet) -> None:
-    """Refuse what the rules cannot mean together, naming the key and the reason."""
+def validate(rules: RuleSet, *, endings: bool = True) -> None:
+    """Refuse what the rules cannot mean together, naming the key and the reason.
+
+    ``endings=False`` leaves out the last check, the walk of every throw that proves each game
+    can end (``check_endings``): only for the shipped presets, which the test suite proves
+    once (``tests/rules/test_rules_limits.py``) instead of every start of the program.
+    """
     s, t, g, v = rules.scoring, rules.turn, rules.game, rules.variants
     dice = rules.dice
     try:
@@ -145,7 +150,8 @@ def validate(rules: RuleSet) -> None:
             "turn.min_bank",
         )
     # Last, once every value is known to mean something: can the game end (T-9, G-7...)?
-    check_endings(rules)
+    if endings:
+        check_endings(rules)
 
 
 def _anything_scores(rules: RuleSet) -> bool:

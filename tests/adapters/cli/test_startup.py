@@ -106,6 +106,15 @@ def test_help_and_score_stay_in_the_rules_layer(args: list[str], tmp_path: Path)
     _, _, modules = run_command(args, tmp_path)
     assert loaded(modules, LAYERS_SCORE_NEEDS_NOT) == []
     assert "zloutch.adapters.cli.score" in modules  # the probe sees the command modules
+    # Typer below 0.29 coerces options without pydantic (pyproject.toml pins it): about 70 ms.
+    assert loaded(modules, ("pydantic",)) == []
+
+
+def test_help_loads_no_rule_set(tmp_path: Path) -> None:
+    """``zloutch --help`` needs the commands' signatures, not the rules package."""
+    _, out, modules = run_command(["--help"], tmp_path)
+    assert "score" in out
+    assert loaded(modules, ("zloutch.rules",)) == []
 
 
 def test_advise_brings_the_turn_solver_and_still_no_kernels(tmp_path: Path) -> None:

@@ -21,15 +21,10 @@ from zloutch.adapters.cli.support import (
     warnings_as_lines,
     write_output,
 )
-from zloutch.rules.errors import ZloutchError
 
 if TYPE_CHECKING:
     from zloutch.rules import RuleSet
     from zloutch.strategy.game_solver import GameSolution
-
-
-class ReviewError(ZloutchError):
-    """Options of ``zloutch review`` that do not go together, or a picture it cannot draw."""
 
 
 def _solve_with_progress(
@@ -103,21 +98,22 @@ def review(
     from zloutch.app.review import review_record, win_probability_reason
     from zloutch.app.review_tables import render_review
     from zloutch.engine.record import load_record
+    from zloutch.rules import ZloutchError
 
     with user_errors(), warnings_as_lines():
         if show_all and mistakes_only:
-            raise ReviewError("--all and --mistakes-only do not go together: choose one")
+            raise ZloutchError("--all and --mistakes-only do not go together: choose one")
         if solve and points:
-            raise ReviewError("--solve and --points do not go together: choose one")
+            raise ZloutchError("--solve and --points do not go together: choose one")
         if top < 0:
-            raise ReviewError(f"--top must be 0 or more, not {top}")
+            raise ZloutchError(f"--top must be 0 or more, not {top}")
         tables = not quiet and json_file != "-"
         if quiet and json_file is None and plot_file is None:
-            raise ReviewError("--quiet leaves nothing to show: add --json FILE or --plot FILE")
+            raise ZloutchError("--quiet leaves nothing to show: add --json FILE or --plot FILE")
         if not tables and (show_all or mistakes_only):
             flag = "--all" if show_all else "--mistakes-only"
             why = "--quiet" if quiet else "--json -"
-            raise ReviewError(f"{flag} chooses the rows of the tables, which {why} leaves out")
+            raise ZloutchError(f"{flag} chooses the rows of the tables, which {why} leaves out")
         if plot_file is not None:
             output_format(plot_file)
             new_picture("", "", 1, 1)  # matplotlib is there, before any work

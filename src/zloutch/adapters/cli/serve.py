@@ -11,7 +11,6 @@ from typing import Annotated
 import typer
 
 from zloutch.adapters.cli.support import user_errors
-from zloutch.rules import ZloutchError
 
 WEB_EXTRA = "zloutch serve needs the web extra: pip install 'zloutch[web]'"
 
@@ -43,6 +42,8 @@ def serve(
     ] = 30.0,
 ) -> None:
     """Serve games over the network: players join by link, the server throws the dice."""
+    from zloutch.rules import ZloutchError
+
     with user_errors():
         try:
             import uvicorn
