@@ -17,16 +17,19 @@ is then about ``games / (S + latency)`` intents a second.
 Traffic goes to 127.0.0.1 only, bounded in count and in time. Run:
 ``python benchmarks/serve.py --games 1000 --sockets 5000 --moves 4`` (the issue's target).
 The clients share the machine with the server: on a small machine they are a large part of
-the load, so the figures are an upper bound of the server's own latency (the CPU of each
-process is printed). ``--sample FILE`` runs the server under ``benchmarks/sampler.py`` (the
-loop's stack every millisecond, the collector's pauses, the stalls), ``--profile FILE``
-under cProfile.
+the load. ``--server-cpus 0 --client-cpus 1`` pins each to its own cores (Linux
+``sched_setaffinity``), as a server with a core of its own and its clients elsewhere; without
+them both float over every core, and the figures are an upper bound of the server's own
+latency (the CPU of each process is printed either way). ``--sample FILE`` runs the server
+under ``benchmarks/sampler.py`` (the loop's stack every millisecond, the collector's pauses,
+the stalls), ``--profile FILE`` under cProfile.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import json
 import os
 import random
@@ -69,8 +72,29 @@ def raise_open_files(wanted: int) -> None:
         resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
 
 
+def cpu_set(text: str | None) -> set[int] | None:
+    """``0`` or ``0,2-3``: a set of CPU numbers, checked against this machine's."""
+    if text is None:
+        return None
+    cpus: set[int] = set()
+    for part in text.split(","):
+        low, _, high = part.partition("-")
+        try:
+            cpus.update(range(int(low), int(high or low) + 1))
+        except ValueError:
+            raise SystemExit(f"not a CPU list: {text!r} (for example 0 or 0,2-3)") from None
+    free = os.sched_getaffinity(0)
+    if not cpus or not cpus <= free:
+        raise SystemExit(f"CPUs {sorted(cpus)}: this process may use {sorted(free)}")
+    return cpus
+
+
 def start_server(
-    db: str, port: int, profile: str | None = None, sample: str | None = None
+    db: str,
+    port: int,
+    profile: str | None = None,
+    sample: str | None = None,
+    cpus: set[int] | None = None,
 ) -> subprocess.Popen[bytes]:
     env = {**os.environ, "PYTHONPATH": str(SRC)}
     command = [sys.executable, "-m", "zloutch", "serve", "--port", str(port), "--db", db]
@@ -79,6 +103,8 @@ def start_server(
     elif sample:  # the server under the sampler, written when it stops
         command[1:1] = [str(Path(__file__).with_name("sampler.py")), sample]
     process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL)
+    if cpus is not None:
+        os.sched_setaffinity(process.pid, cpus)
     deadline = time.monotonic() + 90
     while time.monotonic() < deadline:
         try:
@@ -140,8 +166,9 @@ async def play(
     everyone: list[Conn],
     args: argparse.Namespace,
     until: float,
-) -> list[float]:
-    samples: list[float] = []
+) -> list[tuple[float, float, float]]:
+    """Each intent's (intent to broadcast, intent to ack, when it was sent)."""
+    samples: list[tuple[float, float, float]] = []
     first = players[0]
     rng = random.Random(game)
     while not first.state:
@@ -163,10 +190,11 @@ async def play(
         message = {"type": "intent", "id": client_id, "version": me.version, "action": action}
         await me.ws.send(json.dumps(message))
         reply = await answer
+        ack_at = time.perf_counter()
         if reply["type"] != "ack":
             continue
         arrived = await asyncio.gather(*(c.reached(reply["version"]) for c in everyone))
-        samples.append(max(arrived) - sent)
+        samples.append((max(arrived) - sent, ack_at - sent, sent))
     return samples
 
 
@@ -196,6 +224,11 @@ async def run(args: argparse.Namespace, port: int, server_pid: int) -> None:
     await asyncio.gather(*(open_game(game, tokens) for game, tokens in games))
     sockets = sum(len(everyone) for _, everyone in conns.values())
     opened = time.perf_counter() - opening
+    # The clients' own pauses are not the server's latency: what they hold from here on (5,000
+    # sockets and their states) is left out of their collector's full passes, as the server
+    # does for its own (hub.py).
+    gc.collect()
+    gc.freeze()
     before = health(base)
     cpu_before = cpu_seconds(server_pid), time.process_time()
     until = time.monotonic() + args.seconds
@@ -208,11 +241,13 @@ async def run(args: argparse.Namespace, port: int, server_pid: int) -> None:
     after = health(base)
     server_cpu = cpu_seconds(server_pid) - cpu_before[0]
     client_cpu = time.process_time() - cpu_before[1]
-    samples = sorted(s for r in results for s in r)
-    if not samples:
+    timed = [s for r in results for s in r]
+    if not timed:
         raise SystemExit("no intent was acknowledged")
+    samples = sorted(broadcast for broadcast, _, _ in timed)
+    acks = sorted(ack for _, ack, _ in timed)
     p50 = statistics.median(samples) * 1000
-    p99 = samples[min(len(samples) - 1, int(len(samples) * 0.99))] * 1000
+    p99 = percentile(samples, 0.99) * 1000
     commits = after["commits"] - before["commits"]
     appends = after["appends"] - before["appends"]
     rate = len(samples) / elapsed
@@ -221,6 +256,20 @@ async def run(args: argparse.Namespace, port: int, server_pid: int) -> None:
         f" ({rate:.0f}/s, think {args.think:g} s)"
     )
     print(f"intent -> broadcast (to every socket of the game): p50 {p50:.1f} ms  p99 {p99:.1f} ms")
+    print(
+        f"  p90 {percentile(samples, 0.9) * 1000:.1f} ms  p99.9"
+        f" {percentile(samples, 0.999) * 1000:.1f} ms  max {samples[-1] * 1000:.1f} ms;"
+        f" intent -> ack: p50 {statistics.median(acks) * 1000:.1f} ms"
+        f"  p99 {percentile(acks, 0.99) * 1000:.1f} ms"
+    )
+    slow = sorted(sent - playing for broadcast, _, sent in timed if broadcast > 0.05)
+    if slow:
+        # When the slow ones were sent: a stall shows as many in one second.
+        seconds = statistics.multimode(int(t) for t in slow)
+        print(
+            f"  over 50 ms: {len(slow)}, sent from {slow[0]:.1f} s to {slow[-1]:.1f} s of play"
+            f" (most in second {seconds[0]})"
+        )
     print(
         f"server: {appends} appends in {commits} commits"
         f" ({appends / max(commits, 1):.1f} a commit, largest {after['largest_commit']},"
@@ -234,6 +283,11 @@ async def run(args: argparse.Namespace, port: int, server_pid: int) -> None:
     for _, everyone in conns.values():
         for c in everyone:
             await c.ws.close()
+
+
+def percentile(ordered: list[float], q: float) -> float:
+    """The sample below which a fraction ``q`` of the sorted samples lie (nearest rank)."""
+    return ordered[min(len(ordered) - 1, int(len(ordered) * q))]
 
 
 def cpu_seconds(pid: int) -> float:
@@ -261,6 +315,12 @@ def main() -> None:
         "--think", type=float, default=0.0, help="a player waits 0 to 2x this long (seconds)"
     )
     parser.add_argument("--db", help="a database URL (default: SQLite in a temporary folder)")
+    parser.add_argument(
+        "--server-cpus", metavar="LIST", help="pin the server to these CPUs (0, or 0,2-3)"
+    )
+    parser.add_argument(
+        "--client-cpus", metavar="LIST", help="pin the clients (this process) to these CPUs"
+    )
     parser.add_argument("--profile", metavar="FILE", help="run the server under cProfile")
     parser.add_argument(
         "--sample", metavar="FILE", help="run the server under benchmarks/sampler.py"
@@ -271,10 +331,19 @@ def main() -> None:
     if not 0 <= args.think <= 60:
         raise SystemExit("--think is 0 to 60 seconds")
     raise_open_files(max(args.sockets, 2 * args.games) + 1000)
+    server_cpus, client_cpus = cpu_set(args.server_cpus), cpu_set(args.client_cpus)
+    if server_cpus and client_cpus and server_cpus & client_cpus:
+        raise SystemExit("--server-cpus and --client-cpus overlap")
+    if client_cpus is not None:
+        os.sched_setaffinity(0, client_cpus)
+    print(
+        f"server on CPUs {sorted(server_cpus or os.sched_getaffinity(0))}, clients on"
+        f" {sorted(client_cpus or os.sched_getaffinity(0))}; load {os.getloadavg()[0]:.1f}"
+    )
     port = free_port()
     with tempfile.TemporaryDirectory() as folder:
         db = args.db or f"sqlite:///{Path(folder) / 'bench.sqlite'}"
-        server = start_server(db, port, args.profile, args.sample)
+        server = start_server(db, port, args.profile, args.sample, server_cpus)
         try:
             asyncio.run(run(args, port, server.pid))
         finally:
