@@ -6,6 +6,7 @@ import os
 import random
 import secrets
 from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -45,8 +46,33 @@ POSTGRES_HOWTO = (
 )
 
 
+@contextmanager
+def database(
+    kind: str, folder: Path, fresh_schema: Callable[[str], AbstractContextManager[str]]
+) -> Iterator[str]:
+    """The URL of a database of the caller's own: a new SQLite file, or a new schema in the
+    PostgreSQL test database (dropped at the end), which no earlier run left games in."""
+    if kind == "sqlite":
+        yield f"sqlite:///{folder / 'games.sqlite'}"
+        return
+    if not POSTGRES:
+        pytest.skip(POSTGRES_HOWTO)
+    try:
+        import psycopg
+
+        psycopg.connect(POSTGRES, connect_timeout=3).close()
+    except Exception as exc:  # any failure to connect means: skip, and say how
+        pytest.skip(f"PostgreSQL is not reachable ({exc}); {POSTGRES_HOWTO}")
+    with fresh_schema(POSTGRES) as url:
+        yield url
+
+
 @pytest.fixture(params=["memory", "sqlite", "postgres"])
-def new_store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Callable[[], GameStore]]:
+def new_store(
+    request: pytest.FixtureRequest,
+    tmp_path: Path,
+    fresh_schema: Callable[[str], AbstractContextManager[str]],
+) -> Iterator[Callable[[], GameStore]]:
     """Stores over one database (a second call is a second process's view of it)."""
     if request.param == "memory":
         memory = MemoryStore()
@@ -54,24 +80,19 @@ def new_store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Callab
         return
     from zloutch.app.gamedb import SqlStore
 
-    if request.param == "sqlite":
-        url = f"sqlite:///{tmp_path / 'games.sqlite'}"
-    else:
-        if not POSTGRES:
-            pytest.skip(POSTGRES_HOWTO)
-        url = POSTGRES
-    opened: list[SqlStore] = []
+    with database(request.param, tmp_path, fresh_schema) as url:
+        opened: list[SqlStore] = []
 
-    def make() -> GameStore:
-        try:
-            opened.append(SqlStore(url))
-        except ZloutchError as exc:
-            pytest.skip(f"{exc}; {POSTGRES_HOWTO}")
-        return opened[-1]
+        def make() -> GameStore:
+            try:
+                opened.append(SqlStore(url))
+            except ZloutchError as exc:
+                pytest.skip(f"{exc}; {POSTGRES_HOWTO}")
+            return opened[-1]
 
-    yield make
-    for store in opened:
-        store.close()
+        yield make
+        for store in opened:
+            store.close()
 
 
 def seated(rooms: Rooms, request: NewGame) -> tuple[str, dict[int, str]]:
@@ -390,22 +411,21 @@ def test_the_shipped_migrations_make_the_schema_the_store_uses(tmp_path: Path) -
 
 
 @pytest.fixture(scope="module", params=["sqlite", "postgres"])
-def sql_store(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory):
+def sql_store(
+    request: pytest.FixtureRequest,
+    tmp_path_factory: pytest.TempPathFactory,
+    fresh_schema: Callable[[str], AbstractContextManager[str]],
+):
     """One database store for a module's examples (each makes games of its own)."""
     from zloutch.app.gamedb import SqlStore
 
-    if request.param == "sqlite":
-        url = f"sqlite:///{tmp_path_factory.mktemp('batch') / 'games.sqlite'}"
-    elif not POSTGRES:
-        pytest.skip(POSTGRES_HOWTO)
-    else:
-        url = POSTGRES
-    try:
-        store = SqlStore(url)
-    except ZloutchError as exc:
-        pytest.skip(f"{exc}; {POSTGRES_HOWTO}")
-    yield store
-    store.close()
+    with database(request.param, tmp_path_factory.mktemp("batch"), fresh_schema) as url:
+        try:
+            store = SqlStore(url)
+        except ZloutchError as exc:
+            pytest.skip(f"{exc}; {POSTGRES_HOWTO}")
+        yield store
+        store.close()
 
 
 item = st.tuples(
