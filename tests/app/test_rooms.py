@@ -214,6 +214,8 @@ def test_a_retried_intent_is_applied_once(new_store: Callable[[], GameStore]) ->
     other.rooms[game_id] = Room.rebuild(game, seats, ())  # as it stood before the intent
     late = other.intent(game_id, tokens[0], 0, "same-id", "throw")
     assert isinstance(late, Accepted) and late.duplicate
+    # What it caught up with in the log, to tell its sockets.
+    assert [p.entry.seq for p in late.caught_up] == [1, 2]
     assert len(rooms.store.log(game_id)) == 2
 
 
@@ -244,6 +246,7 @@ def test_two_processes_on_one_store_never_both_apply(
     assert isinstance(one.intent(game_id, tokens[0], 0, "a", "throw"), Accepted)
     late = two.intent(game_id, tokens[0], 0, "b", "throw")
     assert isinstance(late, Refused) and late.code == "stale" and late.version == 2
+    assert [p.entry.seq for p in late.caught_up] == [1, 2]  # read in the conflict
     assert two.room(game_id).state == one.room(game_id).state
     assert len(one.store.log(game_id)) == 2
 

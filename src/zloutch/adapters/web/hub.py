@@ -10,7 +10,8 @@ thread of its own. Each socket has a queue and a writer task, so that a slow cli
 only itself, and each broadcast is encoded to JSON once per language for all the sockets of
 its game (the engine's words translated at the edge, ``i18n``).
 Other server processes on the same PostgreSQL database are heard through LISTEN/NOTIFY:
-their entries are read from the log and sent to this process's sockets.
+their entries are read from the log and sent to this process's sockets, and so are the
+entries a move of ours found there first (a conflict: the room catches up with the log).
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ import contextlib
 import gc
 import logging
 import time
-from collections.abc import AsyncIterator, Callable, Coroutine
+from collections.abc import AsyncIterator, Callable, Coroutine, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import timedelta
@@ -30,12 +31,14 @@ from zloutch.adapters.web.protocol import answer_json, dumps, events_text
 from zloutch.adapters.web.writer import GroupCommit
 from zloutch.app.rooms import (
     Accepted,
+    GameRow,
     Note,
     Pending,
     Played,
     Refused,
     Room,
     Rooms,
+    SeatRow,
     UnknownGameError,
 )
 
@@ -164,6 +167,21 @@ class Hub:
         for client in self.clients.get(game_id, ()):
             client.send({"type": "seat", "seat": seat, "away": away})
 
+    def rows_changed(self, game_id: str, seats: Sequence[SeatRow], game: GameRow) -> None:
+        """Tell the sockets what another process changed in a game's seats and row, read
+        since they were ``seats`` and ``game`` (a person away or back, a rematch), as they
+        would have been told had it changed here."""
+        room = self.rooms.rooms.get(game_id)
+        if room is None:
+            return
+        for old, new in zip(seats, room.seats, strict=False):
+            if old.away != new.away:
+                self.seat_changed(game_id, new.seat, away=new.away)
+        rematch = room.game.rematch
+        if rematch is not None and game.rematch != rematch:
+            for client in self.clients.get(game_id, ()):
+                client.send({"type": "rematch", "game": rematch})
+
     # -- moves
 
     async def intent(
@@ -195,8 +213,18 @@ class Hub:
         return room
 
     async def store(self, pending: Pending) -> Accepted | Refused:
-        """Pending entries committed by the writer (with other games'), then settled."""
-        return self.rooms.settle(pending, await self.writer.append(pending.append))
+        """Pending entries committed by the writer (with other games'), then settled. Where
+        another process appended first, what the room caught up with is told to this
+        process's sockets now: the NOTIFY of it, when it comes, finds nothing new."""
+        outcome = await self.writer.append(pending.append)
+        room = self.rooms.rooms.get(pending.game_id)
+        before = None if room is None else (tuple(room.seats), room.game)
+        answer = self.rooms.settle(pending, outcome)
+        if answer.caught_up:
+            self.broadcast(pending.game_id, answer.caught_up)
+        if before is not None:
+            self.rows_changed(pending.game_id, *before)
+        return answer
 
     async def start(self, game_id: str) -> Accepted | None:
         """Dice in the air at the start (a continued record): the server throws them."""
@@ -369,9 +397,11 @@ class Hub:
         async with self.locks.hold(game_id):
             if (room := self.rooms.rooms.get(game_id)) is None or room.version >= seq:
                 return
+            before = tuple(room.seats), room.game
             played = self.rooms.refresh(game_id)
             if played:
                 self.broadcast(game_id, played)
+            self.rows_changed(game_id, *before)
 
     async def _follow_rows(self, game_id: str) -> None:
         """A game's seats or row changed elsewhere: tell this process's sockets what they
@@ -384,15 +414,10 @@ class Hub:
             room = self.rooms.rooms.get(game_id)
             if room is None:
                 return
-            before_seats, before_game = list(room.seats), room.game
+            before = tuple(room.seats), room.game
             room.set_seats(seats)
             room.set_game(game)
-            for old, new in zip(before_seats, seats, strict=False):
-                if old.away != new.away:
-                    self.seat_changed(game_id, new.seat, away=new.away)
-            if game.rematch is not None and before_game.rematch != game.rematch:
-                for client in self.clients.get(game_id, ()):
-                    client.send({"type": "rematch", "game": game.rematch})
+            self.rows_changed(game_id, *before)
         self.kick(game_id)  # a person away: their stand-in may be to move
 
     async def stop(self) -> None:

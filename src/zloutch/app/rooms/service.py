@@ -442,22 +442,28 @@ class Rooms:
 
     def settle(self, pending: Pending, outcome: Exception | None) -> Accepted | Refused:
         """What became of pending entries once the store answered: stored (None), and they
-        are applied to the room; or not, and the room is as it was (it never saw them)."""
+        are applied to the room; or not, and the room is as it was (it never saw them).
+        Where another process appended first, the room catches up with the log, and the
+        answer's ``caught_up`` are the entries it read (to tell this process's sockets)."""
         game_id = pending.game_id
         if isinstance(outcome, DuplicateIntent):
             # Applied before through another process: catch up, and answer as the first time.
             self.refresh(game_id)
+            now = self.room(game_id)
             first = pending.entries[0].client_id or ""
             return Accepted(
-                self._seen(self.room(game_id), first) or outcome.version, duplicate=True
+                self._seen(now, first) or outcome.version,
+                duplicate=True,
+                caught_up=tuple(now.played[pending.base :]),
             )
         if isinstance(outcome, StoreConflict):
             self.refresh(game_id)  # another process appended first: what the client saw is old
-            version = self.room(game_id).version
+            now = self.room(game_id)
             return Refused(
                 "stale",
-                f"the game has moved on (it is at {version}): catch up and try again",
-                version=version,
+                f"the game has moved on (it is at {now.version}): catch up and try again",
+                version=now.version,
+                caught_up=tuple(now.played[pending.base :]),
             )
         if outcome is not None:
             # The store failed (the disk, the connection): nothing is applied, and the game
@@ -472,14 +478,13 @@ class Rooms:
         room = self.rooms.get(game_id)
         if room is None or room.version != pending.base:
             # Something moved the room meanwhile (another process's entries were read): the
-            # stored log, ours included, is the truth.
+            # stored log, ours included, is the truth, and every entry after the version
+            # the move was checked at is new here (ours and any around it, in order).
             room = self.room(game_id)
             self.refresh(game_id)
-            seqs = {e.seq for e in pending.entries}
-            played = tuple(p for p in room.played if p.entry.seq in seqs)
         else:
             room.adopt(pending.probe)
-            played = tuple(room.played[pending.base :])
+        played = tuple(room.played[pending.base :])
         if pending.probe.over:
             room.set_game(replace(room.game, status="over"))
         return Accepted(room.version, played)
