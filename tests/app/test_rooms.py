@@ -30,6 +30,7 @@ from zloutch.app.rooms import (
     Rooms,
     SeatRow,
     SeatSpec,
+    UnknownGameError,
     digest,
 )
 from zloutch.engine import CHANCE, current_player, legal_actions
@@ -306,6 +307,113 @@ def test_two_processes_asked_for_a_rematch_make_one_game(
     assert ana.game_id == bob.game_id
     assert (ana.seat, bob.seat) == (0, 1)
     assert isinstance(two.intent(ana.game_id, ana.token, 0, "r", "throw"), Accepted)
+
+
+def test_an_invite_opened_on_two_processes_at_once_seats_one_person(
+    new_store: Callable[[], GameStore], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Process two reads the seat of an invite; process one gives it away before process two
+    takes it: process two's claim is refused as that of an invite used already, and the
+    seat keeps process one's token (before, both were given a token for it)."""
+    one, two = Rooms(new_store()), Rooms(new_store())
+    created = one.create(NewGame(ANA_BOB))
+    game_id, code = created.game_id, dict(created.invites)[0]
+    two.room(game_id)  # in memory there, the seat free
+    looked_up = two.store.seat_by_invite
+    first: list[str] = []
+
+    def lookup_then_lose_the_race(invite_hash: str) -> SeatRow | None:
+        row = looked_up(invite_hash)
+        if not first:  # the memory store is one object: its own lookup comes here too
+            first.append("")
+            first[0] = one.join(code).token
+        return row
+
+    monkeypatch.setattr(two.store, "seat_by_invite", lookup_then_lose_the_race)
+    with pytest.raises(UnknownGameError, match="used already"):
+        two.join(code)
+    (row, _) = one.store.seats(game_id)
+    assert row.token_hash == digest(first[0]) and row.invite_hash is None
+    assert one.seat_of(game_id, first[0]) == 0
+    assert isinstance(two.intent(game_id, first[0], 0, "i", "throw"), Accepted)
+
+
+def test_an_open_link_opened_on_two_processes_gives_two_seats(
+    new_store: Callable[[], GameStore],
+) -> None:
+    """Both processes hold the game with every seat free; the open link is opened on one,
+    then on the other, which has not heard of it: the next seat, not the same one."""
+    one, two = Rooms(new_store()), Rooms(new_store())
+    created = one.create(NewGame(ANA_BOB))
+    game_id = created.game_id
+    two.room(game_id)
+    ana = one.join_open(game_id, created.open_code)
+    bob = two.join_open(game_id, created.open_code)
+    assert (ana.seat, bob.seat) == (0, 1)
+    with pytest.raises(RoomError, match="every seat"):
+        one.join_open(game_id, created.open_code)
+    rows = one.store.seats(game_id)
+    assert [r.token_hash for r in rows] == [digest(ana.token), digest(bob.token)]
+
+
+def test_a_rematch_seat_taken_through_another_process_is_its_heirs_again(
+    new_store: Callable[[], GameStore],
+) -> None:
+    """Ana takes her rematch seat on process one, then asks again on process two, which
+    holds the rematch from before: her seat, a new token (as for a second request)."""
+    one, two = Rooms(new_store()), Rooms(new_store())
+    game_id, tokens = seated(one, NewGame(ANA_BOB, rules="dix-mille(target=1000)"))
+    play_out(one, game_id, tokens, seed=2)
+    bob = two.rematch(game_id, tokens[1])  # the rematch is made on process two
+    ana = one.rematch(game_id, tokens[0])
+    again = two.rematch(game_id, tokens[0])  # process two still sees her seat free
+    assert bob.game_id == ana.game_id == again.game_id
+    assert (bob.seat, ana.seat, again.seat) == (1, 0, 0) and again.token != ana.token
+    assert two.seat_of(again.game_id, again.token) == 0
+    assert isinstance(two.intent(again.game_id, again.token, 0, "r", "throw"), Accepted)
+
+
+# The database's transactions decide this race: the memory store (one process) has none.
+@pytest.mark.parametrize("new_store", ["sqlite", "postgres"], indirect=True)
+@pytest.mark.parametrize("tries", [4])
+def test_an_invite_opened_at_once_on_threads_seats_one_person(
+    new_store: Callable[[], GameStore], tries: int
+) -> None:
+    import threading
+
+    store = new_store()
+    for _ in range(tries):
+        views = [Rooms(new_store()) for _ in range(2)]
+        created = views[0].create(NewGame(ANA_BOB))
+        code = dict(created.invites)[0]
+        gate = threading.Barrier(2)
+        seated_with: list[str] = []
+        refused: list[Exception] = []
+
+        def open_it(
+            rooms: Rooms,
+            code: str,
+            gate: threading.Barrier,
+            out: list[str],
+            refused: list[Exception],
+        ) -> None:
+            gate.wait()
+            try:
+                out.append(rooms.join(code).token)
+            except UnknownGameError as exc:
+                refused.append(exc)
+
+        threads = [
+            threading.Thread(target=open_it, args=(rooms, code, gate, seated_with, refused))
+            for rooms in views
+        ]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(30)
+        assert len(seated_with) == 1 and len(refused) == 1, (seated_with, refused)
+        (row, _) = store.seats(created.game_id)
+        assert row.token_hash == digest(seated_with[0])
 
 
 # The database's transactions decide this race: the memory store (one process) has none.

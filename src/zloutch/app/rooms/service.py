@@ -222,9 +222,12 @@ class Rooms:
     def join(self, invite: str) -> Joined:
         """The seat of an invite code, and its token (the code then seats nobody else)."""
         row = self.store.seat_by_invite(digest(invite))
-        if row is None:
+        # Claimed only if nobody did since it was read: another process may be opening the
+        # same invitation at this moment.
+        joined = None if row is None else self._seat(row)
+        if joined is None:
             raise UnknownGameError("this invitation is unknown or was used already")
-        return self._seat(row)
+        return joined
 
     def join_open(self, game_id: str, code: str) -> Joined:
         """The next free person's seat of a game's open link."""
@@ -233,14 +236,30 @@ class Rooms:
             room.game.open_hash, digest(code)
         ):
             raise UnknownGameError("this open link is unknown")
-        for row in room.seats:
-            if row.bot is None and row.token_hash is None and row.heir_hash is None:
-                return self._seat(row)
+        for _ in range(len(room.seats)):
+            free = [
+                row
+                for row in room.seats
+                if row.bot is None and row.token_hash is None and row.heir_hash is None
+            ]
+            if not free:
+                break
+            joined = self._seat(free[0])
+            if joined is not None:
+                return joined
+            # Taken meanwhile through another process (now known here): the next one.
         raise RoomError("every seat of this game is taken")
 
-    def _seat(self, row: SeatRow) -> Joined:
+    def _seat(self, row: SeatRow) -> Joined | None:
+        """``row``'s seat with a new token, if its invite and token are still those of
+        ``row`` in the store; None if another request or process took it first (the seat
+        in memory is then read again, as stored)."""
         token = self.token()
-        self.store.update_seat(row.game_id, row.seat, token_hash=digest(token), invite_hash=None)
+        if not self.store.claim_seat(row, digest(token)):
+            held = self.rooms.get(row.game_id)
+            if held is not None:
+                held.set_seat(self.store.seats(row.game_id)[row.seat])
+            return None
         room = self.room(row.game_id)
         room.set_seat(replace(room.seats[row.seat], token_hash=digest(token), invite_hash=None))
         return Joined(row.game_id, row.seat, token)
@@ -298,7 +317,14 @@ class Rooms:
         row = new_room.seats[seat]
         if row.heir_hash is None or not hmac.compare_digest(row.heir_hash, digest(token)):
             raise RoomError("this seat of the rematch is not yours")
-        return self._seat(row)
+        joined = self._seat(row)
+        if joined is None:
+            # What this process held of the seat was old (its heir took it through another
+            # process): as stored now, once more (a new token, as for a second request).
+            joined = self._seat(new_room.seats[seat])
+        if joined is None:
+            raise RoomError("this seat of the rematch was taken at the same moment: ask again")
+        return joined
 
     # -- the games
 
