@@ -14,10 +14,14 @@ a test starts compiles everything again (about 5 s of CPU a worker).
 
 from __future__ import annotations
 
+import contextlib
 import os
+import secrets
 import sys
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 import pytest
 
@@ -83,3 +87,32 @@ def _private_cache(
     folder = tmp_path_factory.mktemp("zloutch-cache")
     monkeypatch.setenv("ZLOUTCH_CACHE", str(folder))
     return folder
+
+
+SchemaMaker = Callable[[str], contextlib.AbstractContextManager[str]]
+
+
+@contextlib.contextmanager
+def _fresh_schema(url: str) -> Iterator[str]:
+    import psycopg
+
+    name = f"zloutch_t_{secrets.token_hex(6)}"
+    with psycopg.connect(url, autocommit=True, connect_timeout=5) as conn:
+        conn.execute(f'CREATE SCHEMA "{name}"')
+    try:
+        joint = "&" if "?" in url else "?"
+        yield f"{url}{joint}options={quote(f'-csearch_path={name}')}"
+    finally:
+        with psycopg.connect(url, autocommit=True, connect_timeout=5) as conn:
+            conn.execute(f'DROP SCHEMA "{name}" CASCADE')
+
+
+@pytest.fixture(scope="session")
+def fresh_schema() -> SchemaMaker:
+    """``with fresh_schema(url) as url:`` a schema of its own in the PostgreSQL database of
+    ``url``, dropped afterwards, and the URL that works in it (its ``search_path``). The
+    test database is shared (earlier runs, other checkouts): a server started on it would
+    resume every unfinished game it finds there, and drive their bots, and a server of
+    another run could pick up this test's games. NOTIFY is database-wide, but a process
+    follows only the games it holds."""
+    return _fresh_schema

@@ -6,6 +6,7 @@ import os
 import random
 import secrets
 from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -29,6 +30,7 @@ from zloutch.app.rooms import (
     Rooms,
     SeatRow,
     SeatSpec,
+    UnknownGameError,
     digest,
 )
 from zloutch.engine import CHANCE, current_player, legal_actions
@@ -45,8 +47,33 @@ POSTGRES_HOWTO = (
 )
 
 
+@contextmanager
+def database(
+    kind: str, folder: Path, fresh_schema: Callable[[str], AbstractContextManager[str]]
+) -> Iterator[str]:
+    """The URL of a database of the caller's own: a new SQLite file, or a new schema in the
+    PostgreSQL test database (dropped at the end), which no earlier run left games in."""
+    if kind == "sqlite":
+        yield f"sqlite:///{folder / 'games.sqlite'}"
+        return
+    if not POSTGRES:
+        pytest.skip(POSTGRES_HOWTO)
+    try:
+        import psycopg
+
+        psycopg.connect(POSTGRES, connect_timeout=3).close()
+    except Exception as exc:  # any failure to connect means: skip, and say how
+        pytest.skip(f"PostgreSQL is not reachable ({exc}); {POSTGRES_HOWTO}")
+    with fresh_schema(POSTGRES) as url:
+        yield url
+
+
 @pytest.fixture(params=["memory", "sqlite", "postgres"])
-def new_store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Callable[[], GameStore]]:
+def new_store(
+    request: pytest.FixtureRequest,
+    tmp_path: Path,
+    fresh_schema: Callable[[str], AbstractContextManager[str]],
+) -> Iterator[Callable[[], GameStore]]:
     """Stores over one database (a second call is a second process's view of it)."""
     if request.param == "memory":
         memory = MemoryStore()
@@ -54,24 +81,19 @@ def new_store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Callab
         return
     from zloutch.app.gamedb import SqlStore
 
-    if request.param == "sqlite":
-        url = f"sqlite:///{tmp_path / 'games.sqlite'}"
-    else:
-        if not POSTGRES:
-            pytest.skip(POSTGRES_HOWTO)
-        url = POSTGRES
-    opened: list[SqlStore] = []
+    with database(request.param, tmp_path, fresh_schema) as url:
+        opened: list[SqlStore] = []
 
-    def make() -> GameStore:
-        try:
-            opened.append(SqlStore(url))
-        except ZloutchError as exc:
-            pytest.skip(f"{exc}; {POSTGRES_HOWTO}")
-        return opened[-1]
+        def make() -> GameStore:
+            try:
+                opened.append(SqlStore(url))
+            except ZloutchError as exc:
+                pytest.skip(f"{exc}; {POSTGRES_HOWTO}")
+            return opened[-1]
 
-    yield make
-    for store in opened:
-        store.close()
+        yield make
+        for store in opened:
+            store.close()
 
 
 def seated(rooms: Rooms, request: NewGame) -> tuple[str, dict[int, str]]:
@@ -193,6 +215,8 @@ def test_a_retried_intent_is_applied_once(new_store: Callable[[], GameStore]) ->
     other.rooms[game_id] = Room.rebuild(game, seats, ())  # as it stood before the intent
     late = other.intent(game_id, tokens[0], 0, "same-id", "throw")
     assert isinstance(late, Accepted) and late.duplicate
+    # What it caught up with in the log, to tell its sockets.
+    assert [p.entry.seq for p in late.caught_up] == [1, 2]
     assert len(rooms.store.log(game_id)) == 2
 
 
@@ -223,6 +247,7 @@ def test_two_processes_on_one_store_never_both_apply(
     assert isinstance(one.intent(game_id, tokens[0], 0, "a", "throw"), Accepted)
     late = two.intent(game_id, tokens[0], 0, "b", "throw")
     assert isinstance(late, Refused) and late.code == "stale" and late.version == 2
+    assert [p.entry.seq for p in late.caught_up] == [1, 2]  # read in the conflict
     assert two.room(game_id).state == one.room(game_id).state
     assert len(one.store.log(game_id)) == 2
 
@@ -282,6 +307,113 @@ def test_two_processes_asked_for_a_rematch_make_one_game(
     assert ana.game_id == bob.game_id
     assert (ana.seat, bob.seat) == (0, 1)
     assert isinstance(two.intent(ana.game_id, ana.token, 0, "r", "throw"), Accepted)
+
+
+def test_an_invite_opened_on_two_processes_at_once_seats_one_person(
+    new_store: Callable[[], GameStore], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Process two reads the seat of an invite; process one gives it away before process two
+    takes it: process two's claim is refused as that of an invite used already, and the
+    seat keeps process one's token (before, both were given a token for it)."""
+    one, two = Rooms(new_store()), Rooms(new_store())
+    created = one.create(NewGame(ANA_BOB))
+    game_id, code = created.game_id, dict(created.invites)[0]
+    two.room(game_id)  # in memory there, the seat free
+    looked_up = two.store.seat_by_invite
+    first: list[str] = []
+
+    def lookup_then_lose_the_race(invite_hash: str) -> SeatRow | None:
+        row = looked_up(invite_hash)
+        if not first:  # the memory store is one object: its own lookup comes here too
+            first.append("")
+            first[0] = one.join(code).token
+        return row
+
+    monkeypatch.setattr(two.store, "seat_by_invite", lookup_then_lose_the_race)
+    with pytest.raises(UnknownGameError, match="used already"):
+        two.join(code)
+    (row, _) = one.store.seats(game_id)
+    assert row.token_hash == digest(first[0]) and row.invite_hash is None
+    assert one.seat_of(game_id, first[0]) == 0
+    assert isinstance(two.intent(game_id, first[0], 0, "i", "throw"), Accepted)
+
+
+def test_an_open_link_opened_on_two_processes_gives_two_seats(
+    new_store: Callable[[], GameStore],
+) -> None:
+    """Both processes hold the game with every seat free; the open link is opened on one,
+    then on the other, which has not heard of it: the next seat, not the same one."""
+    one, two = Rooms(new_store()), Rooms(new_store())
+    created = one.create(NewGame(ANA_BOB))
+    game_id = created.game_id
+    two.room(game_id)
+    ana = one.join_open(game_id, created.open_code)
+    bob = two.join_open(game_id, created.open_code)
+    assert (ana.seat, bob.seat) == (0, 1)
+    with pytest.raises(RoomError, match="every seat"):
+        one.join_open(game_id, created.open_code)
+    rows = one.store.seats(game_id)
+    assert [r.token_hash for r in rows] == [digest(ana.token), digest(bob.token)]
+
+
+def test_a_rematch_seat_taken_through_another_process_is_its_heirs_again(
+    new_store: Callable[[], GameStore],
+) -> None:
+    """Ana takes her rematch seat on process one, then asks again on process two, which
+    holds the rematch from before: her seat, a new token (as for a second request)."""
+    one, two = Rooms(new_store()), Rooms(new_store())
+    game_id, tokens = seated(one, NewGame(ANA_BOB, rules="dix-mille(target=1000)"))
+    play_out(one, game_id, tokens, seed=2)
+    bob = two.rematch(game_id, tokens[1])  # the rematch is made on process two
+    ana = one.rematch(game_id, tokens[0])
+    again = two.rematch(game_id, tokens[0])  # process two still sees her seat free
+    assert bob.game_id == ana.game_id == again.game_id
+    assert (bob.seat, ana.seat, again.seat) == (1, 0, 0) and again.token != ana.token
+    assert two.seat_of(again.game_id, again.token) == 0
+    assert isinstance(two.intent(again.game_id, again.token, 0, "r", "throw"), Accepted)
+
+
+# The database's transactions decide this race: the memory store (one process) has none.
+@pytest.mark.parametrize("new_store", ["sqlite", "postgres"], indirect=True)
+@pytest.mark.parametrize("tries", [4])
+def test_an_invite_opened_at_once_on_threads_seats_one_person(
+    new_store: Callable[[], GameStore], tries: int
+) -> None:
+    import threading
+
+    store = new_store()
+    for _ in range(tries):
+        views = [Rooms(new_store()) for _ in range(2)]
+        created = views[0].create(NewGame(ANA_BOB))
+        code = dict(created.invites)[0]
+        gate = threading.Barrier(2)
+        seated_with: list[str] = []
+        refused: list[Exception] = []
+
+        def open_it(
+            rooms: Rooms,
+            code: str,
+            gate: threading.Barrier,
+            out: list[str],
+            refused: list[Exception],
+        ) -> None:
+            gate.wait()
+            try:
+                out.append(rooms.join(code).token)
+            except UnknownGameError as exc:
+                refused.append(exc)
+
+        threads = [
+            threading.Thread(target=open_it, args=(rooms, code, gate, seated_with, refused))
+            for rooms in views
+        ]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(30)
+        assert len(seated_with) == 1 and len(refused) == 1, (seated_with, refused)
+        (row, _) = store.seats(created.game_id)
+        assert row.token_hash == digest(seated_with[0])
 
 
 # The database's transactions decide this race: the memory store (one process) has none.
@@ -390,22 +522,21 @@ def test_the_shipped_migrations_make_the_schema_the_store_uses(tmp_path: Path) -
 
 
 @pytest.fixture(scope="module", params=["sqlite", "postgres"])
-def sql_store(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory):
+def sql_store(
+    request: pytest.FixtureRequest,
+    tmp_path_factory: pytest.TempPathFactory,
+    fresh_schema: Callable[[str], AbstractContextManager[str]],
+):
     """One database store for a module's examples (each makes games of its own)."""
     from zloutch.app.gamedb import SqlStore
 
-    if request.param == "sqlite":
-        url = f"sqlite:///{tmp_path_factory.mktemp('batch') / 'games.sqlite'}"
-    elif not POSTGRES:
-        pytest.skip(POSTGRES_HOWTO)
-    else:
-        url = POSTGRES
-    try:
-        store = SqlStore(url)
-    except ZloutchError as exc:
-        pytest.skip(f"{exc}; {POSTGRES_HOWTO}")
-    yield store
-    store.close()
+    with database(request.param, tmp_path_factory.mktemp("batch"), fresh_schema) as url:
+        try:
+            store = SqlStore(url)
+        except ZloutchError as exc:
+            pytest.skip(f"{exc}; {POSTGRES_HOWTO}")
+        yield store
+        store.close()
 
 
 item = st.tuples(

@@ -362,6 +362,26 @@ class SqlStore:
             )
             self._note(conn, game_id, "seats")
 
+    def claim_seat(self, row: SeatRow, token_hash: str) -> bool:
+        """A conditional update: the seat's token set where its invite and token are still
+        ``row``'s. A second process claiming it at the same moment waits for the first's
+        row lock, then finds them changed (PostgreSQL reads the row again; SQLite writes one
+        at a time) and updates nothing."""
+        with self.engine.begin() as conn:
+            claimed = conn.execute(
+                seats.update()
+                .where(
+                    seats.c.game_id == row.game_id,
+                    seats.c.seat == row.seat,
+                    _equal(seats.c.invite_hash, row.invite_hash),
+                    _equal(seats.c.token_hash, row.token_hash),
+                )
+                .values(token_hash=token_hash, invite_hash=None)
+            ).rowcount
+            if claimed == 1:
+                self._note(conn, row.game_id, "seats")
+        return claimed == 1
+
     def create_rematch(self, old_id: str, game: GameRow, rows: Sequence[SeatRow]) -> str:
         """One transaction: the old game's ``rematch`` set where it is still null (the row is
         locked until the commit: a second process waits, then finds it set), and the new game
@@ -444,6 +464,11 @@ def read_note(channel: str, payload: str) -> Note | None:
     if channel == GAMES_CHANNEL and rest in ("seats", "game"):
         return Note(game_id, changed="seats" if rest == "seats" else "game")
     return None
+
+
+def _equal(column: sa.ColumnElement[Any], value: object) -> sa.ColumnElement[bool]:
+    """``column = value``, where NULL equals NULL."""
+    return column.is_(None) if value is None else column == value
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:

@@ -13,6 +13,7 @@ import time
 import urllib.error
 import urllib.request
 from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -186,10 +187,8 @@ class Player:
         self.ws.close()
 
 
-@pytest.fixture(scope="module", params=["sqlite", "postgres"])
-def db_url(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> str:
-    if request.param == "sqlite":
-        return f"sqlite:///{tmp_path_factory.mktemp('db') / 'games.sqlite'}"
+def postgres_or_skip() -> str:
+    """The URL of ``ZLOUTCH_TEST_POSTGRES``, or the test is skipped (with how to set it)."""
     if not POSTGRES:
         pytest.skip(POSTGRES_HOWTO)
     why = postgres_reachable(POSTGRES)
@@ -198,6 +197,21 @@ def db_url(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFact
             f"PostgreSQL at ZLOUTCH_TEST_POSTGRES is not reachable ({why}); {POSTGRES_HOWTO}"
         )
     return POSTGRES
+
+
+@pytest.fixture(scope="module", params=["sqlite", "postgres"])
+def db_url(
+    request: pytest.FixtureRequest,
+    tmp_path_factory: pytest.TempPathFactory,
+    fresh_schema: Callable[[str], AbstractContextManager[str]],
+) -> Iterator[str]:
+    """A database of the module's own: a new SQLite file, or a new schema in the PostgreSQL
+    test database (dropped at the end)."""
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path_factory.mktemp('db') / 'games.sqlite'}"
+        return
+    with fresh_schema(postgres_or_skip()) as url:
+        yield url
 
 
 @pytest.fixture

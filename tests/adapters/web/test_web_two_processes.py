@@ -5,16 +5,18 @@ from __future__ import annotations
 
 import random
 import threading
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager
 from pathlib import Path
 
 import pytest
 
-from conftest import POSTGRES, POSTGRES_HOWTO, Player, Server, postgres_reachable
+from conftest import Player, Server, postgres_or_skip
 
 
 @pytest.mark.slow
-def test_two_processes_serve_one_game(tmp_path: Path) -> None:
-    one, two = two_servers(tmp_path)
+def test_two_processes_serve_one_game(tmp_path: Path, pg_url: str) -> None:
+    one, two = two_servers(tmp_path, pg_url)
     try:
         created, tokens = one.new_game(
             rules="dix-mille(target=1500)", seats=[{"name": "Ana"}, {"name": "Bob"}]
@@ -42,15 +44,18 @@ def test_two_processes_serve_one_game(tmp_path: Path) -> None:
         two.stop()
 
 
-def two_servers(tmp_path: Path) -> tuple[Server, Server]:
-    if not POSTGRES:
-        pytest.skip(POSTGRES_HOWTO)
-    why = postgres_reachable(POSTGRES)
-    if why is not None:
-        pytest.skip(f"PostgreSQL is not reachable ({why}); {POSTGRES_HOWTO}")
+@pytest.fixture
+def pg_url(fresh_schema: Callable[[str], AbstractContextManager[str]]) -> Iterator[str]:
+    """A schema of the test's own in the PostgreSQL test database: nothing left there by
+    other runs is resumed (and played) by its servers."""
+    with fresh_schema(postgres_or_skip()) as url:
+        yield url
+
+
+def two_servers(tmp_path: Path, url: str) -> tuple[Server, Server]:
     one, two = (
-        Server(POSTGRES, log=tmp_path / "one.log"),
-        Server(POSTGRES, log=tmp_path / "two.log"),
+        Server(url, log=tmp_path / "one.log"),
+        Server(url, log=tmp_path / "two.log"),
     )
     one.start()
     two.start()
@@ -74,8 +79,8 @@ def play_to_the_end(players: dict[int, Player], everyone: list[Player], seed: in
 
 
 @pytest.mark.slow
-def test_away_and_back_reach_the_other_process(tmp_path: Path) -> None:
-    one, two = two_servers(tmp_path)
+def test_away_and_back_reach_the_other_process(tmp_path: Path, pg_url: str) -> None:
+    one, two = two_servers(tmp_path, pg_url)
     try:
         created, tokens = one.new_game(
             rules="dix-mille(target=1500)",
@@ -101,8 +106,8 @@ def test_away_and_back_reach_the_other_process(tmp_path: Path) -> None:
 
 
 @pytest.mark.slow
-def test_a_rematch_reaches_the_other_process_and_is_one_game(tmp_path: Path) -> None:
-    one, two = two_servers(tmp_path)
+def test_a_rematch_reaches_the_other_process_and_is_one_game(tmp_path: Path, pg_url: str) -> None:
+    one, two = two_servers(tmp_path, pg_url)
     try:
         created, tokens = one.new_game(
             rules="dix-mille(target=500)", seats=[{"name": "Ana"}, {"name": "Bob"}]
@@ -139,7 +144,7 @@ def test_a_rematch_reaches_the_other_process_and_is_one_game(tmp_path: Path) -> 
         assert two.get(f"/api/games/{game}")["rematch"] == rematch
         import psycopg
 
-        with psycopg.connect(POSTGRES) as conn:
+        with psycopg.connect(pg_url) as conn:
             count = conn.execute("SELECT count(*) FROM games WHERE rematch_of = %s", (game,))
             assert count.fetchone() == (1,)
         # The new game is served by both, with both seats taken.

@@ -36,7 +36,7 @@ from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 
-from zloutch.adapters.web.hub import Client, Hub
+from zloutch.adapters.web.hub import TAKEOVER_AFTER, Client, Hub
 from zloutch.adapters.web.i18n import (
     LANGUAGES,
     UnknownLanguageError,
@@ -143,7 +143,9 @@ def create_app(
     raise_open_files()
     store = SqlStore(db_url)
     rooms = Rooms(store)
-    hub = Hub(rooms, expire_after=expire_after)
+    # With PostgreSQL other processes may serve the same games: one plays a game's bots.
+    takeover = TAKEOVER_AFTER if store.postgres else None
+    hub = Hub(rooms, expire_after=expire_after, takeover_after=takeover)
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:

@@ -10,7 +10,13 @@ thread of its own. Each socket has a queue and a writer task, so that a slow cli
 only itself, and each broadcast is encoded to JSON once per language for all the sockets of
 its game (the engine's words translated at the edge, ``i18n``).
 Other server processes on the same PostgreSQL database are heard through LISTEN/NOTIFY:
-their entries are read from the log and sent to this process's sockets.
+their entries are read from the log and sent to this process's sockets, and so are the
+entries a move of ours found there first (a conflict: the room catches up with the log).
+One process plays a game's bots (and the stand-in of a person away) at a time: the one that
+made the last move of the game, or set the person away. The others keep a later timer only,
+``takeover_after`` seconds past the pace, and play if nobody has moved by then (the driving
+process is gone); were two to play the same move, the store keeps one and the other catches
+up.
 """
 
 from __future__ import annotations
@@ -20,7 +26,7 @@ import contextlib
 import gc
 import logging
 import time
-from collections.abc import AsyncIterator, Callable, Coroutine
+from collections.abc import AsyncIterator, Callable, Coroutine, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import timedelta
@@ -30,12 +36,14 @@ from zloutch.adapters.web.protocol import answer_json, dumps, events_text
 from zloutch.adapters.web.writer import GroupCommit
 from zloutch.app.rooms import (
     Accepted,
+    GameRow,
     Note,
     Pending,
     Played,
     Refused,
     Room,
     Rooms,
+    SeatRow,
     UnknownGameError,
 )
 
@@ -45,6 +53,10 @@ log = logging.getLogger("zloutch.serve")
 
 QUEUE_LIMIT = 1000
 """Messages waiting for one socket; a client this far behind is dropped (it can reconnect)."""
+
+TAKEOVER_AFTER = 5.0
+"""Seconds past a bot's pace after which a process plays a bot that another process was to
+play (with PostgreSQL, where other processes serve the same games)."""
 
 
 class Socket(Protocol):
@@ -86,6 +98,16 @@ class Client:
             await self.socket.send_text(text)
 
 
+@dataclass(eq=False)
+class BotTimer:
+    """A bot's move planned for a game at ``version``; ``backup``: only if the process
+    driving the game has not moved it by then."""
+
+    handle: asyncio.TimerHandle
+    version: int
+    backup: bool
+
+
 class GameLocks:
     """One lock per game, kept while someone holds or waits for it."""
 
@@ -111,13 +133,23 @@ class GameLocks:
 class Hub:
     """The sockets of every game of this process, and what the server plays by itself."""
 
-    def __init__(self, rooms: Rooms, *, expire_after: timedelta | None = None) -> None:
+    def __init__(
+        self,
+        rooms: Rooms,
+        *,
+        expire_after: timedelta | None = None,
+        takeover_after: float | None = None,
+    ) -> None:
+        """``takeover_after``: None where this process is alone on its store (it plays every
+        bot at its pace); else the seconds past the pace after which it plays a bot that
+        another process was to play (see the module's docstring)."""
         self.rooms = rooms
         self.writer = GroupCommit(rooms.store)
         self.locks = GameLocks()
         self.bots = ThreadPoolExecutor(1, thread_name_prefix="zloutch-bots")
         self.clients: dict[str, set[Client]] = {}
-        self.timers: dict[str, asyncio.TimerHandle] = {}
+        self.timers: dict[str, BotTimer] = {}
+        self.takeover_after = takeover_after
         self.leave_timers: dict[tuple[str, int], asyncio.TimerHandle] = {}
         self.expire_after = expire_after
         self.tasks: set[asyncio.Task[Any]] = set()
@@ -164,6 +196,21 @@ class Hub:
         for client in self.clients.get(game_id, ()):
             client.send({"type": "seat", "seat": seat, "away": away})
 
+    def rows_changed(self, game_id: str, seats: Sequence[SeatRow], game: GameRow) -> None:
+        """Tell the sockets what another process changed in a game's seats and row, read
+        since they were ``seats`` and ``game`` (a person away or back, a rematch), as they
+        would have been told had it changed here."""
+        room = self.rooms.rooms.get(game_id)
+        if room is None:
+            return
+        for old, new in zip(seats, room.seats, strict=False):
+            if old.away != new.away:
+                self.seat_changed(game_id, new.seat, away=new.away)
+        rematch = room.game.rematch
+        if rematch is not None and game.rematch != rematch:
+            for client in self.clients.get(game_id, ()):
+                client.send({"type": "rematch", "game": rematch})
+
     # -- moves
 
     async def intent(
@@ -195,8 +242,18 @@ class Hub:
         return room
 
     async def store(self, pending: Pending) -> Accepted | Refused:
-        """Pending entries committed by the writer (with other games'), then settled."""
-        return self.rooms.settle(pending, await self.writer.append(pending.append))
+        """Pending entries committed by the writer (with other games'), then settled. Where
+        another process appended first, what the room caught up with is told to this
+        process's sockets now: the NOTIFY of it, when it comes, finds nothing new."""
+        outcome = await self.writer.append(pending.append)
+        room = self.rooms.rooms.get(pending.game_id)
+        before = None if room is None else (tuple(room.seats), room.game)
+        answer = self.rooms.settle(pending, outcome)
+        if answer.caught_up:
+            self.broadcast(pending.game_id, answer.caught_up, followed=True)
+        if before is not None:
+            self.rows_changed(pending.game_id, *before)
+        return answer
 
     async def start(self, game_id: str) -> Accepted | None:
         """Dice in the air at the start (a continued record): the server throws them."""
@@ -218,10 +275,13 @@ class Hub:
 
     # -- entries
 
-    def broadcast(self, game_id: str, played: tuple[Played, ...]) -> None:
+    def broadcast(
+        self, game_id: str, played: tuple[Played, ...], *, followed: bool = False
+    ) -> None:
         """Send entries (already stored) to every socket of the game, then let the server
-        play what it plays (bots). The message is encoded once per language, for all the
-        sockets of that language."""
+        play what it plays (bots): as the driver of the game, or as a backup where the
+        entries are another process's (``followed``). The message is encoded once per
+        language, for all the sockets of that language."""
         if played:
             room = self.rooms.room(game_id)
             texts: dict[str, str] = {}
@@ -230,7 +290,7 @@ class Hub:
                 if text is None:
                     text = texts[client.lang] = events_text(room, played, client.lang)
                 client.send_text(text)
-        self.kick(game_id)
+        self.kick(game_id, backup=followed)
         self.evict(game_id)
 
     def evict(self, game_id: str) -> bool:
@@ -244,17 +304,29 @@ class Hub:
             return False
         return self.rooms.forget(game_id)
 
-    def kick(self, game_id: str) -> None:
-        """If a bot is to move, play it after the game's pace (one timer per game)."""
+    def kick(self, game_id: str, *, backup: bool = False) -> None:
+        """If a bot is to move, play it after the game's pace (one timer per game); a
+        ``backup`` (the game is driven by another process) only ``takeover_after`` seconds
+        later, should nobody have moved it by then. A timer planned for an older version
+        is replaced; one for this version stays, unless a backup's, replaced by a driver's."""
         try:
             room = self.rooms.room(game_id)
         except UnknownGameError:
             return
-        if room.over or room.bot_to_move() is None or game_id in self.timers:
+        if room.over or room.bot_to_move() is None:
             return
+        backup = backup and self.takeover_after is not None
+        planned = self.timers.get(game_id)
+        if planned is not None:
+            if planned.version == room.version and (backup or not planned.backup):
+                return
+            planned.handle.cancel()
         version = room.version
-        loop = asyncio.get_running_loop()
-        self.timers[game_id] = loop.call_later(room.game.pace, self._bot, game_id, version)
+        delay = room.game.pace
+        if backup and self.takeover_after is not None:
+            delay += self.takeover_after
+        handle = asyncio.get_running_loop().call_later(delay, self._bot, game_id, version)
+        self.timers[game_id] = BotTimer(handle, version, backup)
 
     def _bot(self, game_id: str, version: int) -> None:
         self.timers.pop(game_id, None)
@@ -283,16 +355,19 @@ class Hub:
         except Exception:  # a failing bot must not stop the others
             log.exception("the bot of %s could not move", game_id)
             return
-        self.kick(game_id)
+        # Nothing played: the game moved (another process plays it, as a rule) or the store
+        # failed. Played again only if nobody has moved it by the takeover.
+        self.kick(game_id, backup=True)
 
     def resume_all(self) -> None:
-        """After a start: the games where the server is to move go on."""
+        """After a start: the games where the server is to move go on (as a backup: other
+        processes on the same database may be playing them)."""
         for game_id in self.rooms.store.playing():
             try:
                 started = self.rooms.start(game_id)
                 if started is not None:
                     self.broadcast(game_id, started.played)
-                self.kick(game_id)
+                self.kick(game_id, backup=True)
             except Exception:
                 log.exception("game %s cannot go on", game_id)
 
@@ -369,9 +444,11 @@ class Hub:
         async with self.locks.hold(game_id):
             if (room := self.rooms.rooms.get(game_id)) is None or room.version >= seq:
                 return
+            before = tuple(room.seats), room.game
             played = self.rooms.refresh(game_id)
             if played:
-                self.broadcast(game_id, played)
+                self.broadcast(game_id, played, followed=True)
+            self.rows_changed(game_id, *before)
 
     async def _follow_rows(self, game_id: str) -> None:
         """A game's seats or row changed elsewhere: tell this process's sockets what they
@@ -384,20 +461,17 @@ class Hub:
             room = self.rooms.rooms.get(game_id)
             if room is None:
                 return
-            before_seats, before_game = list(room.seats), room.game
+            before = tuple(room.seats), room.game
             room.set_seats(seats)
             room.set_game(game)
-            for old, new in zip(before_seats, seats, strict=False):
-                if old.away != new.away:
-                    self.seat_changed(game_id, new.seat, away=new.away)
-            if game.rematch is not None and before_game.rematch != game.rematch:
-                for client in self.clients.get(game_id, ()):
-                    client.send({"type": "rematch", "game": game.rematch})
-        self.kick(game_id)  # a person away: their stand-in may be to move
+            self.rows_changed(game_id, *before)
+        # A person away: their stand-in may be to move, played by the process that set them
+        # away (this one takes over only if nobody does).
+        self.kick(game_id, backup=True)
 
     async def stop(self) -> None:
         """Stop the bots and the background work; what the writer holds is committed."""
-        for timer in (*self.timers.values(), *self.leave_timers.values()):
+        for timer in (*(t.handle for t in self.timers.values()), *self.leave_timers.values()):
             timer.cancel()
         for task in self.tasks:
             task.cancel()

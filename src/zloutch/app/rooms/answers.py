@@ -29,15 +29,21 @@ class Refused:
     reason: str
     rule: str | None = None
     version: int = 0
+    caught_up: tuple[Played, ...] = ()
+    """Entries another process appended first, read while settling (``Rooms.settle``):
+    new to this process's sockets too, which must be told of them (their NOTIFY, when it
+    comes, finds nothing new)."""
 
 
 @dataclass(frozen=True)
 class Accepted:
-    """An intent applied (or applied before: ``duplicate``); ``played`` are the new entries."""
+    """An intent applied (or applied before: ``duplicate``); ``played`` are the new entries,
+    ``caught_up`` those another process appended first (as in ``Refused``)."""
 
     version: int
     played: tuple[Played, ...] = ()
     duplicate: bool = False
+    caught_up: tuple[Played, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -82,6 +82,14 @@ class MemoryStore:
         key = (game_id, seat)
         self.seat_rows[key] = replace(self.seat_rows[key], **changes)  # type: ignore[arg-type]
 
+    def claim_seat(self, row: SeatRow, token_hash: str) -> bool:
+        key = (row.game_id, row.seat)
+        stored = self.seat_rows[key]
+        if (stored.invite_hash, stored.token_hash) != (row.invite_hash, row.token_hash):
+            return False
+        self.seat_rows[key] = replace(stored, token_hash=token_hash, invite_hash=None)
+        return True
+
     def seat_by_invite(self, invite_hash: str) -> SeatRow | None:
         return next((r for r in self.seat_rows.values() if r.invite_hash == invite_hash), None)
 

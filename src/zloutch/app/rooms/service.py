@@ -222,9 +222,12 @@ class Rooms:
     def join(self, invite: str) -> Joined:
         """The seat of an invite code, and its token (the code then seats nobody else)."""
         row = self.store.seat_by_invite(digest(invite))
-        if row is None:
+        # Claimed only if nobody did since it was read: another process may be opening the
+        # same invitation at this moment.
+        joined = None if row is None else self._seat(row)
+        if joined is None:
             raise UnknownGameError("this invitation is unknown or was used already")
-        return self._seat(row)
+        return joined
 
     def join_open(self, game_id: str, code: str) -> Joined:
         """The next free person's seat of a game's open link."""
@@ -233,14 +236,30 @@ class Rooms:
             room.game.open_hash, digest(code)
         ):
             raise UnknownGameError("this open link is unknown")
-        for row in room.seats:
-            if row.bot is None and row.token_hash is None and row.heir_hash is None:
-                return self._seat(row)
+        for _ in range(len(room.seats)):
+            free = [
+                row
+                for row in room.seats
+                if row.bot is None and row.token_hash is None and row.heir_hash is None
+            ]
+            if not free:
+                break
+            joined = self._seat(free[0])
+            if joined is not None:
+                return joined
+            # Taken meanwhile through another process (now known here): the next one.
         raise RoomError("every seat of this game is taken")
 
-    def _seat(self, row: SeatRow) -> Joined:
+    def _seat(self, row: SeatRow) -> Joined | None:
+        """``row``'s seat with a new token, if its invite and token are still those of
+        ``row`` in the store; None if another request or process took it first (the seat
+        in memory is then read again, as stored)."""
         token = self.token()
-        self.store.update_seat(row.game_id, row.seat, token_hash=digest(token), invite_hash=None)
+        if not self.store.claim_seat(row, digest(token)):
+            held = self.rooms.get(row.game_id)
+            if held is not None:
+                held.set_seat(self.store.seats(row.game_id)[row.seat])
+            return None
         room = self.room(row.game_id)
         room.set_seat(replace(room.seats[row.seat], token_hash=digest(token), invite_hash=None))
         return Joined(row.game_id, row.seat, token)
@@ -298,7 +317,14 @@ class Rooms:
         row = new_room.seats[seat]
         if row.heir_hash is None or not hmac.compare_digest(row.heir_hash, digest(token)):
             raise RoomError("this seat of the rematch is not yours")
-        return self._seat(row)
+        joined = self._seat(row)
+        if joined is None:
+            # What this process held of the seat was old (its heir took it through another
+            # process): as stored now, once more (a new token, as for a second request).
+            joined = self._seat(new_room.seats[seat])
+        if joined is None:
+            raise RoomError("this seat of the rematch was taken at the same moment: ask again")
+        return joined
 
     # -- the games
 
@@ -442,22 +468,28 @@ class Rooms:
 
     def settle(self, pending: Pending, outcome: Exception | None) -> Accepted | Refused:
         """What became of pending entries once the store answered: stored (None), and they
-        are applied to the room; or not, and the room is as it was (it never saw them)."""
+        are applied to the room; or not, and the room is as it was (it never saw them).
+        Where another process appended first, the room catches up with the log, and the
+        answer's ``caught_up`` are the entries it read (to tell this process's sockets)."""
         game_id = pending.game_id
         if isinstance(outcome, DuplicateIntent):
             # Applied before through another process: catch up, and answer as the first time.
             self.refresh(game_id)
+            now = self.room(game_id)
             first = pending.entries[0].client_id or ""
             return Accepted(
-                self._seen(self.room(game_id), first) or outcome.version, duplicate=True
+                self._seen(now, first) or outcome.version,
+                duplicate=True,
+                caught_up=tuple(now.played[pending.base :]),
             )
         if isinstance(outcome, StoreConflict):
             self.refresh(game_id)  # another process appended first: what the client saw is old
-            version = self.room(game_id).version
+            now = self.room(game_id)
             return Refused(
                 "stale",
-                f"the game has moved on (it is at {version}): catch up and try again",
-                version=version,
+                f"the game has moved on (it is at {now.version}): catch up and try again",
+                version=now.version,
+                caught_up=tuple(now.played[pending.base :]),
             )
         if outcome is not None:
             # The store failed (the disk, the connection): nothing is applied, and the game
@@ -472,14 +504,13 @@ class Rooms:
         room = self.rooms.get(game_id)
         if room is None or room.version != pending.base:
             # Something moved the room meanwhile (another process's entries were read): the
-            # stored log, ours included, is the truth.
+            # stored log, ours included, is the truth, and every entry after the version
+            # the move was checked at is new here (ours and any around it, in order).
             room = self.room(game_id)
             self.refresh(game_id)
-            seqs = {e.seq for e in pending.entries}
-            played = tuple(p for p in room.played if p.entry.seq in seqs)
         else:
             room.adopt(pending.probe)
-            played = tuple(room.played[pending.base :])
+        played = tuple(room.played[pending.base :])
         if pending.probe.over:
             room.set_game(replace(room.game, status="over"))
         return Accepted(room.version, played)

@@ -66,6 +66,13 @@ class GameStore(Protocol):
 
     def update_seat(self, game_id: str, seat: int, **changes: object) -> None: ...
 
+    def claim_seat(self, row: SeatRow, token_hash: str) -> bool:
+        """Give ``row``'s seat the token ``token_hash`` (its invite then seats nobody) if the
+        seat's invite and token are still those of ``row``; False, having changed nothing,
+        if another request or process changed them first. One person a seat, however many
+        open the same invitation at once."""
+        ...
+
     def seat_by_invite(self, invite_hash: str) -> SeatRow | None: ...
 
     def seat_by_token(self, token_hash: str) -> SeatRow | None: ...
