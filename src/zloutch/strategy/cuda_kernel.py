@@ -61,18 +61,48 @@ def _numba_cuda() -> Any:
     return importlib.import_module("numba.cuda")
 
 
-def unavailable_reason() -> str | None:
-    """Why the CUDA backend cannot run here (a sentence), or None when it can."""
+def unavailable_reason(check: bool = False) -> str | None:
+    """Why the CUDA backend cannot run here (a sentence), or None when it can.
+
+    ``check``: also compile the kernel and solve one tiny batch, so that a GPU whose driver
+    Numba finds but whose compiler (NVVM) it does not is refused here, in one sentence,
+    rather than in the middle of a solve.
+    """
     try:
         cuda = _numba_cuda()
     except Exception as error:  # pragma: no cover - Numba without its CUDA target
         return f"Numba's CUDA target could not be imported ({error})"
     try:
-        if cuda.is_available():
-            return None
-    except Exception as error:  # pragma: no cover - depends on the driver
-        return f"numba.cuda found no usable GPU ({error})"
-    return "numba.cuda found no NVIDIA GPU with a working driver"
+        if not cuda.is_available():
+            return "numba.cuda found no NVIDIA GPU with a working driver"
+        if check:
+            _smoke_test()
+    except Exception as error:  # pragma: no cover - depends on the driver and the toolkit
+        detail = " ".join(str(error).split())[:300]
+        return f"the CUDA kernel could not run ({type(error).__name__}: {detail})"
+    return None
+
+
+def _smoke_test() -> None:
+    """One pair of one row of a two-node graph, solved on the device and checked."""
+    tables = Tables(
+        columns=4,
+        node_col=np.asarray([2], dtype=np.int64),
+        sig_start=np.asarray([0, 1], dtype=np.int64),
+        sig_prob=np.asarray([1.0]),
+        opt_start=np.asarray([0, 2], dtype=np.int64),
+        opt_pts=np.asarray([0, 1], dtype=np.int64),
+        opt_dest=np.asarray([0, 3], dtype=np.int64),
+        hand_col=np.asarray([3], dtype=np.int64),
+        hand_throw_col=np.asarray([2], dtype=np.int64),
+        start_col=2,
+        max_points=1,
+    )
+    bank = np.full((1, 1, 1), 0.25)
+    level = CudaLevel(tables, np.ones(1, dtype=np.int64), bank, bank < 0, False)
+    value, deriv = level.starts(np.full(1, 0.5), np.ones(1), np.ones(1))
+    if (float(value[0]), float(deriv[0])) != (1.0, 0.0):  # the option past the top: boundary
+        raise RuntimeError(f"the kernel's test batch gave {value[0]}, {deriv[0]}, not 1.0, 0.0")
 
 
 def simulated() -> bool:
@@ -229,8 +259,14 @@ def _kernels() -> tuple[Any, Any]:
     return cuda_device.in_shared, cuda_device.in_global
 
 
+SIMULATOR_BLOCK = 4
+"""Threads in a block in Numba's simulator, where each is a Python thread and a barrier
+costs them all a switch: the tests' whole games run there in a minute rather than seven."""
+
+
 def block_size(plan: Plan) -> int:
-    """Threads in a block: the widest level's signatures, in whole warps, at most 256."""
+    """Threads in a block on a GPU: the widest level's signatures, in whole warps, at most
+    256."""
     return min(MAX_BLOCK, max(32, -(-plan.widest // 32) * 32))
 
 
@@ -252,14 +288,14 @@ class CudaLevel:
         block: int | None = None,
         shared: bool | None = None,
     ) -> None:
-        """``block``: threads a block (``block_size``); ``shared``: the ring in shared memory
+        """``block``: threads a block (None: ``block_size``); ``shared``: the ring in shared memory
         (None: when it fits in ``SHARED_LIMIT``), else in global memory."""
         cuda = _numba_cuda()
         self._cuda = cuda
         self.plan, self._graph = _device_plan(tables)
         self.pairs = int(rows.shape[0])
         self.height = max(int(rows.max(initial=0)), 1)
-        self.block = block or block_size(self.plan)
+        self.block = block or (SIMULATOR_BLOCK if simulated() else block_size(self.plan))
         self.d_boundary = 1.0 if boundary_is_farkle else 0.0
         self.shared = self.plan.scratch * 8 <= SHARED_LIMIT if shared is None else shared
         if not self.pairs:

@@ -256,6 +256,10 @@ class _Game:
     ) -> Callable[[Floats, Floats, Floats], tuple[Floats, Floats]]:
         """The batch's turns, laid out once: farkle, win, boundary -> start values and
         d/d(farkle), for each pass of Newton's method."""
+        if self.backend == "cuda":  # the batch sent to the GPU once, one launch a pass
+            from zloutch.strategy.cuda_kernel import CudaLevel
+
+            return CudaLevel(self.tables, rows, bank, bank_farkle, self.exact).starts
         if self.backend == "numba":
             size = Lanes.work_size(self.tables, rows)
             if self._work.shape[0] < size:  # one buffer for every level, as large as the largest
