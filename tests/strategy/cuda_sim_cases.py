@@ -93,7 +93,6 @@ target = {target}
 GAMES: dict[str, tuple[str, str, int, int]] = {
     "reach target": ("", "", 250, 0),
     "final turns (F-4)": ("", "final_turns = true", 200, 0),
-    "farkle penalty (F-1)": ("farkle_penalty = 50\nfarkle_penalty_after = 2", "", 100, 100),
     "farkle penalty, exact target": (
         "farkle_penalty = 100\nfarkle_penalty_after = 2",
         "exact_target = true",
@@ -110,9 +109,11 @@ def game_rules(name: str) -> tuple[RuleSet, int]:
     return parse_rules_text(text, source="tiny"), floor
 
 
-def game_kwargs(name: str) -> dict[str, int]:
+def game_kwargs(name: str) -> dict[str, float]:
+    """``solve_game``'s arguments: a margin of 2 units; under F-1 the floor, and a tolerance
+    of 1e-4 (a few sweeps: each launch costs the simulator a fifth of a second)."""
     floor = GAMES[name][3]
-    return {"margin": 2, **({"floor": floor} if floor else {})}
+    return {"margin": 2, **({"floor": floor, "tolerance": 1e-4} if floor else {})}
 
 
 NO_CUDA_TARGET = 3

@@ -90,9 +90,9 @@ def test_kernel_equals_the_plain_kernel_bit_for_bit(
 
 @pytest.mark.slow
 def test_whole_games_on_the_kernel_equal_the_cpu_solve(tmp_path: Path) -> None:
-    """Tiny games, reach and exact, final turns (F-4) and the farkle penalty (F-1, whose
-    farkle counts are batched): the same win tables and the same Newton passes as the lane
-    kernel, bit for bit (about a minute in the simulator)."""
+    """Two-dice games: a reach target, final turns (F-4), the farkle penalty (F-1, its
+    farkle counts batched) with an exact target: the same win tables, counts and Newton
+    passes as the lane kernel, bit for bit (about a minute in the simulator)."""
     found = in_simulator(tmp_path, "games")
     for name in GAMES:
         rules, _ = game_rules(name)
