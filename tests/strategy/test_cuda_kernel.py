@@ -11,6 +11,7 @@ shared memory limits; ``benchmarks/gpu_solver.py`` checks those on a GPU.
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from functools import cache
@@ -18,6 +19,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from cuda_ptx_check import NO_NVVM
 from cuda_sim_cases import (
     BATCHES,
     GAMES,
@@ -101,6 +103,30 @@ def test_whole_games_on_the_kernel_equal_the_cpu_solve(tmp_path: Path) -> None:
         assert int(found[f"{name}/passes"][0]) == cpu.passes, name
         if cpu.counts is not None:
             assert np.array_equal(found[f"{name}/counts"], cpu.counts, equal_nan=True), name
+
+
+def test_the_kernels_compile_for_hopper_with_the_cpus_roundings(tmp_path: Path) -> None:
+    """Where Numba finds NVVM (no GPU needed): the PTX for sm_90 (H100, H200) multiplies and
+    adds with ``.rn`` instructions, never an FMA (whose one rounding would part from the
+    CPU's two), and the shared-memory kernel reads its ring from shared memory."""
+    path = os.pathsep.join(p for p in (str(SOURCE), os.environ.get("PYTHONPATH", "")) if p)
+    done = subprocess.run(
+        [sys.executable, str(HERE / "cuda_ptx_check.py"), str(tmp_path)],
+        env={**os.environ, "PYTHONPATH": path},
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    if done.returncode == NO_NVVM:
+        pytest.skip(done.stderr.strip())
+    assert done.returncode == 0, done.stderr
+    for name in ("in_shared", "in_global"):
+        ptx = (tmp_path / f"{name}.ptx").read_text()
+        assert ".target sm_90" in ptx
+        assert not re.search(r"\b(fma|mad)(\.\w+)*\.f64\b", ptx)
+        assert "mul.rn.f64" in ptx and "add.rn.f64" in ptx
+    assert "ld.shared.f64" in (tmp_path / "in_shared.ptx").read_text()
 
 
 @pytest.mark.parametrize("spec", [*sorted(PRESETS), "dix-mille(joker)"])

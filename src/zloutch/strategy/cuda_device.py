@@ -11,11 +11,18 @@ The layout and the order of the operations are ``cuda_kernel``'s docstring.
 
 from __future__ import annotations
 
+import warnings
+
+import numpy as np
 from numba import cuda, float64
 
 NEG_INF = float("-inf")
+# A level has a few hundred pairs, a block each: fewer blocks than the GPU could hold, as
+# intended (each block is long), which Numba warns about at every launch.
+warnings.filterwarnings("ignore", message="Grid size .* will likely result in GPU under-util")
 
 if "simulator" in getattr(cuda.jit, "__module__", ""):  # NUMBA_ENABLE_CUDASIM=1
+    RING = float64  # the simulator takes Numba's type (np.float64 fails there, Numba 0.68)
 
     @cuda.jit(device=True)
     def mul(a, b):
@@ -26,6 +33,7 @@ if "simulator" in getattr(cuda.jit, "__module__", ""):  # NUMBA_ENABLE_CUDASIM=1
         return a + b
 
 else:  # pragma: no cover - needs a GPU
+    RING = np.float64  # what Numba's and NVIDIA's numba-cuda both type
     from numba.cuda.libdevice import dadd_rn as add  # rounded each, never fused into an FMA
     from numba.cuda.libdevice import dmul_rn as mul
 
@@ -184,7 +192,7 @@ def in_shared(
     full_deriv,
     scratch,
 ):
-    ring = cuda.shared.array(0, float64)  # the launch's dynamic shared memory
+    ring = cuda.shared.array(0, RING)  # the launch's dynamic shared memory
     solve(
         ring,
         rows,
