@@ -18,7 +18,9 @@ kernel, every core) and prints the largest difference between the two win tables
 must be at most 1e-12 (the kernel makes the same operations in the same order as the CPU's,
 so 0.0 is expected), and the same passes; the script exits 1 otherwise.
 
-Targets (the issue): farkle under 2 s, the full zilch game under 30 s, on one H200.
+Targets (the issue): farkle under 2 s, the full zilch game under 30 s, on one H200. Not
+measured when this script was written (2026-12-02): no GPU was lent to that session; record
+the figures with their date in docs/performance.md.
 """
 
 from __future__ import annotations
