@@ -309,6 +309,7 @@ class CudaLevel:
         self._rows = cuda.to_device(np.ascontiguousarray(rows, dtype=np.int32))
         self._bank = cuda.to_device(bank)
         self._same = cuda.to_device(same)
+        self._scal = cuda.device_array((self.pairs, 3))  # farkle, win, boundary: each pass
         self._out = cuda.device_array((self.pairs, 2))
         self._none = cuda.device_array((1, 1, 1))  # full tables not asked for
         self._scratch = (
@@ -321,6 +322,7 @@ class CudaLevel:
         self, farkle: Floats, win: Floats, boundary: Floats, full: Any, full_d: Any
     ) -> None:
         scal = np.ascontiguousarray(np.stack([farkle, win, boundary], axis=1), dtype=np.float64)
+        self._scal.copy_to_device(scal)
         plan = self.plan
         in_shared, in_global = _kernels()
         if self.shared:
@@ -331,7 +333,7 @@ class CudaLevel:
             self._rows,
             self._bank,
             self._same,
-            self._cuda.to_device(scal),
+            self._scal,
             self.d_boundary,
             *self._graph[:13],
             plan.ring_rows,
