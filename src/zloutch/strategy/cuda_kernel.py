@@ -29,8 +29,9 @@ brings back two (value and derivative at the start of the turn). ``full`` launch
 write every (pair, total, column) as ``solve_pairs`` returns them.
 
 Without a GPU the same kernel runs in Numba's CUDA simulator (``NUMBA_ENABLE_CUDASIM=1``
-before Numba is imported; very slow, for the tests). ``numba.cuda`` is imported only here,
-and this module only when the ``cuda`` backend is asked for.
+before Numba is imported; very slow, for the tests). ``numba.cuda`` is imported only by this
+module, on first use, and by ``cuda_device`` (the kernels), and this module only when the
+``cuda`` backend is asked for.
 """
 
 from __future__ import annotations
@@ -52,8 +53,8 @@ I32 = npt.NDArray[np.int32]
 SHARED_LIMIT = 48 * 1024
 """Bytes of shared memory a block gets without an attribute set on the kernel."""
 MAX_BLOCK = 256
-"""The most threads in a block: enough for every signature of the largest presets' levels."""
-NEG_INF = float("-inf")
+"""The most threads in a block: farkle's and zilch's 240 signatures a thread each; in larger
+graphs (dix-mille-6: 482) a thread takes several."""
 
 
 def _numba_cuda() -> Any:
@@ -335,7 +336,7 @@ class CudaLevel:
             self._same,
             self._scal,
             self.d_boundary,
-            *self._graph[:13],
+            *self._graph,
             plan.ring_rows,
             plan.columns,
             plan.signatures,
