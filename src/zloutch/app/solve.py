@@ -7,7 +7,6 @@ also given for each count of farkles in a row (``thresholds_by_farkles``).
 
 from __future__ import annotations
 
-import importlib
 import math
 from collections.abc import Callable
 from fractions import Fraction
@@ -16,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from zloutch.app.store import cached_json, load_game_solution, rules_key, save_game_solution
+from zloutch.rules.errors import ZloutchError
 from zloutch.rules.ruleset import RuleSet
 from zloutch.strategy.expert import long_run
 from zloutch.strategy.game_solver import (
@@ -203,14 +203,13 @@ def solved_game(
                 f"zloutch solve --game --rules '{blind.spec}'"
             )
         raise UnsupportedRulesError(reason)
-    if device == "cuda":
-        try:
-            cupy = importlib.import_module("cupy")
-        except ImportError:
-            raise UnsupportedRulesError(
-                "--device cuda needs CuPy (pip install cupy-cuda12x) and an NVIDIA GPU"
-            ) from None
-        solution = solve_game(rules, backend="array", xp=cupy, progress=progress)
+    if device == "cuda":  # the CUDA kernel (Numba), checked on a tiny batch first
+        from zloutch.strategy.cuda_kernel import unavailable_reason
+
+        why = unavailable_reason(check=True)
+        if why:
+            raise ZloutchError(f"--device cuda: {why} (--device cpu solves on the processor)")
+        solution = solve_game(rules, backend="cuda", progress=progress)
     else:
         solution = solve_game(rules, progress=progress, threads=threads)
     save_game_solution(solution)

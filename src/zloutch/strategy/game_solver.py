@@ -256,6 +256,10 @@ class _Game:
     ) -> Callable[[Floats, Floats, Floats], tuple[Floats, Floats]]:
         """The batch's turns, laid out once: farkle, win, boundary -> start values and
         d/d(farkle), for each pass of Newton's method."""
+        if self.backend == "cuda":  # the batch sent to the GPU once, one launch a pass
+            from zloutch.strategy.cuda_kernel import CudaLevel
+
+            return CudaLevel(self.tables, rows, bank, bank_farkle, self.exact).starts
         if self.backend == "numba":
             size = Lanes.work_size(self.tables, rows)
             if self._work.shape[0] < size:  # one buffer for every level, as large as the largest
@@ -479,20 +483,27 @@ def _solve_penalty(
             i = np.arange(max(0, s - n + 1), min(s, n - 1) + 1, dtype=np.int64)
             j = s - i
             size = len(i)
-            ones = ones_cache.setdefault(size, np.ones(size))
             for group in groups:
+                # The counts of a group read the group before (one farkle more) and lower
+                # levels, not one another: one batch, their pairs one after the other.
+                batch = [game.level_inputs(i + low, j + low, W[fb, 0], low) for _, fb in group]
+                farkles = []
                 for fa, fb in group:
-                    rows, bank, same = game.level_inputs(i + low, j + low, W[fb, 0], low)
                     if fa + 1 < k:
-                        farkle = 1.0 - W[fb, fa + 1, j, i]
+                        farkles.append(1.0 - W[fb, fa + 1, j, i])
                     else:  # F-1: the penalty, down to a lower level (or the floor)
-                        farkle = 1.0 - W[fb, 0, j, np.maximum(i - penalty, 0)]
-                    boundary = farkle if game.exact else ones
-                    new, _ = game.level(rows, bank, same)(farkle, ones, boundary)
-                    change = max(change, float(np.max(np.abs(new - W[fa, fb, i, j]))))
-                    W[fa, fb, i, j] = new
+                        farkles.append(1.0 - W[fb, 0, j, np.maximum(i - penalty, 0)])
+                farkle = np.concatenate(farkles)
+                ones = ones_cache.setdefault(len(farkle), np.ones(len(farkle)))
+                boundary = farkle if game.exact else ones
+                rows, bank, same = (np.concatenate(parts) for parts in zip(*batch, strict=True))
+                new, _ = game.level(rows, bank, same)(farkle, ones, boundary)
+                for g, (fa, fb) in enumerate(group):
+                    part = new[g * size : (g + 1) * size]
+                    change = max(change, float(np.max(np.abs(part - W[fa, fb, i, j]))))
+                    W[fa, fb, i, j] = part
                     passes += 1
-                    states += int(rows.sum()) * game.tables.columns
+                states += int(rows.sum()) * game.tables.columns
             if progress is not None:  # the sweeps are not known ahead: the total grows
                 progress(sweeps * levels + done + 1, (sweeps + 1) * levels)
         sweeps += 1

@@ -7,7 +7,9 @@ method on the farkle cycle, see ``game_solver``). The backends compute the same 
 
 - ``numba``: the lane kernel (``Lanes``, below), on the CPU cores (the default);
 - ``array``: whole-array operations in the NumPy API, which run on NumPy or, given CuPy's
-  module as ``xp``, on a GPU (``--device cuda``);
+  module as ``xp``, on a GPU (launch-bound there: about 90 small operations a total);
+- ``cuda``: ``cuda_kernel``, one launch a call on an NVIDIA GPU (Numba CUDA, ``--device
+  cuda``), imported only when asked for;
 - ``python``: ``_kernel_python``, the plain loops, one pair after the other (slow: the
   reference), and ``numba-pairs``: the same loops compiled, pairs split between threads (the
   solver's kernel before the lane kernel, kept to compare with).
@@ -643,6 +645,12 @@ def solve_pairs(
     if backend == "array":
         return _solve_pairs_array(
             tables, rows, bank, bank_farkle, farkle, win, boundary, boundary_is_farkle, xp or np
+        )
+    if backend == "cuda":
+        from zloutch.strategy.cuda_kernel import solve_pairs_cuda
+
+        return solve_pairs_cuda(
+            tables, rows, bank, bank_farkle, farkle, win, boundary, boundary_is_farkle
         )
     if backend == "numba":
         lanes = Lanes(tables, rows, bank, bank_farkle)

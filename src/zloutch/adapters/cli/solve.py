@@ -47,7 +47,7 @@ def solve(
         typer.Option(
             "--device",
             metavar="cpu|cuda",
-            help="With --game: cpu (Numba, all cores) or cuda (CuPy).",
+            help="With --game: cpu (Numba, all cores) or cuda (an NVIDIA GPU, Numba CUDA).",
         ),
     ] = "cpu",
     threads: Annotated[

@@ -1,0 +1,138 @@
+"""The game solver on an NVIDIA GPU (the CUDA kernel, ``--device cuda``): farkle and zilch.
+
+Run, from the repository's root, on a machine with an NVIDIA GPU (about 3 to 6 minutes on
+one H200 by estimate; not yet measured)::
+
+    PYTHONPATH=src python benchmarks/gpu_solver.py
+
+(``--quick``: farkle-minimal only, for a first look; ``--rules``/``--check``: other sets.)
+
+It prints the date, the GPU and Numba; the kernel's compile time apart (the first launch,
+on a one-pair batch); then for each rule set of ``--rules`` (default: ``farkle-minimal``,
+``farkle`` and the full ``zilch`` under F-1) one solve on the GPU, warm: wall time, and
+within it the time spent in the kernel's calls (launch, the kernel, the copies: ``gpu``)
+against the rest (the level inputs, Newton's steps on the host: ``host``), the kernel
+launches, the passes, the residual and the first player's chance. For the sets of
+``--check`` (default ``farkle-minimal`` and ``farkle``) it also solves on the CPU (the lane
+kernel, every core) and prints the largest difference between the two win tables, which
+must be at most 1e-12 (the kernel makes the same operations in the same order as the CPU's,
+so 0.0 is expected), and the same passes; the script exits 1 otherwise.
+
+Targets (the issue): farkle under 2 s, the full zilch game under 30 s, on one H200. Not
+measured when this script was written (2026-12-02): no GPU was lent to that session; record
+the figures with their date in docs/performance.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import os
+import platform
+import sys
+import time
+from typing import Any
+
+import numpy as np
+
+from zloutch.rules import load_rules
+from zloutch.strategy import cuda_kernel
+from zloutch.strategy.game_solver import GameSolution, solve_game
+
+TOLERANCE = 1e-12
+
+
+class Meter:
+    """Time spent in the kernel's calls (``CudaLevel``: sending a batch, each pass)."""
+
+    def __init__(self) -> None:
+        self.seconds = 0.0
+        self.launches = 0
+        init, starts = cuda_kernel.CudaLevel.__init__, cuda_kernel.CudaLevel.starts
+
+        def timed_init(level: Any, *args: Any, **kwargs: Any) -> None:
+            begin = time.perf_counter()
+            init(level, *args, **kwargs)
+            self.seconds += time.perf_counter() - begin
+
+        def timed_starts(level: Any, *args: Any) -> Any:
+            begin = time.perf_counter()
+            found = starts(level, *args)
+            self.seconds += time.perf_counter() - begin
+            self.launches += 1
+            return found
+
+        cuda_kernel.CudaLevel.__init__ = timed_init  # type: ignore[method-assign]
+        cuda_kernel.CudaLevel.starts = timed_starts  # type: ignore[method-assign]
+
+    def reset(self) -> None:
+        self.seconds = 0.0
+        self.launches = 0
+
+
+def solve(spec: str, backend: str) -> tuple[GameSolution, float]:
+    rules = load_rules(spec)
+    begin = time.perf_counter()
+    solution = solve_game(rules, backend=backend)
+    return solution, time.perf_counter() - begin
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rules", nargs="*", default=["farkle-minimal", "farkle", "zilch"])
+    parser.add_argument("--check", nargs="*", default=["farkle-minimal", "farkle"])
+    parser.add_argument("--quick", action="store_true", help="farkle-minimal only")
+    parser.add_argument("--warmup", default="greed(target=1000)", help="solved first, untimed")
+    args = parser.parse_args()
+    if args.quick:
+        args.rules, args.check = ["farkle-minimal"], ["farkle-minimal"]
+    import numba
+
+    print(f"date {datetime.datetime.now().astimezone().isoformat(timespec='seconds')}")
+    print(f"host {platform.node()}, {os.cpu_count()} CPUs, Python {platform.python_version()}")
+    begin = time.perf_counter()
+    why = cuda_kernel.unavailable_reason(check=True)  # compiles the kernel: a one-pair launch
+    compile_seconds = time.perf_counter() - begin
+    if why:
+        print(f"no GPU run: {why}")
+        return 1
+    cuda: Any = numba.cuda
+    if cuda_kernel.simulated():  # NUMBA_ENABLE_CUDASIM=1: a check of this script, no timing
+        name = "none: Numba's CUDA simulator"
+    else:
+        name = cuda.get_current_device().name
+        name = name.decode() if isinstance(name, bytes) else name
+    print(f"GPU {name}, Numba {numba.__version__} ({getattr(cuda, 'implementation', '?')})")
+    print(f"compile + first launch (shared-memory kernel): {compile_seconds:.2f} s")
+    meter = Meter()
+    warm, _ = solve(args.warmup, "cuda")  # not counted
+    print(f"warm-up {args.warmup}: first player {warm.first_player:.6f}")
+    failed = False
+    for spec in args.rules:
+        meter.reset()
+        gpu, seconds = solve(spec, "cuda")
+        sweeps = f" sweeps {gpu.sweeps}" if gpu.counts is not None else ""
+        print(
+            f"{spec:16} cuda {seconds:8.2f} s  (gpu {meter.seconds:7.2f} s, host "
+            f"{seconds - meter.seconds:7.2f} s)  launches {meter.launches:6,}  passes "
+            f"{gpu.passes:6,}{sweeps}  residual {gpu.residual:.1e}  first player "
+            f"{gpu.first_player:.6f}",
+            flush=True,
+        )
+        if spec not in args.check:
+            continue
+        cpu, cpu_seconds = solve(spec, "numba")
+        same_nan = bool((np.isnan(cpu.win) == np.isnan(gpu.win)).all())
+        diff = float(np.nanmax(np.abs(cpu.win - gpu.win)))
+        ok = same_nan and diff <= TOLERANCE and cpu.passes == gpu.passes
+        failed |= not ok
+        print(
+            f"{spec:16} cpu  {cpu_seconds:8.2f} s  passes {cpu.passes:6,}  largest difference "
+            f"{diff:.1e}  {'ok' if ok else 'FAILED'} (<= {TOLERANCE:g}, same passes and NaNs)",
+            flush=True,
+        )
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,385 @@
+"""The game solver's kernel on an NVIDIA GPU (Numba CUDA): one launch per batch of pairs.
+
+``solve_pairs``'s computation (``kernels._kernel_python`` states it) for every pair of a
+batch in one launch: one block per pair, so a batch can hold any pairs (a level's, or the
+levels of several F-1 farkle counts side by side: they are independent), each pair going
+down its own totals. Within a block, for each total from the pair's top down to 0:
+
+1. the block's threads share the signatures of the throw nodes (one signature a thread, in
+   steps of the block's size), each taking the best of its options (the first of equal ones,
+   strict ``>``, as the plain kernel) and writing ``sig_prob * best`` and the same for its
+   derivative, rounded once each;
+2. ``syncthreads``; one thread per node adds its signatures' products in their order (the
+   plain kernel's sum, bit for bit: multiplications and additions are libdevice's ``_rn``
+   functions, which the compiler never fuses into an FMA), then values the hands that throw
+   from that node (bank or throw); ``syncthreads``.
+
+Nodes reached at the same total by an option worth no points (jokers' throws, V-2) are
+valued before the nodes that read them: the throw nodes are put in dependency levels
+(``plan_of``) and steps 1 and 2 run once per level, so a total costs ``2 x levels`` barriers
+(two without jokers). An option reads the row ``t + points``; only the last ``max_points + 1``
+rows are kept, in a ring in the block's shared memory (``slot = row mod (max_points + 1)``),
+values then derivatives, then the products of step 1: ``2 x ((max_points + 1) x columns +
+signatures)`` doubles (17.5 kB for farkle, 42.5 kB for zilch). A turn graph whose ring does
+not fit the 48 kB a block gets without asking runs the same code on a ring in global memory.
+
+The inputs of a batch (rows, banks) go to the device once (``CudaLevel``); each pass of
+Newton's method sends three numbers a pair (farkle, win, boundary), runs one launch and
+brings back two (value and derivative at the start of the turn). ``full`` launches also
+write every (pair, total, column) as ``solve_pairs`` returns them.
+
+Without a GPU the same kernel runs in Numba's CUDA simulator (``NUMBA_ENABLE_CUDASIM=1``
+before Numba is imported; very slow, for the tests). ``numba.cuda`` is imported only by this
+module, on first use, and by ``cuda_device`` (the kernels), and this module only when the
+``cuda`` backend is asked for.
+"""
+
+from __future__ import annotations
+
+import importlib
+import weakref
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from zloutch.strategy.kernels import Tables
+
+Floats = npt.NDArray[np.float64]
+Ints = npt.NDArray[np.int64]
+I32 = npt.NDArray[np.int32]
+
+SHARED_LIMIT = 48 * 1024
+"""Bytes of shared memory a block gets without an attribute set on the kernel."""
+MAX_BLOCK = 256
+"""The most threads in a block: farkle's and zilch's 240 signatures a thread each; in larger
+graphs (dix-mille-6: 482) a thread takes several."""
+
+
+def _numba_cuda() -> Any:
+    """``numba.cuda``, imported on first use (seconds, and the driver looked for)."""
+    return importlib.import_module("numba.cuda")
+
+
+def unavailable_reason(check: bool = False) -> str | None:
+    """Why the CUDA backend cannot run here (a sentence), or None when it can.
+
+    ``check``: also compile the kernel and solve one tiny batch, so that a GPU whose driver
+    Numba finds but whose compiler (NVVM) it does not is refused here, in one sentence,
+    rather than in the middle of a solve.
+    """
+    try:
+        cuda = _numba_cuda()
+    except Exception as error:  # pragma: no cover - Numba without its CUDA target
+        return f"Numba's CUDA target could not be imported ({error})"
+    try:
+        if not cuda.is_available():
+            return "numba.cuda found no NVIDIA GPU with a working driver"
+        if check:
+            _smoke_test()
+    except Exception as error:  # pragma: no cover - depends on the driver and the toolkit
+        detail = " ".join(str(error).split())[:300]
+        return f"the CUDA kernel could not run ({type(error).__name__}: {detail})"
+    return None
+
+
+def _smoke_test() -> None:
+    """One pair of one row of a two-node graph, solved on the device and checked."""
+    tables = Tables(
+        columns=4,
+        node_col=np.asarray([2], dtype=np.int64),
+        sig_start=np.asarray([0, 1], dtype=np.int64),
+        sig_prob=np.asarray([1.0]),
+        opt_start=np.asarray([0, 2], dtype=np.int64),
+        opt_pts=np.asarray([0, 1], dtype=np.int64),
+        opt_dest=np.asarray([0, 3], dtype=np.int64),
+        hand_col=np.asarray([3], dtype=np.int64),
+        hand_throw_col=np.asarray([2], dtype=np.int64),
+        start_col=2,
+        max_points=1,
+    )
+    bank = np.full((1, 1, 1), 0.25)
+    level = CudaLevel(tables, np.ones(1, dtype=np.int64), bank, bank < 0, False)
+    value, deriv = level.starts(np.full(1, 0.5), np.ones(1), np.ones(1))
+    if (float(value[0]), float(deriv[0])) != (1.0, 0.0):  # the option past the top: boundary
+        raise RuntimeError(f"the kernel's test batch gave {value[0]}, {deriv[0]}, not 1.0, 0.0")
+
+
+def simulated() -> bool:
+    """Whether ``numba.cuda`` is Numba's simulator (NUMBA_ENABLE_CUDASIM=1 at its import)."""
+    cuda = _numba_cuda()
+    return "simulator" in getattr(cuda.jit, "__module__", "")
+
+
+@dataclass(frozen=True)
+class Plan:
+    """The turn graph as the kernel reads it (int32 indices, nodes in dependency levels).
+
+    ``level_sigs[level_sig_start[k]:level_sig_start[k + 1]]``: the signatures of the nodes
+    of level k, ``level_nodes[level_node_start[k]:...]`` those nodes; a node of level k
+    reads at its own total only nodes of lower levels. ``node_hands[node_hand_start[n]:
+    node_hand_start[n + 1]]``: the hands that throw from node n.
+    """
+
+    level_sig_start: I32
+    level_sigs: I32
+    level_node_start: I32
+    level_nodes: I32
+    node_hand_start: I32
+    node_hands: I32
+    node_col: I32
+    sig_start: I32
+    sig_prob: Floats
+    opt_start: I32
+    opt_pts: I32
+    opt_dest: I32
+    hand_col: I32
+    ring_rows: int
+    columns: int
+    signatures: int
+    start_col: int
+
+    @property
+    def levels(self) -> int:
+        return int(self.level_sig_start.shape[0]) - 1
+
+    @property
+    def widest(self) -> int:
+        """The most signatures in one level: the threads a block can use."""
+        return int(np.diff(self.level_sig_start).max(initial=1))
+
+    @property
+    def scratch(self) -> int:
+        """Doubles of a block's ring and products."""
+        return 2 * (self.ring_rows * self.columns + self.signatures)
+
+
+def plan_of(tables: Tables) -> Plan:
+    """Put the throw nodes in dependency levels (host side, no GPU needed).
+
+    Refuses a graph whose options at the same total read a column that the plain kernel
+    has not written yet in that row (it would read a zero there): ``_kernel_python``'s
+    order is kept.
+    """
+    nodes = int(tables.node_col.shape[0])
+    col_node = {int(c): n for n, c in enumerate(tables.node_col.tolist())}
+    if (tables.opt_pts < 0).any():
+        raise ValueError("an option with negative points: the rows are solved downwards")
+    level: list[int] = []
+    for n in range(nodes):
+        depth = 0
+        for s in range(int(tables.sig_start[n]), int(tables.sig_start[n + 1])):
+            for o in range(int(tables.opt_start[s]), int(tables.opt_start[s + 1])):
+                dest = int(tables.opt_dest[o])
+                if tables.opt_pts[o] == 0 and dest > 1:
+                    m = col_node.get(dest)
+                    if m is None or m >= n:
+                        raise ValueError(
+                            f"node {n} reads column {dest} at its own total before it is solved"
+                        )
+                    depth = max(depth, level[m] + 1)
+        level.append(depth)
+    levels = max(level, default=-1) + 1
+    level_sig_start, level_node_start = [0], [0]
+    level_sigs: list[int] = []
+    level_nodes: list[int] = []
+    for k in range(levels):
+        for n in range(nodes):
+            if level[n] == k:
+                level_nodes.append(n)
+                level_sigs.extend(range(int(tables.sig_start[n]), int(tables.sig_start[n + 1])))
+        level_sig_start.append(len(level_sigs))
+        level_node_start.append(len(level_nodes))
+    throw_node = [col_node[int(c)] for c in tables.hand_throw_col.tolist()]
+    node_hands = [h for n in range(nodes) for h, m in enumerate(throw_node) if m == n]
+    node_hand_start = np.cumsum([0] + [throw_node.count(n) for n in range(nodes)])
+
+    def i32(values: Any) -> I32:
+        return np.ascontiguousarray(values, dtype=np.int32)
+
+    return Plan(
+        level_sig_start=i32(level_sig_start),
+        level_sigs=i32(level_sigs),
+        level_node_start=i32(level_node_start),
+        level_nodes=i32(level_nodes),
+        node_hand_start=i32(node_hand_start),
+        node_hands=i32(node_hands),
+        node_col=i32(tables.node_col),
+        sig_start=i32(tables.sig_start),
+        sig_prob=np.ascontiguousarray(tables.sig_prob, dtype=np.float64),
+        opt_start=i32(tables.opt_start),
+        opt_pts=i32(tables.opt_pts),
+        opt_dest=i32(tables.opt_dest),
+        hand_col=i32(tables.hand_col),
+        ring_rows=tables.max_points + 1,
+        columns=tables.columns,
+        signatures=int(tables.sig_prob.shape[0]),
+        start_col=tables.start_col,
+    )
+
+
+_GRAPH_FIELDS = (
+    "level_sig_start",
+    "level_sigs",
+    "level_node_start",
+    "level_nodes",
+    "node_hand_start",
+    "node_hands",
+    "sig_start",
+    "sig_prob",
+    "opt_start",
+    "opt_pts",
+    "opt_dest",
+    "node_col",
+    "hand_col",
+)
+
+_on_device: dict[int, tuple[weakref.ref[Tables], Plan, tuple[Any, ...]]] = {}
+
+
+def _device_plan(tables: Tables) -> tuple[Plan, tuple[Any, ...]]:
+    """The plan of a turn graph and its arrays on the device, sent once per ``Tables``."""
+    found = _on_device.get(id(tables))
+    if found is not None and found[0]() is tables:
+        return found[1], found[2]
+    cuda = _numba_cuda()
+    plan = plan_of(tables)
+    arrays = tuple(cuda.to_device(getattr(plan, name)) for name in _GRAPH_FIELDS)
+    for key in [k for k, (ref, _, _) in _on_device.items() if ref() is None]:
+        del _on_device[key]
+    _on_device[id(tables)] = (weakref.ref(tables), plan, arrays)
+    return plan, arrays
+
+
+def _kernels() -> tuple[Any, Any]:
+    """The kernel with its ring in shared memory, and with it in global memory (``cuda_device``,
+    compiled by Numba on first launch)."""
+    from zloutch.strategy import cuda_device
+
+    return cuda_device.in_shared, cuda_device.in_global
+
+
+SIMULATOR_BLOCK = 4
+"""Threads in a block in Numba's simulator, where each is a Python thread and a barrier
+costs them all a switch: the tests' whole games run there in a minute rather than seven."""
+
+
+def block_size(plan: Plan) -> int:
+    """Threads in a block on a GPU: the widest level's signatures, in whole warps, at most
+    256."""
+    return min(MAX_BLOCK, max(32, -(-plan.widest // 32) * 32))
+
+
+class CudaLevel:
+    """A batch of pairs on the device, solved for many farkle values (Newton's passes).
+
+    The batch is any set of pairs: a level's, or several levels' that do not depend on one
+    another (F-1's farkle counts of one level) put one after the other; the rows, banks and
+    'banking gains nothing' flags go to the device here, once.
+    """
+
+    def __init__(
+        self,
+        tables: Tables,
+        rows: Ints,
+        bank: Floats,
+        bank_farkle: npt.NDArray[np.bool_],
+        boundary_is_farkle: bool,
+        block: int | None = None,
+        shared: bool | None = None,
+    ) -> None:
+        """``block``: threads a block (None: ``block_size``); ``shared``: the ring in shared memory
+        (None: when it fits in ``SHARED_LIMIT``), else in global memory."""
+        cuda = _numba_cuda()
+        self._cuda = cuda
+        self.plan, self._graph = _device_plan(tables)
+        self.pairs = int(rows.shape[0])
+        self.height = max(int(rows.max(initial=0)), 1)
+        self.block = block or (SIMULATOR_BLOCK if simulated() else block_size(self.plan))
+        self.d_boundary = 1.0 if boundary_is_farkle else 0.0
+        self.shared = self.plan.scratch * 8 <= SHARED_LIMIT if shared is None else shared
+        if not self.pairs:
+            return
+        hands = int(tables.hand_col.shape[0])
+        bank = np.ascontiguousarray(bank, dtype=np.float64)
+        same = np.ascontiguousarray(bank_farkle, dtype=np.bool_).view(np.uint8)
+        if bank.shape[1] == 0:  # no rows at all: nothing is read
+            bank = np.zeros((self.pairs, 1, hands))
+            same = np.zeros((self.pairs, 1, hands), dtype=np.uint8)
+        self._rows = cuda.to_device(np.ascontiguousarray(rows, dtype=np.int32))
+        self._bank = cuda.to_device(bank)
+        self._same = cuda.to_device(same)
+        self._scal = cuda.device_array((self.pairs, 3))  # farkle, win, boundary: each pass
+        self._out = cuda.device_array((self.pairs, 2))
+        self._none = cuda.device_array((1, 1, 1))  # full tables not asked for
+        self._scratch = (
+            cuda.device_array((1, 1))
+            if self.shared
+            else cuda.device_array((self.pairs, self.plan.scratch))
+        )
+
+    def _launch(
+        self, farkle: Floats, win: Floats, boundary: Floats, full: Any, full_d: Any
+    ) -> None:
+        scal = np.ascontiguousarray(np.stack([farkle, win, boundary], axis=1), dtype=np.float64)
+        self._scal.copy_to_device(scal)
+        plan = self.plan
+        in_shared, in_global = _kernels()
+        if self.shared:
+            kernel = in_shared[self.pairs, self.block, 0, plan.scratch * 8]
+        else:
+            kernel = in_global[self.pairs, self.block]
+        kernel(
+            self._rows,
+            self._bank,
+            self._same,
+            self._scal,
+            self.d_boundary,
+            *self._graph,
+            plan.ring_rows,
+            plan.columns,
+            plan.signatures,
+            plan.start_col,
+            self._out,
+            full is not None,
+            self._none if full is None else full,
+            self._none if full_d is None else full_d,
+            self._scratch,
+        )
+
+    def starts(self, farkle: Floats, win: Floats, boundary: Floats) -> tuple[Floats, Floats]:
+        """The value at the start of the turn (total 0) of every pair, and d/d(farkle)."""
+        if not self.pairs:
+            return np.empty(0), np.empty(0)
+        self._launch(farkle, win, boundary, None, None)
+        out = self._out.copy_to_host()
+        return np.ascontiguousarray(out[:, 0]), np.ascontiguousarray(out[:, 1])
+
+    def tables(self, farkle: Floats, win: Floats, boundary: Floats) -> tuple[Floats, Floats]:
+        """Every (pair, total, column), in ``solve_pairs``'s layout (zeros past a pair's
+        rows and in the farkle and win columns, as ``_kernel_python``)."""
+        shape = (self.pairs, self.height, self.plan.columns)
+        if not self.pairs:
+            return np.zeros(shape), np.zeros(shape)
+        cuda = self._cuda
+        values, deriv = cuda.to_device(np.zeros(shape)), cuda.to_device(np.zeros(shape))
+        self._launch(farkle, win, boundary, values, deriv)
+        return values.copy_to_host(), deriv.copy_to_host()
+
+
+def solve_pairs_cuda(
+    tables: Tables,
+    rows: Ints,
+    bank: Floats,
+    bank_farkle: npt.NDArray[np.bool_],
+    farkle: Floats,
+    win: Floats,
+    boundary: Floats,
+    boundary_is_farkle: bool,
+    block: int | None = None,
+    shared: bool | None = None,
+) -> tuple[Floats, Floats]:
+    """``kernels.solve_pairs`` on the GPU: every (pair, total, column), in one launch."""
+    level = CudaLevel(tables, rows, bank, bank_farkle, boundary_is_farkle, block, shared)
+    return level.tables(farkle, win, boundary)

@@ -1,0 +1,224 @@
+"""The CUDA kernel (``cuda_kernel``) against the plain kernel, run in Numba's CUDA simulator.
+
+No GPU is needed: the kernel's own code runs in the simulator (each GPU thread a Python
+thread, ``syncthreads`` a barrier), in a subprocess (``cuda_sim_cases.py``, which says why),
+and its values are compared here with ``_kernel_python``'s bit for bit. What the simulator
+cannot show: the speed, the compiled code's rounding (the kernel uses libdevice's ``_rn``
+operations, which round as the CPU does, where the simulator uses Python's floats) and
+shared memory limits; ``benchmarks/gpu_solver.py`` checks those on a GPU.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from functools import cache
+from pathlib import Path
+
+import numpy as np
+import pytest
+from cuda_ptx_check import NO_NVVM
+from cuda_sim_cases import (
+    BATCHES,
+    GAMES,
+    NO_CUDA_TARGET,
+    batch_inputs,
+    game_kwargs,
+    game_rules,
+    tables_of,
+)
+from typer.testing import CliRunner
+
+import zloutch
+from zloutch.rules import PRESETS
+from zloutch.strategy.cuda_kernel import SHARED_LIMIT, block_size, plan_of
+from zloutch.strategy.game_solver import solve_game
+from zloutch.strategy.kernels import Tables, solve_pairs
+
+pytestmark = pytest.mark.xdist_group("cuda-simulator")  # one worker runs the subprocesses
+HERE = Path(__file__).resolve().parent
+SOURCE = Path(zloutch.__file__).resolve().parents[1]
+
+
+def in_simulator(tmp: Path, which: str) -> dict[str, np.ndarray]:
+    """Run ``cuda_sim_cases.py`` in the simulator (this checkout's package), load its results."""
+    out = tmp / f"{which}.npz"
+    path = os.pathsep.join(p for p in (str(SOURCE), os.environ.get("PYTHONPATH", "")) if p)
+    env = {**os.environ, "NUMBA_ENABLE_CUDASIM": "1", "PYTHONPATH": path}
+    script = str(HERE / "cuda_sim_cases.py")
+    done = subprocess.run(
+        [sys.executable, script, str(out), which],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    if done.returncode == NO_CUDA_TARGET:
+        pytest.skip(done.stderr.strip())
+    if done.returncode:
+        pytest.fail(f"the simulator's run failed:\n{done.stdout}\n{done.stderr}")
+    with np.load(out) as saved:
+        return {key: saved[key] for key in saved.files}
+
+
+@pytest.fixture(scope="module")
+def quick(tmp_path_factory: pytest.TempPathFactory) -> dict[str, np.ndarray]:
+    return in_simulator(tmp_path_factory.mktemp("cuda"), "quick")
+
+
+@cache
+def plain(name: str) -> tuple[np.ndarray, np.ndarray]:
+    batch = BATCHES[name]
+    return solve_pairs(*batch_inputs(batch), batch.boundary_is_farkle, backend="python")
+
+
+@pytest.mark.parametrize("name", sorted(BATCHES))
+def test_kernel_equals_the_plain_kernel_bit_for_bit(
+    quick: dict[str, np.ndarray], name: str
+) -> None:
+    """Every (pair, total, column) value and derivative, and the starts of a starts-only
+    launch: the same operations in the same order as ``_kernel_python``."""
+    values, deriv = plain(name)
+    start_col = tables_of(BATCHES[name].spec).start_col
+    assert quick[f"{name}/values"].shape == values.shape
+    assert np.array_equal(quick[f"{name}/values"], values)
+    assert np.array_equal(quick[f"{name}/deriv"], deriv)
+    assert np.array_equal(quick[f"{name}/start"], values[:, 0, start_col])
+    assert np.array_equal(quick[f"{name}/dstart"], deriv[:, 0, start_col])
+
+
+@pytest.mark.slow
+def test_whole_games_on_the_kernel_equal_the_cpu_solve(tmp_path: Path) -> None:
+    """Two-dice games: a reach target, final turns (F-4), the farkle penalty (F-1, its
+    farkle counts batched) with an exact target: the same win tables, counts and Newton
+    passes as the lane kernel, bit for bit (about a minute in the simulator)."""
+    found = in_simulator(tmp_path, "games")
+    for name in GAMES:
+        rules, _ = game_rules(name)
+        cpu = solve_game(rules, backend="numba", threads=1, **game_kwargs(name))
+        assert np.array_equal(found[f"{name}/win"], cpu.win, equal_nan=True), name
+        assert int(found[f"{name}/passes"][0]) == cpu.passes, name
+        if cpu.counts is not None:
+            assert np.array_equal(found[f"{name}/counts"], cpu.counts, equal_nan=True), name
+
+
+def test_the_kernels_compile_for_hopper_with_the_cpus_roundings(tmp_path: Path) -> None:
+    """Where Numba finds NVVM (no GPU needed): the PTX for sm_90 (H100, H200) multiplies and
+    adds with ``.rn`` instructions, never an FMA (whose one rounding would part from the
+    CPU's two), and the shared-memory kernel reads its ring from shared memory."""
+    path = os.pathsep.join(p for p in (str(SOURCE), os.environ.get("PYTHONPATH", "")) if p)
+    done = subprocess.run(
+        [sys.executable, str(HERE / "cuda_ptx_check.py"), str(tmp_path)],
+        env={**os.environ, "PYTHONPATH": path},
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    if done.returncode == NO_NVVM:
+        pytest.skip(done.stderr.strip())
+    assert done.returncode == 0, done.stderr
+    for name in ("in_shared", "in_global"):
+        ptx = (tmp_path / f"{name}.ptx").read_text()
+        assert ".target sm_90" in ptx
+        assert not re.search(r"\b(fma|mad)(\.\w+)*\.f64\b", ptx)
+        assert "mul.rn.f64" in ptx and "add.rn.f64" in ptx
+    assert "ld.shared.f64" in (tmp_path / "in_shared.ptx").read_text()
+
+
+@pytest.mark.parametrize("spec", [*sorted(PRESETS), "dix-mille(joker)"])
+def test_dependency_levels(spec: str) -> None:
+    """Each signature in one level; a node reads at its own total (options worth no points)
+    only nodes of lower levels; each hand is valued by the node it throws from."""
+    t = tables_of(spec)
+    plan = plan_of(t)
+    level_of = {}
+    for k in range(plan.levels):
+        for n in plan.level_nodes[plan.level_node_start[k] : plan.level_node_start[k + 1]]:
+            level_of[int(t.node_col[n])] = k
+    assert sorted(plan.level_sigs.tolist()) == list(range(len(t.sig_prob)))
+    assert sorted(plan.level_nodes.tolist()) == list(range(len(t.node_col)))
+    for n, col in enumerate(t.node_col.tolist()):
+        for s in range(t.sig_start[n], t.sig_start[n + 1]):
+            for o in range(t.opt_start[s], t.opt_start[s + 1]):
+                if t.opt_pts[o] == 0 and t.opt_dest[o] > 1:
+                    assert level_of[int(t.opt_dest[o])] < level_of[col]
+        hands = plan.node_hands[plan.node_hand_start[n] : plan.node_hand_start[n + 1]]
+        assert all(int(t.hand_throw_col[h]) == col for h in hands)
+    assert sorted(plan.node_hands.tolist()) == list(range(len(t.hand_col)))
+    assert plan.levels == (2 if spec == "dix-mille(joker)" else 1)
+    assert 32 <= block_size(plan) <= 256 and block_size(plan) % 32 == 0
+
+
+def test_the_ring_of_farkle_and_zilch_fits_in_shared_memory() -> None:
+    for spec in ("farkle", "zilch"):
+        assert plan_of(tables_of(spec)).scratch * 8 <= SHARED_LIMIT
+
+
+def test_a_graph_reading_a_column_not_yet_solved_is_refused() -> None:
+    """The plain kernel would read a zero there: the kernel refuses rather than differ."""
+    t = Tables(
+        columns=5,
+        node_col=np.asarray([2, 3]),
+        sig_start=np.asarray([0, 1, 2]),
+        sig_prob=np.asarray([1.0, 1.0]),
+        opt_start=np.asarray([0, 1, 2]),
+        opt_pts=np.asarray([0, 1]),
+        opt_dest=np.asarray([3, 4]),  # node 0 reads node 1's column at its own total
+        hand_col=np.asarray([4]),
+        hand_throw_col=np.asarray([2]),
+        start_col=2,
+        max_points=1,
+    )
+    with pytest.raises(ValueError, match="reads column 3 at its own total"):
+        plan_of(t)
+
+
+def test_numba_cuda_is_imported_only_when_asked_for() -> None:
+    """Not by the package, the command line, the solver or the CUDA module itself."""
+    code = (
+        "import sys, zloutch, zloutch.adapters.cli, zloutch.strategy.game_solver, "
+        "zloutch.strategy.cuda_kernel; assert 'numba.cuda' not in sys.modules"
+    )
+    path = os.pathsep.join(p for p in (str(SOURCE), os.environ.get("PYTHONPATH", "")) if p)
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        env={**os.environ, "PYTHONPATH": path},
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+
+
+def test_device_cuda_without_a_gpu_is_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    from zloutch.adapters.cli import app
+    from zloutch.strategy import cuda_kernel
+
+    monkeypatch.setattr(cuda_kernel, "unavailable_reason", lambda check=False: "no GPU here")
+    args = ["solve", "--game", "-r", "greed(target=300)", "--device", "cuda"]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 2
+    assert result.output.strip().splitlines() == [
+        "error: --device cuda: no GPU here (--device cpu solves on the processor)"
+    ]
+
+
+def test_device_cuda_with_a_gpu_solves_on_the_kernel(monkeypatch: pytest.MonkeyPatch) -> None:
+    from zloutch.app import solve as app_solve
+    from zloutch.strategy import cuda_kernel
+
+    asked: list[str | None] = []
+
+    def solve(*args: object, backend: str | None = None, **kwargs: object) -> object:
+        asked.append(backend)
+        return solve_game(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(cuda_kernel, "unavailable_reason", lambda check=False: None)
+    monkeypatch.setattr(app_solve, "solve_game", solve)
+    solution, cached = app_solve.solved_game(game_rules("reach target")[0], device="cuda")
+    assert asked == ["cuda"] and not cached and 0.5 < solution.first_player < 1
