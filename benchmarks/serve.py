@@ -76,6 +76,8 @@ def cpu_set(text: str | None) -> set[int] | None:
     """``0`` or ``0,2-3``: a set of CPU numbers, checked against this machine's."""
     if text is None:
         return None
+    if not hasattr(os, "sched_getaffinity"):
+        raise SystemExit("pinning to CPUs needs Linux (sched_setaffinity)")
     cpus: set[int] = set()
     for part in text.split(","):
         low, _, high = part.partition("-")
@@ -102,9 +104,8 @@ def start_server(
         command[1:1] = ["-m", "cProfile", "-o", profile]
     elif sample:  # the server under the sampler, written when it stops
         command[1:1] = [str(Path(__file__).with_name("sampler.py")), sample]
-    process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL)
-    if cpus is not None:
-        os.sched_setaffinity(process.pid, cpus)
+    pin = None if cpus is None else (lambda: os.sched_setaffinity(0, cpus))
+    process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, preexec_fn=pin)
     deadline = time.monotonic() + 90
     while time.monotonic() < deadline:
         try:
@@ -334,12 +335,15 @@ def main() -> None:
     server_cpus, client_cpus = cpu_set(args.server_cpus), cpu_set(args.client_cpus)
     if server_cpus and client_cpus and server_cpus & client_cpus:
         raise SystemExit("--server-cpus and --client-cpus overlap")
-    if client_cpus is not None:
-        os.sched_setaffinity(0, client_cpus)
-    print(
-        f"server on CPUs {sorted(server_cpus or os.sched_getaffinity(0))}, clients on"
-        f" {sorted(client_cpus or os.sched_getaffinity(0))}; load {os.getloadavg()[0]:.1f}"
-    )
+    if (server_cpus or client_cpus) and hasattr(os, "sched_getaffinity"):
+        every = os.sched_getaffinity(0)
+        server_cpus = server_cpus or every  # the server is started from this process:
+        if client_cpus is not None:  # given its own set, not the clients'
+            os.sched_setaffinity(0, client_cpus)
+        print(
+            f"server on CPUs {sorted(server_cpus)}, clients on {sorted(client_cpus or every)};"
+            f" load {os.getloadavg()[0]:.1f}"
+        )
     port = free_port()
     with tempfile.TemporaryDirectory() as folder:
         db = args.db or f"sqlite:///{Path(folder) / 'bench.sqlite'}"

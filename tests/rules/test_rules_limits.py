@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from zloutch.rules import InvalidRulesError, RuleSet, load_rules, parse_rules_text
 from zloutch.rules.endings import check_endings
-from zloutch.rules.loader import PRESETS, preset_text
+from zloutch.rules.loader import PRESETS, _parse_text, preset_text
 from zloutch.rules.values import MAX_DEPTH, MAX_EXTENDS, MAX_FILE_BYTES, MAX_NUMBER
 
 HEAD = '[rules]\nname = "x"\ndice = 5\n'
@@ -315,16 +315,21 @@ def test_every_preset_can_end() -> None:
 
 
 def test_a_shipped_preset_skips_only_the_endings_walk() -> None:
-    """``shipped`` leaves out the endings walk and nothing else: a never-ending target is let
-    through only by it, any other contradiction is still refused."""
+    """``shipped`` (the loader's own, for its presets) leaves out the endings walk and nothing
+    else: a never-ending target is let through only by it, any other contradiction is still
+    refused."""
     # 1s worth 7 and 5s worth 3: no bank is ever worth 1 (as in the T-9 tests below).
     endless = rule_file(
         "target = 1\nexact_target = true", "[scoring]\nsingles = { 1 = 7, 5 = 3 }\n"
     )
     refused(lambda: parse_rules_text(endless))
-    assert parse_rules_text(endless, shipped=True).game.target == 1
+    assert shipped_text(endless).game.target == 1
     contradiction = rule_file("", "[turn]\nentry = -5\n")
-    refused(lambda: parse_rules_text(contradiction, shipped=True))
+    refused(lambda: shipped_text(contradiction))
+
+
+def shipped_text(text: str) -> RuleSet:
+    return _parse_text(text, source="", load_base=None, shipped=True)
 
 
 def banks_of(a: int, b: int) -> set[int]:

@@ -209,7 +209,16 @@ def solved_game(
         why = unavailable_reason(check=True)
         if why:
             raise ZloutchError(f"--device cuda: {why} (--device cpu solves on the processor)")
-        solution = solve_game(rules, backend="cuda", progress=progress)
+        try:
+            solution = solve_game(rules, backend="cuda", progress=progress)
+        except ZloutchError:
+            raise
+        except Exception as error:  # the driver, the compiler, the device's memory
+            detail = " ".join(str(error).split())[:300]
+            raise ZloutchError(
+                f"--device cuda: the solve failed on the GPU ({type(error).__name__}: {detail});"
+                " --device cpu solves on the processor"
+            ) from None
     else:
         solution = solve_game(rules, progress=progress, threads=threads)
     save_game_solution(solution)

@@ -89,14 +89,24 @@ def parse_rules(
     *,
     source: str = "",
     load_base: Callable[[str], RuleSet] | None = None,
-    shipped: bool = False,
 ) -> RuleSet:
     """Build a RuleSet from the parsed TOML of a rule file (see docs/rules-format.md).
 
     ``load_base`` resolves ``rules.extends``; without it a file cannot extend another.
-    ``shipped`` is for the presets of the package alone: their games are proven to end by
-    the test suite, so the walk that proves it is left out (see ``validate``).
     """
+    return _parse_data(data, source=source, load_base=load_base, shipped=False)
+
+
+def _parse_data(
+    data: Mapping[str, Any],
+    *,
+    source: str,
+    load_base: Callable[[str], RuleSet] | None,
+    shipped: bool,
+) -> RuleSet:
+    """``parse_rules``; ``shipped`` for the presets of the package alone (``_preset``): their
+    games are proven to end by the test suite, so the walk that proves it is left out (see
+    ``validate``)."""
     try:
         return _parse_rules(data, source=source, load_base=load_base, shipped=shipped)
     except InvalidRulesError as exc:
@@ -258,15 +268,20 @@ def _parse_rules(
 
 
 def parse_rules_text(
+    text: str, *, source: str = "", load_base: Callable[[str], RuleSet] | None = None
+) -> RuleSet:
+    """Parse the text of a rule file; TOML syntax errors become InvalidRulesError."""
+    return _parse_text(text, source=source, load_base=load_base, shipped=False)
+
+
+def _parse_text(
     text: str,
     *,
-    source: str = "",
-    load_base: Callable[[str], RuleSet] | None = None,
-    shipped: bool = False,
+    source: str,
+    load_base: Callable[[str], RuleSet] | None,
+    shipped: bool,
 ) -> RuleSet:
-    """Parse the text of a rule file; TOML syntax errors become InvalidRulesError.
-
-    ``shipped``: see ``parse_rules``."""
+    """``parse_rules_text``; ``shipped``: see ``_parse_data``."""
     if len(text) > MAX_FILE_BYTES:
         raise InvalidRulesError(
             f"a rule file has at most {MAX_FILE_BYTES // 1024} KiB, this text is longer",
@@ -285,7 +300,7 @@ def parse_rules_text(
             source or None,
         ) from None
     _check_depth(data, source)
-    return parse_rules(data, source=source, load_base=load_base, shipped=shipped)
+    return _parse_data(data, source=source, load_base=load_base, shipped=shipped)
 
 
 def _too_deep() -> str:
@@ -395,7 +410,7 @@ def _read_rule_file(path: Path, source: str) -> str:
 @cache
 def _preset(name: str) -> RuleSet:
     """A preset, loaded once (rule sets are immutable)."""
-    return parse_rules_text(
+    return _parse_text(
         preset_text(name),
         source=name,
         load_base=lambda b: _load_source(b, (name,)),

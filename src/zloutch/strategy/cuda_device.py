@@ -11,15 +11,10 @@ The layout and the order of the operations are ``cuda_kernel``'s docstring.
 
 from __future__ import annotations
 
-import warnings
-
 import numpy as np
 from numba import cuda, float64
 
 NEG_INF = float("-inf")
-# A level has a few hundred pairs, a block each: fewer blocks than the GPU could hold, as
-# intended (each block is long), which Numba warns about at every launch.
-warnings.filterwarnings("ignore", message="Grid size .* will likely result in GPU under-util")
 
 if "simulator" in getattr(cuda.jit, "__module__", ""):  # NUMBA_ENABLE_CUDASIM=1
     RING = float64  # the simulator takes Numba's type (np.float64 fails there, Numba 0.68)

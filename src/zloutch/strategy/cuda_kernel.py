@@ -37,6 +37,7 @@ module, on first use, and by ``cuda_device`` (the kernels), and this module only
 from __future__ import annotations
 
 import importlib
+import warnings
 import weakref
 from dataclasses import dataclass
 from typing import Any
@@ -100,10 +101,14 @@ def _smoke_test() -> None:
         max_points=1,
     )
     bank = np.full((1, 1, 1), 0.25)
-    level = CudaLevel(tables, np.ones(1, dtype=np.int64), bank, bank < 0, False)
-    value, deriv = level.starts(np.full(1, 0.5), np.ones(1), np.ones(1))
-    if (float(value[0]), float(deriv[0])) != (1.0, 0.0):  # the option past the top: boundary
-        raise RuntimeError(f"the kernel's test batch gave {value[0]}, {deriv[0]}, not 1.0, 0.0")
+    for shared in (True, False):  # both kernels: a big graph's ring lies in global memory
+        level = CudaLevel(tables, np.ones(1, dtype=np.int64), bank, bank < 0, False, None, shared)
+        value, deriv = level.starts(np.full(1, 0.5), np.ones(1), np.ones(1))
+        if (float(value[0]), float(deriv[0])) != (1.0, 0.0):  # past the top: the boundary
+            raise RuntimeError(
+                f"the kernel's test batch gave {value[0]}, {deriv[0]}, not 1.0, 0.0"
+                f" (ring in {'shared' if shared else 'global'} memory)"
+            )
 
 
 def simulated() -> bool:
@@ -330,6 +335,14 @@ class CudaLevel:
             kernel = in_shared[self.pairs, self.block, 0, plan.scratch * 8]
         else:
             kernel = in_global[self.pairs, self.block]
+        with warnings.catch_warnings():
+            # A level has a few hundred pairs, a block each: fewer blocks than the GPU could
+            # hold, as intended (each block is long), which Numba warns about at every launch.
+            warnings.filterwarnings("ignore", message="Grid size .* will likely result in GPU")
+            self._run(kernel, full, full_d)
+
+    def _run(self, kernel: Any, full: Any, full_d: Any) -> None:
+        plan = self.plan
         kernel(
             self._rows,
             self._bank,

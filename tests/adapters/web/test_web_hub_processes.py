@@ -225,7 +225,9 @@ def test_a_bot_whose_process_is_gone_is_played_by_another() -> None:
     game = created.game_id
 
     async def scenario() -> None:
-        first, second = Hub(one, takeover_after=0.5), Hub(two, takeover_after=0.5)
+        # 2 s of takeover: far past a bot's move on a loaded machine, so that process two
+        # plays nothing while process one lives.
+        first, second = Hub(one, takeover_after=2.0), Hub(two, takeover_after=2.0)
         hears(first, store)
         hears(second, store)
         await second.room(game)
@@ -242,6 +244,32 @@ def test_a_bot_whose_process_is_gone_is_played_by_another() -> None:
         assert second.writer.stats.appends >= 1 and store.conflicts == 0
         await until(lambda: second.rooms.room(game).version == len(store.logs[game]))
         assert seqs(queued(watcher)) == list(range(1, len(store.logs[game]) + 1))
+        await second.stop()
+
+    asyncio.run(scenario())
+
+
+def test_a_socket_on_a_process_that_never_held_the_game_gets_its_bot_moving() -> None:
+    """Process one made the game and played its bots, then went away with a bot to move;
+    a socket opening the game on process two (which never loaded it, so heard of no move)
+    has that bot played there, after the pace and ``takeover_after``."""
+    store = NotingStore()
+    one, two = Rooms(store), Rooms(store)
+    created = one.create(NewGame((SeatSpec(bot="easy"), SeatSpec(bot="easy")), pace=0.05))
+    game = created.game_id
+
+    async def scenario() -> None:
+        first, second = Hub(one, takeover_after=0.3), Hub(two, takeover_after=0.3)
+        first.broadcast(game, ())  # process one drives the game
+        await until(lambda: len(store.logs[game]) >= 2)
+        await first.stop()  # gone, with the game not over and a bot to move
+        assert not one.room(game).over
+        stored = len(store.logs[game])
+        await second.room(game)  # loaded from the log: no move of it was ever heard here
+        watcher = Client(Inbox(), game, None)
+        second.join(watcher)
+        await until(lambda: len(store.logs[game]) > stored)
+        assert second.writer.stats.appends >= 1 and store.conflicts == 0
         await second.stop()
 
     asyncio.run(scenario())

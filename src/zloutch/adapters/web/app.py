@@ -234,7 +234,9 @@ def create_app(
     @app.post("/api/games/{game_id}/rematch")
     async def rematch(game_id: str, body: TokenIn) -> dict[str, Any]:
         joined = await hub.writer.run(rooms.rematch, game_id, body.token)
-        hub.broadcast(joined.game_id, ())
+        # The process that stored the rematch plays its bots; any other that is asked for it
+        # only as a backup (see hub.py).
+        hub.kick(joined.game_id, backup=not joined.made)
         for client in hub.clients.get(game_id, ()):
             client.send({"type": "rematch", "game": joined.game_id})
         return {"game": joined.game_id, "seat": joined.seat, "token": joined.token}

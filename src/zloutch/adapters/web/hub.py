@@ -164,6 +164,9 @@ class Hub:
                 timer.cancel()
             if self.rooms.set_away(client.game_id, client.seat, False):
                 self.seat_changed(client.game_id, client.seat, away=False)
+        # A game this process has just loaded heard of no move: should its bot be to move
+        # (the process that drove it gone), it is played here, as a backup would.
+        self.kick(client.game_id, backup=True)
 
     def leave(self, client: Client) -> None:
         game = self.clients.get(client.game_id, set())

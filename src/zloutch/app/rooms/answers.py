@@ -130,3 +130,5 @@ class Joined:
     game_id: str
     seat: int
     token: str
+    made: bool = False
+    """A rematch: this very request stored the new game (its process drives its bots)."""

@@ -294,6 +294,7 @@ class Rooms:
         if not room.over:
             raise RoomError("a rematch starts when the game is over")
         new_id = room.game.rematch
+        made = False
         if not new_id:
             g = room.game
             request = NewGame(
@@ -312,6 +313,7 @@ class Rooms:
             new_id = self.store.create_rematch(game_id, new.room.game, new.room.seats)
             if new_id == new.room.game.id:
                 self.add(new)
+                made = True
             room.set_game(replace(room.game, rematch=new_id))
         new_room = self.room(new_id)
         row = new_room.seats[seat]
@@ -324,7 +326,7 @@ class Rooms:
             joined = self._seat(new_room.seats[seat])
         if joined is None:
             raise RoomError("this seat of the rematch was taken at the same moment: ask again")
-        return joined
+        return replace(joined, made=made)
 
     # -- the games
 
