@@ -31,6 +31,7 @@ from zloutch.rules.errors import ZloutchError
 from zloutch.rules.ruleset import RuleSet
 from zloutch.strategy.kernels import (
     Lanes,
+    ScoreBanks,
     Tables,
     build_tables,
     default_threads,
@@ -228,6 +229,18 @@ class _Game:
     def rows(self, a: int) -> int:
         return self.T - a + 1 if self.exact else self.T - a + self.margin
 
+    def rows_of(self, a: Ints) -> Ints:
+        """``rows`` of each score."""
+        return (self.T + (1 if self.exact else self.margin) - a).astype(np.int64)
+
+    def buffer(self, rows: Ints) -> Floats:
+        """Memory for the lane kernel's tables on ``threads`` threads, the same for every
+        level (as large as the largest): a fresh one costs the system's page faults."""
+        size = Lanes.work_size(self.tables, rows, self.threads)
+        if self._work.shape[0] < size:
+            self._work = np.empty(size)
+        return self._work
+
     def run(
         self,
         rows: Ints,
@@ -257,10 +270,7 @@ class _Game:
         """The batch's turns, laid out once: farkle, win, boundary -> start values and
         d/d(farkle), for each pass of Newton's method."""
         if self.backend == "numba":
-            size = Lanes.work_size(self.tables, rows)
-            if self._work.shape[0] < size:  # one buffer for every level, as large as the largest
-                self._work = np.empty(size)
-            lanes = Lanes(self.tables, rows, bank, bank_farkle, self._work)
+            lanes = Lanes(self.tables, rows, bank, bank_farkle, self.buffer(rows))
             return lambda farkle, win, boundary: lanes.starts(
                 farkle, win, boundary, self.exact, self.threads
             )
@@ -270,6 +280,45 @@ class _Game:
             return values[:, 0, self.tables.start_col], deriv[:, 0, self.tables.start_col]
 
         return starts
+
+    def newton(
+        self, a: Ints, b: Ints, partner: Ints, w: Floats, tolerance: float, passes: int = 100
+    ) -> tuple[Floats, float, int]:
+        """Newton's method on a level's pairs (a, b) from ``w``: the pair (b, a) of each is
+        ``partner``, whose value makes what a farkle is worth. Returns the values, the largest
+        residual of the last pass and the passes made (at most ``passes``): the passes go on
+        until that residual is below ``tolerance``, and the values take every pass's step.
+
+        The compiled backend runs the whole loop in the lane kernel's threads (the banks read
+        from ``score_banks``, Newton's step taken by the thread that ends a pass); the others
+        run each pass with ``level`` and take the same step here."""
+        if self.backend == "numba" and self._score_banks is not None:
+            rows = self.rows_of(a)
+            entered = (b > 0) | (not self.rules.turn.entry)
+            scores = self._score_banks.of(a, b, entered)
+            lanes = Lanes(self.tables, rows, buffer=self.buffer(rows), scores=scores)
+            return lanes.newton(w, partner, self.exact, tolerance, passes, self.threads)
+        rows, bank, same = self.level_inputs(a, b, self._score_banks_win())
+        level = self.level(rows, bank, same)
+        ones = np.ones(len(a))
+        diagonal = partner == np.arange(len(a))
+        left = 0.0
+        made = 0
+        while made < passes:
+            made += 1
+            farkle = 1.0 - w[partner]
+            # Past the rows: an exact target was overshot (a farkle, T-9), or a reach
+            # target was passed far enough to count as won.
+            boundary = farkle if self.exact else ones
+            f, df = level(farkle, ones, boundary)
+            r = w - f
+            det = 1.0 - df * df[partner]
+            step = np.where(diagonal, r / (1.0 + df), (r - df * r[partner]) / det)
+            w = np.clip(w - step, 0.0, 1.0)  # a probability: a step past [0, 1] is cut back
+            left = float(np.max(np.abs(r)))
+            if left < tolerance:
+                break
+        return w, left, made
 
     def last_turn_inputs(
         self, d: Ints, entered: bool, inherited: int = 0
@@ -289,22 +338,53 @@ class _Game:
         return rows, bank, same, zeros, np.ones(len(d)), boundary
 
     def _last_turn_tables(self) -> tuple[Floats, Floats]:
-        """F-4: the chance that the last player banks more than d units (ties count half)."""
+        """F-4: the chance that the last player banks more than d units (ties count half),
+        not entered and entered: both in one batch, on the solver's threads."""
         top = self.T + self.margin + self.tables.max_points + 1
         d = np.arange(top + 1, dtype=np.int64)
-        result = []
-        for entered in (False, True):
-            values, _ = self.run(*self.last_turn_inputs(d, entered))
-            result.append(values[:, 0, self.tables.start_col].copy())
-        return result[0], result[1]
+        inputs = [self.last_turn_inputs(d, entered) for entered in (False, True)]
+        rows, bank, same, farkle, win, boundary = (
+            np.concatenate([one[i] for one in inputs]) for i in range(6)
+        )
+        if self.backend == "numba":
+            lanes = Lanes(self.tables, rows, bank, same)
+            values, _ = lanes.starts(farkle, win, boundary, self.exact, self.threads)
+        else:
+            tables, _ = self.run(rows, bank, same, farkle, win, boundary)
+            values = tables[:, 0, self.tables.start_col]
+        return values[: len(d)].copy(), values[len(d) :].copy()
 
-    def tabulate_banks(self, low: int) -> None:
+    def tabulate_banks(self, low: int, win: Floats | None = None) -> None:
         """Read what a bank does (``bank_rows``) for every score from ``low`` (units) to the
-        target once, for a solve of every pair: a level then gathers its rows from it."""
+        target once, for a solve of every pair: a level then gathers its rows from it.
+
+        ``win``: the table that the solve fills (``win[b - low, x - low]``, as for
+        ``level_inputs``), for the lane kernel, which reads the banks from these tables
+        itself (``ScoreBanks``)."""
         scores = np.arange(low, self.T, dtype=np.int64)
-        self._banks = (low, self.bank_rows(scores, self.rows(low), 0, tabulated=False))
+        x, reached, lost, allowed = self.bank_rows(scores, self.rows(low), 0, tabulated=False)
+        self._banks = (low, (x, reached, lost, allowed))
+        if win is None:
+            self._score_banks = None
+            return
+        inside = ~reached & ~lost
+        nothing = inside & (x == scores[:, None])
+        kind = np.where(reached, 3, np.where(nothing, 2, np.where(inside, 1, 0)))
+        self._score_banks = ScoreBanks(
+            np.ascontiguousarray(kind, dtype=np.int8),
+            np.ascontiguousarray(x, dtype=np.int64),
+            np.ascontiguousarray(allowed, dtype=np.bool_),
+            win,
+            low,
+            self.last,
+        )
 
     _banks: tuple[int, tuple[Ints, Bools, Bools, Bools]] | None = None
+    _score_banks: ScoreBanks | None = None
+
+    def _score_banks_win(self) -> Floats:
+        assert self._score_banks is not None, "tabulate_banks(low, win) first"
+        return self._score_banks.win
 
     def bank_rows(
         self, a: Ints, height: int, inherited: int, tabulated: bool = True
@@ -387,8 +467,8 @@ def solve_game(
     if rules.turn.farkle_penalty:
         return _solve_penalty(game, tolerance=tolerance, progress=progress, floor=floor)
     T = game.T
-    game.tabulate_banks(0)
     win = np.full((T, T), np.nan)
+    game.tabulate_banks(0, win)
     can_win = game.can_win()
     passes = 0
     residual = 0.0
@@ -407,33 +487,13 @@ def solve_game(
         slot = np.full(T, -1, dtype=np.int64)
         slot[a] = np.arange(len(a))
         partner = slot[b]
-        rows, bank, same = game.level_inputs(a, b, win)
-        level = game.level(rows, bank, same)
-        states += int(rows.sum()) * game.tables.columns
+        states += int(game.rows_of(a).sum()) * game.tables.columns
         # Start Newton from the level above (one more point for the opponent): close by.
         w = np.where(b + 1 < T, win[a, np.minimum(b + 1, T - 1)], 0.5)
         w = np.where(np.isnan(w), 0.5, w)
-        ones = np.ones(len(a))
-        for _ in range(100):
-            farkle = 1.0 - w[partner]
-            # Past the rows: an exact target was overshot (a farkle, T-9), or a reach
-            # target was passed far enough to count as won.
-            boundary = farkle if game.exact else ones
-            f, df = level(farkle, ones, boundary)
-            passes += 1
-            r = w - f
-            step = np.empty_like(w)
-            q = partner
-            diagonal = q == np.arange(len(a))
-            det = 1.0 - df * df[q]
-            step = np.where(diagonal, r / (1.0 + df), (r - df * r[q]) / det)
-            w = np.clip(w - step, 0.0, 1.0)  # a probability: a step past [0, 1] is cut back
-            left = float(np.max(np.abs(r)))
-            if left < tolerance:
-                residual = max(residual, left)
-                break
-        else:  # pragma: no cover - Newton on a convex piecewise-linear map converges
-            residual = max(residual, left)
+        w, left, made = game.newton(a, b, partner, w, tolerance)
+        passes += made
+        residual = max(residual, left)
         win[a, b] = w
         if progress is not None:
             progress(done + 1, levels)

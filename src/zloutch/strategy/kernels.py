@@ -206,17 +206,32 @@ LANES = 8
 """Pairs solved side by side in one work item: 8 doubles, one AVX-512 register (two AVX2)."""
 
 
-def _intrinsics() -> tuple[Any, Any]:
-    """Two operations written in LLVM's terms, for the lane kernel.
+_fetch_add: Any = None
+_load: Any = None
+_store: Any = None
+_swap_if: Any = None
+_ticks: Any = None
+_pause: Any = None
+_signature_add: Any = None
 
-    ``fetch_add(counter, value)``: ``counter[0] += value`` as one atomic instruction,
-    returning the value before (the work queue). ``signature_add(tab, base, off, lo, hi,
-    prob, acc)``: over the options ``lo:hi``, each lane's best value ``tab[base + off[o] +
-    k]`` (the first of equal ones, as ``_kernel_python``) and its derivative (``LANES``
-    further on), added times ``prob`` into ``acc[:LANES]`` and ``acc[LANES:]``. The lanes
-    are one vector of ``LANES`` doubles: Numba leaves LLVM's SLP vectoriser off, so the
-    loop over lanes is stated as vector operations here (compare, select, multiply, add:
-    the same roundings as the scalar loop).
+
+def _intrinsics() -> None:
+    """Operations written in LLVM's terms, for the lane kernel (module globals, which Numba
+    reads when it compiles).
+
+    On ``array[i]`` (an int64 array): ``fetch_add(array, i, value)`` adds as one atomic
+    instruction and returns the value before; ``load(array, i)`` and ``store(array, i,
+    value)`` read and write it atomically (so that a loop waiting on it reads it again, and
+    what was written before a store is seen after the load that reads it);
+    ``swap_if(array, i, expected, value)`` writes ``value`` where ``expected`` is found and
+    returns what was found. ``ticks()``: the processor's time-stamp counter (a clock to
+    compare with itself). ``pause()``: ``sched_yield``, the core to any other thread that
+    waits for it. ``signature_add(tab, base, off, lo, hi, prob, acc)``: over the options
+    ``lo:hi``, each lane's best value ``tab[base + off[o] + k]`` (the first of equal ones, as
+    ``_kernel_python``) and its derivative (``LANES`` further on), added times ``prob`` into
+    ``acc[:LANES]`` and ``acc[LANES:]``. The lanes are one vector of ``LANES`` doubles: Numba
+    leaves LLVM's SLP vectoriser off, so the loop over lanes is stated as vector operations
+    here (compare, select, multiply, add: the same roundings as the scalar loop).
     """
     from llvmlite import ir  # type: ignore[import-untyped]
     from numba.core import cgutils, types
@@ -229,16 +244,66 @@ def _intrinsics() -> tuple[Any, Any]:
     def data(context: Any, builder: Any, kind: Any, value: Any) -> Any:
         return context.make_array(kind)(context, builder, value).data
 
+    def element(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        return builder.gep(data(context, builder, signature.args[0], args[0]), [args[1]])
+
     def lanes_at(builder: Any, pointer: Any, at: Any) -> Any:
         return builder.bitcast(builder.gep(pointer, [at]), vector.as_pointer())
 
-    @intrinsic
-    def fetch_add(typingctx: Any, counter: Any, value: Any) -> Any:
-        def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
-            pointer = data(context, builder, signature.args[0], args[0])
-            return builder.atomic_rmw("add", pointer, args[1], "seq_cst")
+    def external(builder: Any, name: str, kind: Any) -> Any:
+        found = builder.module.globals.get(name)
+        return found if found is not None else ir.Function(builder.module, kind, name)
 
-        return types.int64(counter, types.int64), codegen
+    @intrinsic
+    def fetch_add(typingctx: Any, array: Any, i: Any, value: Any) -> Any:
+        def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+            pointer = element(context, builder, signature, args)
+            return builder.atomic_rmw("add", pointer, args[2], "seq_cst")
+
+        return types.int64(array, types.int64, types.int64), codegen
+
+    @intrinsic
+    def load(typingctx: Any, array: Any, i: Any) -> Any:
+        def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+            pointer = element(context, builder, signature, args)
+            return builder.load_atomic(pointer, "seq_cst", 8)
+
+        return types.int64(array, types.int64), codegen
+
+    @intrinsic
+    def store(typingctx: Any, array: Any, i: Any, value: Any) -> Any:
+        def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+            pointer = element(context, builder, signature, args)
+            builder.store_atomic(args[2], pointer, "seq_cst", 8)
+            return context.get_dummy_value()
+
+        return types.void(array, types.int64, types.int64), codegen
+
+    @intrinsic
+    def swap_if(typingctx: Any, array: Any, i: Any, expected: Any, value: Any) -> Any:
+        def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+            pointer = element(context, builder, signature, args)
+            pair = builder.cmpxchg(pointer, args[2], args[3], "seq_cst", "seq_cst")
+            return builder.extract_value(pair, 0)
+
+        return types.int64(array, types.int64, types.int64, types.int64), codegen
+
+    @intrinsic
+    def ticks(typingctx: Any) -> Any:
+        def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+            kind = ir.FunctionType(i64, [])
+            counter = builder.module.declare_intrinsic("llvm.readcyclecounter", fnty=kind)
+            return builder.call(counter, [])
+
+        return types.int64(), codegen
+
+    @intrinsic
+    def pause(typingctx: Any) -> Any:
+        def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+            builder.call(external(builder, "sched_yield", ir.FunctionType(ir.IntType(32), [])), [])
+            return context.get_dummy_value()
+
+        return types.void(), codegen
 
     @intrinsic
     def signature_add(
@@ -283,41 +348,36 @@ def _intrinsics() -> tuple[Any, Any]:
         kinds = (tab, types.int64, off, types.int64, types.int64, types.float64, acc)
         return types.void(*kinds), codegen
 
-    return fetch_add, signature_add
+    global _fetch_add, _load, _store, _swap_if, _ticks, _pause, _signature_add
+    _fetch_add, _load, _store, _swap_if = fetch_add, load, store, swap_if
+    _ticks, _pause, _signature_add = ticks, pause, signature_add
 
 
-_fetch_add: Any = None
-_signature_add: Any = None
+ARRAYS, SCORES = 0, 1
+"""Where a lane reads what banking is worth (``_item_python``'s ``banks``)."""
+
+GEN, DONE = 0, -1
+"""``sync[0][GEN]``: the pass under way (from 0), ``DONE`` once the batch is solved."""
+
+STALL_ROWS = 64
+"""An item whose holder wrote no row for this long (in its rows' time) is done again."""
 
 
-def _chunk_python(
+def _item_python(
     c: int,
-    work: Floats,
-    height: Ints,
-    lane_rows: Ints,
-    lane_pair: Ints,
-    bank: Floats,
-    same: npt.NDArray[np.bool_],
-    farkle: Floats,
-    win: Floats,
-    boundary: Floats,
-    boundary_is_farkle: bool,
-    node_col: Ints,
-    sig_start: Ints,
-    sig_prob: Floats,
-    opt_start: Ints,
-    opt_off: Ints,
-    hand_col: Ints,
-    hand_throw_col: Ints,
-    columns: int,
-    pad: int,
-    start_col: int,
-    out_value: Floats,
-    out_deriv: Floats,
-) -> None:  # pragma: no cover - compiled by numba; held to _kernel_python by the tests
-    """One work item: ``LANES`` pairs through every total, the lanes innermost.
+    k: int,
+    tab: Floats,
+    again: bool,
+    sync: tuple[Ints, Ints, Ints, Ints, Ints, Ints],
+    level: tuple[Ints, Ints, Ints, Floats, Floats, Floats, bool],
+    banks: tuple[Any, ...],
+    turn: tuple[Any, ...],
+    lane_value: Floats,
+    lane_kind: Ints,
+) -> bool:  # pragma: no cover - compiled by numba; held to _kernel_python by the tests
+    """Item ``c`` of pass ``k``: ``LANES`` pairs through every total, the lanes innermost.
 
-    ``work[c]`` is the item's table, flat: entry ``((u * columns + col) * 2 + x) * LANES + k``
+    ``tab`` is the item's table, flat: entry ``((u * columns + col) * 2 + x) * LANES + k``
     is the value (x = 0) or derivative (x = 1) of lane k at row u, column col. Rows below
     ``pad`` lie past the top (the boundary; columns 0 and 1 the farkle and the win in every
     row); row ``pad + j`` is total ``lane_rows - 1 - j``. An option reads ``u * row +
@@ -325,8 +385,22 @@ def _chunk_python(
     points except the ones to a column solved earlier in the same row (``build_tables``).
     Lanes past their own top (a shorter pair in the item) compute totals below 0 that
     nothing reads into the others.
+
+    The holder of the item writes the time after each row (``heartbeat[c]``); ``again``:
+    the item is done again for a holder that stopped writing, and given up (False) as soon
+    as another thread has finished it.
+
+    What banking at total t from hand h is worth comes from ``banks``: with ``ARRAYS``,
+    ``bank[p, t, h]`` and ``same[p, t, h]`` (worth the farkle); with ``SCORES``, the tables
+    of the scores (``_Game.score_banks``) read where the pair's scores point, the values
+    ``_Game.level_inputs`` would lay out.
     """
-    tab = work[c]
+    done, heartbeat = sync[3], sync[4]
+    height, lane_rows, lane_pair, farkle, win, boundary, boundary_is_farkle = level
+    node_col, sig_start, sig_prob, opt_start, opt_off, hand_col, hand_throw_col = turn[:7]
+    columns, pad = turn[7], turn[8]
+    mode, bank, same, pair_score, pair_opp, entered, kind, bank_x, allowed = banks[:9]
+    win_table, low, last0, last1, has_last = banks[9:]
     row = columns * 2 * LANES
     d_boundary = 1.0 if boundary_is_farkle else 0.0
     for u in range(pad + height[c]):
@@ -343,6 +417,11 @@ def _chunk_python(
                     tab[at + k] = boundary[c, k]
                     tab[at + LANES + k] = d_boundary
     for j in range(height[c]):
+        if again:
+            if _load(done, c) >= k:
+                return False
+        else:
+            _store(heartbeat, c, _ticks())
         base = (pad + j) * row
         for n in range(node_col.shape[0]):
             at = base + node_col[n] * 2 * LANES
@@ -359,6 +438,24 @@ def _chunk_python(
                     sig_prob[s],
                     tab[at : at + 2 * LANES],
                 )
+        if mode == SCORES:  # the bank's worth at this total, once for all the hands
+            for k in range(LANES):
+                p, t = lane_pair[c, k], lane_rows[c, k] - 1 - j
+                if t < 0:
+                    continue
+                i = pair_score[p]
+                lane_kind[k] = kind[i, t]
+                x = bank_x[i, t]
+                if lane_kind[k] == 3 and has_last:  # reached: the opponent's last turn
+                    d = min(max(x - pair_opp[p], 0), last0.shape[0] - 1)
+                    lane_value[k] = 1.0 - (last1[d] if entered[p] else last0[d])
+                elif lane_kind[k] == 3:
+                    lane_value[k] = 1.0
+                elif lane_kind[k] != 0:  # the game goes on: the opponent's turn
+                    at = min(max(x - low, 0), win_table.shape[1] - 1)
+                    lane_value[k] = 1.0 - win_table[pair_opp[p] - low, at]
+                else:
+                    lane_value[k] = -np.inf
         for h in range(hand_col.shape[0]):
             throw_at = base + hand_throw_col[h] * 2 * LANES
             hand_at = base + hand_col[h] * 2 * LANES
@@ -366,96 +463,171 @@ def _chunk_python(
                 throw = tab[throw_at + k]
                 dthrow = tab[throw_at + LANES + k]
                 p, t = lane_pair[c, k], lane_rows[c, k] - 1 - j
-                b = bank[p, t, h] if t >= 0 else -np.inf
+                b = -np.inf
                 db = 0.0
-                if t >= 0 and same[p, t, h]:
-                    b = farkle[c, k]
-                    db = 1.0
+                if t < 0:
+                    pass
+                elif mode == SCORES:
+                    if allowed[pair_score[p], t, h]:
+                        if lane_kind[k] == 2:  # banking writes nothing (G-7)
+                            b = farkle[c, k]
+                            db = 1.0
+                        else:
+                            b = lane_value[k]
+                else:
+                    b = bank[p, t, h]
+                    if same[p, t, h]:
+                        b = farkle[c, k]
+                        db = 1.0
                 if b > throw:
                     tab[hand_at + k] = b
                     tab[hand_at + LANES + k] = db
                 else:
                     tab[hand_at + k] = throw
                     tab[hand_at + LANES + k] = dthrow
-    for k in range(LANES):
-        at = ((pad + lane_rows[c, k] - 1) * columns + start_col) * 2 * LANES + k
-        out_value[lane_pair[c, k]] = tab[at]
-        out_deriv[lane_pair[c, k]] = tab[at + LANES]
+    return True
 
 
-def _lanes_python(
-    counter: Ints,
-    work: Floats,
-    height: Ints,
-    lane_rows: Ints,
-    lane_pair: Ints,
-    bank: Floats,
-    same: npt.NDArray[np.bool_],
-    farkle: Floats,
-    win: Floats,
-    boundary: Floats,
-    boundary_is_farkle: bool,
-    node_col: Ints,
-    sig_start: Ints,
-    sig_prob: Floats,
-    opt_start: Ints,
-    opt_off: Ints,
-    hand_col: Ints,
-    hand_throw_col: Ints,
-    columns: int,
-    pad: int,
-    start_col: int,
+def _finish_python(
+    c: int,
+    k: int,
+    tab: Floats,
+    sync: tuple[Ints, Ints, Ints, Ints, Ints, Ints],
+    level: tuple[Ints, Ints, Ints, Floats, Floats, Floats, bool],
+    turn: tuple[Any, ...],
+    newton: tuple[Any, ...],
     out_value: Floats,
     out_deriv: Floats,
 ) -> None:  # pragma: no cover - compiled by numba
-    """One thread's share: the next item from ``counter[0]`` until none is left, each one
-    counted in ``counter[1]`` once solved."""
+    """Item ``c`` of pass ``k`` solved in ``tab``: its start values written out, unless
+    another thread wrote them first; the thread that writes the pass's last item takes
+    Newton's step (``newton``) and starts the next pass, or ends the batch."""
+    ctrl, finished, done = sync[0], sync[2], sync[3]
+    height, lane_rows, lane_pair, farkle = level[0], level[1], level[2], level[3]
+    boundary, boundary_is_farkle = level[5], level[6]
+    columns, pad, start_col = turn[7], turn[8], turn[9]
+    found = _load(done, c)
+    while found < k:
+        before = _swap_if(done, c, found, k)
+        if before != found:
+            found = before
+            continue
+        for lane in range(LANES):
+            at = ((pad + lane_rows[c, lane] - 1) * columns + start_col) * 2 * LANES + lane
+            out_value[lane_pair[c, lane]] = tab[at]
+            out_deriv[lane_pair[c, lane]] = tab[at + LANES]
+        if _fetch_add(finished, k, 1) != height.shape[0] - 1:
+            return
+        iterate, w, partner, r, tolerance, passes, result = newton
+        result[1] = k + 1
+        if not iterate:
+            _store(ctrl, GEN, DONE)
+            return
+        # Newton's step on the pairs (a, b) and (b, a), coupled by the farkle.
+        left = 0.0
+        for i in range(w.shape[0]):
+            r[i] = w[i] - out_value[i]
+            size = abs(r[i])
+            if size > left or size != size:  # NaN stays, as np.max
+                left = size if left == left else left
+        for i in range(w.shape[0]):
+            q = partner[i]
+            df = out_deriv[i]
+            dq = out_deriv[q]  # (a, a) is its own partner: its own farkle
+            step = r[i] / (1.0 + df) if q == i else (r[i] - df * r[q]) / (1.0 - df * dq)
+            v = w[i] - step
+            v = v if v != v or v > 0.0 else 0.0  # np.clip(v, 0.0, 1.0), NaN and zeros alike
+            w[i] = v if v != v or v < 1.0 else 1.0
+        result[0] = left
+        if left < tolerance or k + 1 >= passes:
+            _store(ctrl, GEN, DONE)
+            return
+        for item in range(height.shape[0]):
+            for lane in range(LANES):
+                value = 1.0 - w[partner[lane_pair[item, lane]]]
+                farkle[item, lane] = value
+                if boundary_is_farkle:
+                    boundary[item, lane] = value
+        _store(ctrl, GEN, k + 1)
+        return
+
+
+def _solve_python(
+    thread: int,
+    sync: tuple[Ints, Ints, Ints, Ints, Ints, Ints],
+    work: Floats,
+    keep: bool,
+    level: tuple[Ints, Ints, Ints, Floats, Floats, Floats, bool],
+    banks: tuple[Any, ...],
+    turn: tuple[Any, ...],
+    newton: tuple[Any, ...],
+    out_value: Floats,
+    out_deriv: Floats,
+) -> None:  # pragma: no cover - compiled by numba
+    """One thread's share of a batch, until it is solved: the next item of the pass under
+    way from ``taken[k]``; with none left, an item whose holder stopped (another thread
+    that the machine's other work holds back), done again in this thread's own table.
+
+    ``sync``: ``ctrl[GEN]`` the pass, ``taken[k]`` and ``finished[k]`` the items of pass k
+    handed out and solved, ``done[c]`` the last pass whose values item c wrote,
+    ``heartbeat[c]`` when its holder last wrote a row, ``clock[thread]`` the least time a
+    row took this thread (ticks). ``work[thread]`` is this thread's table, or ``work[c]``
+    the item's with ``keep`` (kept for ``tables_of_pairs``; nothing is done again).
+    """
+    ctrl, taken, done, heartbeat, clock = sync[0], sync[1], sync[3], sync[4], sync[5]
+    height = level[0]
+    pad = turn[8]
     items = height.shape[0]
+    lane_value = np.empty(LANES)
+    lane_kind = np.zeros(LANES, dtype=np.int64)
+    emptied = -1  # the last pass whose items this thread found all handed out
     while True:
-        c = _fetch_add(counter[0:1], 1)
-        if c >= items:
-            break
-        _chunk(
-            c,
-            work,
-            height,
-            lane_rows,
-            lane_pair,
-            bank,
-            same,
-            farkle,
-            win,
-            boundary,
-            boundary_is_farkle,
-            node_col,
-            sig_start,
-            sig_prob,
-            opt_start,
-            opt_off,
-            hand_col,
-            hand_throw_col,
-            columns,
-            pad,
-            start_col,
-            out_value,
-            out_deriv,
-        )
-        _fetch_add(counter[1:2], 1)
+        k = _load(ctrl, GEN)
+        if k == DONE:
+            return
+        if k != emptied:
+            c = _fetch_add(taken, k, 1)
+            if c < items:
+                tab = work[c] if keep else work[thread]
+                begin = _ticks()
+                _item(c, k, tab, False, sync, level, banks, turn, lane_value, lane_kind)
+                per_row = (_ticks() - begin) // (pad + height[c])
+                if per_row > 0 and (clock[thread] <= 0 or per_row < clock[thread]):
+                    clock[thread] = per_row
+                _finish(c, k, tab, sync, level, turn, newton, out_value, out_deriv)
+                continue
+            emptied = k
+        stalled = -1
+        if not keep and clock[thread] > 0:
+            now = _ticks()
+            for c in range(items):
+                if _load(done, c) < k and now - _load(heartbeat, c) > STALL_ROWS * clock[thread]:
+                    stalled = c
+                    break
+        if stalled < 0:
+            _pause()
+            continue
+        tab = work[thread]
+        if _item(stalled, k, tab, True, sync, level, banks, turn, lane_value, lane_kind):
+            _finish(stalled, k, tab, sync, level, turn, newton, out_value, out_deriv)
 
 
-_chunk: Any = None
-_lanes: Any = None
+_item: Any = None
+_finish: Any = None
+_solve: Any = None
 
 
 def _compile_lanes() -> None:
     """The lane kernels compiled by Numba on first use (and cached on disk by Numba)."""
-    global _chunk, _lanes, _fetch_add, _signature_add
-    if _lanes is None:
+    global _item, _finish, _solve
+    if _solve is None:
         import numba
 
-        _fetch_add, _signature_add = _intrinsics()
-        _chunk = numba.njit(cache=True, nogil=True)(_chunk_python)
-        _lanes = numba.njit(cache=True, nogil=True)(_lanes_python)
+        _intrinsics()
+        compile = numba.njit(cache=True, nogil=True, error_model="numpy")
+        _item = compile(_item_python)
+        _finish = compile(_finish_python)
+        _solve = compile(_solve_python)
 
 
 def default_threads() -> int:
@@ -467,58 +639,139 @@ def default_threads() -> int:
 
 
 class _Helpers:
-    """Threads that join the calling thread on a solve, started on first use.
+    """Threads that join the calling thread on a batch, started on first use.
 
-    Each waits (asleep) for a job: the arguments of ``_lanes``, whose shared counter hands
-    out the items. The calling thread works too and waits only for the items taken: a
-    helper that the machine's other work keeps from starting finds nothing left and takes
-    nothing, so a busy machine costs at most the item a helper is in the middle of.
+    Each waits (asleep) for a job: the arguments of ``_solve``, whose shared counters hand
+    out the items. The calling thread works too and waits only for the items taken, and not
+    even for those when their holder stops: a helper that the machine's other work keeps
+    from running takes nothing, or has its item done again by a thread that runs.
     """
 
     def __init__(self) -> None:
         self._queues: list[queue.SimpleQueue[tuple[Any, ...]]] = []
         self._lock = threading.Lock()
         self.errors: list[BaseException] = []
+        self.clock = np.zeros(1, dtype=np.int64)
+        """The least ticks a row took each thread (the calling thread's first)."""
+
+    def clocks(self, threads: int) -> Ints:
+        with self._lock:
+            if self.clock.shape[0] < threads:
+                clock = np.zeros(threads, dtype=np.int64)
+                clock[: self.clock.shape[0]] = self.clock
+                self.clock = clock
+            return self.clock
 
     def submit(self, helpers: int, job: tuple[Any, ...]) -> None:
         with self._lock:
             while len(self._queues) < helpers:
                 jobs: queue.SimpleQueue[tuple[Any, ...]] = queue.SimpleQueue()
-                name = f"zloutch-solver-{len(self._queues) + 1}"
-                threading.Thread(target=self._serve, args=(jobs,), name=name, daemon=True).start()
+                index = len(self._queues) + 1
+                name = f"zloutch-solver-{index}"
+                thread = threading.Thread(
+                    target=self._serve, args=(index, jobs), name=name, daemon=True
+                )
+                thread.start()
                 self._queues.append(jobs)
             for jobs in self._queues[:helpers]:
                 jobs.put(job)
 
-    def _serve(self, jobs: queue.SimpleQueue[tuple[Any, ...]]) -> None:
+    def _serve(self, index: int, jobs: queue.SimpleQueue[tuple[Any, ...]]) -> None:
         while True:
             job = jobs.get()
             try:
-                _lanes(*job)
+                _solve(index, *job)
             except BaseException as error:  # pragma: no cover - the kernel does not raise
                 self.errors.append(error)
 
 
 _HELPERS = _Helpers()
 
+_NO_FLOATS = np.zeros(0)
+_NO_INTS = np.zeros(0, dtype=np.int64)
+_NO_BOOLS = np.zeros(0, dtype=np.bool_)
+
+
+@dataclass(frozen=True)
+class ScoreBanks:
+    """What banking is worth, read by the lane kernel from tables by score (``SCORES``).
+
+    For scores ``low + i``: ``kind[i, t]`` (0 the bank is lost, 1 the game goes on, 2 it
+    goes on and the bank writes nothing, 3 it reaches the target), ``bank_x[i, t]`` the
+    score after the bank, ``allowed[i, t, h]`` whether hand h may bank at total t. The
+    opponent's turn is worth ``win[b - low, x - low]`` to them; reaching the target under
+    F-4 hands the opponent a last turn (``last``: the tables by its lead, not entered and
+    entered, or None).
+    """
+
+    kind: npt.NDArray[np.int8]
+    bank_x: Ints
+    allowed: npt.NDArray[np.bool_]
+    win: Floats
+    low: int
+    last: tuple[Floats, Floats] | None
+
+    def of(self, a: Ints, b: Ints, entered: npt.NDArray[np.bool_]) -> tuple[Any, ...]:
+        """The kernel's ``banks`` for pairs (a, b) (units), the opponent entered or not."""
+        last0, last1 = self.last if self.last is not None else (_NO_FLOATS, _NO_FLOATS)
+        return (
+            SCORES,
+            _NO_FLOATS.reshape(0, 0, 0),
+            _NO_BOOLS.reshape(0, 0, 0),
+            np.ascontiguousarray(a - self.low, dtype=np.int64),
+            np.ascontiguousarray(b, dtype=np.int64),
+            np.ascontiguousarray(entered, dtype=np.bool_),
+            self.kind,
+            self.bank_x,
+            self.allowed,
+            self.win,
+            self.low,
+            last0,
+            last1,
+            self.last is not None,
+        )
+
+
+def _array_banks(bank: Floats, same: npt.NDArray[np.bool_]) -> tuple[Any, ...]:
+    return (
+        ARRAYS,
+        np.ascontiguousarray(bank, dtype=np.float64),
+        np.ascontiguousarray(same, dtype=np.bool_),
+        _NO_INTS,
+        _NO_INTS,
+        _NO_BOOLS,
+        np.zeros((0, 0), dtype=np.int8),
+        _NO_INTS.reshape(0, 0),
+        _NO_BOOLS.reshape(0, 0, 0),
+        _NO_FLOATS.reshape(0, 0),
+        0,
+        _NO_FLOATS,
+        _NO_FLOATS,
+        False,
+    )
+
 
 class Lanes:
     """A batch of pairs laid out for the lane kernel, solved for many farkle values.
 
     What changes between Newton's passes of a level is the farkle value (and so the
-    boundary of an exact target); the banks, laid out once here, do not.
+    boundary of an exact target); the banks, laid out once here, do not. ``bank`` and
+    ``bank_farkle`` give them by pair (``solve_pairs``), or ``scores`` by score, read from
+    the tables of a whole solve (``ScoreBanks.of``).
     """
 
     def __init__(
         self,
         tables: Tables,
         rows: Ints,
-        bank: Floats,
-        bank_farkle: npt.NDArray[np.bool_],
+        bank: Floats | None = None,
+        bank_farkle: npt.NDArray[np.bool_] | None = None,
         buffer: Floats | None = None,
+        scores: tuple[Any, ...] | None = None,
     ) -> None:
-        """``buffer``: memory for the tables (``work_size`` doubles at least), kept from one
-        batch to the next by the caller: a fresh one costs the system's page faults."""
+        """``buffer``: memory for the threads' tables (``work_size`` doubles at least, laid
+        out ``stride`` apart), kept from one batch to the next by the caller: a fresh one
+        costs the system's page faults."""
         _compile_lanes()
         self.tables = tables
         self.rows = rows
@@ -533,51 +786,16 @@ class Lanes:
         self.lane_pair = order.reshape(items, LANES)
         self.lane_rows = rows[self.lane_pair] if pairs else np.ones((0, LANES), dtype=np.int64)
         self.height = self.lane_rows.max(axis=1, initial=0).astype(np.int64)
-        self.bank = np.ascontiguousarray(bank, dtype=np.float64)  # read where the lanes need it
-        self.same = np.ascontiguousarray(bank_farkle, dtype=np.bool_)
+        if scores is None:
+            assert bank is not None and bank_farkle is not None
+            scores = _array_banks(bank, bank_farkle)
+        self.banks = scores
         self.pad = tables.max_points
-        size = self.work_size(tables, rows)
-        if buffer is None or buffer.shape[0] < size:
-            buffer = np.empty(size)
-        self.work = buffer[:size].reshape(items, -1)
+        self.buffer = buffer
+        self.work: Floats = np.empty((0, 0))
         self.opt_off = (-tables.opt_pts * tables.columns + tables.opt_dest) * 2 * LANES
-
-    @staticmethod
-    def work_size(tables: Tables, rows: Ints) -> int:
-        """The doubles the tables of a batch take."""
-        items = -(-int(rows.shape[0]) // LANES)
-        top = int(rows.max(initial=0))
-        return items * (tables.max_points + top) * tables.columns * 2 * LANES
-
-    def starts(
-        self,
-        farkle: Floats,
-        win: Floats,
-        boundary: Floats,
-        boundary_is_farkle: bool,
-        threads: int = 1,
-    ) -> tuple[Floats, Floats]:
-        """The value at the start of the turn (total 0) of every pair, and d/d(farkle),
-        on ``threads`` threads (this one and helpers)."""
-        t = self.tables
-        value = np.empty(self.pairs)
-        deriv = np.empty(self.pairs)
-        if not self.pairs:
-            return value, deriv
-        items = int(self.height.shape[0])
-        counter = np.zeros(2, dtype=np.int64)  # items taken, items solved
-        job = (
-            counter,
-            self.work,
-            self.height,
-            self.lane_rows,
-            self.lane_pair,
-            self.bank,
-            self.same,
-            np.ascontiguousarray(farkle[self.lane_pair], dtype=np.float64),
-            np.ascontiguousarray(win[self.lane_pair], dtype=np.float64),
-            np.ascontiguousarray(boundary[self.lane_pair], dtype=np.float64),
-            boundary_is_farkle,
+        t = tables
+        self.turn = (
             t.node_col,
             t.sig_start,
             t.sig_prob,
@@ -588,21 +806,107 @@ class Lanes:
             t.columns,
             self.pad,
             t.start_col,
-            value,
-            deriv,
         )
-        helpers = min(threads, items) - 1
-        if helpers > 0:
-            _HELPERS.submit(helpers, job)
-        _lanes(*job)
-        while counter[1] < items:  # a helper is finishing the items it took
-            if _HELPERS.errors:  # pragma: no cover - the kernel does not raise
-                raise RuntimeError("a solver thread failed") from _HELPERS.errors[0]
-            os.sched_yield()
+
+    @staticmethod
+    def stride(tables: Tables, rows: Ints) -> int:
+        """The doubles one item's table takes, for these rows at most."""
+        return (tables.max_points + int(rows.max(initial=0))) * tables.columns * 2 * LANES
+
+    @staticmethod
+    def work_size(tables: Tables, rows: Ints, threads: int = 1) -> int:
+        """The doubles the threads' tables of a batch take."""
+        return threads * Lanes.stride(tables, rows)
+
+    def _run(
+        self,
+        farkle: Floats,
+        win: Floats,
+        boundary: Floats,
+        boundary_is_farkle: bool,
+        threads: int,
+        keep: bool,
+        newton: tuple[Any, ...],
+    ) -> tuple[Floats, Floats]:
+        value = np.empty(self.pairs)
+        deriv = np.empty(self.pairs)
+        items = int(self.height.shape[0])
+        if not self.pairs:
+            return value, deriv
+        slots = max(1, threads)
+        threads = min(slots, items)
+        stride = self.stride(self.tables, self.rows)
+        if keep:
+            self.work = np.empty((items, stride))
+        else:
+            buffer = self.buffer
+            if buffer is None or buffer.shape[0] < slots * stride:
+                buffer = self.buffer = np.empty(slots * stride)
+            # Each thread's table at the same place of the buffer for every batch: a helper
+            # still busy with an item of a batch the others finished writes where no other
+            # thread does (its result is then dropped).
+            self.work = buffer[: slots * (buffer.shape[0] // slots)].reshape(slots, -1)
+        sync = (
+            np.zeros(1, dtype=np.int64),  # ctrl: the pass (GEN)
+            np.zeros(max(1, newton[5]), dtype=np.int64),  # taken[k]
+            np.zeros(max(1, newton[5]), dtype=np.int64),  # finished[k]
+            np.full(items, -1, dtype=np.int64),  # done[c]
+            np.zeros(items, dtype=np.int64),  # heartbeat[c]
+            _HELPERS.clocks(threads),
+        )
+        level = (
+            self.height,
+            self.lane_rows,
+            self.lane_pair,
+            np.ascontiguousarray(farkle[self.lane_pair], dtype=np.float64),
+            np.ascontiguousarray(win[self.lane_pair], dtype=np.float64),
+            np.ascontiguousarray(boundary[self.lane_pair], dtype=np.float64),
+            boundary_is_farkle,
+        )
+        job = (sync, self.work, keep, level, self.banks, self.turn, newton, value, deriv)
+        if threads > 1:
+            _HELPERS.submit(threads - 1, job)
+        _solve(0, *job)
+        if _HELPERS.errors:  # pragma: no cover - the kernel does not raise
+            raise RuntimeError("a solver thread failed") from _HELPERS.errors[0]
         return value, deriv
 
+    def starts(
+        self,
+        farkle: Floats,
+        win: Floats,
+        boundary: Floats,
+        boundary_is_farkle: bool,
+        threads: int = 1,
+        keep: bool = False,
+    ) -> tuple[Floats, Floats]:
+        """The value at the start of the turn (total 0) of every pair, and d/d(farkle),
+        on ``threads`` threads (this one and helpers); ``keep``: every table kept for
+        ``tables_of_pairs``."""
+        newton = (False, _NO_FLOATS, _NO_INTS, _NO_FLOATS, 0.0, 1, np.zeros(2))
+        return self._run(farkle, win, boundary, boundary_is_farkle, threads, keep, newton)
+
+    def newton(
+        self, w: Floats, partner: Ints, exact: bool, tolerance: float, passes: int, threads: int
+    ) -> tuple[Floats, float, int]:
+        """Newton's method on the farkle cycle from ``w``: each pair's value is the start of
+        its turn, whose farkle is worth ``1 - w[partner]`` (the pair (b, a) of (a, b)),
+        until the largest residual is below ``tolerance`` or after ``passes`` passes.
+        Returns the values (after the last step), that residual and the passes made; the
+        steps are ``solve_game``'s, taken by the thread that ends a pass."""
+        w = np.array(w, dtype=np.float64)
+        farkle = 1.0 - w[partner]
+        ones = np.ones(self.pairs)
+        boundary = farkle if exact else ones
+        result = np.zeros(2)
+        partner = np.ascontiguousarray(partner, dtype=np.int64)
+        newton = (True, w, partner, np.empty(self.pairs), tolerance, passes, result)
+        self._run(farkle, ones, boundary, exact, threads, False, newton)
+        return w, float(result[0]), int(result[1])
+
     def tables_of_pairs(self) -> tuple[Floats, Floats]:
-        """Every (pair, total, column) of the last solve, in ``solve_pairs``'s layout."""
+        """Every (pair, total, column) of the last solve with ``keep``, in ``solve_pairs``'s
+        layout."""
         t = self.tables
         height = int(self.rows.max(initial=0))
         values = np.zeros((self.pairs, max(height, 1), t.columns))
@@ -646,7 +950,7 @@ def solve_pairs(
         )
     if backend == "numba":
         lanes = Lanes(tables, rows, bank, bank_farkle)
-        lanes.starts(farkle, win, boundary, boundary_is_farkle, threads)
+        lanes.starts(farkle, win, boundary, boundary_is_farkle, threads, keep=True)
         return lanes.tables_of_pairs()
     values = np.zeros((pairs, max(height, 1), tables.columns), dtype=np.float64)
     deriv = np.zeros_like(values)
