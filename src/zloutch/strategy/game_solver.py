@@ -290,7 +290,7 @@ class _Game:
         until that residual is below ``tolerance``, and the values take every pass's step.
 
         The compiled backend runs the whole loop in the lane kernel's threads (the banks read
-        from ``score_banks``, Newton's step taken by the thread that ends a pass); the others
+        from ``tabulate_banks``, Newton's step taken by the thread that ends a pass); the others
         run each pass with ``level`` and take the same step here."""
         if self.backend == "numba" and self._score_banks is not None:
             rows = self.rows_of(a)
@@ -298,7 +298,8 @@ class _Game:
             scores = self._score_banks.of(a, b, entered)
             lanes = Lanes(self.tables, rows, buffer=self.buffer(rows), scores=scores)
             return lanes.newton(w, partner, self.exact, tolerance, passes, self.threads)
-        rows, bank, same = self.level_inputs(a, b, self._score_banks_win())
+        assert self._win is not None, "tabulate_banks(low, win) first"
+        rows, bank, same = self.level_inputs(a, b, self._win)
         level = self.level(rows, bank, same)
         ones = np.ones(len(a))
         diagonal = partner == np.arange(len(a))
@@ -364,8 +365,9 @@ class _Game:
         scores = np.arange(low, self.T, dtype=np.int64)
         x, reached, lost, allowed = self.bank_rows(scores, self.rows(low), 0, tabulated=False)
         self._banks = (low, (x, reached, lost, allowed))
-        if win is None:
-            self._score_banks = None
+        self._win = win
+        self._score_banks = None
+        if win is None or self.backend != "numba":
             return
         inside = ~reached & ~lost
         nothing = inside & (x == scores[:, None])
@@ -380,11 +382,8 @@ class _Game:
         )
 
     _banks: tuple[int, tuple[Ints, Bools, Bools, Bools]] | None = None
+    _win: Floats | None = None
     _score_banks: ScoreBanks | None = None
-
-    def _score_banks_win(self) -> Floats:
-        assert self._score_banks is not None, "tabulate_banks(low, win) first"
-        return self._score_banks.win
 
     def bank_rows(
         self, a: Ints, height: int, inherited: int, tabulated: bool = True

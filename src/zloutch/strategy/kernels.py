@@ -31,6 +31,7 @@ which the tests hold the fast kernel to.
 from __future__ import annotations
 
 import os
+import platform
 import queue
 import threading
 from dataclasses import dataclass
@@ -212,6 +213,8 @@ _store: Any = None
 _swap_if: Any = None
 _ticks: Any = None
 _pause: Any = None
+_spin: Any = None
+_cpu: Any = None
 _signature_add: Any = None
 
 
@@ -225,7 +228,9 @@ def _intrinsics() -> None:
     what was written before a store is seen after the load that reads it);
     ``swap_if(array, i, expected, value)`` writes ``value`` where ``expected`` is found and
     returns what was found. ``ticks()``: the processor's time-stamp counter (a clock to
-    compare with itself). ``pause()``: ``sched_yield``, the core to any other thread that
+    compare with itself). ``spin()``: a few cycles' wait, the core kept (x86's ``pause``).
+    ``cpu()``: the CPU this thread runs on (``sched_getcpu``). ``pause()``:
+    ``sched_yield``, the core to any other thread that
     waits for it. ``signature_add(tab, base, off, lo, hi, prob, acc)``: over the options
     ``lo:hi``, each lane's best value ``tab[base + off[o] + k]`` (the first of equal ones, as
     ``_kernel_python``) and its derivative (``LANES`` further on), added times ``prob`` into
@@ -298,6 +303,25 @@ def _intrinsics() -> None:
         return types.int64(), codegen
 
     @intrinsic
+    def spin(typingctx: Any) -> Any:
+        def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+            if platform.machine().lower() in ("x86_64", "amd64", "i686", "i386"):
+                kind = ir.FunctionType(ir.VoidType(), [])
+                for _ in range(8):
+                    builder.call(external(builder, "llvm.x86.sse2.pause", kind), [])
+            return context.get_dummy_value()
+
+        return types.void(), codegen
+
+    @intrinsic
+    def cpu(typingctx: Any) -> Any:
+        def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+            where = external(builder, "sched_getcpu", ir.FunctionType(ir.IntType(32), []))
+            return builder.sext(builder.call(where, []), i64)
+
+        return types.int64(), codegen
+
+    @intrinsic
     def pause(typingctx: Any) -> Any:
         def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
             builder.call(external(builder, "sched_yield", ir.FunctionType(ir.IntType(32), [])), [])
@@ -348,9 +372,9 @@ def _intrinsics() -> None:
         kinds = (tab, types.int64, off, types.int64, types.int64, types.float64, acc)
         return types.void(*kinds), codegen
 
-    global _fetch_add, _load, _store, _swap_if, _ticks, _pause, _signature_add
+    global _fetch_add, _load, _store, _swap_if, _ticks, _spin, _cpu, _pause, _signature_add
     _fetch_add, _load, _store, _swap_if = fetch_add, load, store, swap_if
-    _ticks, _pause, _signature_add = ticks, pause, signature_add
+    _ticks, _spin, _cpu, _pause, _signature_add = ticks, spin, cpu, pause, signature_add
 
 
 ARRAYS, SCORES = 0, 1
@@ -368,7 +392,7 @@ def _item_python(
     k: int,
     tab: Floats,
     again: bool,
-    sync: tuple[Ints, Ints, Ints, Ints, Ints, Ints],
+    sync: tuple[Ints, Ints, Ints, Ints, Ints, Ints, Ints],
     level: tuple[Ints, Ints, Ints, Floats, Floats, Floats, bool],
     banks: tuple[Any, ...],
     turn: tuple[Any, ...],
@@ -386,16 +410,16 @@ def _item_python(
     Lanes past their own top (a shorter pair in the item) compute totals below 0 that
     nothing reads into the others.
 
-    The holder of the item writes the time after each row (``heartbeat[c]``); ``again``:
-    the item is done again for a holder that stopped writing, and given up (False) as soon
-    as another thread has finished it.
+    The holder of the item writes the time and its CPU at each row (``heartbeat[c]``,
+    ``cpu[c]``); ``again``: the item is done again for a holder that stopped writing. Either
+    gives up (returns False) as soon as another thread has finished the item.
 
     What banking at total t from hand h is worth comes from ``banks``: with ``ARRAYS``,
     ``bank[p, t, h]`` and ``same[p, t, h]`` (worth the farkle); with ``SCORES``, the tables
-    of the scores (``_Game.score_banks``) read where the pair's scores point, the values
+    of the scores (``_Game.tabulate_banks``) read where the pair's scores point, the values
     ``_Game.level_inputs`` would lay out.
     """
-    done, heartbeat = sync[3], sync[4]
+    done, heartbeat, cpu = sync[3], sync[4], sync[6]
     height, lane_rows, lane_pair, farkle, win, boundary, boundary_is_farkle = level
     node_col, sig_start, sig_prob, opt_start, opt_off, hand_col, hand_throw_col = turn[:7]
     columns, pad = turn[7], turn[8]
@@ -403,6 +427,9 @@ def _item_python(
     win_table, low, last0, last1, has_last = banks[9:]
     row = columns * 2 * LANES
     d_boundary = 1.0 if boundary_is_farkle else 0.0
+    if not again:
+        _store(heartbeat, c, _ticks())
+        _store(cpu, c, _cpu())
     for u in range(pad + height[c]):
         base = u * row
         for k in range(LANES):
@@ -417,11 +444,11 @@ def _item_python(
                     tab[at + k] = boundary[c, k]
                     tab[at + LANES + k] = d_boundary
     for j in range(height[c]):
-        if again:
-            if _load(done, c) >= k:
-                return False
-        else:
+        if _load(done, c) >= k:
+            return False
+        if not again:
             _store(heartbeat, c, _ticks())
+            _store(cpu, c, _cpu())
         base = (pad + j) * row
         for n in range(node_col.shape[0]):
             at = base + node_col[n] * 2 * LANES
@@ -492,7 +519,7 @@ def _finish_python(
     c: int,
     k: int,
     tab: Floats,
-    sync: tuple[Ints, Ints, Ints, Ints, Ints, Ints],
+    sync: tuple[Ints, Ints, Ints, Ints, Ints, Ints, Ints],
     level: tuple[Ints, Ints, Ints, Floats, Floats, Floats, bool],
     turn: tuple[Any, ...],
     newton: tuple[Any, ...],
@@ -554,7 +581,7 @@ def _finish_python(
 
 def _solve_python(
     thread: int,
-    sync: tuple[Ints, Ints, Ints, Ints, Ints, Ints],
+    sync: tuple[Ints, Ints, Ints, Ints, Ints, Ints, Ints],
     work: Floats,
     keep: bool,
     level: tuple[Ints, Ints, Ints, Floats, Floats, Floats, bool],
@@ -570,17 +597,18 @@ def _solve_python(
 
     ``sync``: ``ctrl[GEN]`` the pass, ``taken[k]`` and ``finished[k]`` the items of pass k
     handed out and solved, ``done[c]`` the last pass whose values item c wrote,
-    ``heartbeat[c]`` when its holder last wrote a row, ``clock[thread]`` the least time a
-    row took this thread (ticks). ``work[thread]`` is this thread's table, or ``work[c]``
-    the item's with ``keep`` (kept for ``tables_of_pairs``; nothing is done again).
+    ``heartbeat[c]`` when its holder last wrote a row and ``cpu[c]`` where,
+    ``clock[thread]`` the least time a row took this thread (ticks). ``work[thread]`` is
+    this thread's table, or ``work[c]`` the item's with ``keep`` (kept for
+    ``tables_of_pairs``; nothing is done again).
     """
-    ctrl, taken, done, heartbeat, clock = sync[0], sync[1], sync[3], sync[4], sync[5]
+    ctrl, taken, done, heartbeat, clock, cpu = sync[0], sync[1], sync[3], sync[4], sync[5], sync[6]
     height = level[0]
-    pad = turn[8]
     items = height.shape[0]
     lane_value = np.empty(LANES)
     lane_kind = np.zeros(LANES, dtype=np.int64)
     emptied = -1  # the last pass whose items this thread found all handed out
+    since = 0  # when it found them
     while True:
         k = _load(ctrl, GEN)
         if k == DONE:
@@ -590,22 +618,35 @@ def _solve_python(
             if c < items:
                 tab = work[c] if keep else work[thread]
                 begin = _ticks()
-                _item(c, k, tab, False, sync, level, banks, turn, lane_value, lane_kind)
-                per_row = (_ticks() - begin) // (pad + height[c])
-                if per_row > 0 and (clock[thread] <= 0 or per_row < clock[thread]):
-                    clock[thread] = per_row
-                _finish(c, k, tab, sync, level, turn, newton, out_value, out_deriv)
+                if _item(c, k, tab, False, sync, level, banks, turn, lane_value, lane_kind):
+                    per_row = (_ticks() - begin) // height[c]
+                    if per_row > 0 and (clock[thread] <= 0 or per_row < clock[thread]):
+                        clock[thread] = per_row
+                    _finish(c, k, tab, sync, level, turn, newton, out_value, out_deriv)
                 continue
             emptied = k
+            since = _ticks()
         stalled = -1
-        if not keep and clock[thread] > 0:
-            now = _ticks()
+        here = False  # a holder waits for this CPU: it goes on once this thread stops
+        row = clock[thread]
+        now = _ticks()
+        if not keep and row > 0:
+            mine = _cpu()
             for c in range(items):
-                if _load(done, c) < k and now - _load(heartbeat, c) > STALL_ROWS * clock[thread]:
-                    stalled = c
+                if _load(done, c) >= k:
+                    continue
+                if _load(cpu, c) == mine:
+                    here = True
+                elif now - _load(heartbeat, c) > STALL_ROWS * row:
+                    stalled = c  # held back elsewhere: done again here
                     break
         if stalled < 0:
-            _pause()
+            # A holder that runs ends its item within the largest item's time: wait on this
+            # core (the pass's end is then seen at once); longer, other threads may need it.
+            if row > 0 and now - since < height[0] * row and not here:
+                _spin()
+            else:
+                _pause()
             continue
         tab = work[thread]
         if _item(stalled, k, tab, True, sync, level, banks, turn, lane_value, lane_kind):
@@ -751,6 +792,11 @@ def _array_banks(bank: Floats, same: npt.NDArray[np.bool_]) -> tuple[Any, ...]:
     )
 
 
+ONE_PASS = (False, _NO_FLOATS, _NO_INTS, _NO_FLOATS, 0.0, 1, np.zeros(2))
+"""``_solve``'s ``newton`` for one pass (no step): ``(iterate, w, partner, r, tolerance,
+passes, result)``, ``result`` the residual and the passes made."""
+
+
 class Lanes:
     """A batch of pairs laid out for the lane kernel, solved for many farkle values.
 
@@ -818,7 +864,7 @@ class Lanes:
         """The doubles the threads' tables of a batch take."""
         return threads * Lanes.stride(tables, rows)
 
-    def _run(
+    def job(
         self,
         farkle: Floats,
         win: Floats,
@@ -827,14 +873,12 @@ class Lanes:
         threads: int,
         keep: bool,
         newton: tuple[Any, ...],
-    ) -> tuple[Floats, Floats]:
-        value = np.empty(self.pairs)
-        deriv = np.empty(self.pairs)
+    ) -> tuple[Any, ...]:
+        """``_solve``'s arguments after the thread's index, for a batch on ``threads``
+        threads: ``(sync, work, keep, level, banks, turn, newton, value, deriv)``, the
+        start values and their derivatives written into the last two."""
         items = int(self.height.shape[0])
-        if not self.pairs:
-            return value, deriv
         slots = max(1, threads)
-        threads = min(slots, items)
         stride = self.stride(self.tables, self.rows)
         if keep:
             self.work = np.empty((items, stride))
@@ -852,7 +896,8 @@ class Lanes:
             np.zeros(max(1, newton[5]), dtype=np.int64),  # finished[k]
             np.full(items, -1, dtype=np.int64),  # done[c]
             np.zeros(items, dtype=np.int64),  # heartbeat[c]
-            _HELPERS.clocks(threads),
+            _HELPERS.clocks(slots),
+            np.full(items, -1, dtype=np.int64),  # cpu[c]
         )
         level = (
             self.height,
@@ -863,13 +908,30 @@ class Lanes:
             np.ascontiguousarray(boundary[self.lane_pair], dtype=np.float64),
             boundary_is_farkle,
         )
-        job = (sync, self.work, keep, level, self.banks, self.turn, newton, value, deriv)
+        value = np.empty(self.pairs)
+        deriv = np.empty(self.pairs)
+        return (sync, self.work, keep, level, self.banks, self.turn, newton, value, deriv)
+
+    def _run(
+        self,
+        farkle: Floats,
+        win: Floats,
+        boundary: Floats,
+        boundary_is_farkle: bool,
+        threads: int,
+        keep: bool,
+        newton: tuple[Any, ...],
+    ) -> tuple[Floats, Floats]:
+        if not self.pairs:
+            return np.empty(0), np.empty(0)
+        job = self.job(farkle, win, boundary, boundary_is_farkle, threads, keep, newton)
+        threads = min(max(1, threads), int(self.height.shape[0]))
         if threads > 1:
             _HELPERS.submit(threads - 1, job)
         _solve(0, *job)
         if _HELPERS.errors:  # pragma: no cover - the kernel does not raise
             raise RuntimeError("a solver thread failed") from _HELPERS.errors[0]
-        return value, deriv
+        return job[7], job[8]
 
     def starts(
         self,
@@ -883,8 +945,7 @@ class Lanes:
         """The value at the start of the turn (total 0) of every pair, and d/d(farkle),
         on ``threads`` threads (this one and helpers); ``keep``: every table kept for
         ``tables_of_pairs``."""
-        newton = (False, _NO_FLOATS, _NO_INTS, _NO_FLOATS, 0.0, 1, np.zeros(2))
-        return self._run(farkle, win, boundary, boundary_is_farkle, threads, keep, newton)
+        return self._run(farkle, win, boundary, boundary_is_farkle, threads, keep, ONE_PASS)
 
     def newton(
         self, w: Floats, partner: Ints, exact: bool, tolerance: float, passes: int, threads: int
