@@ -176,12 +176,15 @@ def test_items_whose_holder_stopped_are_done_again() -> None:
     lanes = Lanes(game.tables, rows, bank, same)
     expected = lanes.starts(farkle, ones, ones, False)
     job = lanes.job(farkle, ones, ones, False, 1, False, kernels.ONE_PASS)
-    ctrl, taken, finished, done, heartbeat, _, cpu = job[0]
+    ctrl, taken, finished, done, heartbeat, _, cpu, _ = job[0]
     items = len(done)
     taken[0] = items  # all handed out, to a holder that never wrote a row (heartbeat 0)
-    stopped = (ctrl, taken, finished, done, heartbeat, np.ones(1, dtype=np.int64), cpu)
+    stats = np.zeros((1, 16), dtype=np.int64)
+    clock = np.ones(1, dtype=np.int64)  # a row takes a tick: the holder stopped long ago
+    stopped = (ctrl, taken, finished, done, heartbeat, clock, cpu, stats)
     kernels._solve(0, stopped, *job[1:])
     assert ctrl[0] == kernels.DONE and finished[0] == items and (done == 0).all()
+    assert stats[0, kernels.AGAIN] == items and stats[0, kernels.ITEMS] == 0
     assert np.array_equal(job[7], expected[0]) and np.array_equal(job[8], expected[1])
 
 

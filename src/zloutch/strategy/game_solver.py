@@ -281,8 +281,27 @@ class _Game:
 
         return starts
 
+    def prepare(self, a: Ints, b: Ints) -> Lanes | None:
+        """What Newton's method on the pairs (a, b) needs that no other level's values
+        change: for the compiled backend, the pairs laid out for the lane kernel (None for
+        the others)."""
+        if self.backend != "numba" or self._score_banks is None:
+            return None
+        rows = self.rows_of(a)
+        entered = (b > 0) | (not self.rules.turn.entry)
+        scores = self._score_banks.of(a, b, entered)
+        return Lanes(self.tables, rows, buffer=self.buffer(rows), scores=scores)
+
     def newton(
-        self, a: Ints, b: Ints, partner: Ints, w: Floats, tolerance: float, passes: int = 100
+        self,
+        a: Ints,
+        b: Ints,
+        partner: Ints,
+        w: Floats,
+        tolerance: float,
+        passes: int = 100,
+        prepared: Lanes | None = None,
+        meanwhile: Callable[[], None] | None = None,
     ) -> tuple[Floats, float, int]:
         """Newton's method on a level's pairs (a, b) from ``w``: the pair (b, a) of each is
         ``partner``, whose value makes what a farkle is worth. Returns the values, the largest
@@ -291,13 +310,14 @@ class _Game:
 
         The compiled backend runs the whole loop in the lane kernel's threads (the banks read
         from ``tabulate_banks``, Newton's step taken by the thread that ends a pass); the others
-        run each pass with ``level`` and take the same step here."""
-        if self.backend == "numba" and self._score_banks is not None:
-            rows = self.rows_of(a)
-            entered = (b > 0) | (not self.rules.turn.entry)
-            scores = self._score_banks.of(a, b, entered)
-            lanes = Lanes(self.tables, rows, buffer=self.buffer(rows), scores=scores)
-            return lanes.newton(w, partner, self.exact, tolerance, passes, self.threads)
+        run each pass with ``level`` and take the same step here. ``prepared``: ``prepare(a,
+        b)`` made before; ``meanwhile``: work of this thread's own, done while the helper
+        threads start on the level (the next level's ``prepare``)."""
+        lanes = prepared if prepared is not None else self.prepare(a, b)
+        if lanes is not None:
+            return lanes.newton(w, partner, self.exact, tolerance, passes, self.threads, meanwhile)
+        if meanwhile is not None:
+            meanwhile()
         assert self._win is not None, "tabulate_banks(low, win) first"
         rows, bank, same = self.level_inputs(a, b, self._win)
         level = self.level(rows, bank, same)
@@ -468,34 +488,54 @@ def solve_game(
     T = game.T
     win = np.full((T, T), np.nan)
     game.tabulate_banks(0, win)
+    game.buffer(game.rows_of(np.zeros(1, dtype=np.int64)))  # for the largest level, once
     can_win = game.can_win()
     passes = 0
     residual = 0.0
     states = 0
     levels = 2 * T - 1
+    # The levels by sum of scores, from the highest down: the pairs (a, b) from which
+    # someone can win, and the pair (b, a) of each (on the same level, held too: the test is
+    # symmetric). Levels without pairs only count for the progress.
+    pairs: list[tuple[int, Ints, Ints, Ints]] = []
     for done, s in enumerate(range(2 * T - 2, -1, -1)):
         a = np.arange(max(0, s - T + 1), min(s, T - 1) + 1, dtype=np.int64)
         b = s - a
         held = can_win[a] | can_win[b]
         a, b = a[held], b[held]
-        if not len(a):
-            if progress is not None:
-                progress(done + 1, levels)
-            continue
-        # The pair (b, a) of each (a, b): on the same level, and held too (the test is symmetric).
-        slot = np.full(T, -1, dtype=np.int64)
-        slot[a] = np.arange(len(a))
-        partner = slot[b]
+        if len(a):
+            slot = np.full(T, -1, dtype=np.int64)
+            slot[a] = np.arange(len(a))
+            pairs.append((done, a, b, slot[b]))
+    reported = 0
+
+    def report(until: int) -> None:
+        nonlocal reported
+        while progress is not None and reported < until:
+            reported += 1
+            progress(reported, levels)
+
+    # Each level is laid out while the helper threads start on the one before.
+    prepared = [game.prepare(*pairs[0][1:3])] if pairs else []
+    for position, (done, a, b, partner) in enumerate(pairs):
+        report(done)
+        following = pairs[position + 1] if position + 1 < len(pairs) else None
+
+        def prepare_next(following: tuple[int, Ints, Ints, Ints] | None = following) -> None:
+            if following is not None:
+                prepared.append(game.prepare(following[1], following[2]))
+
         states += int(game.rows_of(a).sum()) * game.tables.columns
         # Start Newton from the level above (one more point for the opponent): close by.
         w = np.where(b + 1 < T, win[a, np.minimum(b + 1, T - 1)], 0.5)
         w = np.where(np.isnan(w), 0.5, w)
-        w, left, made = game.newton(a, b, partner, w, tolerance)
+        lanes = prepared.pop(0)
+        w, left, made = game.newton(a, b, partner, w, tolerance, 100, lanes, prepare_next)
         passes += made
         residual = max(residual, left)
         win[a, b] = w
-        if progress is not None:
-            progress(done + 1, levels)
+        report(done + 1)
+    report(levels)
     return GameSolution(rules, game.unit, T, win, residual, passes, levels, states, game.last)
 
 

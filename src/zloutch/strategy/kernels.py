@@ -34,6 +34,8 @@ import os
 import platform
 import queue
 import threading
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -386,13 +388,20 @@ GEN, DONE = 0, -1
 STALL_ROWS = 64
 """An item whose holder wrote no row for this long (in its rows' time) is done again."""
 
+CALLS, ITEMS, AGAIN, DROPPED, IN_BATCHES, IN_ITEMS, IN_AGAIN, IN_DROPPED, IN_STEPS = range(9)
+"""``sync[7][thread]``, what each thread did (counts, then time-stamp ticks): batches
+joined, items solved, items done again for a stopped holder, items given up (another
+thread finished them first); time in batches, in items solved, done again and given up,
+and writing the values out (with Newton's step where the thread ended a pass). The time
+in batches left over is waiting: at the end of a pass, for the items others hold."""
+
 
 def _item_python(
     c: int,
     k: int,
     tab: Floats,
     again: bool,
-    sync: tuple[Ints, Ints, Ints, Ints, Ints, Ints, Ints],
+    sync: tuple[Any, ...],
     level: tuple[Ints, Ints, Ints, Floats, Floats, Floats, bool],
     banks: tuple[Any, ...],
     turn: tuple[Any, ...],
@@ -519,7 +528,7 @@ def _finish_python(
     c: int,
     k: int,
     tab: Floats,
-    sync: tuple[Ints, Ints, Ints, Ints, Ints, Ints, Ints],
+    sync: tuple[Any, ...],
     level: tuple[Ints, Ints, Ints, Floats, Floats, Floats, bool],
     turn: tuple[Any, ...],
     newton: tuple[Any, ...],
@@ -581,7 +590,7 @@ def _finish_python(
 
 def _solve_python(
     thread: int,
-    sync: tuple[Ints, Ints, Ints, Ints, Ints, Ints, Ints],
+    sync: tuple[Any, ...],
     work: Floats,
     keep: bool,
     level: tuple[Ints, Ints, Ints, Floats, Floats, Floats, bool],
@@ -603,6 +612,9 @@ def _solve_python(
     ``tables_of_pairs``; nothing is done again).
     """
     ctrl, taken, done, heartbeat, clock, cpu = sync[0], sync[1], sync[3], sync[4], sync[5], sync[6]
+    stats = sync[7][thread]
+    entered = _ticks()
+    stats[CALLS] += 1
     height = level[0]
     items = height.shape[0]
     lane_value = np.empty(LANES)
@@ -612,6 +624,7 @@ def _solve_python(
     while True:
         k = _load(ctrl, GEN)
         if k == DONE:
+            stats[IN_BATCHES] += _ticks() - entered
             return
         if k != emptied:
             c = _fetch_add(taken, k, 1)
@@ -619,10 +632,17 @@ def _solve_python(
                 tab = work[c] if keep else work[thread]
                 begin = _ticks()
                 if _item(c, k, tab, False, sync, level, banks, turn, lane_value, lane_kind):
-                    per_row = (_ticks() - begin) // height[c]
+                    end = _ticks()
+                    per_row = (end - begin) // height[c]
                     if per_row > 0 and (clock[thread] <= 0 or per_row < clock[thread]):
                         clock[thread] = per_row
                     _finish(c, k, tab, sync, level, turn, newton, out_value, out_deriv)
+                    stats[ITEMS] += 1
+                    stats[IN_ITEMS] += end - begin
+                    stats[IN_STEPS] += _ticks() - end
+                else:
+                    stats[DROPPED] += 1
+                    stats[IN_DROPPED] += _ticks() - begin
                 continue
             emptied = k
             since = _ticks()
@@ -649,8 +669,16 @@ def _solve_python(
                 _pause()
             continue
         tab = work[thread]
+        begin = _ticks()
         if _item(stalled, k, tab, True, sync, level, banks, turn, lane_value, lane_kind):
+            end = _ticks()
             _finish(stalled, k, tab, sync, level, turn, newton, out_value, out_deriv)
+            stats[AGAIN] += 1
+            stats[IN_AGAIN] += end - begin
+            stats[IN_STEPS] += _ticks() - end
+        else:
+            stats[DROPPED] += 1
+            stats[IN_DROPPED] += _ticks() - begin
 
 
 _item: Any = None
@@ -660,7 +688,7 @@ _solve: Any = None
 
 def _compile_lanes() -> None:
     """The lane kernels compiled by Numba on first use (and cached on disk by Numba)."""
-    global _item, _finish, _solve
+    global _item, _finish, _solve, _now
     if _solve is None:
         import numba
 
@@ -669,6 +697,7 @@ def _compile_lanes() -> None:
         _item = compile(_item_python)
         _finish = compile(_finish_python)
         _solve = compile(_solve_python)
+        _now = compile(_now_python)
 
 
 def default_threads() -> int:
@@ -694,6 +723,8 @@ class _Helpers:
         self.errors: list[BaseException] = []
         self.clock = np.zeros(1, dtype=np.int64)
         """The least ticks a row took each thread (the calling thread's first)."""
+        self.stats = np.zeros((1, 16), dtype=np.int64)
+        """What each thread did (``CALLS`` ...), a row of 128 bytes each."""
 
     def clocks(self, threads: int) -> Ints:
         with self._lock:
@@ -702,6 +733,14 @@ class _Helpers:
                 clock[: self.clock.shape[0]] = self.clock
                 self.clock = clock
             return self.clock
+
+    def counts(self, threads: int) -> Ints:
+        with self._lock:
+            if self.stats.shape[0] < threads:
+                stats = np.zeros((threads, 16), dtype=np.int64)
+                stats[: self.stats.shape[0]] = self.stats
+                self.stats = stats
+            return self.stats
 
     def submit(self, helpers: int, job: tuple[Any, ...]) -> None:
         with self._lock:
@@ -727,6 +766,41 @@ class _Helpers:
 
 
 _HELPERS = _Helpers()
+
+
+def _now_python() -> int:  # pragma: no cover - compiled by numba
+    return int(_ticks())
+
+
+_now: Any = None
+_since: tuple[int, float] = (0, 0.0)
+
+
+def thread_stats(reset: bool = False) -> list[dict[str, float]]:
+    """What each solver thread did since the last reset (the calling thread first): batches
+    joined, items solved, done again, given up, and the seconds in batches, in items solved,
+    done again, given up, in writing the values out and Newton's step, and waiting (the
+    rest of the time in batches). Seconds from the time-stamp counter, timed against the
+    system's clock over the same span."""
+    global _since
+    _compile_lanes()
+    ticks, now = int(_now()), time.perf_counter()
+    rate = (ticks - _since[0]) / (now - _since[1]) if now > _since[1] and _since[1] else 0.0
+    names = ("batches", "items", "again", "dropped")
+    spans = ("in batches", "in items", "in again", "in dropped", "in steps")
+    found = []
+    for row in _HELPERS.stats.tolist():
+        one = {name: float(row[i]) for i, name in enumerate(names)}
+        for i, name in enumerate(spans, start=len(names)):
+            one[name + " s"] = row[i] / rate if rate else 0.0
+        busy = sum(one[name + " s"] for name in spans[1:])
+        one["waiting s"] = one["in batches s"] - busy
+        found.append(one)
+    if reset:
+        _HELPERS.stats[:] = 0
+        _since = (int(_now()), time.perf_counter())
+    return found
+
 
 _NO_FLOATS = np.zeros(0)
 _NO_INTS = np.zeros(0, dtype=np.int64)
@@ -898,6 +972,7 @@ class Lanes:
             np.zeros(items, dtype=np.int64),  # heartbeat[c]
             _HELPERS.clocks(slots),
             np.full(items, -1, dtype=np.int64),  # cpu[c]
+            _HELPERS.counts(slots),
         )
         level = (
             self.height,
@@ -921,13 +996,20 @@ class Lanes:
         threads: int,
         keep: bool,
         newton: tuple[Any, ...],
+        meanwhile: Callable[[], None] | None = None,
     ) -> tuple[Floats, Floats]:
+        """The batch on ``threads`` threads; ``meanwhile``: work of the calling thread's own
+        that it does once the helpers have started on the batch (then it joins them)."""
         if not self.pairs:
+            if meanwhile is not None:
+                meanwhile()
             return np.empty(0), np.empty(0)
         job = self.job(farkle, win, boundary, boundary_is_farkle, threads, keep, newton)
         threads = min(max(1, threads), int(self.height.shape[0]))
         if threads > 1:
             _HELPERS.submit(threads - 1, job)
+        if meanwhile is not None:
+            meanwhile()
         _solve(0, *job)
         if _HELPERS.errors:  # pragma: no cover - the kernel does not raise
             raise RuntimeError("a solver thread failed") from _HELPERS.errors[0]
@@ -948,13 +1030,21 @@ class Lanes:
         return self._run(farkle, win, boundary, boundary_is_farkle, threads, keep, ONE_PASS)
 
     def newton(
-        self, w: Floats, partner: Ints, exact: bool, tolerance: float, passes: int, threads: int
+        self,
+        w: Floats,
+        partner: Ints,
+        exact: bool,
+        tolerance: float,
+        passes: int,
+        threads: int,
+        meanwhile: Callable[[], None] | None = None,
     ) -> tuple[Floats, float, int]:
         """Newton's method on the farkle cycle from ``w``: each pair's value is the start of
         its turn, whose farkle is worth ``1 - w[partner]`` (the pair (b, a) of (a, b)),
         until the largest residual is below ``tolerance`` or after ``passes`` passes.
         Returns the values (after the last step), that residual and the passes made; the
-        steps are ``solve_game``'s, taken by the thread that ends a pass."""
+        steps are ``solve_game``'s, taken by the thread that ends a pass. ``meanwhile``: as
+        for ``_run``."""
         w = np.array(w, dtype=np.float64)
         farkle = 1.0 - w[partner]
         ones = np.ones(self.pairs)
@@ -962,7 +1052,7 @@ class Lanes:
         result = np.zeros(2)
         partner = np.ascontiguousarray(partner, dtype=np.int64)
         newton = (True, w, partner, np.empty(self.pairs), tolerance, passes, result)
-        self._run(farkle, ones, boundary, exact, threads, False, newton)
+        self._run(farkle, ones, boundary, exact, threads, False, newton, meanwhile)
         return w, float(result[0]), int(result[1])
 
     def tables_of_pairs(self) -> tuple[Floats, Floats]:
