@@ -191,8 +191,8 @@ def test_items_whose_holder_stopped_are_done_again() -> None:
 @pytest.mark.skipif(not hasattr(os, "sched_setaffinity"), reason="needs CPU affinity")
 def test_two_threads_on_one_cpu() -> None:
     """The calling thread and its helper on one CPU (as when other work holds the others):
-    a thread that waits for an item whose holder last ran on its own CPU gives the CPU up,
-    and the solve ends with the same values."""
+    a thread with nothing left does the item of a holder that last ran on its own CPU (that
+    waits for it), and the solve ends with the same values."""
     rules = load_rules("greed(target=600)")
     one = solve_game(rules, threads=1)
     solve_game(rules, threads=2)  # the helper thread started

@@ -388,12 +388,16 @@ GEN, DONE = 0, -1
 STALL_ROWS = 64
 """An item whose holder wrote no row for this long (in its rows' time) is done again."""
 
+PATIENCE = 4
+"""A thread with nothing to do spins this many times the largest item's time at most."""
+
 CALLS, ITEMS, AGAIN, DROPPED, IN_BATCHES, IN_ITEMS, IN_AGAIN, IN_DROPPED, IN_STEPS = range(9)
 """``sync[7][thread]``, what each thread did (counts, then time-stamp ticks): batches
-joined, items solved, items done again for a stopped holder, items given up (another
-thread finished them first); time in batches, in items solved, done again and given up,
-and writing the values out (with Newton's step where the thread ended a pass). The time
-in batches left over is waiting: at the end of a pass, for the items others hold."""
+joined, items whose values it wrote (its own, done again for a holder that stopped), items
+it solved or began for nothing (another thread wrote them first); time in batches, in
+those three kinds of items, and writing the values out (with Newton's step where the
+thread ended a pass). The time in batches left over is waiting: at the end of a pass, for
+the items others hold."""
 
 
 def _item_python(
@@ -534,10 +538,10 @@ def _finish_python(
     newton: tuple[Any, ...],
     out_value: Floats,
     out_deriv: Floats,
-) -> None:  # pragma: no cover - compiled by numba
+) -> bool:  # pragma: no cover - compiled by numba
     """Item ``c`` of pass ``k`` solved in ``tab``: its start values written out, unless
-    another thread wrote them first; the thread that writes the pass's last item takes
-    Newton's step (``newton``) and starts the next pass, or ends the batch."""
+    another thread wrote them first (False); the thread that writes the pass's last item
+    takes Newton's step (``newton``) and starts the next pass, or ends the batch."""
     ctrl, finished, done = sync[0], sync[2], sync[3]
     height, lane_rows, lane_pair, farkle = level[0], level[1], level[2], level[3]
     boundary, boundary_is_farkle = level[5], level[6]
@@ -553,12 +557,12 @@ def _finish_python(
             out_value[lane_pair[c, lane]] = tab[at]
             out_deriv[lane_pair[c, lane]] = tab[at + LANES]
         if _fetch_add(finished, k, 1) != height.shape[0] - 1:
-            return
+            return True
         iterate, w, partner, r, tolerance, passes, result = newton
         result[1] = k + 1
         if not iterate:
             _store(ctrl, GEN, DONE)
-            return
+            return True
         # Newton's step on the pairs (a, b) and (b, a), coupled by the farkle.
         left = 0.0
         for i in range(w.shape[0]):
@@ -577,7 +581,7 @@ def _finish_python(
         result[0] = left
         if left < tolerance or k + 1 >= passes:
             _store(ctrl, GEN, DONE)
-            return
+            return True
         for item in range(height.shape[0]):
             for lane in range(LANES):
                 value = 1.0 - w[partner[lane_pair[item, lane]]]
@@ -585,7 +589,8 @@ def _finish_python(
                 if boundary_is_farkle:
                     boundary[item, lane] = value
         _store(ctrl, GEN, k + 1)
-        return
+        return True
+    return False
 
 
 def _solve_python(
@@ -636,9 +641,12 @@ def _solve_python(
                     per_row = (end - begin) // height[c]
                     if per_row > 0 and (clock[thread] <= 0 or per_row < clock[thread]):
                         clock[thread] = per_row
-                    _finish(c, k, tab, sync, level, turn, newton, out_value, out_deriv)
-                    stats[ITEMS] += 1
-                    stats[IN_ITEMS] += end - begin
+                    if _finish(c, k, tab, sync, level, turn, newton, out_value, out_deriv):
+                        stats[ITEMS] += 1
+                        stats[IN_ITEMS] += end - begin
+                    else:
+                        stats[DROPPED] += 1
+                        stats[IN_DROPPED] += end - begin
                     stats[IN_STEPS] += _ticks() - end
                 else:
                     stats[DROPPED] += 1
@@ -646,24 +654,25 @@ def _solve_python(
                 continue
             emptied = k
             since = _ticks()
+        # An item whose holder does not run: it last ran on this CPU (it waits for it), or
+        # wrote no row for STALL_ROWS rows' time (held back elsewhere). Done again here: on a
+        # busy machine a yield would give this thread's time to other work.
         stalled = -1
-        here = False  # a holder waits for this CPU: it goes on once this thread stops
         row = clock[thread]
         now = _ticks()
         if not keep and row > 0:
             mine = _cpu()
             for c in range(items):
-                if _load(done, c) >= k:
-                    continue
-                if _load(cpu, c) == mine:
-                    here = True
-                elif now - _load(heartbeat, c) > STALL_ROWS * row:
-                    stalled = c  # held back elsewhere: done again here
+                if _load(done, c) < k and (
+                    _load(cpu, c) == mine or now - _load(heartbeat, c) > STALL_ROWS * row
+                ):
+                    stalled = c
                     break
         if stalled < 0:
-            # A holder that runs ends its item within the largest item's time: wait on this
-            # core (the pass's end is then seen at once); longer, other threads may need it.
-            if row > 0 and now - since < height[0] * row and not here:
+            # The holders run: their items end within the largest item's time; wait on this
+            # core (the pass's end is then seen at once). Far longer, or with no time per
+            # row known yet, the core to other threads.
+            if row > 0 and now - since < PATIENCE * height[0] * row:
                 _spin()
             else:
                 _pause()
@@ -672,9 +681,12 @@ def _solve_python(
         begin = _ticks()
         if _item(stalled, k, tab, True, sync, level, banks, turn, lane_value, lane_kind):
             end = _ticks()
-            _finish(stalled, k, tab, sync, level, turn, newton, out_value, out_deriv)
-            stats[AGAIN] += 1
-            stats[IN_AGAIN] += end - begin
+            if _finish(stalled, k, tab, sync, level, turn, newton, out_value, out_deriv):
+                stats[AGAIN] += 1
+                stats[IN_AGAIN] += end - begin
+            else:
+                stats[DROPPED] += 1
+                stats[IN_DROPPED] += end - begin
             stats[IN_STEPS] += _ticks() - end
         else:
             stats[DROPPED] += 1
@@ -777,11 +789,13 @@ _since: tuple[int, float] = (0, 0.0)
 
 
 def thread_stats(reset: bool = False) -> list[dict[str, float]]:
-    """What each solver thread did since the last reset (the calling thread first): batches
-    joined, items solved, done again, given up, and the seconds in batches, in items solved,
-    done again, given up, in writing the values out and Newton's step, and waiting (the
-    rest of the time in batches). Seconds from the time-stamp counter, timed against the
-    system's clock over the same span."""
+    """What each solver thread did since the last reset (the calling thread first), as
+    ``CALLS`` ... tell: batches joined; items whose values it wrote, its own ("items") and
+    done again for a holder that stopped ("again"); items solved or begun for nothing
+    ("dropped"); the seconds in batches, in those items, in writing the values out and
+    Newton's step ("steps"), and waiting (the rest of the time in batches). Seconds from
+    the time-stamp counter, timed against the system's clock over the same span (wall
+    time: a thread that other work holds back counts on)."""
     global _since
     _compile_lanes()
     ticks, now = int(_now()), time.perf_counter()
