@@ -33,6 +33,7 @@ from __future__ import annotations
 import os
 import platform
 import queue
+import sys
 import threading
 import time
 from collections.abc import Callable
@@ -295,9 +296,18 @@ def _intrinsics() -> None:
 
         return types.int64(array, types.int64, types.int64, types.int64), codegen
 
+    # Elsewhere than on x86 (whose time-stamp counter user code may read), ticks() is 0:
+    # no time per row is known, so nothing is done again and waiting threads yield; no CPU
+    # is known but on Linux, and no yield on Windows.
+    x86 = platform.machine().lower() in ("x86_64", "amd64", "i686", "i386")
+    linux = sys.platform.startswith("linux")
+    posix = os.name == "posix"
+
     @intrinsic
     def ticks(typingctx: Any) -> Any:
         def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+            if not x86:
+                return ir.Constant(i64, 0)
             kind = ir.FunctionType(i64, [])
             counter = builder.module.declare_intrinsic("llvm.readcyclecounter", fnty=kind)
             return builder.call(counter, [])
@@ -307,7 +317,7 @@ def _intrinsics() -> None:
     @intrinsic
     def spin(typingctx: Any) -> Any:
         def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
-            if platform.machine().lower() in ("x86_64", "amd64", "i686", "i386"):
+            if x86:
                 kind = ir.FunctionType(ir.VoidType(), [])
                 for _ in range(8):
                     builder.call(external(builder, "llvm.x86.sse2.pause", kind), [])
@@ -318,6 +328,8 @@ def _intrinsics() -> None:
     @intrinsic
     def cpu(typingctx: Any) -> Any:
         def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+            if not linux:
+                return ir.Constant(i64, -1)  # unknown
             where = external(builder, "sched_getcpu", ir.FunctionType(ir.IntType(32), []))
             return builder.sext(builder.call(where, []), i64)
 
@@ -326,7 +338,9 @@ def _intrinsics() -> None:
     @intrinsic
     def pause(typingctx: Any) -> Any:
         def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
-            builder.call(external(builder, "sched_yield", ir.FunctionType(ir.IntType(32), [])), [])
+            if posix:
+                kind = ir.FunctionType(ir.IntType(32), [])
+                builder.call(external(builder, "sched_yield", kind), [])
             return context.get_dummy_value()
 
         return types.void(), codegen
@@ -664,7 +678,8 @@ def _solve_python(
             mine = _cpu()
             for c in range(items):
                 if _load(done, c) < k and (
-                    _load(cpu, c) == mine or now - _load(heartbeat, c) > STALL_ROWS * row
+                    (mine >= 0 and _load(cpu, c) == mine)
+                    or now - _load(heartbeat, c) > STALL_ROWS * row
                 ):
                     stalled = c
                     break
