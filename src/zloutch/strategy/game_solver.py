@@ -32,10 +32,13 @@ from zloutch.rules.ruleset import RuleSet
 from zloutch.strategy.kernels import (
     Lanes,
     ScoreBanks,
+    Sweep,
     Tables,
+    aligned_empty,
     build_tables,
     default_threads,
     numba_available,
+    solve_levels,
     solve_pairs,
 )
 from zloutch.strategy.turn_solver import TurnModel, TurnSolution
@@ -234,11 +237,12 @@ class _Game:
         return (self.T + (1 if self.exact else self.margin) - a).astype(np.int64)
 
     def buffer(self, rows: Ints) -> Floats:
-        """Memory for the lane kernel's tables on ``threads`` threads, the same for every
-        level (as large as the largest): a fresh one costs the system's page faults."""
-        size = Lanes.work_size(self.tables, rows, self.threads)
+        """Memory for the lane kernel's tables on ``threads`` threads (and the calling one),
+        the same for every level (as large as the largest): a fresh one costs the system's
+        page faults."""
+        size = Lanes.work_size(self.tables, rows, self.threads + 1)
         if self._work.shape[0] < size:
-            self._work = np.empty(size)
+            self._work = aligned_empty(size)
         return self._work
 
     def run(
@@ -281,43 +285,15 @@ class _Game:
 
         return starts
 
-    def prepare(self, a: Ints, b: Ints) -> Lanes | None:
-        """What Newton's method on the pairs (a, b) needs that no other level's values
-        change: for the compiled backend, the pairs laid out for the lane kernel (None for
-        the others)."""
-        if self.backend != "numba" or self._score_banks is None:
-            return None
-        rows = self.rows_of(a)
-        entered = (b > 0) | (not self.rules.turn.entry)
-        scores = self._score_banks.of(a, b, entered)
-        return Lanes(self.tables, rows, buffer=self.buffer(rows), scores=scores)
-
     def newton(
-        self,
-        a: Ints,
-        b: Ints,
-        partner: Ints,
-        w: Floats,
-        tolerance: float,
-        passes: int = 100,
-        prepared: Lanes | None = None,
-        meanwhile: Callable[[], None] | None = None,
+        self, a: Ints, b: Ints, partner: Ints, w: Floats, tolerance: float, passes: int = 100
     ) -> tuple[Floats, float, int]:
         """Newton's method on a level's pairs (a, b) from ``w``: the pair (b, a) of each is
         ``partner``, whose value makes what a farkle is worth. Returns the values, the largest
         residual of the last pass and the passes made (at most ``passes``): the passes go on
         until that residual is below ``tolerance``, and the values take every pass's step.
-
-        The compiled backend runs the whole loop in the lane kernel's threads (the banks read
-        from ``tabulate_banks``, Newton's step taken by the thread that ends a pass); the others
-        run each pass with ``level`` and take the same step here. ``prepared``: ``prepare(a,
-        b)`` made before; ``meanwhile``: work of this thread's own, done while the helper
-        threads start on the level (the next level's ``prepare``)."""
-        lanes = prepared if prepared is not None else self.prepare(a, b)
-        if lanes is not None:
-            return lanes.newton(w, partner, self.exact, tolerance, passes, self.threads, meanwhile)
-        if meanwhile is not None:
-            meanwhile()
+        Each pass runs with ``level``. (The compiled backend runs all the levels at once in
+        its threads, with the same steps: ``sweep``.)"""
         assert self._win is not None, "tabulate_banks(low, win) first"
         rows, bank, same = self.level_inputs(a, b, self._win)
         level = self.level(rows, bank, same)
@@ -340,6 +316,32 @@ class _Game:
             if left < tolerance:
                 break
         return w, left, made
+
+    def sweep(
+        self,
+        levels: list[tuple[int, Ints, Ints, Ints]],
+        tolerance: float,
+        progress: Callable[[int], None] | None,
+    ) -> Floats:
+        """Every level (each one's index, pairs (a, b) and partners), solved in turn by the
+        lane kernel's threads (``kernels.solve_levels``), the values written into the table
+        given to ``tabulate_banks``. Returns each level's residual and passes."""
+        assert self._score_banks is not None, "tabulate_banks(low, win) first"
+        a = np.concatenate([level[1] for level in levels]) if levels else np.zeros(0, np.int64)
+        b = np.concatenate([level[2] for level in levels]) if levels else np.zeros(0, np.int64)
+        entered = (b > 0) | (not self.rules.turn.entry)
+        plan = Sweep.of([(a, b, partner, self.rows_of(a)) for _, a, b, partner in levels])
+        return solve_levels(
+            self.tables,
+            plan,
+            self._score_banks.of(a, b, entered),
+            self.exact,
+            tolerance,
+            100,
+            self.threads,
+            self.buffer(plan.rows),
+            progress,
+        )
 
     def last_turn_inputs(
         self, d: Ints, entered: bool, inherited: int = 0
@@ -488,7 +490,6 @@ def solve_game(
     T = game.T
     win = np.full((T, T), np.nan)
     game.tabulate_banks(0, win)
-    game.buffer(game.rows_of(np.zeros(1, dtype=np.int64)))  # for the largest level, once
     can_win = game.can_win()
     passes = 0
     residual = 0.0
@@ -515,22 +516,21 @@ def solve_game(
             reported += 1
             progress(reported, levels)
 
-    # Each level is laid out while the helper threads start on the one before.
-    prepared = [game.prepare(*pairs[0][1:3])] if pairs else []
-    for position, (done, a, b, partner) in enumerate(pairs):
-        report(done)
-        following = pairs[position + 1] if position + 1 < len(pairs) else None
-
-        def prepare_next(following: tuple[int, Ints, Ints, Ints] | None = following) -> None:
-            if following is not None:
-                prepared.append(game.prepare(following[1], following[2]))
-
+    for _, a, _, _ in pairs:
         states += int(game.rows_of(a).sum()) * game.tables.columns
+    if game.backend == "numba":  # every level in the kernel's threads, the same steps
+        results = game.sweep(
+            pairs, tolerance, lambda n: report(pairs[n][0] if n < len(pairs) else levels)
+        )
+        for left, made in results.tolist():
+            passes += int(made)
+            residual = max(residual, left)
+    for done, a, b, partner in pairs if game.backend != "numba" else []:
+        report(done)
         # Start Newton from the level above (one more point for the opponent): close by.
         w = np.where(b + 1 < T, win[a, np.minimum(b + 1, T - 1)], 0.5)
         w = np.where(np.isnan(w), 0.5, w)
-        lanes = prepared.pop(0)
-        w, left, made = game.newton(a, b, partner, w, tolerance, 100, lanes, prepare_next)
+        w, left, made = game.newton(a, b, partner, w, tolerance)
         passes += made
         residual = max(residual, left)
         win[a, b] = w

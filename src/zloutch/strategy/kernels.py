@@ -405,6 +405,9 @@ STALL_ROWS = 64
 PATIENCE = 4
 """A thread with nothing to do spins this many times the largest item's time at most."""
 
+OPEN_ROWS = 256
+"""A thread waiting for the next level of a sweep spins this many rows' time at most."""
+
 CALLS, ITEMS, AGAIN, DROPPED, IN_BATCHES, IN_ITEMS, IN_AGAIN, IN_DROPPED, IN_STEPS = range(9)
 """``sync[7][thread]``, what each thread did (counts, then time-stamp ticks): batches
 joined, items whose values it wrote (its own, done again for a holder that stopped), items
@@ -552,10 +555,10 @@ def _finish_python(
     newton: tuple[Any, ...],
     out_value: Floats,
     out_deriv: Floats,
-) -> bool:  # pragma: no cover - compiled by numba
-    """Item ``c`` of pass ``k`` solved in ``tab``: its start values written out, unless
-    another thread wrote them first (False); the thread that writes the pass's last item
-    takes Newton's step (``newton``) and starts the next pass, or ends the batch."""
+) -> int:  # pragma: no cover - compiled by numba
+    """Item ``c`` of pass ``k`` solved in ``tab``: its start values written out (1), unless
+    another thread wrote them first (0); the thread that writes the pass's last item takes
+    Newton's step (``newton``) and starts the next pass, or ends the batch (2)."""
     ctrl, finished, done = sync[0], sync[2], sync[3]
     height, lane_rows, lane_pair, farkle = level[0], level[1], level[2], level[3]
     boundary, boundary_is_farkle = level[5], level[6]
@@ -571,12 +574,12 @@ def _finish_python(
             out_value[lane_pair[c, lane]] = tab[at]
             out_deriv[lane_pair[c, lane]] = tab[at + LANES]
         if _fetch_add(finished, k, 1) != height.shape[0] - 1:
-            return True
+            return 1
         iterate, w, partner, r, tolerance, passes, result = newton
         result[1] = k + 1
         if not iterate:
             _store(ctrl, GEN, DONE)
-            return True
+            return 2
         # Newton's step on the pairs (a, b) and (b, a), coupled by the farkle.
         left = 0.0
         for i in range(w.shape[0]):
@@ -595,7 +598,7 @@ def _finish_python(
         result[0] = left
         if left < tolerance or k + 1 >= passes:
             _store(ctrl, GEN, DONE)
-            return True
+            return 2
         for item in range(height.shape[0]):
             for lane in range(LANES):
                 value = 1.0 - w[partner[lane_pair[item, lane]]]
@@ -603,11 +606,11 @@ def _finish_python(
                 if boundary_is_farkle:
                     boundary[item, lane] = value
         _store(ctrl, GEN, k + 1)
-        return True
-    return False
+        return 1
+    return 0
 
 
-def _solve_python(
+def _batch_python(
     thread: int,
     sync: tuple[Any, ...],
     work: Floats,
@@ -618,20 +621,22 @@ def _solve_python(
     newton: tuple[Any, ...],
     out_value: Floats,
     out_deriv: Floats,
-) -> None:  # pragma: no cover - compiled by numba
+) -> bool:  # pragma: no cover - compiled by numba
     """One thread's share of a batch, until it is solved: the next item of the pass under
     way from ``taken[k]``; with none left, an item whose holder stopped (another thread
     that the machine's other work holds back), done again in this thread's own table.
+    True: this thread ended the batch (it wrote the last pass's last item).
 
     ``sync``: ``ctrl[GEN]`` the pass, ``taken[k]`` and ``finished[k]`` the items of pass k
     handed out and solved, ``done[c]`` the last pass whose values item c wrote,
     ``heartbeat[c]`` when its holder last wrote a row and ``cpu[c]`` where,
-    ``clock[thread]`` the least time a row took this thread (ticks). ``work[thread]`` is
-    this thread's table, or ``work[c]`` the item's with ``keep`` (kept for
-    ``tables_of_pairs``; nothing is done again).
+    ``clock[thread]`` the least time a row took this thread (ticks), ``stats[thread]``
+    what it did (``CALLS`` ...), ``stop[0]`` set: the solve was given up, return.
+    ``work[thread]`` is this thread's table, or ``work[c]`` the item's with ``keep`` (kept
+    for ``tables_of_pairs``; nothing is done again).
     """
     ctrl, taken, done, heartbeat, clock, cpu = sync[0], sync[1], sync[3], sync[4], sync[5], sync[6]
-    stats = sync[7][thread]
+    stats, stop = sync[7][thread], sync[8]
     entered = _ticks()
     stats[CALLS] += 1
     height = level[0]
@@ -642,9 +647,9 @@ def _solve_python(
     since = 0  # when it found them
     while True:
         k = _load(ctrl, GEN)
-        if k == DONE:
+        if k == DONE or _load(stop, 0) != 0:
             stats[IN_BATCHES] += _ticks() - entered
-            return
+            return False
         if k != emptied:
             c = _fetch_add(taken, k, 1)
             if c < items:
@@ -655,13 +660,17 @@ def _solve_python(
                     per_row = (end - begin) // height[c]
                     if per_row > 0 and (clock[thread] <= 0 or per_row < clock[thread]):
                         clock[thread] = per_row
-                    if _finish(c, k, tab, sync, level, turn, newton, out_value, out_deriv):
+                    wrote = _finish(c, k, tab, sync, level, turn, newton, out_value, out_deriv)
+                    if wrote:
                         stats[ITEMS] += 1
                         stats[IN_ITEMS] += end - begin
                     else:
                         stats[DROPPED] += 1
                         stats[IN_DROPPED] += end - begin
                     stats[IN_STEPS] += _ticks() - end
+                    if wrote == 2:
+                        stats[IN_BATCHES] += _ticks() - entered
+                        return True
                 else:
                     stats[DROPPED] += 1
                     stats[IN_DROPPED] += _ticks() - begin
@@ -696,26 +705,152 @@ def _solve_python(
         begin = _ticks()
         if _item(stalled, k, tab, True, sync, level, banks, turn, lane_value, lane_kind):
             end = _ticks()
-            if _finish(stalled, k, tab, sync, level, turn, newton, out_value, out_deriv):
+            wrote = _finish(stalled, k, tab, sync, level, turn, newton, out_value, out_deriv)
+            if wrote:
                 stats[AGAIN] += 1
                 stats[IN_AGAIN] += end - begin
             else:
                 stats[DROPPED] += 1
                 stats[IN_DROPPED] += end - begin
             stats[IN_STEPS] += _ticks() - end
+            if wrote == 2:
+                stats[IN_BATCHES] += _ticks() - entered
+                return True
         else:
             stats[DROPPED] += 1
             stats[IN_DROPPED] += _ticks() - begin
 
 
+def _solve_python(
+    thread: int,
+    sync: tuple[Any, ...],
+    work: Floats,
+    keep: bool,
+    level: tuple[Ints, Ints, Ints, Floats, Floats, Floats, bool],
+    banks: tuple[Any, ...],
+    turn: tuple[Any, ...],
+    newton: tuple[Any, ...],
+    out_value: Floats,
+    out_deriv: Floats,
+) -> None:  # pragma: no cover - compiled by numba
+    """One thread's share of one batch (``_batch``)."""
+    _batch(thread, sync, work, keep, level, banks, turn, newton, out_value, out_deriv)
+
+
+def _open_python(
+    n: int, plan: tuple[Any, ...], state: tuple[Any, ...], win: Floats, exact: bool
+) -> None:  # pragma: no cover - compiled by numba
+    """Level ``n`` of a sweep made ready for its first pass: Newton's start values read from
+    the level above (one more point for the opponent, 0.5 where nothing is known) and the
+    farkle of each lane, as ``solve_game`` sets them."""
+    starts, item_starts, pair_a, pair_b, partner, _, _, lane_pair = plan
+    farkle, boundary, w = state[0], state[2], state[3]
+    first = starts[n]
+    T = win.shape[0]
+    for i in range(first, starts[n + 1]):
+        up = pair_b[i] + 1
+        v = win[pair_a[i], up] if up < T else 0.5
+        w[i] = 0.5 if v != v else v
+    for c in range(item_starts[n], item_starts[n + 1]):
+        for lane in range(LANES):
+            f = 1.0 - w[first + partner[first + lane_pair[c, lane]]]
+            farkle[c, lane] = f
+            boundary[c, lane] = f if exact else 1.0
+
+
+def _levels_python(
+    thread: int,
+    shared: tuple[Any, ...],
+    plan: tuple[Any, ...],
+    state: tuple[Any, ...],
+    banks: tuple[Any, ...],
+    turn: tuple[Any, ...],
+    work: Floats,
+    exact: bool,
+    tolerance: float,
+    passes: int,
+) -> None:  # pragma: no cover - compiled by numba
+    """One thread's share of a sweep of levels (``solve_levels``), until the last is solved.
+
+    Every thread takes part in the level under way (``shared[0][0]``) as in ``_batch``;
+    the thread that ends a level writes its values into the win table (``banks[9]``, which
+    the next levels read), makes the next one ready (``_open``) and moves the sweep on. The
+    others wait for it on their core: it is running, and takes microseconds."""
+    sweep, level_ctrl, taken, finished, done, heartbeat, clock, cpu, stats = shared
+    starts, item_starts, pair_a, pair_b, partner, height, lane_rows, lane_pair = plan
+    farkle, ones, boundary, w, r, out_value, out_deriv, results = state
+    win = banks[9]
+    levels = starts.shape[0] - 1
+    stop = sweep[1:2]
+    seen = -1
+    since = 0
+    while _load(stop, 0) == 0:
+        n = _load(sweep, 0)
+        if n >= levels:
+            return
+        if n == seen:  # the thread that ended it is opening the next one
+            row = clock[thread]
+            if row > 0 and _ticks() - since < OPEN_ROWS * row:
+                _spin()
+            else:
+                _pause()
+            continue
+        seen = n
+        p0, p1, c0, c1 = starts[n], starts[n + 1], item_starts[n], item_starts[n + 1]
+        sync = (
+            level_ctrl[n : n + 1],
+            taken[n],
+            finished[n],
+            done[c0:c1],
+            heartbeat[c0:c1],
+            clock,
+            cpu[c0:c1],
+            stats,
+            stop,
+        )
+        level = (
+            height[c0:c1],
+            lane_rows[c0:c1],
+            lane_pair[c0:c1],
+            farkle[c0:c1],
+            ones[c0:c1],
+            boundary[c0:c1],
+            exact,
+        )
+        by_pair = (banks[3][p0:p1], banks[4][p0:p1], banks[5][p0:p1])
+        level_banks = banks[:3] + by_pair + banks[6:]
+        newton = (True, w[p0:p1], partner[p0:p1], r[p0:p1], tolerance, passes, results[n])
+        if _batch(
+            thread,
+            sync,
+            work,
+            False,
+            level,
+            level_banks,
+            turn,
+            newton,
+            out_value[p0:p1],
+            out_deriv[p0:p1],
+        ):
+            for i in range(p0, p1):
+                win[pair_a[i], pair_b[i]] = w[i]
+            if n + 1 < levels:
+                _open(n + 1, plan, state, win, exact)
+            _store(sweep, 0, n + 1)
+        since = _ticks()
+
+
 _item: Any = None
 _finish: Any = None
+_batch: Any = None
 _solve: Any = None
+_open: Any = None
+_levels: Any = None
 
 
 def _compile_lanes() -> None:
     """The lane kernels compiled by Numba on first use (and cached on disk by Numba)."""
-    global _item, _finish, _solve, _now
+    global _item, _finish, _batch, _solve, _open, _levels, _now
     if _solve is None:
         import numba
 
@@ -723,7 +858,10 @@ def _compile_lanes() -> None:
         compile = numba.njit(cache=True, nogil=True, error_model="numpy")
         _item = compile(_item_python)
         _finish = compile(_finish_python)
+        _batch = compile(_batch_python)
         _solve = compile(_solve_python)
+        _open = compile(_open_python)
+        _levels = compile(_levels_python)
         _now = compile(_now_python)
 
 
@@ -741,11 +879,17 @@ class _Helpers:
     Each waits (asleep) for a job: the arguments of ``_solve``, whose shared counters hand
     out the items. The calling thread works too and waits only for the items taken, and not
     even for those when their holder stops: a helper that the machine's other work keeps
-    from running takes nothing, or has its item done again by a thread that runs.
+    from running takes nothing, or has its item done again by a thread that runs. A sweep
+    of levels (``solve_levels``) runs on helpers only (``_levels``), the calling thread
+    waiting for the first to finish (``event``) and telling the progress meanwhile.
     """
 
+    Job = tuple[Any, tuple[Any, ...], threading.Event | None]
+    """The function (``_solve`` or ``_levels``), its arguments after the thread's index,
+    and an event set once it returns."""
+
     def __init__(self) -> None:
-        self._queues: list[queue.SimpleQueue[tuple[Any, ...]]] = []
+        self._queues: list[queue.SimpleQueue[_Helpers.Job]] = []
         self._lock = threading.Lock()
         self.errors: list[BaseException] = []
         self.clock = np.zeros(1, dtype=np.int64)
@@ -769,10 +913,17 @@ class _Helpers:
                 self.stats = stats
             return self.stats
 
-    def submit(self, helpers: int, job: tuple[Any, ...]) -> None:
+    def submit(
+        self,
+        helpers: int,
+        job: tuple[Any, ...],
+        function: Any = None,
+        event: threading.Event | None = None,
+    ) -> None:
+        """``function(index, *job)`` (``_solve`` by default) on helpers 1 to ``helpers``."""
         with self._lock:
             while len(self._queues) < helpers:
-                jobs: queue.SimpleQueue[tuple[Any, ...]] = queue.SimpleQueue()
+                jobs: queue.SimpleQueue[_Helpers.Job] = queue.SimpleQueue()
                 index = len(self._queues) + 1
                 name = f"zloutch-solver-{index}"
                 thread = threading.Thread(
@@ -781,15 +932,18 @@ class _Helpers:
                 thread.start()
                 self._queues.append(jobs)
             for jobs in self._queues[:helpers]:
-                jobs.put(job)
+                jobs.put((function or _solve, job, event))
 
-    def _serve(self, index: int, jobs: queue.SimpleQueue[tuple[Any, ...]]) -> None:
+    def _serve(self, index: int, jobs: queue.SimpleQueue[_Helpers.Job]) -> None:
         while True:
-            job = jobs.get()
+            function, job, event = jobs.get()
             try:
-                _solve(index, *job)
+                function(index, *job)
             except BaseException as error:  # pragma: no cover - the kernel does not raise
                 self.errors.append(error)
+            finally:
+                if event is not None:
+                    event.set()
 
 
 _HELPERS = _Helpers()
@@ -804,13 +958,14 @@ _since: tuple[int, float] = (0, 0.0)
 
 
 def thread_stats(reset: bool = False) -> list[dict[str, float]]:
-    """What each solver thread did since the last reset (the calling thread first), as
-    ``CALLS`` ... tell: batches joined; items whose values it wrote, its own ("items") and
-    done again for a holder that stopped ("again"); items solved or begun for nothing
-    ("dropped"); the seconds in batches, in those items, in writing the values out and
-    Newton's step ("steps"), and waiting (the rest of the time in batches). Seconds from
-    the time-stamp counter, timed against the system's clock over the same span (wall
-    time: a thread that other work holds back counts on)."""
+    """What each solver thread did since the last reset: row 0 the calling thread (batches
+    of ``Lanes``; it waits during a sweep of levels), row i helper i; as ``CALLS`` ...
+    tell: batches joined; items whose values it wrote, its own ("items") and done again
+    for a holder that stopped ("again"); items solved or begun for nothing ("dropped");
+    the seconds in batches, in those items, in writing the values out and Newton's step
+    ("steps"), and waiting (the rest of the time in batches). Seconds from the time-stamp
+    counter, timed against the system's clock over the same span (wall time: a thread that
+    other work holds back counts on)."""
     global _since
     _compile_lanes()
     ticks, now = int(_now()), time.perf_counter()
@@ -900,6 +1055,59 @@ ONE_PASS = (False, _NO_FLOATS, _NO_INTS, _NO_FLOATS, 0.0, 1, np.zeros(2))
 passes, result)``, ``result`` the residual and the passes made."""
 
 
+ALIGN = 64
+"""Bytes: the items' tables begin on a cache line. An option reads ``LANES`` doubles (64
+bytes) at a multiple of ``LANES`` from the table's start; from a table 16 bytes off a line,
+as NumPy's memory may be, each read spans two lines, and a farkle solve took 5.0 to 5.5 s
+on one thread instead of 3.6 to 3.8 s."""
+
+
+def aligned_empty(size: int) -> Floats:
+    """``np.empty(size)`` that begins at a multiple of ``ALIGN`` bytes."""
+    raw = np.empty(size + ALIGN // 8)
+    skip = (-raw.ctypes.data % ALIGN) // 8
+    return raw[skip : skip + size]
+
+
+def _slots(buffer: Floats, slots: int) -> Floats:
+    """``buffer`` as ``slots`` tables, each on a cache line (``buffer`` begins on one)."""
+    per = buffer.shape[0] // slots // (ALIGN // 8) * (ALIGN // 8)
+    return buffer[: slots * per].reshape(slots, per)
+
+
+def _lay_out(rows: Ints) -> tuple[Ints, Ints, Ints]:
+    """Pairs in items of ``LANES``, largest first (the order the threads take them in):
+    ``lane_pair[c, k]``, the pair in lane k of item c (padding lanes repeat the last pair),
+    its rows, and the item's height (the most rows of its lanes)."""
+    pairs = int(rows.shape[0])
+    items = -(-pairs // LANES)
+    by_rows = np.argsort(-rows, kind="stable").astype(np.int64)
+    order = np.empty(items * LANES, dtype=np.int64)
+    order[:pairs] = by_rows
+    order[pairs:] = by_rows[-1] if pairs else 0
+    lane_pair = order.reshape(items, LANES)
+    lane_rows = rows[lane_pair] if pairs else np.ones((0, LANES), dtype=np.int64)
+    return lane_pair, lane_rows, lane_rows.max(axis=1, initial=0).astype(np.int64)
+
+
+def _turn(tables: Tables) -> tuple[Any, ...]:
+    """The kernel's ``turn``: the tables' arrays, each option's offset in an item's table."""
+    t = tables
+    opt_off = (-t.opt_pts * t.columns + t.opt_dest) * 2 * LANES
+    return (
+        t.node_col,
+        t.sig_start,
+        t.sig_prob,
+        t.opt_start,
+        opt_off,
+        t.hand_col,
+        t.hand_throw_col,
+        t.columns,
+        t.max_points,
+        t.start_col,
+    )
+
+
 class Lanes:
     """A batch of pairs laid out for the lane kernel, solved for many farkle values.
 
@@ -918,23 +1126,14 @@ class Lanes:
         buffer: Floats | None = None,
         scores: tuple[Any, ...] | None = None,
     ) -> None:
-        """``buffer``: memory for the threads' tables (``work_size`` doubles at least, laid
-        out ``stride`` apart), kept from one batch to the next by the caller: a fresh one
-        costs the system's page faults."""
+        """``buffer``: memory for the threads' tables (``work_size`` doubles at least, from
+        ``aligned_empty``), kept from one batch to the next by the caller: a fresh one costs
+        the system's page faults."""
         _compile_lanes()
         self.tables = tables
         self.rows = rows
-        pairs = int(rows.shape[0])
-        self.pairs = pairs
-        items = -(-pairs // LANES)
-        # Largest first: the items go to the threads in this order.
-        by_rows = np.argsort(-rows, kind="stable").astype(np.int64)
-        order = np.empty(items * LANES, dtype=np.int64)
-        order[:pairs] = by_rows
-        order[pairs:] = by_rows[-1] if pairs else 0  # padding lanes repeat the last pair
-        self.lane_pair = order.reshape(items, LANES)
-        self.lane_rows = rows[self.lane_pair] if pairs else np.ones((0, LANES), dtype=np.int64)
-        self.height = self.lane_rows.max(axis=1, initial=0).astype(np.int64)
+        self.pairs = int(rows.shape[0])
+        self.lane_pair, self.lane_rows, self.height = _lay_out(rows)
         if scores is None:
             assert bank is not None and bank_farkle is not None
             scores = _array_banks(bank, bank_farkle)
@@ -942,20 +1141,7 @@ class Lanes:
         self.pad = tables.max_points
         self.buffer = buffer
         self.work: Floats = np.empty((0, 0))
-        self.opt_off = (-tables.opt_pts * tables.columns + tables.opt_dest) * 2 * LANES
-        t = tables
-        self.turn = (
-            t.node_col,
-            t.sig_start,
-            t.sig_prob,
-            t.opt_start,
-            self.opt_off,
-            t.hand_col,
-            t.hand_throw_col,
-            t.columns,
-            self.pad,
-            t.start_col,
-        )
+        self.turn = _turn(tables)
 
     @staticmethod
     def stride(tables: Tables, rows: Ints) -> int:
@@ -984,15 +1170,15 @@ class Lanes:
         slots = max(1, threads)
         stride = self.stride(self.tables, self.rows)
         if keep:
-            self.work = np.empty((items, stride))
+            self.work = aligned_empty(items * stride).reshape(items, stride)
         else:
             buffer = self.buffer
             if buffer is None or buffer.shape[0] < slots * stride:
-                buffer = self.buffer = np.empty(slots * stride)
+                buffer = self.buffer = aligned_empty(slots * stride)
             # Each thread's table at the same place of the buffer for every batch: a helper
             # still busy with an item of a batch the others finished writes where no other
             # thread does (its result is then dropped).
-            self.work = buffer[: slots * (buffer.shape[0] // slots)].reshape(slots, -1)
+            self.work = _slots(buffer, slots)
         sync = (
             np.zeros(1, dtype=np.int64),  # ctrl: the pass (GEN)
             np.zeros(max(1, newton[5]), dtype=np.int64),  # taken[k]
@@ -1002,6 +1188,7 @@ class Lanes:
             _HELPERS.clocks(slots),
             np.full(items, -1, dtype=np.int64),  # cpu[c]
             _HELPERS.counts(slots),
+            np.zeros(1, dtype=np.int64),  # stop
         )
         level = (
             self.height,
@@ -1025,20 +1212,13 @@ class Lanes:
         threads: int,
         keep: bool,
         newton: tuple[Any, ...],
-        meanwhile: Callable[[], None] | None = None,
     ) -> tuple[Floats, Floats]:
-        """The batch on ``threads`` threads; ``meanwhile``: work of the calling thread's own
-        that it does once the helpers have started on the batch (then it joins them)."""
         if not self.pairs:
-            if meanwhile is not None:
-                meanwhile()
             return np.empty(0), np.empty(0)
         job = self.job(farkle, win, boundary, boundary_is_farkle, threads, keep, newton)
         threads = min(max(1, threads), int(self.height.shape[0]))
         if threads > 1:
             _HELPERS.submit(threads - 1, job)
-        if meanwhile is not None:
-            meanwhile()
         _solve(0, *job)
         if _HELPERS.errors:  # pragma: no cover - the kernel does not raise
             raise RuntimeError("a solver thread failed") from _HELPERS.errors[0]
@@ -1058,32 +1238,6 @@ class Lanes:
         ``tables_of_pairs``."""
         return self._run(farkle, win, boundary, boundary_is_farkle, threads, keep, ONE_PASS)
 
-    def newton(
-        self,
-        w: Floats,
-        partner: Ints,
-        exact: bool,
-        tolerance: float,
-        passes: int,
-        threads: int,
-        meanwhile: Callable[[], None] | None = None,
-    ) -> tuple[Floats, float, int]:
-        """Newton's method on the farkle cycle from ``w``: each pair's value is the start of
-        its turn, whose farkle is worth ``1 - w[partner]`` (the pair (b, a) of (a, b)),
-        until the largest residual is below ``tolerance`` or after ``passes`` passes.
-        Returns the values (after the last step), that residual and the passes made; the
-        steps are ``solve_game``'s, taken by the thread that ends a pass. ``meanwhile``: as
-        for ``_run``."""
-        w = np.array(w, dtype=np.float64)
-        farkle = 1.0 - w[partner]
-        ones = np.ones(self.pairs)
-        boundary = farkle if exact else ones
-        result = np.zeros(2)
-        partner = np.ascontiguousarray(partner, dtype=np.int64)
-        newton = (True, w, partner, np.empty(self.pairs), tolerance, passes, result)
-        self._run(farkle, ones, boundary, exact, threads, False, newton, meanwhile)
-        return w, float(result[0]), int(result[1])
-
     def tables_of_pairs(self) -> tuple[Floats, Floats]:
         """Every (pair, total, column) of the last solve with ``keep``, in ``solve_pairs``'s
         layout."""
@@ -1101,6 +1255,132 @@ class Lanes:
         values[:, :, :2] = 0.0  # the farkle and win columns: no node, as _kernel_python
         deriv[:, :, :2] = 0.0
         return values, deriv
+
+
+@dataclass(frozen=True)
+class Sweep:
+    """Levels of pairs for ``solve_levels``, in the order they are solved: the pairs of
+    level n are ``starts[n]:starts[n + 1]`` (scores ``a``, ``b``; ``partner``, the pair (b,
+    a) of each, counted from the level's first), its items ``item_starts[n]:item_starts[n +
+    1]``, laid out as ``Lanes`` lays out one batch (``lane_pair`` counted from the level's
+    first pair)."""
+
+    starts: Ints
+    item_starts: Ints
+    a: Ints
+    b: Ints
+    partner: Ints
+    rows: Ints
+    height: Ints
+    lane_rows: Ints
+    lane_pair: Ints
+
+    @staticmethod
+    def of(levels: list[tuple[Ints, Ints, Ints, Ints]]) -> Sweep:
+        """From each level's (a, b, partner, rows)."""
+        layouts = [_lay_out(rows) for _, _, _, rows in levels]
+        sizes = [len(a) for a, _, _, _ in levels]
+        items = [len(height) for _, _, height in layouts]
+
+        def joined(arrays: list[Ints], shape: tuple[int, ...] = (0,)) -> Ints:
+            if not arrays:
+                return np.zeros(shape, dtype=np.int64)
+            return np.ascontiguousarray(np.concatenate(arrays), dtype=np.int64)
+
+        return Sweep(
+            np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64),
+            np.concatenate([[0], np.cumsum(items)]).astype(np.int64),
+            joined([level[0] for level in levels]),
+            joined([level[1] for level in levels]),
+            joined([level[2] for level in levels]),
+            joined([level[3] for level in levels]),
+            joined([layout[2] for layout in layouts]),
+            joined([layout[1] for layout in layouts], (0, LANES)),
+            joined([layout[0] for layout in layouts], (0, LANES)),
+        )
+
+
+def solve_levels(
+    tables: Tables,
+    sweep: Sweep,
+    banks: tuple[Any, ...],
+    exact: bool,
+    tolerance: float,
+    passes: int,
+    threads: int,
+    buffer: Floats | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> Floats:
+    """Newton's method on every level of ``sweep`` in turn, on ``threads`` helper threads
+    that go from one level to the next without returning to Python (``_levels``): each
+    pair's value is the start of its turn, whose farkle is worth ``1 - w`` of its partner,
+    from the level above's value (``_open``), until the level's largest residual is below
+    ``tolerance`` or after ``passes`` passes; the values are written into the win table
+    (``banks[9]``: ``ScoreBanks.of`` for all the pairs), which the levels below read. The
+    steps and the values are ``solve_game``'s. Returns each level's last residual and its
+    passes. ``progress(n)``: n levels solved, told by this thread, which waits.
+    ``buffer``: as for ``Lanes``."""
+    _compile_lanes()
+    levels = int(sweep.starts.shape[0]) - 1
+    results = np.zeros((levels, 2))
+    if not levels:
+        return results
+    items, pairs = int(sweep.height.shape[0]), int(sweep.a.shape[0])
+    slots = threads + 1  # helpers 1 to threads
+    stride = Lanes.stride(tables, sweep.rows)
+    if buffer is None or buffer.shape[0] < slots * stride:
+        buffer = aligned_empty(slots * stride)
+    work = _slots(buffer, slots)
+    shared = (
+        np.zeros(2, dtype=np.int64),  # the level under way, stop
+        np.zeros(levels, dtype=np.int64),  # each level's pass (GEN)
+        np.zeros((levels, max(1, passes)), dtype=np.int64),  # taken[n, k]
+        np.zeros((levels, max(1, passes)), dtype=np.int64),  # finished[n, k]
+        np.full(items, -1, dtype=np.int64),  # done[c]
+        np.zeros(items, dtype=np.int64),  # heartbeat[c]
+        _HELPERS.clocks(slots),
+        np.full(items, -1, dtype=np.int64),  # cpu[c]
+        _HELPERS.counts(slots),
+    )
+    plan = (
+        sweep.starts,
+        sweep.item_starts,
+        sweep.a,
+        sweep.b,
+        sweep.partner,
+        sweep.height,
+        sweep.lane_rows,
+        sweep.lane_pair,
+    )
+    state = (
+        np.zeros((items, LANES)),  # farkle
+        np.ones((items, LANES)),  # win
+        np.zeros((items, LANES)),  # boundary
+        np.zeros(pairs),  # w
+        np.zeros(pairs),  # r
+        np.zeros(pairs),  # value
+        np.zeros(pairs),  # d value / d farkle
+        results,
+    )
+    _open(0, plan, state, banks[9], exact)
+    job = (shared, plan, state, banks, _turn(tables), work, exact, tolerance, passes)
+    finished = threading.Event()
+    _HELPERS.submit(threads, job, _levels, finished)
+    sweeping = shared[0]
+    try:
+        while not finished.wait(0.05 if progress is not None else None):
+            if progress is not None:
+                progress(int(sweeping[0]))
+    except BaseException:
+        sweeping[1] = 1  # the helpers stop at their next item
+        raise
+    if sweeping[0] < levels:  # pragma: no cover - the kernel does not raise
+        raise RuntimeError("a solver thread failed") from (
+            _HELPERS.errors[0] if _HELPERS.errors else None
+        )
+    if progress is not None:
+        progress(levels)
+    return results
 
 
 def solve_pairs(
