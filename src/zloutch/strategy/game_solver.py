@@ -474,7 +474,8 @@ def solve_game(
 
     ``threads``: how many threads share each level (the compiled backend; None: one per CPU
     this process may use). They take the level's work from one queue, so the values do not
-    depend on it, and a thread that other work on the machine holds back takes less.
+    depend on it; a thread that other work on the machine holds back takes less, and the
+    item it holds is done again by a thread that runs.
 
     Under F-1 (see ``_solve_penalty``) scores below ``-floor`` points are taken as ``-floor``.
 

@@ -22,10 +22,13 @@ The game solver's kernel (``Lanes``) lays the same numbers out for the cores: pa
 their rows and grouped ``LANES`` at a time into work items, each item one table
 ``[u, c, value|derivative, lane]`` with the pairs innermost (contiguous), rows counted down
 from each pair's top (``u = pad + rows - 1 - t``), so that an option's row and column are one
-offset, the same for every lane, and the loop over lanes reads contiguous memory. The items
+offset, the same for every lane, and the loop over lanes reads contiguous memory. Each
+thread solves its items in its own table (on a cache line: ``aligned_empty``). The items
 go to the threads from a shared counter, largest first: a thread slowed by other work on
-the machine takes fewer. ``_kernel_python`` stays the plain statement of the computation,
-which the tests hold the fast kernel to.
+the machine takes fewer, and an item whose holder stopped is done again by a thread that
+runs (``_batch``). A whole solve's levels run in the threads without returning to Python
+(``solve_levels``). ``_kernel_python`` stays the plain statement of the computation, which
+the tests hold the fast kernel to.
 """
 
 from __future__ import annotations
