@@ -1,7 +1,7 @@
 """Game solver threads: 1 and 2 threads, quiet and beside a busy process, in one run.
 
-Run: python benchmarks/solver_threads.py [--rules SPEC ...] [--threads 1 2] [--save DIR]
-     [--compare DIR]
+Run: python benchmarks/solver_threads.py [--rules SPEC ...] [--threads 1 2] [--repeat N]
+     [--save DIR] [--compare DIR]
 
 For each rule set it solves the game with each thread count, first on its own, then beside
 a second load: a busy process this script starts (one core's worth of pure spinning, stopped
@@ -14,6 +14,12 @@ sweeps, the same count for every version of the solver), the speed-up against on
 the same conditions, and the largest difference of the solved win table against the
 one-thread quiet solve of the same run. ``--save DIR`` writes the tables, ``--compare DIR``
 reads tables saved by another version (another checkout) and prints the largest difference.
+
+Each rule set is solved once before the timings (not timed): the turn graph and the bank
+tables, which the process keeps, are then built for every thread count alike. With
+``--repeat N`` the thread counts take turns N times in each condition, and a summary line
+gives each count's median and least wall time and the ratios of the medians and of the
+least times.
 
 The machine is shared: the load average (``os.getloadavg``) is printed before and after.
 Compare the ratios of one run.
@@ -106,6 +112,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rules", nargs="*", default=["farkle", "farkle-minimal(target=5000)"])
     parser.add_argument("--threads", nargs="*", type=int, default=[1, 2])
+    parser.add_argument("--repeat", type=int, default=1, help="turns of the thread counts")
     parser.add_argument("--busy-limit", type=float, default=600.0, help="seconds at most")
     parser.add_argument("--save", type=Path, default=None, help="write the win tables here")
     parser.add_argument("--compare", type=Path, default=None, help="tables saved before")
@@ -116,6 +123,7 @@ def main() -> None:
     for spec in args.rules:
         reference: np.ndarray[Any, Any] | None = None
         times: dict[tuple[str, int], float] = {}
+        solve(spec, max(args.threads))  # the turn graph and bank tables, outside the timings
         for condition in ("quiet", "busy"):
             busy = None
             if condition == "busy":
@@ -123,19 +131,36 @@ def main() -> None:
                 busy = subprocess.Popen([sys.executable, "-c", code])
             try:
                 print(f"{spec:28} {condition:5} cores free for two threads: {cores_free():.2f}")
-                for threads in args.threads:
-                    solution, wall, cpu = solve(spec, threads)
-                    times[condition, threads] = wall
-                    if reference is None:
-                        reference = solution.win
-                    speed = times[condition, args.threads[0]] / wall
+                walls: dict[int, list[float]] = {threads: [] for threads in args.threads}
+                for _ in range(args.repeat):
+                    for threads in args.threads:
+                        solution, wall, cpu = solve(spec, threads)
+                        times[condition, threads] = wall
+                        walls[threads].append(wall)
+                        if reference is None:
+                            reference = solution.win
+                        speed = times[condition, args.threads[0]] / wall
+                        print(
+                            f"{spec:28} {condition:5} threads {threads}  {wall:7.2f} s  "
+                            f"cpu {cpu:7.2f} s  {lookups(solution, spec) / cpu / 1e6:6.0f} M "
+                            f"lookups/cpu-s  x{speed:4.2f} vs {args.threads[0]} thread  "
+                            f"passes {solution.passes}  max diff "
+                            f"{difference(solution.win, reference):.1e}  first player "
+                            f"{solution.first_player:.12f}",
+                            flush=True,
+                        )
+                if args.repeat > 1:
+                    first = args.threads[0]
+                    median = {t: float(np.median(w)) for t, w in walls.items()}
+                    least = {t: min(w) for t, w in walls.items()}
                     print(
-                        f"{spec:28} {condition:5} threads {threads}  {wall:7.2f} s  "
-                        f"cpu {cpu:7.2f} s  {lookups(solution, spec) / cpu / 1e6:6.0f} M "
-                        f"lookups/cpu-s  x{speed:4.2f} vs {args.threads[0]} thread  "
-                        f"passes {solution.passes}  max diff "
-                        f"{difference(solution.win, reference):.1e}  first player "
-                        f"{solution.first_player:.12f}",
+                        f"{spec:28} {condition:5} summary  "
+                        + "  ".join(
+                            f"threads {t}: median {median[t]:.2f} s, least {least[t]:.2f} s, "
+                            f"x{median[first] / median[t]:.2f} (medians) "
+                            f"x{least[first] / least[t]:.2f} (least)"
+                            for t in args.threads
+                        ),
                         flush=True,
                     )
             finally:

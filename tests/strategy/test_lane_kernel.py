@@ -3,6 +3,9 @@ any number of threads."""
 
 from __future__ import annotations
 
+import os
+import threading
+import time
 from functools import cache
 
 import numpy as np
@@ -11,7 +14,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from zloutch.rules import PRESETS, load_rules
-from zloutch.strategy.game_solver import _Game, solve_game
+from zloutch.strategy import kernels
+from zloutch.strategy.game_solver import _Game, solve_game, unsupported_reason
 from zloutch.strategy.kernels import LANES, Lanes, Tables, build_tables, solve_pairs
 from zloutch.strategy.turn_solver import TurnModel
 
@@ -115,14 +119,143 @@ def test_solve_game_is_the_same_on_any_threads_and_as_the_pair_kernel(
     kwargs = {"floor": floor} if floor else {}
     one = solve_game(rules, threads=1, **kwargs)
     before = solve_game(rules, backend="numba-pairs", **kwargs)
-    assert (np.isnan(one.win) == np.isnan(before.win)).all()
-    assert np.nanmax(np.abs(one.win - before.win)) <= 1e-12
-    assert one.passes == before.passes and one.residual < 1e-12
+    # To the bit: the banks read in the kernel from the tables by score, Newton's step taken
+    # in the kernel, against level_inputs and the step in NumPy around the plain kernel.
+    assert np.array_equal(one.win, before.win, equal_nan=True)
+    assert one.passes == before.passes and one.residual == before.residual < 1e-12
     for threads in (2, 3):
         other = solve_game(rules, threads=threads, **kwargs)
         assert np.array_equal(other.win, one.win, equal_nan=True)
+        assert other.passes == one.passes and other.residual == one.residual
+
+
+@pytest.mark.parametrize(
+    "spec",
+    [
+        "farkle",  # F-4: the last turns; the entry (T-7)
+        "dix-mille(ticks_to_cross=0,bump=off,take_back=false)",  # T-9: the exact target
+        "farkle-minimal(last_thousand=true)",  # G-7: banks that write nothing
+    ],
+)
+def test_banks_read_by_score_are_the_level_inputs(spec: str) -> None:
+    """The kernel's banks read from the tables by score (ScoreBanks) give what level_inputs
+    lays out, to the bit, on levels of random win probabilities."""
+    rules = load_rules(spec)
+    assert unsupported_reason(rules) is None
+    game = _Game(rules, "numba", None)
+    T = game.T
+    win = np.random.default_rng(5).random((T, T))
+    game.tabulate_banks(0, win)
+    assert game._score_banks is not None
+    for s in (T - 1, T // 2, 3 * T // 2):
+        a = np.arange(max(0, s - T + 1), min(s, T - 1) + 1, dtype=np.int64)
+        b = s - a
+        rows, bank, same = game.level_inputs(a, b, win)
+        farkle = 1.0 - win[b, a]
+        ones = np.ones(len(a))
+        boundary = farkle if game.exact else ones
+        plain = Lanes(game.tables, rows, bank, same).starts(farkle, ones, boundary, game.exact)
+        entered = (b > 0) | (not rules.turn.entry)
+        scores = game._score_banks.of(a, b, entered)
+        lanes = Lanes(game.tables, game.rows_of(a), scores=scores)
+        for threads in (1, 2):
+            by_score = lanes.starts(farkle, ones, boundary, game.exact, threads)
+            assert np.array_equal(by_score[0], plain[0])
+            assert np.array_equal(by_score[1], plain[1])
+
+
+def test_items_whose_holder_stopped_are_done_again() -> None:
+    """Every item handed out to a holder that never writes a row (a thread the machine's
+    other work holds back): the thread left does them all again, to the same values."""
+    game = _Game(load_rules("farkle"), "numba", None)
+    T = game.T
+    a = np.arange(T, dtype=np.int64)
+    b = T - 1 - a
+    win = np.random.default_rng(7).random((T, T))
+    rows, bank, same = game.level_inputs(a, b, win)
+    farkle, ones = 1.0 - win[b, a], np.ones(T)
+    lanes = Lanes(game.tables, rows, bank, same)
+    expected = lanes.starts(farkle, ones, ones, False)
+    job = lanes.job(farkle, ones, ones, False, 1, False, kernels.ONE_PASS)
+    ctrl, taken, finished, done, heartbeat, _, cpu, _, stop = job[0]
+    items = len(done)
+    taken[0] = items  # all handed out, to a holder that never wrote a row (heartbeat 0)
+    stats = np.zeros((1, 16), dtype=np.int64)
+    clock = np.ones(1, dtype=np.int64)  # a row takes a tick: the holder stopped long ago
+    stopped = (ctrl, taken, finished, done, heartbeat, clock, cpu, stats, stop)
+    kernels._solve(0, stopped, *job[1:])
+    assert ctrl[0] == kernels.DONE and finished[0] == items and (done == 0).all()
+    assert stats[0, kernels.AGAIN] == items and stats[0, kernels.ITEMS] == 0
+    assert np.array_equal(job[7], expected[0]) and np.array_equal(job[8], expected[1])
+
+
+@pytest.mark.skipif(not hasattr(os, "sched_setaffinity"), reason="needs CPU affinity")
+def test_two_threads_on_one_cpu() -> None:
+    """The calling thread and its helper on one CPU (as when other work holds the others):
+    a thread with nothing left does the item of a holder that last ran on its own CPU (that
+    waits for it), and the solve ends with the same values."""
+    rules = load_rules("greed(target=600)")
+    one = solve_game(rules, threads=1)
+    solve_game(rules, threads=2)  # the helper thread started
+    helpers = [t for t in threading.enumerate() if t.name.startswith("zloutch-solver-")]
+    ids = [0, *(t.native_id for t in helpers if t.native_id is not None)]
+    before = {i: os.sched_getaffinity(i) for i in ids}
+    cpu = min(before[0])
+    try:
+        for i in ids:
+            os.sched_setaffinity(i, {cpu})
+        two = solve_game(rules, threads=2)
+    finally:
+        for i, cpus in before.items():
+            os.sched_setaffinity(i, cpus)
+    assert np.array_equal(two.win, one.win, equal_nan=True) and two.passes == one.passes
 
 
 def test_threads_below_one_are_refused() -> None:
     with pytest.raises(ValueError, match="threads must be at least 1"):
         solve_game(load_rules("greed(target=300)"), threads=0)
+
+
+class GivenUp(Exception):
+    pass
+
+
+def test_a_sweep_given_up_stops_and_the_next_solve_is_whole() -> None:
+    """The calling thread tells the progress while the helpers sweep the levels: an error
+    there (an interrupt) stops the helpers at their next item, and the next solve starts
+    afresh with the same values."""
+    rules = load_rules("farkle-minimal(target=5000)")
+    kernels.thread_stats(reset=True)
+    whole = solve_game(rules, threads=2)
+    items = sum(one["items"] + one["again"] for one in kernels.thread_stats(reset=True))
+    told: list[int] = []
+
+    def give_up(done: int, levels: int) -> None:
+        told.append(done)
+        raise GivenUp
+
+    with pytest.raises(GivenUp):
+        solve_game(rules, threads=2, progress=give_up)
+    assert told and told[0] < whole.levels
+    time.sleep(0.2)  # the helpers see the stop at their next item
+    stopped = kernels.thread_stats(reset=True)
+    assert sum(one["items"] + one["again"] for one in stopped) < items
+    again = solve_game(rules, threads=2)
+    assert np.array_equal(again.win, whole.win, equal_nan=True)
+    assert again.passes == whole.passes
+
+
+def test_the_threads_tables_begin_on_cache_lines() -> None:
+    """Each thread's table on a cache line: an option's eight doubles, one line (a read
+    across two lines made the kernel 1.4 times slower)."""
+    for size in (1, 7, 1000, 100_000):
+        assert kernels.aligned_empty(size).ctypes.data % kernels.ALIGN == 0
+    tables = tables_of("greed")
+    rows = np.arange(1, 20, dtype=np.int64)
+    shape = (19, 19, len(tables.hand_col))
+    lanes = Lanes(tables, rows, np.zeros(shape), np.zeros(shape, dtype=np.bool_))
+    for threads, keep in ((1, False), (3, False), (2, True)):
+        job = lanes.job(
+            np.zeros(19), np.ones(19), np.ones(19), False, threads, keep, kernels.ONE_PASS
+        )
+        assert all(row.ctypes.data % kernels.ALIGN == 0 for row in job[1])

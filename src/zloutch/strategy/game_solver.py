@@ -31,10 +31,14 @@ from zloutch.rules.errors import ZloutchError
 from zloutch.rules.ruleset import RuleSet
 from zloutch.strategy.kernels import (
     Lanes,
+    ScoreBanks,
+    Sweep,
     Tables,
+    aligned_empty,
     build_tables,
     default_threads,
     numba_available,
+    solve_levels,
     solve_pairs,
 )
 from zloutch.strategy.turn_solver import TurnModel, TurnSolution
@@ -228,6 +232,19 @@ class _Game:
     def rows(self, a: int) -> int:
         return self.T - a + 1 if self.exact else self.T - a + self.margin
 
+    def rows_of(self, a: Ints) -> Ints:
+        """``rows`` of each score."""
+        return (self.T + (1 if self.exact else self.margin) - a).astype(np.int64)
+
+    def buffer(self, rows: Ints) -> Floats:
+        """Memory for the lane kernel's tables on ``threads`` threads (and the calling one),
+        the same for every level (as large as the largest): a fresh one costs the system's
+        page faults."""
+        size = Lanes.work_size(self.tables, rows, self.threads + 1)
+        if self._work.shape[0] < size:
+            self._work = aligned_empty(size)
+        return self._work
+
     def run(
         self,
         rows: Ints,
@@ -261,10 +278,7 @@ class _Game:
 
             return CudaLevel(self.tables, rows, bank, bank_farkle, self.exact).starts
         if self.backend == "numba":
-            size = Lanes.work_size(self.tables, rows)
-            if self._work.shape[0] < size:  # one buffer for every level, as large as the largest
-                self._work = np.empty(size)
-            lanes = Lanes(self.tables, rows, bank, bank_farkle, self._work)
+            lanes = Lanes(self.tables, rows, bank, bank_farkle, self.buffer(rows))
             return lambda farkle, win, boundary: lanes.starts(
                 farkle, win, boundary, self.exact, self.threads
             )
@@ -274,6 +288,64 @@ class _Game:
             return values[:, 0, self.tables.start_col], deriv[:, 0, self.tables.start_col]
 
         return starts
+
+    def newton(
+        self, a: Ints, b: Ints, partner: Ints, w: Floats, tolerance: float, passes: int = 100
+    ) -> tuple[Floats, float, int]:
+        """Newton's method on a level's pairs (a, b) from ``w``: the pair (b, a) of each is
+        ``partner``, whose value makes what a farkle is worth. Returns the values, the largest
+        residual of the last pass and the passes made (at most ``passes``): the passes go on
+        until that residual is below ``tolerance``, and the values take every pass's step.
+        Each pass runs with ``level``. (The compiled backend runs all the levels at once in
+        its threads, with the same steps: ``sweep``.)"""
+        assert self._win is not None, "tabulate_banks(low, win) first"
+        rows, bank, same = self.level_inputs(a, b, self._win)
+        level = self.level(rows, bank, same)
+        ones = np.ones(len(a))
+        diagonal = partner == np.arange(len(a))
+        left = 0.0
+        made = 0
+        while made < passes:
+            made += 1
+            farkle = 1.0 - w[partner]
+            # Past the rows: an exact target was overshot (a farkle, T-9), or a reach
+            # target was passed far enough to count as won.
+            boundary = farkle if self.exact else ones
+            f, df = level(farkle, ones, boundary)
+            r = w - f
+            det = 1.0 - df * df[partner]
+            step = np.where(diagonal, r / (1.0 + df), (r - df * r[partner]) / det)
+            w = np.clip(w - step, 0.0, 1.0)  # a probability: a step past [0, 1] is cut back
+            left = float(np.max(np.abs(r)))
+            if left < tolerance:
+                break
+        return w, left, made
+
+    def sweep(
+        self,
+        levels: list[tuple[int, Ints, Ints, Ints]],
+        tolerance: float,
+        progress: Callable[[int], None] | None,
+    ) -> Floats:
+        """Every level (each one's index, pairs (a, b) and partners), solved in turn by the
+        lane kernel's threads (``kernels.solve_levels``), the values written into the table
+        given to ``tabulate_banks``. Returns each level's residual and passes."""
+        assert self._score_banks is not None, "tabulate_banks(low, win) first"
+        a = np.concatenate([level[1] for level in levels]) if levels else np.zeros(0, np.int64)
+        b = np.concatenate([level[2] for level in levels]) if levels else np.zeros(0, np.int64)
+        entered = (b > 0) | (not self.rules.turn.entry)
+        plan = Sweep.of([(a, b, partner, self.rows_of(a)) for _, a, b, partner in levels])
+        return solve_levels(
+            self.tables,
+            plan,
+            self._score_banks.of(a, b, entered),
+            self.exact,
+            tolerance,
+            100,
+            self.threads,
+            self.buffer(plan.rows),
+            progress,
+        )
 
     def last_turn_inputs(
         self, d: Ints, entered: bool, inherited: int = 0
@@ -293,22 +365,51 @@ class _Game:
         return rows, bank, same, zeros, np.ones(len(d)), boundary
 
     def _last_turn_tables(self) -> tuple[Floats, Floats]:
-        """F-4: the chance that the last player banks more than d units (ties count half)."""
+        """F-4: the chance that the last player banks more than d units (ties count half),
+        not entered and entered: both in one batch, on the solver's threads."""
         top = self.T + self.margin + self.tables.max_points + 1
         d = np.arange(top + 1, dtype=np.int64)
-        result = []
-        for entered in (False, True):
-            values, _ = self.run(*self.last_turn_inputs(d, entered))
-            result.append(values[:, 0, self.tables.start_col].copy())
-        return result[0], result[1]
+        inputs = [self.last_turn_inputs(d, entered) for entered in (False, True)]
+        rows, bank, same, farkle, win, boundary = (
+            np.concatenate([one[i] for one in inputs]) for i in range(6)
+        )
+        if self.backend == "numba":
+            lanes = Lanes(self.tables, rows, bank, same)
+            values, _ = lanes.starts(farkle, win, boundary, self.exact, self.threads)
+        else:
+            tables, _ = self.run(rows, bank, same, farkle, win, boundary)
+            values = tables[:, 0, self.tables.start_col]
+        return values[: len(d)].copy(), values[len(d) :].copy()
 
-    def tabulate_banks(self, low: int) -> None:
+    def tabulate_banks(self, low: int, win: Floats | None = None) -> None:
         """Read what a bank does (``bank_rows``) for every score from ``low`` (units) to the
-        target once, for a solve of every pair: a level then gathers its rows from it."""
+        target once, for a solve of every pair: a level then gathers its rows from it.
+
+        ``win``: the table that the solve fills (``win[b - low, x - low]``, as for
+        ``level_inputs``), for the lane kernel, which reads the banks from these tables
+        itself (``ScoreBanks``)."""
         scores = np.arange(low, self.T, dtype=np.int64)
-        self._banks = (low, self.bank_rows(scores, self.rows(low), 0, tabulated=False))
+        x, reached, lost, allowed = self.bank_rows(scores, self.rows(low), 0, tabulated=False)
+        self._banks = (low, (x, reached, lost, allowed))
+        self._win = win
+        self._score_banks = None
+        if win is None or self.backend != "numba":
+            return
+        inside = ~reached & ~lost
+        nothing = inside & (x == scores[:, None])
+        kind = np.where(reached, 3, np.where(nothing, 2, np.where(inside, 1, 0)))
+        self._score_banks = ScoreBanks(
+            np.ascontiguousarray(kind, dtype=np.int8),
+            np.ascontiguousarray(x, dtype=np.int64),
+            np.ascontiguousarray(allowed, dtype=np.bool_),
+            win,
+            low,
+            self.last,
+        )
 
     _banks: tuple[int, tuple[Ints, Bools, Bools, Bools]] | None = None
+    _win: Floats | None = None
+    _score_banks: ScoreBanks | None = None
 
     def bank_rows(
         self, a: Ints, height: int, inherited: int, tabulated: bool = True
@@ -377,7 +478,8 @@ def solve_game(
 
     ``threads``: how many threads share each level (the compiled backend; None: one per CPU
     this process may use). They take the level's work from one queue, so the values do not
-    depend on it, and a thread that other work on the machine holds back takes less.
+    depend on it; a thread that other work on the machine holds back takes less, and the
+    item it holds is done again by a thread that runs.
 
     Under F-1 (see ``_solve_penalty``) scores below ``-floor`` points are taken as ``-floor``.
 
@@ -391,56 +493,54 @@ def solve_game(
     if rules.turn.farkle_penalty:
         return _solve_penalty(game, tolerance=tolerance, progress=progress, floor=floor)
     T = game.T
-    game.tabulate_banks(0)
     win = np.full((T, T), np.nan)
+    game.tabulate_banks(0, win)
     can_win = game.can_win()
     passes = 0
     residual = 0.0
     states = 0
     levels = 2 * T - 1
+    # The levels by sum of scores, from the highest down: the pairs (a, b) from which
+    # someone can win, and the pair (b, a) of each (on the same level, held too: the test is
+    # symmetric). Levels without pairs only count for the progress.
+    pairs: list[tuple[int, Ints, Ints, Ints]] = []
     for done, s in enumerate(range(2 * T - 2, -1, -1)):
         a = np.arange(max(0, s - T + 1), min(s, T - 1) + 1, dtype=np.int64)
         b = s - a
         held = can_win[a] | can_win[b]
         a, b = a[held], b[held]
-        if not len(a):
-            if progress is not None:
-                progress(done + 1, levels)
-            continue
-        # The pair (b, a) of each (a, b): on the same level, and held too (the test is symmetric).
-        slot = np.full(T, -1, dtype=np.int64)
-        slot[a] = np.arange(len(a))
-        partner = slot[b]
-        rows, bank, same = game.level_inputs(a, b, win)
-        level = game.level(rows, bank, same)
-        states += int(rows.sum()) * game.tables.columns
+        if len(a):
+            slot = np.full(T, -1, dtype=np.int64)
+            slot[a] = np.arange(len(a))
+            pairs.append((done, a, b, slot[b]))
+    reported = 0
+
+    def report(until: int) -> None:
+        nonlocal reported
+        while progress is not None and reported < until:
+            reported += 1
+            progress(reported, levels)
+
+    for _, a, _, _ in pairs:
+        states += int(game.rows_of(a).sum()) * game.tables.columns
+    if game.backend == "numba":  # every level in the kernel's threads, the same steps
+        results = game.sweep(
+            pairs, tolerance, lambda n: report(pairs[n][0] if n < len(pairs) else levels)
+        )
+        for left, made in results.tolist():
+            passes += int(made)
+            residual = max(residual, left)
+    for done, a, b, partner in pairs if game.backend != "numba" else []:
+        report(done)
         # Start Newton from the level above (one more point for the opponent): close by.
         w = np.where(b + 1 < T, win[a, np.minimum(b + 1, T - 1)], 0.5)
         w = np.where(np.isnan(w), 0.5, w)
-        ones = np.ones(len(a))
-        for _ in range(100):
-            farkle = 1.0 - w[partner]
-            # Past the rows: an exact target was overshot (a farkle, T-9), or a reach
-            # target was passed far enough to count as won.
-            boundary = farkle if game.exact else ones
-            f, df = level(farkle, ones, boundary)
-            passes += 1
-            r = w - f
-            step = np.empty_like(w)
-            q = partner
-            diagonal = q == np.arange(len(a))
-            det = 1.0 - df * df[q]
-            step = np.where(diagonal, r / (1.0 + df), (r - df * r[q]) / det)
-            w = np.clip(w - step, 0.0, 1.0)  # a probability: a step past [0, 1] is cut back
-            left = float(np.max(np.abs(r)))
-            if left < tolerance:
-                residual = max(residual, left)
-                break
-        else:  # pragma: no cover - Newton on a convex piecewise-linear map converges
-            residual = max(residual, left)
+        w, left, made = game.newton(a, b, partner, w, tolerance)
+        passes += made
+        residual = max(residual, left)
         win[a, b] = w
-        if progress is not None:
-            progress(done + 1, levels)
+        report(done + 1)
+    report(levels)
     return GameSolution(rules, game.unit, T, win, residual, passes, levels, states, game.last)
 
 
