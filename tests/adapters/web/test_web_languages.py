@@ -9,6 +9,10 @@ from conftest import Player, Server
 from zloutch.rules import OPTIONS, PRESETS, load_rules
 
 SHORT = "dix-mille(target=2000)"
+NOTHING_TO_BANK = {
+    "en": "you cannot bank now: there is nothing kept to bank",
+    "fr": "vous ne pouvez pas marquer maintenant : rien n'est gardé",
+}
 
 
 def without_texts(message: dict[str, Any]) -> dict[str, Any]:
@@ -32,6 +36,9 @@ def test_a_french_socket_hears_french_and_an_english_one_english(server: Server)
     bob = Player(server, game, tokens[1])  # no lang: English, as before
     watcher = Player(server, game, None, lang="fr")
 
+    # Before the first throw, whatever the dice will be: nothing to bank, in each language.
+    assert bob.state["refusals"]["bank"]["reason"] == NOTHING_TO_BANK["en"]
+    assert ana.state["refusals"]["bank"]["reason"] == NOTHING_TO_BANK["fr"]
     refused = ana.intent("keep 1 5")
     assert refused["type"] == "refused" and refused["code"] == "illegal"
     assert refused["reason"] == "il n'y a pas de lancer où garder des dés : lancez d'abord (T-2)"
@@ -52,13 +59,18 @@ def test_a_french_socket_hears_french_and_an_english_one_english(server: Server)
     assert f"Ana lance : {faces}" in texts(french)
     assert texts(watcher.until("events")) == texts(french)
     # The reasons under the buttons are in the socket's language too.
-    assert english["state"]["refusals"]["throw"]["reason"].startswith(
-        "you cannot throw now: keep dice from the throw first"
-    )
-    assert french["state"]["refusals"]["throw"]["reason"].startswith(
-        "vous ne pouvez pas lancer maintenant : gardez d'abord des dés du lancer"
-    )
-    assert french["state"]["refusals"]["throw"]["rule"] == "T-2"
+    if english["state"]["refusals"]["throw"] is None:
+        # The throw was a farkle (the server's dice, 1 in 13): Bob is to throw, nothing kept.
+        assert english["state"]["refusals"]["bank"]["reason"] == NOTHING_TO_BANK["en"]
+        assert french["state"]["refusals"]["bank"]["reason"] == NOTHING_TO_BANK["fr"]
+    else:
+        assert english["state"]["refusals"]["throw"]["reason"].startswith(
+            "you cannot throw now: keep dice from the throw first"
+        )
+        assert french["state"]["refusals"]["throw"]["reason"].startswith(
+            "vous ne pouvez pas lancer maintenant : gardez d'abord des dés du lancer"
+        )
+        assert french["state"]["refusals"]["throw"]["rule"] == "T-2"
 
     # A French catch-up after a reconnection: the same entries, in French.
     late = Player(server, game, tokens[1], since=0, lang="fr")
