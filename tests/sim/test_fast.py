@@ -32,6 +32,10 @@ from zloutch.sim.fast import (
     simulate_fast,
 )
 
+# One worker compiles the simulation's Numba kernels (about 9 s of CPU on a fresh clone),
+# not every worker: the tests that play fast games share it (tests/conftest.py).
+pytestmark = pytest.mark.xdist_group("sim-kernels")
+
 NO_SHEET = "ticks_to_cross=0,bump=off,take_back=false"
 
 REPLAYED = [

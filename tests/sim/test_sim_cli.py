@@ -11,6 +11,10 @@ from typer.testing import CliRunner
 
 from zloutch.adapters.cli import app
 
+# One worker compiles the simulation's Numba kernels (about 9 s of CPU on a fresh clone),
+# not every worker: the tests that play fast games share it (tests/conftest.py).
+pytestmark = pytest.mark.xdist_group("sim-kernels")
+
 runner = CliRunner()
 
 BASE = ["simulate", "--rules", "greed(target=1000)", "--games", "40", "--seed", "3"]

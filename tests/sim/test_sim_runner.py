@@ -24,6 +24,10 @@ from zloutch.sim import (
 )
 from zloutch.strategy.bots import make_bot
 
+# One worker compiles the simulation's Numba kernels (about 9 s of CPU on a fresh clone),
+# not every worker: the tests that play fast games share it (tests/conftest.py).
+pytestmark = pytest.mark.xdist_group("sim-kernels")
+
 GREED = "greed(target=1000)"
 """Short games (a few turns each): hundreds of games a second on one core."""
 

@@ -16,6 +16,10 @@ from zloutch.app.store import load_game_solution
 from zloutch.rules import load_rules
 from zloutch.strategy.game_solver import PairSolutions
 
+# One worker compiles the simulation's Numba kernels (about 9 s of CPU on a fresh clone),
+# not every worker: the tests that play fast games share it (tests/conftest.py).
+pytestmark = pytest.mark.xdist_group("sim-kernels")
+
 runner = CliRunner()
 PNG = b"\x89PNG\r\n\x1a\n"
 SVG = "{http://www.w3.org/2000/svg}"
