@@ -42,22 +42,32 @@ HERE = Path(__file__).resolve().parent
 SOURCE = Path(zloutch.__file__).resolve().parents[1]
 
 
-def in_simulator(tmp: Path, which: str) -> dict[str, np.ndarray]:
-    """Run ``cuda_sim_cases.py`` in the simulator (this checkout's package), load its results."""
-    out = tmp / f"{which}.npz"
+def run_script(
+    name: str, *args: str, skip_code: int, sim: bool = False
+) -> subprocess.CompletedProcess[str]:
+    """Run a script beside this file on this checkout's package (in Numba's CUDA simulator
+    with ``sim``); its ``skip_code`` says what this machine lacks, and skips the test."""
     path = os.pathsep.join(p for p in (str(SOURCE), os.environ.get("PYTHONPATH", "")) if p)
-    env = {**os.environ, "NUMBA_ENABLE_CUDASIM": "1", "PYTHONPATH": path}
-    script = str(HERE / "cuda_sim_cases.py")
+    env = {**os.environ, "PYTHONPATH": path}
+    if sim:
+        env["NUMBA_ENABLE_CUDASIM"] = "1"
     done = subprocess.run(
-        [sys.executable, script, str(out), which],
+        [sys.executable, str(HERE / name), *args],
         env=env,
         capture_output=True,
         text=True,
         timeout=600,
         check=False,
     )
-    if done.returncode == NO_CUDA_TARGET:
+    if done.returncode == skip_code:
         pytest.skip(done.stderr.strip())
+    return done
+
+
+def in_simulator(tmp: Path, which: str) -> dict[str, np.ndarray]:
+    """Run ``cuda_sim_cases.py`` in the simulator (this checkout's package), load its results."""
+    out = tmp / f"{which}.npz"
+    done = run_script("cuda_sim_cases.py", str(out), which, skip_code=NO_CUDA_TARGET, sim=True)
     if done.returncode:
         pytest.fail(f"the simulator's run failed:\n{done.stdout}\n{done.stderr}")
     with np.load(out) as saved:
@@ -109,17 +119,7 @@ def test_the_kernels_compile_for_hopper_with_the_cpus_roundings(tmp_path: Path) 
     """Where Numba finds NVVM (no GPU needed): the PTX for sm_90 (H100, H200) multiplies and
     adds with ``.rn`` instructions, never an FMA (whose one rounding would part from the
     CPU's two), and the shared-memory kernel reads its ring from shared memory."""
-    path = os.pathsep.join(p for p in (str(SOURCE), os.environ.get("PYTHONPATH", "")) if p)
-    done = subprocess.run(
-        [sys.executable, str(HERE / "cuda_ptx_check.py"), str(tmp_path)],
-        env={**os.environ, "PYTHONPATH": path},
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
-    if done.returncode == NO_NVVM:
-        pytest.skip(done.stderr.strip())
+    done = run_script("cuda_ptx_check.py", str(tmp_path), skip_code=NO_NVVM)
     assert done.returncode == 0, done.stderr
     for name in ("in_shared", "in_global"):
         ptx = (tmp_path / f"{name}.ptx").read_text()

@@ -16,10 +16,13 @@ from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from websockets.sync.client import ClientConnection, connect
+
+if TYPE_CHECKING:
+    from zloutch.adapters.web.hub import Client
 
 SRC = Path(__file__).resolve().parents[3] / "src"
 POSTGRES = os.environ.get("ZLOUTCH_TEST_POSTGRES")
@@ -30,6 +33,16 @@ POSTGRES_HOWTO = (
     "ZLOUTCH_TEST_POSTGRES=postgresql://zloutch:zloutch@127.0.0.1:5432/zloutch_test "
     "(.ci/run does this)"
 )
+
+
+def queued(client: Client) -> list[dict[str, Any]]:
+    """What the hub queued for a client's socket, taken off its queue (in-process tests)."""
+    out = []
+    while not client.queue.empty():
+        text = client.queue.get_nowait()
+        assert text is not None
+        out.append(json.loads(text))
+    return out
 
 
 def free_port() -> int:

@@ -7,11 +7,11 @@ an entry or a change of seat, and one process plays a game's bots."""
 from __future__ import annotations
 
 import asyncio
-import json
 import threading
 from collections.abc import AsyncIterator, Callable, Sequence
 from typing import Any
 
+from conftest import queued
 from zloutch.adapters.web.hub import Client, Hub
 from zloutch.app.rooms import (
     Accepted,
@@ -35,15 +35,6 @@ class Inbox:
 
     async def close(self, code: int = 1000) -> None:
         pass
-
-
-def queued(client: Client) -> list[dict[str, Any]]:
-    out = []
-    while not client.queue.empty():
-        text = client.queue.get_nowait()
-        assert text is not None
-        out.append(json.loads(text))
-    return out
 
 
 async def notes(*items: Note) -> AsyncIterator[Note]:
@@ -215,14 +206,19 @@ def test_one_process_plays_the_stand_in_of_a_person_away() -> None:
     asyncio.run(scenario())
 
 
+def two_processes_and_a_bots_game() -> tuple[NotingStore, Rooms, Rooms, str]:
+    """One store, two processes' rooms, and a game of two bots made on the first."""
+    store = NotingStore()
+    one, two = Rooms(store), Rooms(store)
+    created = one.create(NewGame((SeatSpec(bot="easy"), SeatSpec(bot="easy")), pace=0.05))
+    return store, one, two, created.game_id
+
+
 def test_a_bot_whose_process_is_gone_is_played_by_another() -> None:
     """A game's bots are played by the process that made the game; another process serving
     it plays nothing while that one lives, and takes over once it is gone (after the pace
     and ``takeover_after``). Two bots: one of them is to move until the game is over."""
-    store = NotingStore()
-    one, two = Rooms(store), Rooms(store)
-    created = one.create(NewGame((SeatSpec(bot="easy"), SeatSpec(bot="easy")), pace=0.05))
-    game = created.game_id
+    store, one, two, game = two_processes_and_a_bots_game()
 
     async def scenario() -> None:
         # 2 s of takeover: far past a bot's move on a loaded machine, so that process two
@@ -253,10 +249,7 @@ def test_a_socket_on_a_process_that_never_held_the_game_gets_its_bot_moving() ->
     """Process one made the game and played its bots, then went away with a bot to move;
     a socket opening the game on process two (which never loaded it, so heard of no move)
     has that bot played there, after the pace and ``takeover_after``."""
-    store = NotingStore()
-    one, two = Rooms(store), Rooms(store)
-    created = one.create(NewGame((SeatSpec(bot="easy"), SeatSpec(bot="easy")), pace=0.05))
-    game = created.game_id
+    store, one, two, game = two_processes_and_a_bots_game()
 
     async def scenario() -> None:
         first, second = Hub(one, takeover_after=0.3), Hub(two, takeover_after=0.3)

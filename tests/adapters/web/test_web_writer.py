@@ -11,6 +11,7 @@ import weakref
 from collections.abc import Sequence
 from typing import Any
 
+from conftest import queued
 from zloutch.adapters.web.hub import Client, Hub
 from zloutch.adapters.web.writer import GroupCommit
 from zloutch.app.rooms import (
@@ -75,15 +76,6 @@ def throws(rooms: Rooms, games: list[tuple[str, str]]) -> list[Pending]:
         pending = rooms.check_intent(game_id, token, 0, f"c-{game_id}", "throw")
         assert isinstance(pending, Pending), pending
         out.append(pending)
-    return out
-
-
-def queued(client: Client) -> list[dict[str, Any]]:
-    out = []
-    while not client.queue.empty():
-        text = client.queue.get_nowait()
-        assert text is not None
-        out.append(json.loads(text))
     return out
 
 
