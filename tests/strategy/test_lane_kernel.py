@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import threading
 import time
+from collections.abc import Callable
 from functools import cache
 
 import numpy as np
@@ -220,6 +221,17 @@ class GivenUp(Exception):
     pass
 
 
+def settled(read: Callable[[], object], quiet: float = 0.2, most: float = 10.0) -> None:
+    """Wait until ``read()`` holds still for ``quiet`` seconds (the helpers see a stop at
+    their next item: at once on a quiet machine, later where other work holds them back)."""
+    last, since, began = read(), time.monotonic(), time.monotonic()
+    while time.monotonic() - since < quiet and time.monotonic() - began < most:
+        time.sleep(0.02)
+        now = read()
+        if now != last:
+            last, since = now, time.monotonic()
+
+
 def test_a_sweep_given_up_stops_and_the_next_solve_is_whole() -> None:
     """The calling thread tells the progress while the helpers sweep the levels: an error
     there (an interrupt) stops the helpers at their next item, and the next solve starts
@@ -237,7 +249,7 @@ def test_a_sweep_given_up_stops_and_the_next_solve_is_whole() -> None:
     with pytest.raises(GivenUp):
         solve_game(rules, threads=2, progress=give_up)
     assert told and told[0] < whole.levels
-    time.sleep(0.2)  # the helpers see the stop at their next item
+    settled(lambda: [one["items"] + one["again"] for one in kernels.thread_stats()])
     stopped = kernels.thread_stats(reset=True)
     assert sum(one["items"] + one["again"] for one in stopped) < items
     again = solve_game(rules, threads=2)
