@@ -45,10 +45,11 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from zloutch.engine import CHANCE, Action, Bank, GameState, Keep, Phase, Roll, TurnState
+from zloutch.engine import CHANCE, Action, Bank, GameState, Keep, Phase, Roll
 from zloutch.engine import game as engine
 from zloutch.engine.record import roll
 from zloutch.engine.rollout import sample_roll
+from zloutch.engine.state import done, game_draft, turn_done, turn_draft
 from zloutch.rules import load_rules
 from zloutch.sim.runner import wilson
 from zloutch.strategy.bots import ThresholdBot
@@ -185,7 +186,7 @@ def peer_mode(path: Path, seed: int) -> Mode:
             FarklePlayer(
                 name,
                 ThresholdStrategy(score_threshold=THRESHOLD, consider_dice=False),
-                rng=np.random.default_rng([seed, g, seat]),
+                rng=np.random.default_rng([seed, g + 2**31, seat]),  # warm-up games are negative
             )
             for seat, name in enumerate(("P1", "P2"))
         ]
@@ -196,30 +197,30 @@ def peer_mode(path: Path, seed: int) -> Mode:
 
 def floor_mode(seed: int) -> Mode:
     """The floor of any engine of immutable states, measured: per move, one game state and
-    one turn built from the last (as the engine builds them, without ``__init__``), a kept
-    tuple of legal actions and a move looked up by the action's type, and no rule at all;
-    as many moves a game as ``engine`` plays. Its games are not games: not compared."""
+    one turn built from the last (as the engine builds them: on drafts, ``game_draft`` and
+    ``turn_draft``), a kept tuple of legal actions and a move looked up by the action's
+    type, and no rule at all; as many moves a game as ``engine`` plays. Its games are not
+    games: not compared."""
     rules = load_rules(RULES)
     start = engine.new_game(rules, ["Ana", "Bob"])
     moves = 265
-    new, put = object.__new__, object.__setattr__
-    nothing = {"_legal": None, "_throw": None}
     legal = (Bank(),)
 
     def move(state: GameState, action: Action, events: None) -> GameState:
-        t = state.turn
-        turn = new(TurnState)
-        put(turn, "__dict__", {**t.__dict__, "total": t.total + 50})
-        after = new(GameState)
-        put(after, "__dict__", {**state.__dict__, **nothing, "turn": turn, "phase": Phase.KEEP})
-        return after
+        t = turn_draft(state.turn)
+        t.total = state.turn.total + 50
+        d = game_draft(state)
+        d.turn = turn_done(t)
+        d.phase = Phase.KEEP
+        return done(d)
 
     table = {Bank: move}
 
     def actions(state: GameState) -> tuple[Action, ...]:
-        found: tuple[Action, ...] | None = state.__dict__.get("_legal")
+        found: tuple[Action, ...] | None = state._legal
         if found is None:
-            found = state.__dict__["_legal"] = legal
+            found = legal
+            object.__setattr__(state, "_legal", found)
         return found
 
     def play(g: int) -> Any:

@@ -10,10 +10,11 @@ every state, event, legal action, refusal and reading must be the same.
 
 from __future__ import annotations
 
+import copy
 import pickle
 import random
 from collections.abc import Callable
-from dataclasses import replace
+from dataclasses import fields, replace
 from typing import Any
 
 import plain_engine as plain
@@ -26,7 +27,21 @@ from zloutch.engine import game
 from zloutch.engine.actions import Action, Bank, Fresh, Joker, Keep, Off, Roll, Take, Throw
 from zloutch.engine.record import roll
 from zloutch.engine.rollout import sample_roll
-from zloutch.engine.state import DERIVED, GameState, Phase, PlayerSheet, TurnState, build
+from zloutch.engine.state import (
+    DERIVED,
+    GAME_FIELDS,
+    TURN_FIELDS,
+    GameState,
+    Phase,
+    PlayerSheet,
+    TurnState,
+    build,
+    done,
+    evolve,
+    game_draft,
+    turn_done,
+    turn_draft,
+)
 from zloutch.rules import OPTIONS, PRESETS, InvalidRulesError, RuleSet, load_rules, with_options
 from zloutch.rules.dice import sub_multisets
 from zloutch.rules.scoring import ScoreTable
@@ -239,12 +254,47 @@ def test_derived_facts_are_not_compared_hashed_nor_pickled():
     bare = replace(state)
     game.legal_actions(state)
     game.throw_score(state)
-    assert set(DERIVED) & set(state.__dict__)
-    assert not set(DERIVED) & set(bare.__dict__)
+    assert state._legal is not None and state._throw is not None
+    assert bare._legal is None and bare._throw is None
     assert state == bare and hash(state) == hash(bare) and repr(state) == repr(bare)
     back = pickle.loads(pickle.dumps(state))
-    assert back == state and not set(DERIVED) & set(back.__dict__)
+    assert back == state and all(getattr(back, name) is None for name in DERIVED)
     assert game.legal_actions(back) == game.legal_actions(state)
+    assert copy.deepcopy(state) == state
+
+
+def test_a_draft_builds_what_the_constructor_builds():
+    """A state and a turn built on drafts are the values their constructors build: same
+    class, fields, equality, hash, repr, pickle; and still frozen."""
+    state = keep_state()
+    d = game_draft(state)
+    d.phase = Phase.DECIDE
+    d.turns = 7
+    built = done(d)
+    made = replace(state, phase=Phase.DECIDE, turns=7)
+    assert type(built) is GameState and built == made and hash(built) == hash(made)
+    assert repr(built) == repr(made) and pickle.loads(pickle.dumps(built)) == made
+    assert built._tables is state._tables and built._legal is None
+    with pytest.raises(AttributeError):
+        built.turns = 3  # type: ignore[misc]
+    td = turn_draft(state.turn)
+    td.total = 950
+    turn = turn_done(td)
+    assert type(turn) is TurnState and turn == replace(state.turn, total=950)
+    assert hash(turn) == hash(replace(state.turn, total=950))
+    with pytest.raises(AttributeError):
+        turn.total = 3  # type: ignore[misc]
+    assert evolve(state, turns=9, offer=None) == replace(state, turns=9, offer=None)
+
+
+def test_every_field_is_copied_by_the_drafts():
+    """``game_draft`` and ``turn_draft`` copy each field: a field added to GameState or
+    TurnState and forgotten there would leave a slot unset (an AttributeError) or stale."""
+    state = keep_state()
+    assert tuple(f.name for f in fields(GameState)) == GAME_FIELDS
+    assert tuple(f.name for f in fields(TurnState)) == TURN_FIELDS
+    assert done(game_draft(state)) == state
+    assert turn_done(turn_draft(state.turn)) == state.turn
 
 
 def test_a_state_built_by_hand_derives_its_own_facts():

@@ -61,6 +61,11 @@ from zloutch.engine.state import (
     TakeBackOffer,
     TurnState,
     build,
+    done,
+    evolve,
+    game_draft,
+    turn_done,
+    turn_draft,
 )
 from zloutch.engine.throws import KeepFacts, ThrowFacts, Throws, outcomes, rolls, throws_of
 from zloutch.rules.dice import Dice, contains, difference, format_dice
@@ -69,44 +74,37 @@ from zloutch.rules.ruleset import RuleSet
 from zloutch.rules.scoring import HandContext, ScoredKeep, ThrowScore, score_table
 
 # ------------------------------------------------------------------------------ derived facts
-# A state keeps what it derives under the private keys of GameState.DERIVED; a state made
-# from another by a move starts with none of them, but the tables of its rule set.
+# A state keeps what it derives in the private slots of GameState (``DERIVED``); a state made
+# from another by a move starts with none of them, but the tables of its rule set. Moves
+# build their states on drafts (``game_draft``, ``turn_draft``: see zloutch.engine.state).
 
-_NOTHING_DERIVED = {"_legal": None, "_throw": None}
-_new = object.__new__
 _set = object.__setattr__
-"""``build``, written out where it runs at every move (a call less each time)."""
 
 
-def _moved(state: GameState, changes: dict[str, Any]) -> GameState:
-    """``replace(state, **changes)``: the same rule set's tables, nothing else derived."""
-    new = _new(GameState)
-    _set(new, "__dict__", {**state.__dict__, **_NOTHING_DERIVED, **changes})
-    return new
-
-
-def _turn(t: TurnState, changes: dict[str, Any]) -> TurnState:
-    """``replace(t, **changes)``, built without the frozen ``__init__`` (``build``)."""
-    new = _new(TurnState)
-    _set(new, "__dict__", {**t.__dict__, **changes})
-    return new
+def _moved(state: GameState, turn: TurnState, phase: Phase) -> GameState:
+    """The state with another turn and phase: the move of most actions."""
+    d = game_draft(state)
+    d.turn = turn
+    d.phase = phase
+    return done(d)
 
 
 def _throws(state: GameState) -> Throws:
     """The throw tables of the state's rule set, kept on the state and passed on by moves."""
-    found: Throws | None = state.__dict__.get("_tables")
+    found: Throws | None = state._tables
     if found is None:
-        found = state.__dict__["_tables"] = throws_of(state.rules)
+        found = throws_of(state.rules)
+        _set(state, "_tables", found)
     return found
 
 
 def _throw_facts(state: GameState) -> ThrowFacts:
     """The throw on the table read in the hand's context (``throw_score``), kept."""
-    found: ThrowFacts | None = state.__dict__.get("_throw")
+    found: ThrowFacts | None = state._throw
     if found is None:
         t = state.turn
         found = _throws(state).facts(t.throw, t.set_aside, t.multiples)
-        state.__dict__["_throw"] = found
+        _set(state, "_throw", found)
     return found
 
 
@@ -139,7 +137,7 @@ def new_game(rules: RuleSet, players: Sequence[str], *, table_mode: bool = False
         table_mode=table_mode,
         turns=1,
     )
-    _throws(state)
+    _set(state, "_tables", throws_of(rules))
     return state
 
 
@@ -197,20 +195,20 @@ def legal_actions(state: GameState) -> tuple[Action, ...]:
     ``apply`` accepts exactly these, and one synonym: ``throw`` in answer to a take-back
     offer starts fresh (G-8), as ``fresh`` does. Worked out once per state, then kept.
     """
-    found: tuple[Action, ...] | None = state.__dict__.get("_legal")
+    found: tuple[Action, ...] | None = state._legal
     if found is None:
-        found = state.__dict__["_legal"] = _legal_actions(state)
+        found = _legal_actions(state)
+        _set(state, "_legal", found)
     return found
 
 
 def _legal_actions(state: GameState) -> tuple[Action, ...]:
     phase = state.phase
     if phase is Phase.DECIDE:
-        decided = _DECISIONS[_bank_rule(state) is None, throw_refusal(state) is None]
-        if not state.rules.variants.joker:
-            return decided
-        jokers = sorted(_joker_choices(state))
-        return (*(Joker(d) for d in jokers), *decided)  # jokers sort before the rest
+        rules, t = state.rules, state.turn
+        entered = state.entered(t.player)
+        lands = lands_on_target(rules, state.sheets[t.player].score, t.total)
+        return _decisions(state, entered, lands)
     if phase is Phase.KEEP:
         keeps: tuple[Action, ...] = _throw_facts(state).actions
         return (*keeps, _OFF) if state.table_mode else keeps  # Off sorts after every keep
@@ -220,6 +218,18 @@ def _legal_actions(state: GameState) -> tuple[Action, ...]:
         thrown = rolls(state.turn.rolling)
         return (_OFF, *thrown) if state.table_mode else thrown  # Off sorts before every roll
     return ()
+
+
+def _decisions(state: GameState, entered: bool, lands: bool) -> tuple[Action, ...]:
+    """The legal actions at a decision of a player who has ``entered`` (T-7) and whose bank
+    would land on the target (``lands``, T-10)."""
+    rules = state.rules
+    refused = bank_rule(rules, state.turn, entered=entered, lands=lands)
+    decided = _DECISIONS[refused is None, throw_refusal(state) is None]
+    if not rules.variants.joker:
+        return decided
+    jokers = sorted(_joker_choices(state))
+    return (*(Joker(d) for d in jokers), *decided)  # jokers sort before the rest
 
 
 def _joker_choices(state: GameState) -> list[Dice]:
@@ -378,29 +388,19 @@ def _after_keep(rules: RuleSet, t: TurnState, facts: KeepFacts) -> TurnState:
     full_hand = len(set_aside) == rules.dice or (rules.turn.figure_full_hand and facts.whole)
     points = keep.points
     best = t.best_throw
-    new = _new(TurnState)
-    _set(
-        new,
-        "__dict__",
-        {
-            "player": t.player,
-            "total": t.total + points + t.joker_points,
-            "set_aside": set_aside,
-            "multiples": multiples,
-            "jokers": (),
-            "joker_points": 0,
-            "rolling": t.rolling,
-            "joker_roll": False,
-            "throw": t.throw,
-            "left": facts.left,
-            "full_hand": full_hand,
-            "pending": pending,
-            "best_throw": points if points > best else best,
-            "inherited": t.inherited,
-            "rethrow": facts.bonus,  # F-2
-        },
-    )
-    return new
+    d = turn_draft(t)
+    d.total = t.total + points + t.joker_points
+    d.set_aside = set_aside
+    d.multiples = multiples
+    d.jokers = ()
+    d.joker_points = 0
+    d.joker_roll = False
+    d.left = facts.left
+    d.full_hand = full_hand
+    d.pending = pending
+    d.best_throw = points if points > best else best
+    d.rethrow = facts.bonus  # F-2
+    return turn_done(d)
 
 
 def roll_verdict(rules: RuleSet, t: TurnState, reading: ThrowScore) -> str:
@@ -448,17 +448,19 @@ def turn_after_jokers(t: TurnState, joker: ScoredKeep) -> TurnState:
 def turn_after_throw(rules: RuleSet, t: TurnState, *, fresh: bool) -> TurnState:
     """The turn as the dice in hand are thrown: every die at the start of a turn (``fresh``)
     and after a full hand (T-5), else the dice not set aside (T-3)."""
+    d = turn_draft(t)
     if t.full_hand or fresh:
-        changes: dict[str, Any] = {
-            "set_aside": (),
-            "multiples": (),
-            "full_hand": False,
-            "rethrow": False,
-            "rolling": rules.dice,
-        }
+        d.set_aside = ()
+        d.multiples = ()
+        d.full_hand = False
+        d.rethrow = False
+        d.rolling = rules.dice
     else:
-        changes = {"rolling": rules.dice - len(t.set_aside) - len(t.jokers)}
-    return _turn(t, {**changes, "throw": (), "left": (), "joker_roll": False})
+        d.rolling = rules.dice - len(t.set_aside) - len(t.jokers)
+    d.throw = ()
+    d.left = ()
+    d.joker_roll = False
+    return turn_done(d)
 
 
 def turn_taken_back(player: int, offer: TakeBackOffer) -> TurnState:
@@ -641,7 +643,11 @@ def _move_of(action: Action) -> Move:
 
 def _throw(state: GameState, action: Throw | Fresh, events: Events) -> GameState:
     turn = turn_after_throw(state.rules, state.turn, fresh=state.phase is Phase.START)
-    return _moved(state, {"turn": turn, "phase": Phase.ROLL, "offer": None})
+    d = game_draft(state)
+    d.turn = turn
+    d.phase = Phase.ROLL
+    d.offer = None
+    return done(d)
 
 
 def _take(state: GameState, action: Take, events: Events) -> GameState:
@@ -650,7 +656,7 @@ def _take(state: GameState, action: Take, events: Events) -> GameState:
     if events is not None:
         events.append(TookBack(t.player, offer.total, offer.dice))
     turn = turn_taken_back(t.player, offer)
-    return _moved(state, {"turn": turn, "phase": Phase.ROLL, "offer": None})
+    return evolve(state, turn=turn, phase=Phase.ROLL, offer=None)
 
 
 def _joker(state: GameState, action: Joker, events: Events) -> GameState:
@@ -658,7 +664,7 @@ def _joker(state: GameState, action: Joker, events: Events) -> GameState:
     joker = next(k for k in joker_reading(state).scoring if k.dice == action.dice)
     if events is not None:
         events.append(Jokered(t.player, action.dice, joker.points))
-    return _moved(state, {"turn": turn_after_jokers(t, joker)})
+    return evolve(state, turn=turn_after_jokers(t, joker))
 
 
 def _off(state: GameState, action: Off, events: Events) -> GameState:
@@ -670,28 +676,30 @@ def _roll(state: GameState, action: Roll, events: Events) -> GameState:
     dice = action.dice
     if events is not None:
         events.append(Thrown(t.player, dice, t.joker_roll))
-    turn = _turn(t, {"throw": dice, "left": ()})
-    tables: Throws | None = state.__dict__.get("_tables")
-    facts = (tables or _throws(state)).facts(dice, t.set_aside, t.multiples)
+    td = turn_draft(t)
+    td.throw = dice
+    td.left = ()
+    turn = turn_done(td)
+    facts = (state._tables or _throws(state)).facts(dice, t.set_aside, t.multiples)
     verdict = _verdict(turn, facts.wins, not facts.keeps)
     if verdict == "keep":
         score = state.sheets[t.player].score
         if overshoots(rules, score, t.total + t.joker_points + facts.least):
             # T-9: even the smallest keep passes the target
-            return _lose_turn(_moved(state, {"turn": turn}), "overshoot", events)
-        new = _new(GameState)
-        changes = {"turn": turn, "phase": Phase.KEEP}
-        _set(new, "__dict__", {**state.__dict__, "_legal": None, "_throw": facts, **changes})
-        return new
-    state = _moved(state, {"turn": turn})
+            return _lose_turn(evolve(state, turn=turn), "overshoot", events)
+        d = game_draft(state)
+        d.turn = turn
+        d.phase = Phase.KEEP
+        d._throw = facts
+        return done(d)
     if verdict == "win":
         if events is not None:
             events.append(Won(t.player, (t.player,)))
-        return _moved(state, {"phase": Phase.OVER, "winners": (t.player,)})
+        return evolve(state, turn=turn, phase=Phase.OVER, winners=(t.player,))
     if verdict == "jokers":
         jokers = turn_after_joker_farkle(rules, turn)
-        return _moved(state, {"turn": jokers, "phase": Phase.ROLL})
-    return _lose_turn(state, "farkle", events)
+        return _moved(state, jokers, Phase.ROLL)
+    return _lose_turn(evolve(state, turn=turn), "farkle", events)
 
 
 def _keep(state: GameState, action: Keep, events: Events) -> GameState:
@@ -700,11 +708,11 @@ def _keep(state: GameState, action: Keep, events: Events) -> GameState:
     if events is not None and rules.variants.confirmation and t.pending and facts.confirms:
         events.append(Confirmed(t.player))
     turn = _after_keep(rules, t, facts)
-    keep = facts.keep
-    points = keep.points + t.joker_points
     if events is not None:
+        keep = facts.keep
+        points = keep.points + t.joker_points
         events.append(Kept(t.player, keep.dice, points, turn.total, turn.full_hand))
-    state = _moved(state, {"turn": turn, "phase": Phase.DECIDE})
+    state = _moved(state, turn, Phase.DECIDE)
     if overshoots(rules, state.sheets[t.player].score, turn.total):
         return _lose_turn(state, "overshoot", events)
     return state
@@ -756,13 +764,13 @@ def _bank(state: GameState, action: Bank, events: Events) -> GameState:
         offer = TakeBackOffer(total, in_hand, t.set_aside, t.multiples)
     if not reaches_target(rules, value):
         return _next_turn(state, tuple(sheets), offer, events)
-    state = _moved(state, {"sheets": tuple(sheets)})
+    state = evolve(state, sheets=tuple(sheets))
     if g.final_round or g.final_turns:
         state = _reach_final(state, p, events)
     else:
         if events is not None:
             events.append(Won(p, (p,)))
-        return _moved(state, {"phase": Phase.OVER, "winners": (p,)})
+        return evolve(state, phase=Phase.OVER, winners=(p,))
     return _next_turn(state, state.sheets, offer, events)
 
 
@@ -773,7 +781,7 @@ def _reach_final(state: GameState, p: int, events: Events) -> GameState:
         if events is not None:
             events.append(FinalRound(p))
         stop = 0 if g.final_round else p
-        return _moved(state, {"final": FinalRoundState(holder=p, stop_before=stop)})
+        return evolve(state, final=FinalRoundState(holder=p, stop_before=stop))
     if g.final_round and final.holder != p:
         sheets = list(state.sheets)
         holder = sheets[final.holder]
@@ -783,7 +791,7 @@ def _reach_final(state: GameState, p: int, events: Events) -> GameState:
             sheets = _cross_current(state.rules, sheets, final.holder, "final_round", events)
         if events is not None:
             events.append(FinalRound(p))
-        return _moved(state, {"sheets": tuple(sheets), "final": FinalRoundState(p, stop_before=p)})
+        return evolve(state, sheets=tuple(sheets), final=FinalRoundState(p, stop_before=p))
     return state
 
 
@@ -902,12 +910,16 @@ def _next_turn(
             winners = (final.holder,)
         if events is not None:
             events.append(Won(winners[0], winners))
-        changes = {"sheets": sheets, "phase": Phase.OVER, "winners": winners, "offer": None}
-        return _moved(state, changes)
+        return evolve(state, sheets=sheets, phase=Phase.OVER, winners=winners, offer=None)
     if events is not None:
         events.append(TurnStarted(nxt))
-    changes = {"sheets": sheets, "turn": _fresh_turn(nxt), "phase": Phase.START, "offer": offer}
-    return _moved(state, {**changes, "turns": state.turns + 1})
+    d = game_draft(state)
+    d.sheets = sheets
+    d.turn = _fresh_turn(nxt)
+    d.phase = Phase.START
+    d.offer = offer
+    d.turns = state.turns + 1
+    return done(d)
 
 
 _MOVES: dict[type[Action], Move] = {

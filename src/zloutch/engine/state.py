@@ -156,9 +156,12 @@ class TakeBackOffer:
     multiples: tuple[Face, ...] = ()
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class TurnState:
-    """The turn in progress."""
+    """The turn in progress.
+
+    Slotted: the engine builds one at almost every move, through its draft (``turn_draft``).
+    """
 
     player: int
     total: int = 0
@@ -197,18 +200,34 @@ class FinalRoundState:
     """The game ends when the turn would pass to this seat."""
 
 
-@dataclass(frozen=True, repr=False)
-class GameState:
+class _Derived:
+    """The slots in which a ``GameState`` keeps what the engine derives from it (``DERIVED``):
+    its legal actions, the reading of the throw on the table, the throw tables of its rule
+    set. None until derived. They are functions of the fields alone: never compared, hashed,
+    shown or pickled."""
+
+    __slots__ = ("_legal", "_tables", "_throw")
+    _legal: Any
+    """The legal actions (``legal_actions``)."""
+    _tables: Any
+    """The throw tables of the rule set (``zloutch.engine.throws.Throws``)."""
+    _throw: Any
+    """The throw on the table read in the hand's context (``ThrowFacts``)."""
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class GameState(_Derived):
     """A whole game at one moment. Build with ``new_game``; change with ``apply``.
 
     Its repr says what it is in one line, not as code (a state is built by playing):
     ``<GameState farkle: Ana 600, Bob 0; Bob to throw>``.
 
-    A state keeps what the engine derives from it, once derived, under private keys of its
-    ``__dict__`` (``DERIVED``): its legal actions, the reading of the throw on the table, the
-    tables of its rule set. They are functions of the fields alone, never compared, hashed or
-    pickled; a state built from another (``dataclasses.replace``, the engine's moves) derives
-    its own.
+    A state keeps what the engine derives from it, once derived, in private slots
+    (``DERIVED``, see ``_Derived``). A state built from another (``dataclasses.replace``, the
+    engine's moves) derives its own; the engine's moves pass on the rule set's tables.
+
+    Slotted, and built by the engine through its draft (``game_draft``): a move builds one,
+    and a slotted state is several times cheaper to build than one with a ``__dict__``.
     """
 
     rules: RuleSet
@@ -251,9 +270,17 @@ class GameState:
             return self.rules.dice
         return self.rules.dice - len(self.turn.set_aside) - len(self.turn.jokers)
 
+    def __post_init__(self) -> None:
+        _no_derived(self)
+
     def __getstate__(self) -> dict[str, Any]:
         """Pickle the fields only: derived facts are worked out again where needed."""
-        return {k: v for k, v in self.__dict__.items() if k not in DERIVED}
+        return {name: getattr(self, name) for name in GAME_FIELDS}
+
+    def __setstate__(self, fields: dict[str, Any]) -> None:
+        for name, value in fields.items():
+            object.__setattr__(self, name, value)
+        _no_derived(self)
 
     def __repr__(self) -> str:
         scores = ", ".join(f"{s.name} {s.score}" for s in self.sheets)
@@ -279,8 +306,128 @@ class GameState:
         return f"{who} holds {t.total}, {_dice(self.in_hand)} in hand"
 
 
-DERIVED = ("_legal", "_throw", "_tables")
-"""The private keys under which a ``GameState`` keeps what the engine derived from it."""
+DERIVED = _Derived.__slots__
+"""The private slots in which a ``GameState`` keeps what the engine derived from it."""
+GAME_FIELDS: tuple[str, ...] = GameState.__slots__
+"""The fields of a ``GameState``, in order."""
+TURN_FIELDS: tuple[str, ...] = TurnState.__slots__
+"""The fields of a ``TurnState``, in order."""
+
+
+def _no_derived(state: GameState) -> None:
+    for name in DERIVED:
+        object.__setattr__(state, name, None)
+
+
+# ------------------------------------------------------------------------------ drafts
+# A frozen slotted dataclass is built by its ``__init__`` through one ``object.__setattr__``
+# per field, which costs more than the rest of a move. The engine builds its states on a
+# *draft* instead: an instance of a plain class with the very same slots, filled by ordinary
+# attribute writes, then made a ``GameState`` (or ``TurnState``) by assigning its class
+# (Python allows it between classes of one memory layout). The object is the one the
+# constructor builds; equality, hashing, ``repr`` and pickling read the fields as ever.
+# Only the engine's moves use drafts (``zloutch.engine.game``), and every field is written
+# before the class is assigned.
+
+
+class GameDraft(_Derived):
+    """A ``GameState`` being built: the same slots, writable. See ``game_draft``."""
+
+    __slots__ = GAME_FIELDS
+    rules: RuleSet
+    sheets: tuple[PlayerSheet, ...]
+    turn: TurnState
+    phase: Phase
+    offer: TakeBackOffer | None
+    final: FinalRoundState | None
+    winners: tuple[int, ...]
+    table_mode: bool
+    turns: int
+
+
+class TurnDraft:
+    """A ``TurnState`` being built: the same slots, writable. See ``turn_draft``."""
+
+    __slots__ = TURN_FIELDS
+    player: int
+    total: int
+    set_aside: Dice
+    multiples: tuple[Face, ...]
+    jokers: Dice
+    joker_points: int
+    rolling: int
+    joker_roll: bool
+    throw: Dice
+    left: Dice
+    full_hand: bool
+    pending: bool
+    best_throw: int
+    inherited: int
+    rethrow: bool
+
+
+_new = object.__new__
+
+
+def game_draft(state: GameState) -> GameDraft:
+    """A draft of the state after ``state``: its fields and its rule set's tables, nothing
+    else derived. Write what changes, then ``done(draft)``."""
+    d: GameDraft = _new(GameDraft)
+    d.rules = state.rules
+    d.sheets = state.sheets
+    d.turn = state.turn
+    d.phase = state.phase
+    d.offer = state.offer
+    d.final = state.final
+    d.winners = state.winners
+    d.table_mode = state.table_mode
+    d.turns = state.turns
+    d._legal = None
+    d._throw = None
+    d._tables = state._tables
+    return d
+
+
+def done(draft: GameDraft) -> GameState:
+    """The state a draft stands for (the draft is that state from now on: do not write it)."""
+    draft.__class__ = GameState  # type: ignore[assignment]
+    return draft  # type: ignore[return-value]
+
+
+def turn_draft(t: TurnState) -> TurnDraft:
+    """A draft of a turn with ``t``'s fields. Write what changes, then ``turn_done(draft)``."""
+    d: TurnDraft = _new(TurnDraft)
+    d.player = t.player
+    d.total = t.total
+    d.set_aside = t.set_aside
+    d.multiples = t.multiples
+    d.jokers = t.jokers
+    d.joker_points = t.joker_points
+    d.rolling = t.rolling
+    d.joker_roll = t.joker_roll
+    d.throw = t.throw
+    d.left = t.left
+    d.full_hand = t.full_hand
+    d.pending = t.pending
+    d.best_throw = t.best_throw
+    d.inherited = t.inherited
+    d.rethrow = t.rethrow
+    return d
+
+
+def turn_done(draft: TurnDraft) -> TurnState:
+    """The turn a draft stands for (the draft is that turn from now on: do not write it)."""
+    draft.__class__ = TurnState  # type: ignore[assignment]
+    return draft  # type: ignore[return-value]
+
+
+def evolve(state: GameState, **changes: Any) -> GameState:
+    """``dataclasses.replace(state, **changes)`` on a draft: the rule set's tables are passed
+    on, nothing else derived. For the moves that change more than the turn and the phase."""
+    d = game_draft(state)
+    for name, value in changes.items():
+        setattr(d, name, value)
+    return done(d)
 
 
 def _dice(count: int) -> str:
