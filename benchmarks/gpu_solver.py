@@ -7,6 +7,13 @@ one H200 by estimate; not yet measured)::
 
 (``--quick``: farkle-minimal only, for a first look; ``--rules``/``--check``: other sets.)
 
+``--host`` needs no GPU: it times what the host prepares for the kernel in one sweep of
+zilch's levels under F-1 (every level, every group of farkle counts), in the two forms the
+kernel reads: the banks by score that the solver sends (``LevelBanks``, a value a pair and
+total, who may bank looked up by score on the device) and the banks a hand
+(``LevelBanks.arrays``, a value a pair, total and hand, as ``solve_pairs`` takes them), with
+the bytes each sends to the device.
+
 It prints the date, the GPU and Numba; the kernel's compile time apart (the first launch,
 on a one-pair batch); then for each rule set of ``--rules`` (default: ``farkle-minimal``,
 ``farkle`` and the full ``zilch`` under F-1) one solve on the GPU, warm: wall time, and
@@ -77,13 +84,63 @@ def solve(spec: str, backend: str) -> tuple[GameSolution, float]:
     return solution, time.perf_counter() - begin
 
 
+def host_sweep(spec: str) -> None:
+    """The host's part of one sweep of ``spec`` under F-1 (see the module's docstring)."""
+    from zloutch.strategy.game_solver import FLOOR, _Game
+    from zloutch.strategy.kernels import LevelBanks
+
+    rules = load_rules(spec)
+    game = _Game(rules, "array", None)
+    k = rules.turn.farkle_penalty_after or 1
+    low = -(FLOOR // game.unit) if rules.turn.farkle_penalty else 0
+    n = game.T - low
+    game.tabulate_banks(low)
+    table = game.level_banks(np.arange(1) + low, np.arange(1) + low, np.zeros((n, n)), low)
+    W = np.full((k, n, n), 0.5)
+    groups = [
+        [(fa, fb) for fa in range(k) for fb in range(k) if fa + fb == c]
+        for c in range(2 * k - 2, -1, -1)
+    ]
+    print(
+        f"{spec}: {n} scores from {low * game.unit} points, {2 * n - 1} levels, "
+        f"{len(groups)} batches a level, {len(game.tables.hand_col)} hands; "
+        f"who may bank, by score: {table.allowed.nbytes / 1e6:.1f} MB, sent once"
+    )
+    for form in ("by score", "a hand"):
+        seconds = 0.0
+        sent = 0
+        for s in range(2 * n - 2, -1, -1):
+            i = np.arange(max(0, s - n + 1), min(s, n - 1) + 1, dtype=np.int64)
+            j = s - i
+            banks_of: dict[int, LevelBanks] = {}  # as the solver: once per count
+            for group in groups:
+                begin = time.perf_counter()
+                for _, fb in group:
+                    if fb not in banks_of:
+                        banks_of[fb] = game.level_banks(i + low, j + low, W[fb], low)
+                banks = LevelBanks.concat([banks_of[fb] for _, fb in group])
+                if form == "by score":
+                    sent += banks.value.nbytes + banks.nothing.nbytes + banks.score.nbytes // 2
+                else:
+                    _, bank, same = banks.arrays()
+                    sent += bank.nbytes + same.nbytes
+                seconds += time.perf_counter() - begin
+        print(f"  banks {form:8}: {seconds:6.2f} s a sweep, {sent / 1e9:6.2f} GB to the device")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rules", nargs="*", default=["farkle-minimal", "farkle", "zilch"])
     parser.add_argument("--check", nargs="*", default=["farkle-minimal", "farkle"])
     parser.add_argument("--quick", action="store_true", help="farkle-minimal only")
     parser.add_argument("--warmup", default="greed(target=1000)", help="solved first, untimed")
+    parser.add_argument(
+        "--host", nargs="?", const="zilch", metavar="RULES", help="no GPU: the host's sweep"
+    )
     args = parser.parse_args()
+    if args.host:
+        host_sweep(args.host)
+        return 0
     if args.quick:
         args.rules, args.check = ["farkle-minimal"], ["farkle-minimal"]
     import numba

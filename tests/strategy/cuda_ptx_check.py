@@ -34,6 +34,11 @@ def main(out: Path) -> None:
         ints,  # rows
         types.float64[:, :, ::1],  # bank
         types.uint8[:, :, ::1],  # same
+        types.boolean,  # by_score
+        types.uint8[:, :, ::1],  # allowed
+        ints,  # pair_allowed
+        types.float64[:, ::1],  # bank_value
+        types.uint8[:, ::1],  # nothing
         types.float64[:, ::1],  # farkle, win, boundary
         types.float64,  # d_boundary
         *[ints] * 7,  # level_sig_start ... sig_start

@@ -19,7 +19,7 @@ import numpy as np
 
 from zloutch.rules import load_rules, parse_rules_text
 from zloutch.rules.ruleset import RuleSet
-from zloutch.strategy.kernels import Tables, build_tables
+from zloutch.strategy.kernels import LevelBanks, Tables, build_tables
 from zloutch.strategy.turn_solver import TurnModel
 
 Inputs = tuple[Tables, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]
@@ -36,6 +36,9 @@ class Batch:
     boundary_is_farkle: bool
     block: int = 16  # fewer threads than signatures: each takes several (fast to simulate)
     shared: bool | None = None  # None: shared memory when the ring fits
+    by_score: int = 0
+    """Banks as ``LevelBanks`` (``CudaLevel.by_score``): who may bank from a table of this
+    many scores shared by the pairs; 0: banks a hand (``bank``, ``same``)."""
 
 
 BATCHES = {
@@ -51,6 +54,10 @@ BATCHES = {
     # Two dice: 5 rows in the ring (200 points at most), so these rows go round it.
     "two dice, rows round the ring": Batch("reach target", (12, 7, 3), 8, False, block=4),
     "two dice, exact": Batch("farkle penalty, exact target", (11, 9), 9, True, 4, False),
+    "greed, banks by score": Batch("greed", (5, 2, 6, 1), 10, False, by_score=3),
+    "zilch, banks by score, ring in global memory": Batch(
+        "zilch", (3, 4, 2), 11, True, shared=False, by_score=2
+    ),
 }
 
 
@@ -61,11 +68,29 @@ def tables_of(spec: str) -> Tables:
     return build_tables(TurnModel(rules))
 
 
+def level_banks(batch: Batch) -> LevelBanks:
+    """A batch's random banks by score (``by_score`` scores, each pair one of them; the
+    table taller than the rows, as the game solver's is)."""
+    t = tables_of(batch.spec)
+    rows = np.asarray(batch.rows, dtype=np.int64)
+    pairs, height, hands = len(rows), int(rows.max()), len(t.hand_col)
+    rng = np.random.default_rng(batch.seed)
+    value = np.where(rng.random((pairs, height)) < 0.2, -np.inf, rng.random((pairs, height)))
+    nothing = rng.random((pairs, height)) < 0.15
+    score = rng.integers(0, batch.by_score, pairs)
+    allowed = rng.random((batch.by_score, height + 2, hands)) < 0.7
+    return LevelBanks(rows, value, nothing, score, allowed)
+
+
 def batch_inputs(batch: Batch) -> Inputs:
     t = tables_of(batch.spec)
     rows = np.asarray(batch.rows, dtype=np.int64)
     pairs, height, hands = len(rows), int(rows.max()), len(t.hand_col)
     rng = np.random.default_rng(batch.seed)
+    if batch.by_score:
+        _, bank, same = level_banks(batch).arrays()
+        farkle, win, boundary = rng.random(pairs), rng.random(pairs) + 0.5, rng.random(pairs)
+        return t, rows, bank, same, farkle, win, boundary
     bank = np.where(
         rng.random((pairs, height, hands)) < 0.3, -np.inf, rng.random((pairs, height, hands))
     )
@@ -135,10 +160,15 @@ def main(out: str, which: str) -> None:
         for name, batch in BATCHES.items():
             t, rows, bank, same, farkle, win, boundary = batch_inputs(batch)
             bif = batch.boundary_is_farkle
-            values, deriv = solve_pairs_cuda(
-                t, rows, bank, same, farkle, win, boundary, bif, batch.block, batch.shared
-            )
-            level = CudaLevel(t, rows, bank, same, bif, batch.block, batch.shared)
+            if batch.by_score:  # the banks looked up by the kernel: the same values
+                banks = level_banks(batch)
+                level = CudaLevel.by_score(t, banks, bif, batch.block, batch.shared)
+                values, deriv = level.tables(farkle, win, boundary)
+            else:
+                values, deriv = solve_pairs_cuda(
+                    t, rows, bank, same, farkle, win, boundary, bif, batch.block, batch.shared
+                )
+                level = CudaLevel(t, rows, bank, same, bif, batch.block, batch.shared)
             start, dstart = level.starts(farkle, win, boundary)
             for key, array in (("values", values), ("deriv", deriv)):
                 results[f"{name}/{key}"] = array

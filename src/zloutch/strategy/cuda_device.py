@@ -39,6 +39,11 @@ def solve(
     rows,
     bank,
     same,
+    by_score,
+    allowed,
+    pair_allowed,
+    bank_value,
+    nothing,
     scal,
     d_boundary,
     level_sig_start,
@@ -130,11 +135,19 @@ def solve(
                     full_deriv[p, t, col] = deriv
                 for j in range(node_hand_start[n], node_hand_start[n + 1]):
                     h = node_hands[j]
-                    b = bank[p, t, h]
                     db = 0.0
-                    if same[p, t, h]:
-                        b = farkle
-                        db = 1.0
+                    if by_score:  # the bank's worth by (pair, total); who may bank, by score
+                        b = NEG_INF
+                        if allowed[pair_allowed[p], t, h]:
+                            b = bank_value[p, t]
+                            if nothing[p, t]:
+                                b = farkle
+                                db = 1.0
+                    else:
+                        b = bank[p, t, h]
+                        if same[p, t, h]:
+                            b = farkle
+                            db = 1.0
                     hv = value
                     hd = deriv
                     if b > value:
@@ -162,6 +175,11 @@ def in_shared(
     rows,
     bank,
     same,
+    by_score,
+    allowed,
+    pair_allowed,
+    bank_value,
+    nothing,
     scal,
     d_boundary,
     level_sig_start,
@@ -193,6 +211,11 @@ def in_shared(
         rows,
         bank,
         same,
+        by_score,
+        allowed,
+        pair_allowed,
+        bank_value,
+        nothing,
         scal,
         d_boundary,
         level_sig_start,
@@ -224,6 +247,11 @@ def in_global(
     rows,
     bank,
     same,
+    by_score,
+    allowed,
+    pair_allowed,
+    bank_value,
+    nothing,
     scal,
     d_boundary,
     level_sig_start,
@@ -254,6 +282,11 @@ def in_global(
         rows,
         bank,
         same,
+        by_score,
+        allowed,
+        pair_allowed,
+        bank_value,
+        nothing,
         scal,
         d_boundary,
         level_sig_start,

@@ -45,7 +45,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from zloutch.strategy.kernels import Tables
+from zloutch.strategy.kernels import LevelBanks, Tables
 
 Floats = npt.NDArray[np.float64]
 Ints = npt.NDArray[np.int64]
@@ -257,6 +257,22 @@ def _device_plan(tables: Tables) -> tuple[Plan, tuple[Any, ...]]:
     return plan, arrays
 
 
+_allowed_on_device: dict[int, tuple[weakref.ref[npt.NDArray[np.bool_]], Any]] = {}
+
+
+def _device_allowed(allowed: npt.NDArray[np.bool_]) -> Any:
+    """Who may bank (``LevelBanks.allowed``) on the device: sent once per table (the game
+    solver's table by score serves every level of a solve)."""
+    found = _allowed_on_device.get(id(allowed))
+    if found is not None and found[0]() is allowed:
+        return found[1]
+    sent = _numba_cuda().to_device(np.ascontiguousarray(allowed, dtype=np.bool_).view(np.uint8))
+    for key in [k for k, (ref, _) in _allowed_on_device.items() if ref() is None]:
+        del _allowed_on_device[key]
+    _allowed_on_device[id(allowed)] = (weakref.ref(allowed), sent)
+    return sent
+
+
 def _kernels() -> tuple[Any, Any]:
     """The kernel with its ring in shared memory, and with it in global memory (``cuda_device``,
     compiled by Numba on first launch)."""
@@ -282,20 +298,41 @@ class CudaLevel:
     The batch is any set of pairs: a level's, or several levels' that do not depend on one
     another (F-1's farkle counts of one level) put one after the other; the rows, banks and
     'banking gains nothing' flags go to the device here, once.
+
+    The banks come in one of two forms: a value and a flag a (pair, total, hand), as
+    ``solve_pairs`` takes them (``bank``, ``bank_farkle``), or the game solver's
+    ``LevelBanks`` (``by_score``): a value and a flag a (pair, total), and who may bank read
+    by the kernel from one table by score, sent to the device once per table. The second
+    sends a ``hands``-th of the bytes and spares the host the arrays a hand.
     """
+
+    @classmethod
+    def by_score(
+        cls,
+        tables: Tables,
+        banks: LevelBanks,
+        boundary_is_farkle: bool,
+        block: int | None = None,
+        shared: bool | None = None,
+    ) -> CudaLevel:
+        """The batch of ``banks`` (``LevelBanks``), its banks looked up by the kernel."""
+        return cls(tables, banks.rows, None, None, boundary_is_farkle, block, shared, scores=banks)
 
     def __init__(
         self,
         tables: Tables,
         rows: Ints,
-        bank: Floats,
-        bank_farkle: npt.NDArray[np.bool_],
+        bank: Floats | None,
+        bank_farkle: npt.NDArray[np.bool_] | None,
         boundary_is_farkle: bool,
         block: int | None = None,
         shared: bool | None = None,
+        *,
+        scores: LevelBanks | None = None,
     ) -> None:
         """``block``: threads a block (None: ``block_size``); ``shared``: the ring in shared memory
-        (None: when it fits in ``SHARED_LIMIT``), else in global memory."""
+        (None: when it fits in ``SHARED_LIMIT``), else in global memory. ``scores``: the banks
+        as ``LevelBanks`` (``by_score``), ``bank`` and ``bank_farkle`` then None."""
         cuda = _numba_cuda()
         self._cuda = cuda
         self.plan, self._graph = _device_plan(tables)
@@ -307,14 +344,30 @@ class CudaLevel:
         if not self.pairs:
             return
         hands = int(tables.hand_col.shape[0])
-        bank = np.ascontiguousarray(bank, dtype=np.float64)
-        same = np.ascontiguousarray(bank_farkle, dtype=np.bool_).view(np.uint8)
-        if bank.shape[1] == 0:  # no rows at all: nothing is read
-            bank = np.zeros((self.pairs, 1, hands))
-            same = np.zeros((self.pairs, 1, hands), dtype=np.uint8)
         self._rows = cuda.to_device(np.ascontiguousarray(rows, dtype=np.int32))
-        self._bank = cuda.to_device(bank)
-        self._same = cuda.to_device(same)
+        nothing_sent = cuda.device_array((1, 1, 1)), cuda.device_array((1, 1, 1), np.uint8)
+        if scores is not None:
+            self._by_score = True
+            self._bank, self._same = nothing_sent
+            self._allowed = _device_allowed(scores.allowed)
+            self._pair_allowed = cuda.to_device(np.ascontiguousarray(scores.score, np.int32))
+            self._value = cuda.to_device(np.ascontiguousarray(scores.value, np.float64))
+            nothing = np.ascontiguousarray(scores.nothing, dtype=np.bool_).view(np.uint8)
+            self._nothing = cuda.to_device(nothing)
+        else:
+            assert bank is not None and bank_farkle is not None, "banks by hand, or scores"
+            bank = np.ascontiguousarray(bank, dtype=np.float64)
+            same = np.ascontiguousarray(bank_farkle, dtype=np.bool_).view(np.uint8)
+            if bank.shape[1] == 0:  # no rows at all: nothing is read
+                bank = np.zeros((self.pairs, 1, hands))
+                same = np.zeros((self.pairs, 1, hands), dtype=np.uint8)
+            self._by_score = False
+            self._bank = cuda.to_device(bank)
+            self._same = cuda.to_device(same)
+            self._allowed = nothing_sent[1]
+            self._pair_allowed = cuda.device_array(1, np.int32)
+            self._value = cuda.device_array((1, 1))
+            self._nothing = cuda.device_array((1, 1), np.uint8)
         self._scal = cuda.device_array((self.pairs, 3))  # farkle, win, boundary: each pass
         self._out = cuda.device_array((self.pairs, 2))
         self._none = cuda.device_array((1, 1, 1))  # full tables not asked for
@@ -347,6 +400,11 @@ class CudaLevel:
             self._rows,
             self._bank,
             self._same,
+            self._by_score,
+            self._allowed,
+            self._pair_allowed,
+            self._value,
+            self._nothing,
             self._scal,
             self.d_boundary,
             *self._graph,

@@ -31,6 +31,7 @@ from zloutch.rules.errors import ZloutchError
 from zloutch.rules.ruleset import RuleSet
 from zloutch.strategy.kernels import (
     Lanes,
+    LevelBanks,
     ScoreBanks,
     Sweep,
     Tables,
@@ -268,15 +269,14 @@ class _Game:
             threads=self.threads,
         )
 
-    def level(
-        self, rows: Ints, bank: Floats, bank_farkle: npt.NDArray[np.bool_]
-    ) -> Callable[[Floats, Floats, Floats], tuple[Floats, Floats]]:
+    def level(self, banks: LevelBanks) -> Callable[[Floats, Floats, Floats], tuple[Floats, Floats]]:
         """The batch's turns, laid out once: farkle, win, boundary -> start values and
         d/d(farkle), for each pass of Newton's method."""
         if self.backend == "cuda":  # the batch sent to the GPU once, one launch a pass
             from zloutch.strategy.cuda_kernel import CudaLevel
 
-            return CudaLevel(self.tables, rows, bank, bank_farkle, self.exact).starts
+            return CudaLevel.by_score(self.tables, banks, self.exact).starts
+        rows, bank, bank_farkle = banks.arrays()
         if self.backend == "numba":
             lanes = Lanes(self.tables, rows, bank, bank_farkle, self.buffer(rows))
             return lambda farkle, win, boundary: lanes.starts(
@@ -299,8 +299,7 @@ class _Game:
         Each pass runs with ``level``. (The compiled backend runs all the levels at once in
         its threads, with the same steps: ``sweep``.)"""
         assert self._win is not None, "tabulate_banks(low, win) first"
-        rows, bank, same = self.level_inputs(a, b, self._win)
-        level = self.level(rows, bank, same)
+        level = self.level(self.level_banks(a, b, self._win))
         ones = np.ones(len(a))
         diagonal = partner == np.arange(len(a))
         left = 0.0
@@ -436,15 +435,30 @@ class _Game:
     def level_inputs(
         self, a: Ints, b: Ints, win: Floats, low: int = 0, inherited: int = 0
     ) -> tuple[Ints, Floats, npt.NDArray[np.bool_]]:
-        """Rows, bank values and 'banking gains nothing' flags of a batch of pairs.
+        """Rows, bank values and 'banking gains nothing' flags of a batch of pairs, a value
+        a hand (``[pair, total, hand]``): ``level_banks`` laid out as ``solve_pairs`` takes
+        them."""
+        return self.level_banks(a, b, win, low, inherited).arrays()
+
+    def level_banks(
+        self, a: Ints, b: Ints, win: Floats, low: int = 0, inherited: int = 0
+    ) -> LevelBanks:
+        """What banking is worth to a batch of pairs (a, b), by (pair, total), and who may
+        bank, by score (``LevelBanks``).
 
         ``win[b - low, x - low]``: what the opponent's turn at b is worth to them when this
         player has banked up to x (``low``: the lowest score, below 0 under F-1).
         ``inherited``: points taken back into the turn (G-8), which the entry may not count.
         """
-        rows = np.asarray([self.rows(int(x)) for x in a], dtype=np.int64)
-        height = int(rows.max())
-        x, reached, lost, allowed = self.bank_rows(a, height, inherited)
+        rows = self.rows_of(a)
+        height = int(rows.max(initial=1))
+        if self._banks is not None and inherited == 0:  # the table by score: not gathered
+            tabulated, (xs, reacheds, losts, allowed) = self._banks
+            score = a - tabulated
+            x, reached, lost = xs[score, :height], reacheds[score, :height], losts[score, :height]
+        else:
+            x, reached, lost, allowed = self.bank_rows(a, height, inherited, tabulated=False)
+            score = np.arange(len(a), dtype=np.int64)
         inside = ~reached & ~lost  # the game goes on after the bank
         nothing = inside & (x == a[:, None])  # G-7: the bank writes nothing
         value = np.full(x.shape, -np.inf)  # past an exact target: no bank
@@ -457,10 +471,7 @@ class _Game:
             value[reached] = 1.0
         idx = np.clip(x - low, 0, win.shape[1] - 1)
         value = np.where(inside, 1.0 - win[(b - low)[:, None], idx], value)
-        allowed = allowed & (np.arange(height)[None, :] < rows[:, None])[:, :, None]
-        bank = np.where(allowed, value[:, :, None], -np.inf)
-        same = allowed & nothing[:, :, None]
-        return rows, bank, same
+        return LevelBanks(rows, value, nothing, score, allowed)
 
 
 def solve_game(
@@ -583,10 +594,18 @@ def _solve_penalty(
             i = np.arange(max(0, s - n + 1), min(s, n - 1) + 1, dtype=np.int64)
             j = s - i
             size = len(i)
+            # A bank reads the opponent's values at higher levels only (a bank that writes
+            # nothing, G-7, is worth a farkle instead): the banks of this level depend on
+            # the opponent's count alone, the same for every group.
+            banks_of: dict[int, LevelBanks] = {}
             for group in groups:
                 # The counts of a group read the group before (one farkle more) and lower
                 # levels, not one another: one batch, their pairs one after the other.
-                batch = [game.level_inputs(i + low, j + low, W[fb, 0], low) for _, fb in group]
+                batch = []
+                for _, fb in group:
+                    if fb not in banks_of:
+                        banks_of[fb] = game.level_banks(i + low, j + low, W[fb, 0], low)
+                    batch.append(banks_of[fb])
                 farkles = []
                 for fa, fb in group:
                     if fa + 1 < k:
@@ -596,14 +615,14 @@ def _solve_penalty(
                 farkle = np.concatenate(farkles)
                 ones = ones_cache.setdefault(len(farkle), np.ones(len(farkle)))
                 boundary = farkle if game.exact else ones
-                rows, bank, same = (np.concatenate(parts) for parts in zip(*batch, strict=True))
-                new, _ = game.level(rows, bank, same)(farkle, ones, boundary)
+                banks = LevelBanks.concat(batch)
+                new, _ = game.level(banks)(farkle, ones, boundary)
                 for g, (fa, fb) in enumerate(group):
                     part = new[g * size : (g + 1) * size]
                     change = max(change, float(np.max(np.abs(part - W[fa, fb, i, j]))))
                     W[fa, fb, i, j] = part
                     passes += 1
-                states += int(rows.sum()) * game.tables.columns
+                states += int(banks.rows.sum()) * game.tables.columns
             if progress is not None:  # the sweeps are not known ahead: the total grows
                 progress(sweeps * levels + done + 1, (sweeps + 1) * levels)
         sweeps += 1
