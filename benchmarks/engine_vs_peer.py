@@ -21,13 +21,14 @@ the script checks it, game by game. The modes alternate in R rounds (N / R games
 order turned each round), so that a change of the machine's load falls on all of them.
 Games per second are per CPU-second of this one process (``time.process_time``): one core.
 
-The peer's figure is stated, not measured here (Farkle_II needs NumPy, Numba and pandas and
-is not a package of any registry): ``PEER_FIGURE``, with the figure of this engine path
-measured beside it (``PEER_REFERENCE``). The ratio against the peer is given twice: against
-the stated figure, and against the peer as it would run under this run's load (the stated
-ratio of the peer to the old engine path, times the old engine path measured now). With
-``--peer PATH`` (a checkout of Farkle_II) the peer is imported from ``PATH/src`` and timed in
-the same rounds, with its threshold strategy at 300 and no dice condition. With ``--floor``,
+Without ``--peer`` the peer's figure is stated (``PEER_FIGURE``, with the figure of this
+engine path measured beside it, ``PEER_REFERENCE``), and the ratio against it is given twice:
+against the stated figure, and against the peer as it would run under this run's load (the
+stated ratio of the peer to the old engine path, times the old engine path measured now).
+With ``--peer PATH`` (a checkout of Farkle_II; it is no package of any registry, and needs
+NumPy, Numba, pandas, pyarrow, SciPy and PyYAML, which are) the peer is imported from
+``PATH/src`` and timed in the same rounds, with its threshold strategy at 300 and no dice
+condition, and the last column is the ratio against it: the figure to trust. With ``--floor``,
 the floor of any engine built like this one is timed too (``floor_mode``): a move that builds
 its two objects and applies no rule, as many moves a game as the engine plays.
 """
@@ -313,7 +314,10 @@ def main() -> None:
     print(f"peer: {PEER}")
     print(f"  {low:,} to {high:,} games/s, measured in issue 15 beside {PEER_REFERENCE} games/s")
     print("  for the old engine path; 'at this load': the peer scaled by the reference now")
-    columns = ("games/s", 9), ("vs reference", 13), ("vs peer stated", 16), ("at this load", 14)
+    peer = by_name.get("peer")
+    columns = [("games/s", 9), ("vs reference", 13), ("vs peer stated", 16), ("at this load", 14)]
+    if peer:
+        columns.append(("vs peer measured", 17))
     print(f"{'mode':10} " + " ".join(f"{name:>{width}}" for name, width in columns))
     for mode in modes:
         ratio = f"{mode.rate / reference.rate:12.2f}x" if reference else f"{'-':>13}"
@@ -323,7 +327,8 @@ def main() -> None:
             now = f"{mode.rate * scale / high:.2f}-{mode.rate * scale / low:.2f}x"
         else:
             now = "-"
-        print(f"{mode.name:10} {mode.rate:9.1f} {ratio} {stated:>16} {now:>14}")
+        measured = f" {mode.rate / peer.rate:16.2f}x" if peer else ""
+        print(f"{mode.name:10} {mode.rate:9.1f} {ratio} {stated:>16} {now:>14}{measured}")
     print(agreement(first.ends))
 
 
