@@ -287,6 +287,26 @@ def test_a_draft_builds_what_the_constructor_builds():
     assert evolve(state, turns=9, offer=None) == replace(state, turns=9, offer=None)
 
 
+def test_pickles_by_field_name_load_with_defaults_for_newer_fields():
+    """States are pickled by field name: a pickle made before a field was added (or before
+    the states were slotted, when the pickle held the instance's dict) still loads."""
+    turn = TurnState.__new__(TurnState)
+    turn.__setstate__({"player": 1, "total": 350, "set_aside": (1, 5)})
+    assert turn == TurnState(player=1, total=350, set_aside=(1, 5))
+    state = keep_state()
+    old = {name: getattr(state, name) for name in GAME_FIELDS if name != "turns"}
+    back = GameState.__new__(GameState)
+    back.__setstate__(old)
+    assert back == replace(state, turns=0) and back._legal is None
+
+
+def test_evolve_with_other_rules_reads_their_tables():
+    state = keep_state()
+    game.legal_actions(state)
+    other = evolve(state, rules=load_rules("farkle"))
+    assert other._tables is None and game.throw_score(other).throw == state.turn.throw
+
+
 def test_every_field_is_copied_by_the_drafts():
     """``game_draft`` and ``turn_draft`` copy each field: a field added to GameState or
     TurnState and forgotten there would leave a slot unset (an AttributeError) or stale."""

@@ -81,3 +81,21 @@ def test_the_table_by_score_gives_what_each_pair_reads_alone(spec: str) -> None:
     tabulated = banks.arrays()
     for before, after in zip(alone, tabulated, strict=True):
         assert np.array_equal(before, after)
+
+
+def test_banks_the_kernel_cannot_read_are_refused_before_it_runs() -> None:
+    """The GPU kernel does not check what it reads: ``CudaLevel.by_score`` checks the shapes
+    first (no GPU, nor numba.cuda, needed to refuse)."""
+    from zloutch.strategy.cuda_kernel import CudaLevel
+    from zloutch.strategy.kernels import build_tables
+    from zloutch.strategy.turn_solver import TurnModel
+
+    tables = build_tables(TurnModel(load_rules("farkle")))
+    hands = len(tables.hand_col)
+    good = random_banks(5, [3, 2], scores=2, hands=hands)
+    short = LevelBanks(good.rows, good.value, good.nothing, good.score, good.allowed[:, :2])
+    beyond = LevelBanks(good.rows, good.value, good.nothing, good.score + 1, good.allowed)
+    other_hands = random_banks(5, [3, 2], scores=2, hands=hands + 1)
+    for banks in (short, beyond, other_hands):
+        with pytest.raises(ValueError, match="the kernel cannot read"):
+            CudaLevel.by_score(tables, banks, False)

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import MISSING, dataclass, replace
+from dataclasses import fields as dataclass_fields
 from enum import Enum
 from typing import Any, Generic, TypeVar, overload
 
@@ -19,13 +20,13 @@ _Frozen = TypeVar("_Frozen")
 
 
 def build(cls: type[_Frozen], values: dict[str, Any]) -> _Frozen:
-    """An instance of the frozen dataclass ``cls`` whose attributes are ``values``.
+    """An instance of the frozen dataclass ``cls`` (one with a ``__dict__``, as
+    ``PlayerSheet``) whose attributes are ``values``.
 
-    ``values`` names every field (and nothing else but the private keys of derived facts,
-    see ``GameState``): the object is the one ``cls(**values)`` builds, without the per-field
-    ``object.__setattr__`` calls of a frozen dataclass's ``__init__``, which cost several
-    times the rest of a move. The engine builds its states this way on its hot path only;
-    equality, hashing and ``repr`` read the fields as ever.
+    ``values`` names every field (and nothing else but the keys of its derived facts): the
+    object is the one ``cls(**values)`` builds, without the per-field ``object.__setattr__``
+    calls of a frozen dataclass's ``__init__``. The engine builds sheets this way; the
+    slotted ``GameState`` and ``TurnState`` are built on drafts (``game_draft``).
     """
     new = object.__new__(cls)
     object.__setattr__(new, "__dict__", values)
@@ -190,6 +191,13 @@ class TurnState:
     rethrow: bool = False
     """The last keep was the no-score bonus: all the dice are thrown again (F-2)."""
 
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled by field name (as before turns were slotted: those pickles still load)."""
+        return {name: getattr(self, name) for name in TURN_FIELDS}
+
+    def __setstate__(self, fields: dict[str, Any]) -> None:
+        _restore(self, fields)
+
 
 @dataclass(frozen=True)
 class FinalRoundState:
@@ -278,8 +286,7 @@ class GameState(_Derived):
         return {name: getattr(self, name) for name in GAME_FIELDS}
 
     def __setstate__(self, fields: dict[str, Any]) -> None:
-        for name, value in fields.items():
-            object.__setattr__(self, name, value)
+        _restore(self, fields)
         _no_derived(self)
 
     def __repr__(self) -> str:
@@ -312,6 +319,20 @@ GAME_FIELDS: tuple[str, ...] = GameState.__slots__
 """The fields of a ``GameState``, in order."""
 TURN_FIELDS: tuple[str, ...] = TurnState.__slots__
 """The fields of a ``TurnState``, in order."""
+
+
+def _restore(value: Any, fields: dict[str, Any]) -> None:
+    """Unpickle a slotted dataclass from its fields by name: a field the pickle lacks (one
+    added since) takes its default; a name that is no field any more is left out."""
+    for f in dataclass_fields(value):
+        if f.name in fields:
+            object.__setattr__(value, f.name, fields[f.name])
+        elif f.default is not MISSING:
+            object.__setattr__(value, f.name, f.default)
+        elif f.default_factory is not MISSING:
+            object.__setattr__(value, f.name, f.default_factory())
+        else:
+            raise TypeError(f"a pickled {type(value).__name__} without its field {f.name!r}")
 
 
 def _no_derived(state: GameState) -> None:
@@ -423,8 +444,11 @@ def turn_done(draft: TurnDraft) -> TurnState:
 
 def evolve(state: GameState, **changes: Any) -> GameState:
     """``dataclasses.replace(state, **changes)`` on a draft: the rule set's tables are passed
-    on, nothing else derived. For the moves that change more than the turn and the phase."""
+    on (unless the rules change), nothing else derived. For the moves that change more than
+    the turn and the phase."""
     d = game_draft(state)
+    if "rules" in changes:
+        d._tables = None
     for name, value in changes.items():
         setattr(d, name, value)
     return done(d)

@@ -315,7 +315,29 @@ class CudaLevel:
         block: int | None = None,
         shared: bool | None = None,
     ) -> CudaLevel:
-        """The batch of ``banks`` (``LevelBanks``), its banks looked up by the kernel."""
+        """The batch of ``banks`` (``LevelBanks``), its banks looked up by the kernel.
+
+        Its shapes are checked here: the kernel does not check what it reads."""
+        pairs, height = banks.value.shape
+        hands = int(tables.hand_col.shape[0])
+        tops = int(banks.rows.max(initial=0))
+        if not (
+            banks.rows.shape == banks.score.shape == (pairs,)
+            and banks.nothing.shape == (pairs, height)
+            and banks.allowed.ndim == 3
+            and banks.allowed.shape[1] >= max(height, tops)
+            and banks.allowed.shape[2] == hands
+            and tops <= height
+            and (
+                pairs == 0
+                or 0 <= int(banks.score.min()) <= int(banks.score.max()) < len(banks.allowed)
+            )
+        ):
+            raise ValueError(
+                f"banks of {pairs} pairs and {height} totals that the kernel cannot read: rows "
+                f"{banks.rows.shape} up to {tops}, scores {banks.score.shape}, flags "
+                f"{banks.nothing.shape}, who may bank {banks.allowed.shape} ({hands} hands)"
+            )
         return cls(tables, banks.rows, None, None, boundary_is_farkle, block, shared, scores=banks)
 
     def __init__(

@@ -996,7 +996,7 @@ _NO_INTS = np.zeros(0, dtype=np.int64)
 _NO_BOOLS = np.zeros(0, dtype=np.bool_)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class LevelBanks:
     """A batch's banks as the game solver reads them (``_Game.level_banks``): for pair ``p``
     at total ``t`` (below ``height``), ``value[p, t]`` what banking is worth (-inf: the bank
