@@ -54,9 +54,9 @@ BATCHES = {
     # Two dice: 5 rows in the ring (200 points at most), so these rows go round it.
     "two dice, rows round the ring": Batch("reach target", (12, 7, 3), 8, False, block=4),
     "two dice, exact": Batch("farkle penalty, exact target", (11, 9), 9, True, 4, False),
-    "greed, banks by score": Batch("greed", (5, 2, 6, 1), 10, False, by_score=3),
+    "greed, banks by score": Batch("greed", (3, 2, 1), 10, False, by_score=2),
     "zilch, banks by score, ring in global memory": Batch(
-        "zilch", (3, 4, 2), 11, True, shared=False, by_score=2
+        "zilch", (2, 3), 11, True, shared=False, by_score=2
     ),
 }
 

@@ -62,7 +62,7 @@ def test_batches_one_after_the_other_read_as_each(shared: bool) -> None:
     assert list(rows) == [2, 5, 4]
 
 
-@pytest.mark.parametrize("spec", ["farkle", "zilch"])
+@pytest.mark.parametrize("spec", ["farkle(target=3000)", "zilch(target=2000)"])
 def test_the_table_by_score_gives_what_each_pair_reads_alone(spec: str) -> None:
     """``level_banks`` reads who may bank from ``tabulate_banks``' table, indexed by score;
     without the table it reads each pair's situation itself: the same banks."""
