@@ -28,6 +28,10 @@ class UnknownBotError(ZloutchError):
     """A bot name that no bot answers to."""
 
 
+_BANK, _THROW, _TAKE, _FRESH = Bank(), Throw(), Take(), Fresh()
+"""The actions without dice, built once (a bot asks for them at every decision)."""
+
+
 def _best_keep(state: GameState, actions: tuple[Action, ...]) -> Action:
     """The keep worth most points; on equal points the one that keeps fewer dice."""
     points = {k.dice: k.points for k in throw_score(state).keeps}
@@ -60,16 +64,16 @@ class ThresholdBot:
             return self._start(state, actions)
         if state.phase is Phase.KEEP:
             return _best_keep(state, actions)
-        if Bank() in actions and state.turn.total >= self.threshold:
-            return Bank()
-        if Throw() in actions:
-            return Throw()
+        if _BANK in actions and state.turn.total >= self.threshold:
+            return _BANK
+        if _THROW in actions:
+            return _THROW
         return next(a for a in actions if not isinstance(a, Joker))
 
     def _start(self, state: GameState, actions: tuple[Action, ...]) -> Action:
         offer = state.offer
-        if offer is not None and Take() in actions:
-            return Take() if offer.dice >= 3 and offer.total < self.threshold else Fresh()
+        if offer is not None and _TAKE in actions:
+            return _TAKE if offer.dice >= 3 and offer.total < self.threshold else _FRESH
         return actions[0]
 
 
@@ -81,16 +85,17 @@ class GreedyBot:
     jokers aside (V-2) and takes back (G-8) any offer of three or more dice."""
 
     name: str = "greedy"
-    _inner: ThresholdBot = field(default=ThresholdBot(0), repr=False)
+    _inner: ThresholdBot = field(default=ThresholdBot(10**9), repr=False)
+    """Keeps and starts: the threshold bot's, which never banks by itself."""
 
     def choose(self, state: GameState, rng: random.Random) -> Action:
-        actions = legal_actions(state)
         if state.phase is not Phase.DECIDE:
-            return ThresholdBot(10**9).choose(state, rng)
+            return self._inner.choose(state, rng)
+        actions = legal_actions(state)
         wanted = 1000 if state.in_hand >= 3 else 300
-        if Bank() in actions and state.turn.total >= wanted:
-            return Bank()
-        return Throw() if Throw() in actions else actions[0]
+        if _BANK in actions and state.turn.total >= wanted:
+            return _BANK
+        return _THROW if _THROW in actions else actions[0]
 
 
 LEVELS = {
