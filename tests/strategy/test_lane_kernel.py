@@ -3,11 +3,15 @@ any number of threads."""
 
 from __future__ import annotations
 
+import collections
 import os
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Callable
 from functools import cache
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -271,3 +275,22 @@ def test_the_threads_tables_begin_on_cache_lines() -> None:
             np.zeros(19), np.ones(19), np.ones(19), False, threads, keep, kernels.ONE_PASS
         )
         assert all(row.ctypes.data % kernels.ALIGN == 0 for row in job[1])
+
+
+@pytest.mark.slow
+def test_each_kernel_is_compiled_once_on_a_fresh_install(tmp_path: Path) -> None:
+    """A first solve on an empty Numba cache compiles each lane kernel for one set of
+    argument types: a literal ``True`` or ``False`` passed between kernels would compile a
+    kernel once more (seconds of a fresh install's first solve, and of each test worker)."""
+    code = (
+        "from zloutch.rules import load_rules\n"
+        "from zloutch.strategy.game_solver import solve_game\n"
+        "solve_game(load_rules('greed(target=300)'), backend='numba', threads=2)\n"
+    )
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
+    subprocess.run([sys.executable, "-c", code], env=env, check=True, timeout=300)
+    compiled = collections.Counter(
+        path.name.split("-")[0] for path in tmp_path.rglob("kernels.*.nbc")
+    )
+    assert compiled["kernels._item_python"] == 1
+    assert compiled and set(compiled.values()) == {1}, compiled

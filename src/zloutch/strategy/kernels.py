@@ -642,6 +642,9 @@ def _batch_python(
     """
     ctrl, taken, done, heartbeat, clock, cpu = sync[0], sync[1], sync[3], sync[4], sync[5], sync[6]
     stats, stop = sync[7][thread], sync[8]
+    # ``_item``'s ``again``, as values known when the kernel runs: a literal True or False
+    # would have Numba compile ``_item`` once for each (about a second and a half more).
+    first, again = thread < 0, thread >= 0
     entered = _ticks()
     stats[CALLS] += 1
     height = level[0]
@@ -660,7 +663,7 @@ def _batch_python(
             if c < items:
                 tab = work[c] if keep else work[thread]
                 begin = _ticks()
-                if _item(c, k, tab, False, sync, level, banks, turn, lane_value, lane_kind):
+                if _item(c, k, tab, first, sync, level, banks, turn, lane_value, lane_kind):
                     end = _ticks()
                     per_row = (end - begin) // height[c]
                     if per_row > 0 and (clock[thread] <= 0 or per_row < clock[thread]):
@@ -708,7 +711,7 @@ def _batch_python(
             continue
         tab = work[thread]
         begin = _ticks()
-        if _item(stalled, k, tab, True, sync, level, banks, turn, lane_value, lane_kind):
+        if _item(stalled, k, tab, again, sync, level, banks, turn, lane_value, lane_kind):
             end = _ticks()
             wrote = _finish(stalled, k, tab, sync, level, turn, newton, out_value, out_deriv)
             if wrote:
@@ -784,6 +787,10 @@ def _levels_python(
     sweep, level_ctrl, taken, finished, done, heartbeat, clock, cpu, stats = shared
     starts, item_starts, pair_a, pair_b, partner, height, lane_rows, lane_pair = plan
     farkle, ones, boundary, w, r, out_value, out_deriv, results = state
+    # Newton's method on (iterate), in this thread's own table (not the items' kept ones):
+    # values known when the kernel runs, as ``solve_pairs`` passes them from Python; the
+    # literals would have Numba compile ``_batch`` and ``_finish`` once more for them.
+    iterate, shared_tables = passes >= 0, passes < 0
     win = banks[9]
     levels = starts.shape[0] - 1
     stop = sweep[1:2]
@@ -824,12 +831,12 @@ def _levels_python(
         )
         by_pair = (banks[3][p0:p1], banks[4][p0:p1], banks[5][p0:p1])
         level_banks = banks[:3] + by_pair + banks[6:]
-        newton = (True, w[p0:p1], partner[p0:p1], r[p0:p1], tolerance, passes, results[n])
+        newton = (iterate, w[p0:p1], partner[p0:p1], r[p0:p1], tolerance, passes, results[n])
         if _batch(
             thread,
             sync,
             work,
-            False,
+            shared_tables,
             level,
             level_banks,
             turn,
