@@ -85,6 +85,7 @@ def plain(name: str) -> tuple[np.ndarray, np.ndarray]:
     return solve_pairs(*batch_inputs(batch), batch.boundary_is_farkle, backend="python")
 
 
+@pytest.mark.slow  # the simulator's batches take 10 s of CPU: GPU code, checked by .ci/run
 @pytest.mark.parametrize("name", sorted(BATCHES))
 def test_kernel_equals_the_plain_kernel_bit_for_bit(
     quick: dict[str, np.ndarray], name: str
