@@ -205,10 +205,11 @@ def legal_actions(state: GameState) -> tuple[Action, ...]:
 def _legal_actions(state: GameState) -> tuple[Action, ...]:
     phase = state.phase
     if phase is Phase.DECIDE:
-        rules, t = state.rules, state.turn
-        entered = state.entered(t.player)
-        lands = lands_on_target(rules, state.sheets[t.player].score, t.total)
-        return _decisions(state, entered, lands)
+        decided = _DECISIONS[_bank_rule(state) is None, throw_refusal(state) is None]
+        if not state.rules.variants.joker:
+            return decided
+        jokers = sorted(_joker_choices(state))
+        return (*(Joker(d) for d in jokers), *decided)  # jokers sort before the rest
     if phase is Phase.KEEP:
         keeps: tuple[Action, ...] = _throw_facts(state).actions
         return (*keeps, _OFF) if state.table_mode else keeps  # Off sorts after every keep
@@ -218,18 +219,6 @@ def _legal_actions(state: GameState) -> tuple[Action, ...]:
         thrown = rolls(state.turn.rolling)
         return (_OFF, *thrown) if state.table_mode else thrown  # Off sorts before every roll
     return ()
-
-
-def _decisions(state: GameState, entered: bool, lands: bool) -> tuple[Action, ...]:
-    """The legal actions at a decision of a player who has ``entered`` (T-7) and whose bank
-    would land on the target (``lands``, T-10)."""
-    rules = state.rules
-    refused = bank_rule(rules, state.turn, entered=entered, lands=lands)
-    decided = _DECISIONS[refused is None, throw_refusal(state) is None]
-    if not rules.variants.joker:
-        return decided
-    jokers = sorted(_joker_choices(state))
-    return (*(Joker(d) for d in jokers), *decided)  # jokers sort before the rest
 
 
 def _joker_choices(state: GameState) -> list[Dice]:
