@@ -87,9 +87,9 @@ def solve(spec: str, backend: str) -> tuple[GameSolution, float]:
 
 
 def host_sweep(spec: str) -> None:
-    """The host's part of one sweep of ``spec`` under F-1 (see the module's docstring)."""
-    from zloutch.strategy.game_solver import FLOOR, _Game
-    from zloutch.strategy.kernels import LevelBanks
+    """The host's part of one sweep of ``spec`` under F-1 (see the module's docstring): the
+    solver's own sweep (``penalty_sweep``), its batches built and timed, none solved."""
+    from zloutch.strategy.game_solver import FLOOR, _Game, penalty_sweep
 
     rules = load_rules(spec)
     if not rules.turn.farkle_penalty:
@@ -100,29 +100,23 @@ def host_sweep(spec: str) -> None:
     n = game.T - low
     game.tabulate_banks(low)
     table = game.level_banks(np.arange(1) + low, np.arange(1) + low, np.zeros((n, n)), low)
-    W = np.full((k, n, n), 0.5)
-    groups = [
-        [(fa, fb) for fa in range(k) for fb in range(k) if fa + fb == c]
-        for c in range(2 * k - 2, -1, -1)
-    ]
+    W = np.full((k, k, n, n), 0.5)
+    groups = 2 * k - 1
     print(
         f"{spec}: {n} scores from {low * game.unit} points, {2 * n - 1} levels, "
-        f"{len(groups)} batches a level, {len(game.tables.hand_col)} hands; "
+        f"{groups} batches a level, {len(game.tables.hand_col)} hands; "
         f"who may bank, by score: {table.allowed.nbytes / 1e6:.1f} MB, sent once"
     )
     for form in ("by score", "a hand"):
         seconds = 0.0
         sent = 0
-        for s in range(2 * n - 2, -1, -1):
-            i = np.arange(max(0, s - n + 1), min(s, n - 1) + 1, dtype=np.int64)
-            j = s - i
-            banks_of: dict[int, LevelBanks] = {}  # as the solver: once per count
-            for group in groups:
+        for _, _, batches in penalty_sweep(game, low, W):
+            while True:
                 begin = time.perf_counter()
-                for _, fb in group:
-                    if fb not in banks_of:
-                        banks_of[fb] = game.level_banks(i + low, j + low, W[fb], low)
-                banks = LevelBanks.concat([banks_of[fb] for _, fb in group])
+                batch = next(batches, None)
+                if batch is None:
+                    break
+                _, banks = batch
                 if form == "by score":
                     sent += banks.value.nbytes + banks.nothing.nbytes + banks.score.nbytes // 2
                 else:

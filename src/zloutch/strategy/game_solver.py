@@ -19,7 +19,7 @@ reason; ``sheet_blind`` gives the model the optimal bot plays dix-mille's sheet 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -555,6 +555,45 @@ def solve_game(
     return GameSolution(rules, game.unit, T, win, residual, passes, levels, states, game.last)
 
 
+Batch = tuple[list[tuple[int, int]], LevelBanks]
+"""One batch of a level under F-1: its (mover's, opponent's) farkle counts, and the banks of
+their pairs one count after the other."""
+
+
+def penalty_sweep(game: _Game, low: int, W: Floats) -> Iterator[tuple[Ints, Ints, Iterator[Batch]]]:
+    """One sweep of the game under F-1, in the order it is solved (``_solve_penalty``): for
+    each level of the score sum, the highest first, its pairs (``i``, ``j``: the scores, less
+    ``low``) and its batches, each built as it is asked for, from ``W`` as it stands then.
+
+    ``W[fa, fb, i, j]``: what the mover's turn is worth with ``fa`` and ``fb`` farkles in a
+    row. The counts of a batch read the batch before (one farkle more) and lower levels, not
+    one another; the highest counts come first. A bank reads the opponent's values at higher
+    levels only (a bank that writes nothing, G-7, is worth a farkle instead), so the banks
+    of a level depend on the opponent's count alone: they are built once a count, and shared
+    by the batches. ``benchmarks/gpu_solver.py --host`` times the same sweep."""
+    k = game.rules.turn.farkle_penalty_after
+    n = W.shape[-1]
+    groups = [
+        [(fa, fb) for fa in range(k) for fb in range(k) if fa + fb == c]
+        for c in range(2 * k - 2, -1, -1)
+    ]
+    for s in range(2 * n - 2, -1, -1):
+        i = np.arange(max(0, s - n + 1), min(s, n - 1) + 1, dtype=np.int64)
+        j = s - i
+        yield i, j, _level_batches(game, low, W, i, j, groups)
+
+
+def _level_batches(
+    game: _Game, low: int, W: Floats, i: Ints, j: Ints, groups: list[list[tuple[int, int]]]
+) -> Iterator[Batch]:
+    banks_of: dict[int, LevelBanks] = {}
+    for group in groups:
+        for _, fb in group:
+            if fb not in banks_of:
+                banks_of[fb] = game.level_banks(i + low, j + low, W[fb, 0], low)
+        yield group, LevelBanks.concat([banks_of[fb] for _, fb in group])
+
+
 def _solve_penalty(
     game: _Game,
     *,
@@ -580,32 +619,15 @@ def _solve_penalty(
     n = T - low
     game.tabulate_banks(low)
     W = np.full((k, k, n, n), 0.5)
-    groups = [
-        [(fa, fb) for fa in range(k) for fb in range(k) if fa + fb == c]
-        for c in range(2 * k - 2, -1, -1)
-    ]
     levels = 2 * n - 1
     ones_cache: dict[int, Floats] = {}
     passes = states = sweeps = 0
     residual = float("inf")
     while sweeps < max_sweeps and residual >= tolerance:
         change = 0.0
-        for done, s in enumerate(range(2 * n - 2, -1, -1)):
-            i = np.arange(max(0, s - n + 1), min(s, n - 1) + 1, dtype=np.int64)
-            j = s - i
+        for done, (i, j, batches) in enumerate(penalty_sweep(game, low, W)):
             size = len(i)
-            # A bank reads the opponent's values at higher levels only (a bank that writes
-            # nothing, G-7, is worth a farkle instead): the banks of this level depend on
-            # the opponent's count alone, the same for every group.
-            banks_of: dict[int, LevelBanks] = {}
-            for group in groups:
-                # The counts of a group read the group before (one farkle more) and lower
-                # levels, not one another: one batch, their pairs one after the other.
-                batch = []
-                for _, fb in group:
-                    if fb not in banks_of:
-                        banks_of[fb] = game.level_banks(i + low, j + low, W[fb, 0], low)
-                    batch.append(banks_of[fb])
+            for group, banks in batches:
                 farkles = []
                 for fa, fb in group:
                     if fa + 1 < k:
@@ -615,7 +637,6 @@ def _solve_penalty(
                 farkle = np.concatenate(farkles)
                 ones = ones_cache.setdefault(len(farkle), np.ones(len(farkle)))
                 boundary = farkle if game.exact else ones
-                banks = LevelBanks.concat(batch)
                 new, _ = game.level(banks)(farkle, ones, boundary)
                 for g, (fa, fb) in enumerate(group):
                     part = new[g * size : (g + 1) * size]
