@@ -17,9 +17,18 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from zloutch.engine import CHANCE, Action, GameState, current_player, is_terminal, new_game, step
+from zloutch.engine import (
+    CHANCE,
+    Action,
+    GameState,
+    current_player,
+    is_terminal,
+    new_game,
+    step,
+    step_legal,
+)
 from zloutch.engine.events import Banked, Bumped, Farkled, Penalised, Ticked, TookBack
-from zloutch.engine.record import roll
+from zloutch.engine.rollout import sample_roll
 from zloutch.rules import RuleSet, ZloutchError
 from zloutch.strategy.policy import Policy
 
@@ -140,6 +149,10 @@ class Tally:
         self.unfinished_games.extend(other.unfinished_games)
 
 
+_TALLIED = frozenset((Banked, Farkled, Ticked, Bumped, TookBack, Penalised))
+"""The events a game's tally counts (``play_game``)."""
+
+
 def play_game(
     rules: RuleSet,
     policies: Sequence[Policy],
@@ -157,11 +170,14 @@ def play_game(
     who = tally.per_player
     while not is_terminal(state) and state.turns <= max_turns:
         actor = current_player(state)
-        action: Action = (
-            roll(state, rng) if actor == CHANCE else policies[seats[actor]].choose(state, rng)
-        )
-        state, events = step(state, action)
+        if actor == CHANCE:  # a roll of the dice in the air is legal: not checked again
+            state, events = step_legal(state, sample_roll(state, rng))
+        else:  # a bot's choice is checked: a bad bot raises the rule it breaks
+            action: Action = policies[seats[actor]].choose(state, rng)
+            state, events = step(state, action)
         for event in events:
+            if type(event) not in _TALLIED:  # most events: thrown, kept, a turn started
+                continue
             p = who[seats[event.player]]
             if isinstance(event, Banked):
                 p.turns += 1

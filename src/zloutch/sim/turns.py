@@ -14,9 +14,18 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 import numpy.typing as npt
 
-from zloutch.engine import CHANCE, GameState, Level, current_player, is_terminal, new_game, step
+from zloutch.engine import (
+    CHANCE,
+    GameState,
+    Level,
+    current_player,
+    is_terminal,
+    new_game,
+    step,
+    step_legal,
+)
 from zloutch.engine.events import Banked, Farkled, Won
-from zloutch.engine.record import roll
+from zloutch.engine.rollout import sample_roll
 from zloutch.rules import RuleSet
 from zloutch.strategy.policy import Policy
 
@@ -94,9 +103,10 @@ def simulate_turns(
         state = start
         banked: int | None = None
         while banked is None:
-            actor = current_player(state)
-            action = roll(state, rng) if actor == CHANCE else policy.choose(state, rng)
-            state, events = step(state, action)
+            if current_player(state) == CHANCE:  # a roll is legal: not checked again
+                state, events = step_legal(state, sample_roll(state, rng))
+            else:
+                state, events = step(state, policy.choose(state, rng))
             for event in events:
                 if isinstance(event, Banked) and event.player == 0:
                     banked = event.total
