@@ -9,14 +9,17 @@ import dataclasses
 import json
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+import typer
 from typer.testing import CliRunner
 
 from zloutch import __version__
 from zloutch.adapters.cli import app
+from zloutch.adapters.cli.support import reflow
 from zloutch.rules import PRESETS, load_rules
 
 runner = CliRunner()
@@ -364,6 +367,57 @@ def test_help_of_every_command() -> None:
         result = runner.invoke(app, args)
         assert result.exit_code == 0, result.output
         assert "Usage" in result.stdout
+
+
+def _commands(group: Any, path: tuple[str, ...] = ()) -> Iterator[tuple[tuple[str, ...], Any]]:
+    for name, command in group.commands.items():
+        yield (*path, name), command
+        if hasattr(command, "commands"):
+            yield from _commands(command, (*path, name))
+
+
+def test_every_commands_help_is_wrapped_by_the_terminal() -> None:
+    """Docstrings are wrapped for the source; the help shows each paragraph as one line, for
+    the terminal to wrap (else an 80-column terminal breaks each source line again)."""
+    group = typer.main.get_command(app)
+    commands = list(_commands(group))
+    assert len(commands) >= 15
+    for path, command in commands:
+        for paragraph in (command.help or "").split("\n\n"):
+            assert "\n" not in paragraph, (path, paragraph)
+
+
+def test_a_help_of_several_paragraphs_fills_an_80_column_terminal() -> None:
+    result = runner.invoke(app, ["simulate", "--help"], env={"COLUMNS": "80"}, terminal_width=80)
+    assert result.exit_code == 0, result.output
+    prose = result.stdout.split("╭")[0]
+    lines = [line.strip() for line in prose.splitlines() if line.strip()]
+    assert any(line.startswith("Seats rotate fairly") for line in lines)
+    # every line of a paragraph but its last is filled to within a word of the width
+    paragraph = lines[lines.index(next(x for x in lines if x.startswith("Seats"))) :]
+    assert all(len(line) >= 60 for line in paragraph[:-1]), paragraph
+
+
+def test_reflow_keeps_lists_and_unwrapped_blocks() -> None:
+    text = "\n\n".join(
+        [
+            "First line.",
+            "A paragraph\nwrapped in two.",
+            "- one\n- two",
+            "An example:\n    zloutch play",
+            "\b\nkept\nas is",
+        ]
+    )
+    assert reflow(text) == "\n\n".join(
+        [
+            "First line.",
+            "A paragraph wrapped in two.",
+            "- one\n- two",
+            "An example:\n    zloutch play",
+            "\b\nkept\nas is",
+        ]
+    )
+    assert reflow(None) is None
 
 
 def test_python_m_zloutch_help() -> None:

@@ -14,6 +14,7 @@ without the solvers (``tests/adapters/cli/test_startup.py``).
 
 from __future__ import annotations
 
+import inspect
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -118,8 +119,35 @@ def _usage_pieces(command: Any, ctx: Any) -> list[str]:
     return pieces
 
 
+def reflow(text: str | None) -> str | None:
+    """A command's help with each paragraph on one line, for the terminal to wrap.
+
+    Help texts come from docstrings, wrapped for the source; Typer's help keeps those line
+    breaks, and an 80-column terminal then breaks each line again: a ragged paragraph. A
+    paragraph that starts with ``\\b`` (click's mark for "do not rewrap") or holds a list
+    (lines starting with ``- ``) or an indented block keeps its lines."""
+    if not text:
+        return text
+    paragraphs = inspect.cleandoc(text).split("\n\n")
+    return "\n\n".join(
+        p if _keeps_lines(p) else " ".join(line.strip() for line in p.splitlines())
+        for p in paragraphs
+    )
+
+
+def _keeps_lines(paragraph: str) -> bool:
+    if paragraph.startswith(("\b", "\f")):
+        return True
+    return any(line.startswith(("- ", "* ", " ")) for line in paragraph.splitlines())
+
+
 class Command(TyperCommand):
-    """A ``zloutch`` command: flags without a type label, arguments named plainly."""
+    """A ``zloutch`` command: flags without a type label, arguments named plainly, its help's
+    paragraphs wrapped by the terminal (``reflow``)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.help = reflow(self.help)
 
     def get_params(self, ctx: Any) -> list[Any]:
         return _quiet_flags(super().get_params(ctx))
@@ -131,7 +159,12 @@ class Command(TyperCommand):
 class Group(TyperGroup):
     """A group of ``zloutch`` commands; the root's ``main`` is the edge of the command line:
     a usage mistake (``--seed abc``, an unknown option) is one ``error:`` line and exit code 2,
-    as every ``ZloutchError`` is, while ``--help`` stays as Typer draws it."""
+    as every ``ZloutchError`` is, while ``--help`` stays as Typer draws it (its paragraphs
+    wrapped by the terminal, ``reflow``)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.help = reflow(self.help)
 
     def get_params(self, ctx: Any) -> list[Any]:
         return _quiet_flags(super().get_params(ctx))
