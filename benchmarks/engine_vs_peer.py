@@ -13,8 +13,9 @@ g)``:
 - ``reference``: the same loop through the plain engine, the engine as it was before the fast
   path (``tests/engine/plain_engine.py``): ``apply`` validates every action and recomputes
   every derived fact, rolls by ``record.roll``;
-- ``bot``: the engine as ``zloutch simulate --method engine`` plays it: ``step`` (validated,
-  with events) and the project's ``ThresholdBot(300)`` (``zloutch.strategy.bots``).
+- ``bot``: the engine as ``zloutch simulate --method engine`` plays it (``play_game``): the
+  project's ``ThresholdBot(300)`` (``zloutch.strategy.bots``), its choices through ``step``
+  (validated, with events), the rolls through ``step_legal`` (with events).
 
 The dice and the choices are the same in every mode, so every game must end the same way:
 the script checks it, game by game. The modes alternate in R rounds (N / R games each, the
@@ -163,9 +164,10 @@ def bot_mode(seed: int) -> Mode:
         rng = random.Random(seed + g)
         state = engine.new_game(rules, ["Ana", "Bob"])
         while not engine.is_terminal(state):
-            chance = engine.current_player(state) == CHANCE
-            action = sample_roll(state, rng) if chance else bot.choose(state, rng)
-            state, _ = engine.step(state, action)
+            if engine.current_player(state) == CHANCE:
+                state, _ = engine.step_legal(state, sample_roll(state, rng))
+            else:
+                state, _ = engine.step(state, bot.choose(state, rng))
         return end(state)
 
     return Mode("bot", play)
