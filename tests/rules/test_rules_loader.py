@@ -677,3 +677,20 @@ def test_three_of_a_kind_cannot_double(tmp_path: Path) -> None:
         assert err.key == "scoring.kinds"
         assert "three of a kind cannot" in str(err)
         assert "there is no smaller kind" in str(err)
+
+
+def test_load_preset_plays_presets_with_options_and_never_opens_a_file(tmp_path: Path) -> None:
+    """A spec from elsewhere (a server's client, an uploaded record) names a preset, never a
+    file: refused before anything is opened (a FIFO would make a reader wait for ever)."""
+    import os
+
+    from zloutch.rules import load_preset
+
+    assert load_preset("greed(target=500)") == load_rules("greed(target=500)")
+    fifo = tmp_path / "rules.toml"
+    os.mkfifo(fifo)
+    for spec in (str(fifo), f"{fifo}(target=500)", "rules/x", "house.toml"):
+        with pytest.raises(InvalidRulesError, match="never a file on this machine"):
+            load_preset(spec)
+    with pytest.raises(InvalidRulesError, match="unknown preset"):
+        load_preset("dix-mile")

@@ -38,7 +38,14 @@ from zloutch.engine.game import apply_legal, is_terminal, new_game, why_illegal
 from zloutch.engine.state import GameState
 from zloutch.rules.dice import sort_dice
 from zloutch.rules.errors import InvalidRulesError, ZloutchError, excerpt
-from zloutch.rules.loader import PRESETS, as_loaded_from, load_rules, parse_rules_text, to_toml
+from zloutch.rules.loader import (
+    PRESETS,
+    as_loaded_from,
+    load_preset,
+    load_rules,
+    parse_rules_text,
+    to_toml,
+)
 from zloutch.rules.ruleset import RuleSet
 
 HMAC_SCHEME = "hmac-sha256-1"
@@ -419,8 +426,11 @@ def read_record(text: str) -> tuple[Record, dict[str, Any]]:
     return record, data
 
 
-def load_record(text: str) -> tuple[Record, GameState]:
+def load_record(text: str, *, files: bool = True) -> tuple[Record, GameState]:
     """Read a record and replay it; raises InvalidRecordError saying where it is wrong.
+
+    ``files``: whether a record without its rule file's text may name a rule file on this
+    machine; False for a record from elsewhere (an upload to a server): only a preset.
 
     The final sheet the record wrote is compared with the one its actions give: every record
     version wrote it, so a record without one is refused, and a sheet that differs is refused
@@ -430,6 +440,8 @@ def load_record(text: str) -> tuple[Record, GameState]:
     record, data = read_record(text)
     version = data["version"]
     try:
+        if not files and record.rules_toml is None:
+            load_preset(record.rules)
         state = record.replay()
     except InvalidRecordError:
         raise

@@ -2,7 +2,14 @@
 
 from zloutch.rules.dice import Dice, Face, format_dice, parse_dice
 from zloutch.rules.errors import IllegalKeepError, InvalidDiceError, InvalidRulesError, ZloutchError
-from zloutch.rules.loader import PRESETS, load_rules, parse_rules_text, to_toml, with_options
+from zloutch.rules.loader import (
+    PRESETS,
+    load_preset,
+    load_rules,
+    parse_rules_text,
+    to_toml,
+    with_options,
+)
 from zloutch.rules.ruleset import (
     OPTIONS,
     GameRules,
@@ -56,6 +63,7 @@ __all__ = [
     "format_dice",
     "is_farkle",
     "legal_keeps",
+    "load_preset",
     "load_rules",
     "parse_dice",
     "parse_rules_text",

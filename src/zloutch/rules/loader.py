@@ -463,6 +463,22 @@ def load_rules(spec: str | RuleSet) -> RuleSet:
     return with_options(rules, _option_values(raw_options))
 
 
+def load_preset(spec: str | RuleSet) -> RuleSet:
+    """``load_rules`` for a spec from elsewhere (a server's client, an uploaded record): a
+    preset with options, never a file on this machine. A spec naming a file is refused
+    before anything is read: what it answers says nothing of the files that exist."""
+    if isinstance(spec, RuleSet):
+        return spec
+    source, _ = split_spec(spec)
+    if source not in PRESETS and _looks_like_file(source):
+        raise InvalidRulesError(
+            "a rule set from elsewhere is a preset with options, never a file on this "
+            "machine: send the rule file's text instead",
+            excerpt(source),
+        )
+    return load_rules(spec)
+
+
 def _option_values(raw_options: Iterable[tuple[str, str | None]]) -> dict[str, OptionValue]:
     """The options of a spec, each read once, by name (one given twice is refused)."""
     values: dict[str, OptionValue] = {}

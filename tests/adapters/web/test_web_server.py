@@ -161,6 +161,39 @@ def test_an_uploaded_record_goes_on_as_a_new_game(server: Server) -> None:
     ana.close()
 
 
+def test_a_rule_set_from_a_client_never_names_a_file_of_the_server(
+    server: Server, tmp_path: Path
+) -> None:
+    """A spec that names a path is refused before anything is read: the answer is the same
+    for a rule file that exists, a file that does not, a folder and a file of the system."""
+    from zloutch.rules import load_rules, to_toml
+
+    rule_file = tmp_path / "greed.toml"
+    rule_file.write_text(to_toml(load_rules("greed")), encoding="utf-8")
+    answers = set()
+    for spec in (str(rule_file), str(tmp_path / "none.toml"), str(tmp_path), "/etc/passwd"):
+        bad = server.post("/api/games", {"rules": spec, "seats": [{"name": "A"}]})
+        assert bad["status"] == 400, bad
+        assert "never a file on this machine" in bad["error"]
+        answers.add(bad["error"].partition("': ")[2])  # after the spec quoted
+    assert len(answers) == 1, answers
+    # the same for an uploaded record that names a file instead of keeping its rule text
+    created, tokens = server.new_game(seats=[{"name": "Ana"}, {"name": "Bob"}])
+    ana = Player(server, created["game"], tokens[0])
+    ana.intent("throw")
+    record = server.get(f"/api/games/{created['game']}/record")
+    ana.close()
+    assert "rules_toml" not in record
+    bad = server.post("/api/records", {"record": {**record, "rules": str(rule_file)}})
+    assert bad["status"] == 400 and "never a file on this machine" in bad["error"], bad
+    # a preset with options, and a rule file's text, are still played
+    assert server.post("/api/games", {"rules": "greed(target=500)", "seats": [{"name": "A"}]})[
+        "game"
+    ]
+    text = {"rules_file": rule_file.read_text(encoding="utf-8"), "seats": [{"name": "A"}]}
+    assert server.post("/api/games", text)["game"]
+
+
 def kill_in_the_middle(make_server: Callable[[], Server], games: int, moves: int) -> None:
     """Play many games at once, SIGKILL the server, start it again: every acknowledged
     action is in the log, and every game goes on."""

@@ -57,7 +57,7 @@ from zloutch.engine.record import (
     load_record,
     rules_from_text,
 )
-from zloutch.rules import ZloutchError, load_rules, to_toml
+from zloutch.rules import ZloutchError, load_preset, to_toml
 from zloutch.rules.ruleset import RuleSet
 
 
@@ -105,7 +105,7 @@ class Rooms:
 
     def new_from_record(self, text: str, request: NewGame) -> NewRoom:
         """A new game going on from an uploaded record, checked and built, nothing stored."""
-        record, state = load_record(text)
+        record, state = load_record(text, files=False)
         if is_terminal(state):
             raise RoomError("this game is over: there is nothing to continue")
         rules = record.rule_set()
@@ -136,11 +136,11 @@ class Rooms:
         return tuple(replace(e, seq=i) for i, e in enumerate(out, start=1))
 
     def _rules(self, spec: str, toml: str | None) -> tuple[RuleSet, str | None]:
-        if toml is None:
-            return load_rules(spec), None
+        if toml is None:  # a preset: a spec from a client never names a file here
+            return load_preset(spec), None
         rules = rules_from_text(toml)
         try:
-            if load_rules(rules.spec) == rules:
+            if load_preset(rules.spec) == rules:
                 return rules, None
         except ZloutchError:
             pass
