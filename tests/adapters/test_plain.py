@@ -461,3 +461,15 @@ def test_line_mode_and_table_word_the_turn_alike() -> None:
     assert status == (
         "Ana to play · score 0 · not entered: 500 to enter (T-7) · turn total 200 · 3 dice in hand"
     )
+
+
+@pytest.mark.parametrize("command", ["play", "table"])
+def test_without_a_terminal_the_game_goes_on_in_lines_of_text(command: str) -> None:
+    """No --plain, input from a pipe: the full-screen app would wait for keys for ever; the
+    line mode plays instead, and says so."""
+    stdin = "throw\nquit\n" if command == "play" else "throw\n1 1 4 6 6\nquit\n"
+    code, output = invoke(command, "--players", "Ana,Bob", "--seed", "3", stdin=stdin)
+    assert code == 0, output
+    assert "note: not a terminal: the game goes on in lines of text (--plain)" in output
+    assert "Ana> throw" in output and "Bye." in output
+    assert "\x1b[" not in output  # no escape code of a full-screen app

@@ -53,7 +53,8 @@ PlainOption = Annotated[
         help=(
             "Line mode, for screen readers, pipes and scripts: the game in plain text, "
             "one command per line (keep 1 1 5, throw, bank, take, fresh, joker 5 5, off, "
-            "undo, hint, sheet, save FILE, help, quit)."
+            "undo, hint, sheet, save FILE, help, quit). The default when the input or the "
+            "output is not a terminal."
         ),
     ),
 ]
@@ -176,6 +177,13 @@ def run_game(
         dice = None
         if dice_file is not None or seed is not None:
             dice = choose_dice(dice_file=dice_file, seed=seed, table_mode=table_mode)
+        if not plain and not (sys.stdin.isatty() and sys.stdout.isatty()):
+            # The full-screen app needs a terminal: on a pipe it would wait for keys that
+            # never come, and draw escape codes into a file.
+            typer.echo(
+                "note: not a terminal: the game goes on in lines of text (--plain)", err=True
+            )
+            plain = True
         session = open_session(
             table_mode=table_mode,
             rules_spec=rules_spec,
