@@ -140,9 +140,18 @@ class SqlStore:
     """A ``GameStore`` in a database (see the module's docstring)."""
 
     def __init__(self, url: str | None = None) -> None:
+        if url is not None and "://" not in url:
+            raise RoomError(
+                f"--db {url}: not a database URL: sqlite:///{Path(url).resolve()} keeps the "
+                "games in that file, postgresql://USER:PASSWORD@HOST/NAME in PostgreSQL"
+            )
         self.url = engine_url(url or default_url())
         if self.url.startswith("sqlite:///"):
-            Path(self.url.removeprefix("sqlite:///")).parent.mkdir(parents=True, exist_ok=True)
+            folder = Path(self.url.removeprefix("sqlite:///")).parent
+            if url is None:  # the user's data folder, made the first time
+                folder.mkdir(parents=True, exist_ok=True)
+            elif not folder.is_dir():  # a folder that was asked for: never made silently
+                raise RoomError(f"--db {url}: there is no folder {folder}")
         try:
             self.engine = sa.create_engine(self.url, pool_pre_ping=True)
         except (sa.exc.ArgumentError, ImportError) as exc:

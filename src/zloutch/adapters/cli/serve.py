@@ -6,6 +6,7 @@ command, so the other commands start without them.
 
 from __future__ import annotations
 
+import socket
 from typing import Annotated
 
 import typer
@@ -58,14 +59,19 @@ def serve(
         from datetime import timedelta
 
         expire = timedelta(days=expire_days) if expire_days else None
-        application = create_app(db, expire_after=expire)
+        listening = listen(host, port)  # before the database: a port taken is said at once
+        try:
+            application = create_app(db, expire_after=expire)
+        except BaseException:
+            listening.close()
+            raise
     configure_logging()
     typer.echo(
         f"zloutch serve: http://{host}:{port}/  (games in {application.state.rooms.store.safe_url})"
     )
     # No per-message deflate: it compressed every frame for each socket apart (each has its own
     # zlib context), most of the CPU of a broadcast under load; the frames are a few kB.
-    uvicorn.run(
+    config = uvicorn.Config(
         application,
         host=host,
         port=port,
@@ -73,3 +79,28 @@ def serve(
         ws="auto",
         ws_per_message_deflate=False,
     )
+    uvicorn.Server(config).run(sockets=[listening])
+
+
+def listen(host: str, port: int) -> socket.socket:
+    """The server's socket, bound to ``host`` and ``port`` (as uvicorn binds one); a host
+    that is no address of this machine, or a port taken, is a ``ZloutchError``."""
+    from zloutch.rules import ZloutchError
+
+    try:
+        family, kind, proto, _, address = socket.getaddrinfo(
+            host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
+        )[0]
+    except (socket.gaierror, UnicodeError) as exc:
+        reason = exc.strerror if isinstance(exc, socket.gaierror) else str(exc)
+        raise ZloutchError(f"--host {host}: not an address to listen on ({reason})") from None
+    sock = socket.socket(family, kind, proto)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(address)
+        sock.listen(2048)
+    except OSError as exc:
+        sock.close()
+        raise ZloutchError(f"cannot listen on {host} port {port}: {exc.strerror}") from None
+    sock.set_inheritable(True)
+    return sock

@@ -1,0 +1,58 @@
+"""``zloutch serve``'s mistakes before it serves: one ``error:`` line and exit code 2, nothing
+printed as if it served, nothing made on the disk."""
+
+from __future__ import annotations
+
+import socket
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from zloutch.adapters.cli import app
+
+
+def free_port() -> int:
+    with socket.socket() as free:
+        free.bind(("127.0.0.1", 0))
+        return int(free.getsockname()[1])
+
+
+def serve(*args: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(app, ["serve", *args])
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_a_port_taken_is_one_error_line_before_any_serving_line(tmp_path: Path) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen(1)
+        port = taken.getsockname()[1]
+        db = f"sqlite:///{tmp_path / 'games.sqlite'}"
+        code, out, err = serve("--port", str(port), "--db", db)
+    assert code == 2
+    assert out == ""  # no "zloutch serve: http://..." line for a server that never served
+    assert err.startswith(f"error: cannot listen on 127.0.0.1 port {port}: ")
+    assert len(err.splitlines()) == 1
+    assert not (tmp_path / "games.sqlite").exists()  # said before the database is opened
+
+
+def test_a_host_that_is_no_address_is_one_error_line() -> None:
+    code, out, err = serve("--host", "999.1.1.1", "--port", "8000")
+    assert (code, out) == (2, "")
+    assert err.startswith("error: --host 999.1.1.1: not an address to listen on (")
+
+
+def test_a_database_in_a_missing_folder_is_refused_not_made(tmp_path: Path) -> None:
+    folder = tmp_path / "no" / "such"
+    code, out, err = serve("--port", str(free_port()), "--db", f"sqlite:///{folder / 'x.db'}")
+    assert (code, out) == (2, "")
+    assert err == f"error: --db sqlite:///{folder / 'x.db'}: there is no folder {folder}\n"
+    assert not (tmp_path / "no").exists()
+
+
+def test_a_path_given_as_the_database_is_answered_with_its_url(tmp_path: Path) -> None:
+    path = tmp_path / "games.db"
+    code, out, err = serve("--port", str(free_port()), "--db", str(path))
+    assert (code, out) == (2, "")
+    assert f"not a database URL: sqlite:///{path.resolve()} keeps the games in that file" in err
+    assert not path.exists()
