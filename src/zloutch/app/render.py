@@ -158,8 +158,12 @@ def options_table(rules: RuleSet, section: str, title: str) -> Table:
 
 def rules_renderables(rules: RuleSet) -> list[RenderableType]:
     """Everything ``zloutch rules show`` prints about a rule set, in order."""
+    summary = escape(rules.summary)
+    if rules.options:  # the summary is the rule file's words: it knows nothing of the options
+        switched = ", ".join(f"{name}={format_value(value)}" for name, value in rules.options)
+        summary += f" [dim](as written; the spec switches {escape(switched)})[/]"
     parts: list[RenderableType] = [
-        Text.from_markup(f"[bold]{escape(rules.name)}[/]: {escape(rules.summary)}"),
+        Text.from_markup(f"[bold]{escape(rules.name)}[/]: {summary}"),
         Text(f"dice: {rules.dice}    target: {format_target(rules)}"),
         Text(f"spec: {rules.spec}"),
         Text(""),

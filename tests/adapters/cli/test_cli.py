@@ -431,3 +431,17 @@ def test_python_m_zloutch_help() -> None:
     assert result.returncode == 0, result.stderr
     assert "score" in result.stdout
     assert "rules" in result.stdout
+
+
+def test_rules_show_says_the_summary_is_the_rule_files_when_options_change_it() -> None:
+    """A preset's summary says '5000 wins'; with target=10000 switched it is marked as the
+    words of the rule file, with what the spec switches."""
+    result = runner.invoke(
+        app, ["rules", "show", "cinq-mille(target=10000)"], env={"COLUMNS": "300"}
+    )
+    assert result.exit_code == 0, result.output
+    first = result.stdout.splitlines()[0]
+    assert first.startswith("cinq-mille: 5000 with five dice")
+    assert first.endswith("(as written; the spec switches target=10000)")
+    plain = runner.invoke(app, ["rules", "show", "cinq-mille"], env={"COLUMNS": "300"})
+    assert "as written" not in plain.stdout
