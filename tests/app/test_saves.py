@@ -144,6 +144,19 @@ def test_check_writable_refuses_each_bad_path_in_one_sentence(tmp_path: Path) ->
         assert "\n" not in message
 
 
+@pytest.mark.parametrize(
+    ("option", "example"),
+    [("--json", "out.json"), ("--csv", "out.csv"), ("--out", "out.png"), ("--record", "game.json")],
+)
+def test_a_folder_is_answered_with_a_file_name_for_that_flag(
+    tmp_path: Path, option: str, example: str
+) -> None:
+    with pytest.raises(UnwritableFileError, match=f"give a file name, as in {example}$"):
+        check_writable(str(tmp_path), option)
+    with pytest.raises(UnwritableFileError, match=f"as in {option} {example}$"):
+        check_writable("", option)
+
+
 def test_check_writable_leaves_no_file_and_never_truncates(tmp_path: Path) -> None:
     new = tmp_path / "new.json"
     check_writable(str(new), "--json")

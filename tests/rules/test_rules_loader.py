@@ -257,7 +257,10 @@ def test_unknown_option_suggests_a_name() -> None:
     [
         ("dix-mille(bump=sideways)", "bump", "'sideways' is not one of off, current, any"),
         ("dix-mille(entry=abc)", "entry", "expected a whole number"),
-        ("dix-mille(entry=-5)", "entry", "expected a whole number"),
+        ("dix-mille(entry=-5)", "entry", "must be at least 0, got -5"),
+        ("dix-mille(entry=--5)", "entry", "expected a whole number, got '--5'"),
+        ("dix-mille(target=0)", "target", "must be at least 1, got 0"),
+        ("dix-mille(target=-500)", "target", "must be at least 1, got -500"),
         ("dix-mille(entry=²)", "entry", "expected a whole number"),
         ("dix-mille(joker=2)", "joker", "expected true or false"),
         ("dix-mille(entry)", "entry", "needs a value"),
@@ -694,3 +697,12 @@ def test_load_preset_plays_presets_with_options_and_never_opens_a_file(tmp_path:
             load_preset(spec)
     with pytest.raises(InvalidRulesError, match="unknown preset"):
         load_preset("dix-mile")
+
+
+def test_a_rule_file_target_below_1_says_the_least_target() -> None:
+    for value in (0, -3000):
+        text = f'[rules]\nextends = "farkle"\n[game]\ntarget = {value}\n'
+        with pytest.raises(
+            InvalidRulesError, match=f"game.target: must be at least 1, got {value}"
+        ):
+            parse_rules_text(text, load_base=load_rules)

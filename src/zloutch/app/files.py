@@ -132,6 +132,10 @@ def write_atomically(path: str, data: str | bytes) -> None:
         handle.write(payload)
 
 
+_EXAMPLES = {"--csv": "out.csv", "--plot": "out.png", "--out": "out.png", "--record": "game.json"}
+"""A file name to show in an error about a flag's file, by flag (else ``out.json``)."""
+
+
 def check_writable(path: str, option: str) -> None:
     """Refuse, before any work, a path that ``write_atomically`` could not write.
 
@@ -141,13 +145,14 @@ def check_writable(path: str, option: str) -> None:
     let alone truncated. An existing device or pipe is checked for write permission only.
     """
     where = f"{option} {shown(path)}"
+    example = _EXAMPLES.get(option, "out.json")
     if not path:
-        raise UnwritableFileError(f"{option}: give a file name, as in {option} out.json")
+        raise UnwritableFileError(f"{option}: give a file name, as in {option} {example}")
     if "\0" in path:
         raise UnwritableFileError(f"{where}: a file name cannot hold a NUL byte")
     given = Path(path)
     if given.is_dir():
-        raise UnwritableFileError(f"{where}: that is a folder; give a file name, as in out.json")
+        raise UnwritableFileError(f"{where}: that is a folder; give a file name, as in {example}")
     target = _real(path)
     folder = target.parent
     if target.exists() and not target.is_file():  # a device, a pipe: written in place

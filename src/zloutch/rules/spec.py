@@ -67,13 +67,14 @@ def parse_option_value(name: str, raw: str | None) -> OptionValue:
         raise InvalidRulesError(f"expected true or false, got {excerpt(raw)}", name)
     if kind == "int":
         digits = raw.replace("_", "")
+        sign = -1 if digits.startswith("-") else 1  # refused by the option's bounds, in words
         try:
-            number = _number_text(digits)
+            number = _number_text(digits.removeprefix("-"))
         except InvalidRulesError as exc:
             raise InvalidRulesError(exc.reason, name) from None
         if number is None:
             raise InvalidRulesError(f"expected a whole number, got {excerpt(raw)}", name)
-        return number
+        return sign * number
     return _choice(name, raw, name)
 
 

@@ -43,6 +43,8 @@ MAX_FILE_BYTES = 256 * 1024
 """The largest rule file, in bytes."""
 
 _OPTION_MAX = {"ticks_to_cross": MAX_COUNT, "farkle_penalty_after": MAX_COUNT}
+_OPTION_MIN = {"target": 1}
+"""The whole-number options whose least value is not 0 (a game is played to a target)."""
 
 
 def _is_number(text: str) -> bool:
@@ -98,7 +100,12 @@ def _convert_option(name: str, value: object, key: str) -> OptionValue:
     if kind == "bool":
         return _as_bool(value, key)
     if kind == "int":
-        return _as_int(value, key, maximum=_OPTION_MAX.get(name, MAX_NUMBER))
+        return _as_int(
+            value,
+            key,
+            minimum=_OPTION_MIN.get(name, 0),
+            maximum=_OPTION_MAX.get(name, MAX_NUMBER),
+        )
     return _choice(name, _as_str(value, key), key)
 
 
