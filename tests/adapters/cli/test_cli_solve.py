@@ -62,6 +62,26 @@ def test_score_advise_says_which_keep_and_whether_to_bank() -> None:
     assert len(data["advice"]["keeps"]) == len(data["keeps"])
 
 
+@pytest.mark.parametrize(
+    ("spec", "then"),
+    [("greed(target=500)", "starts the last turns"), ("zilch(target=500)", "wins the game (G-2)")],
+)
+def test_score_advise_notes_a_bank_that_reaches_the_target(spec: str, then: str) -> None:
+    """The advice counts the turn's points: a bank that would reach the target is said
+    apart, not silently ignored (400 banked, 100 this turn, a 1 kept: 600 >= 500)."""
+    args = ["score", "-r", spec, "--advise", "--score", "400", "--total", "100", "--json"]
+    data = json.loads(runner.invoke(app, [*args, "15234"]).stdout)
+    note = data["advice"]["note"]
+    assert note.startswith("a bank of 400 + ") and f"reaches the target of 500 and {then}" in note
+    result = runner.invoke(app, [*args[:-1], "15234"], env={"COLUMNS": "300"})
+    assert f"Note: {note}" in result.stdout
+    # far from the target, or at an exact target (which the advice reads itself): no note
+    far = json.loads(runner.invoke(app, [*args[:5], "0", *args[6:], "15234"]).stdout)
+    assert far["advice"]["note"] is None
+    exact = ["score", "-r", "dix-mille(target=1000)", "--advise", "--score", "800", "--json"]
+    assert json.loads(runner.invoke(app, [*exact, "15234"]).stdout)["advice"]["note"] is None
+
+
 def test_solve_zilch_thresholds_by_farkles_in_a_row() -> None:
     # F-1: the nearer the third farkle in a row (500 lost), the earlier the bank.
     data = json.loads(runner.invoke(app, ["solve", "--rules", "zilch", "--json"]).stdout)

@@ -237,6 +237,7 @@ def score(
         entered, score_banked = not not_entered, banked or 0
         advice: tuple[KeepAdvice, ...] | None = None
         goal = ""
+        note: str | None = None
         if advise:  # the turn solver, only when asked for
             from zloutch.strategy.expert import advise_throw
             from zloutch.strategy.expert import objective as advice_objective
@@ -251,15 +252,39 @@ def score(
                 farkles=farkles or 0,
             )
             goal = advice_objective(rules, entered, score_banked)
+            note = target_note(rules, score_banked, total, advice)
     if as_json:
         document = score_json(rules, result, context)
         if advice is not None:
-            document["advice"] = advice_json(total, advice, goal)
+            document["advice"] = {**advice_json(total, advice, goal), "note": note}
         typer.echo(json.dumps(document))
     else:
         render_score(rules, result, context, advised=advice is not None)
         if advice is not None:
             render_advice(total, advice, goal)
+            if note:
+                console().print(f"Note: {note}")
+
+
+def target_note(rules: RuleSet, score: int, total: int, advice: Sequence[KeepAdvice]) -> str | None:
+    """What the turn-optimal advice leaves out when a keep could bank the game's target: the
+    win (G-2). An exact target (T-9) is read by the advice itself."""
+    from zloutch.engine.game import banked_score, reaches_target
+
+    if rules.game.exact_target or not advice:
+        return None
+    reach = [
+        k for k in advice if reaches_target(rules, banked_score(rules, score, total + k.points))
+    ]
+    if not reach:
+        return None
+    g = rules.game
+    then = "starts the last turns" if g.final_round or g.final_turns else "wins the game (G-2)"
+    return (
+        f"a bank of {score} + {total + reach[0].points} reaches the target of {g.target} and "
+        f"{then}, where it is legal; this advice counts the points of the turn, not the game "
+        "(zloutch solve --game gives the chance to win)"
+    )
 
 
 def advice_json(total: int, advice: Sequence[KeepAdvice], objective: str) -> dict[str, Any]:
