@@ -190,3 +190,11 @@ def test_solve_goes_on_without_a_usable_cache(
     [line] = result.stderr.splitlines()
     assert line.startswith("warning: could not save the turn summary of greed in the cache ")
     assert json.loads(result.stdout)["thresholds"]["1"] is not None
+
+
+def test_solve_notes_thresholds_past_a_small_target() -> None:
+    small = runner.invoke(app, ["solve", "-r", "greed(target=500)"], env={"COLUMNS": "300"})
+    assert small.exit_code == 0, small.output
+    assert "it throws on past the target of 500 (bank from 950 and more above)" in small.stdout
+    usual = runner.invoke(app, ["solve", "-r", "greed"], env={"COLUMNS": "300"})
+    assert "Note:" not in usual.stdout

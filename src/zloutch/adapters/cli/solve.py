@@ -112,7 +112,7 @@ def solve(
     elif game:
         render_game(document)
     else:
-        render_turn(document)
+        render_turn(document, rules)
 
 
 def solve_game_command(
@@ -134,7 +134,7 @@ def solve_game_command(
     return document
 
 
-def render_turn(document: dict[str, Any]) -> None:
+def render_turn(document: dict[str, Any], rules: RuleSet) -> None:
     from rich.markup import escape
     from rich.table import Table
 
@@ -166,6 +166,14 @@ def render_turn(document: dict[str, Any]) -> None:
         "turn can reach (dice set aside under V-6 and V-7, entry by one throw under T-7). "
         "Never: no such hand ever banks (throwing on is better, or the rules forbid it)."
     )
+    g = rules.game
+    past = [t for t in document["thresholds"].values() if t is not None and t >= g.target]
+    if past and not g.exact_target:
+        out.print(
+            f"Note: the turn solver counts the points of one turn and reads no score: it "
+            f"throws on past the target of {g.target} (bank from {min(past)} and more above). "
+            "For the chance to win, solve the game: zloutch solve --game."
+        )
     by_farkles: dict[str, dict[str, int | None]] = document.get("thresholds_by_farkles", {})
     if by_farkles:
         table = Table(title="Bank from, by farkles in a row before the turn (F-1, long run)")
