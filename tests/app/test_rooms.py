@@ -497,6 +497,29 @@ def test_bad_requests_are_refused_in_the_cli_words() -> None:
         rooms.create(NewGame(ANA_BOB, rules_toml='[rules]\nextends = "/etc/passwd.toml"\n'))
 
 
+def test_a_spec_naming_a_file_is_refused_but_a_stored_game_on_one_goes_on(
+    tmp_path: Path,
+) -> None:
+    """A client's spec never names a file of the server (``load_preset``); a game that an
+    older server stored on one of its rule files (its row names the file, no rule text) is
+    the server's own, and is rebuilt from that file as before."""
+    from zloutch.rules import load_rules, to_toml
+
+    path = tmp_path / "house.toml"
+    path.write_text(to_toml(load_rules("greed")), encoding="utf-8")
+    store = MemoryStore()
+    rooms = Rooms(store)
+    with pytest.raises(ZloutchError, match="never a file on this machine"):
+        rooms.create(NewGame(ANA_BOB, rules=str(path)))
+    game_id, _ = seated(rooms, NewGame(ANA_BOB, rules="greed"))
+    row = store.game(game_id)
+    assert row is not None and row.rules_toml is None
+    older = replace(row, rules=str(path))
+    room = Room.rebuild(older, store.seats(game_id), store.log(game_id))
+    assert room.state.rules.source == str(path)
+    assert room.state.sheets == rooms.room(game_id).state.sheets
+
+
 def test_an_uploaded_rule_file_is_kept_in_the_record() -> None:
     from zloutch.rules import load_rules, to_toml
 

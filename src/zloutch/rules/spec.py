@@ -66,10 +66,10 @@ def parse_option_value(name: str, raw: str | None) -> OptionValue:
             return False
         raise InvalidRulesError(f"expected true or false, got {excerpt(raw)}", name)
     if kind == "int":
-        digits = raw.replace("_", "")
-        sign = -1 if digits.startswith("-") else 1  # refused by the option's bounds, in words
+        sign = -1 if raw.startswith("-") else 1  # then refused by the option's bounds, in words
+        digits = raw.removeprefix("-").replace("_", "")
         try:
-            number = _number_text(digits.removeprefix("-"))
+            number = _number_text(digits)
         except InvalidRulesError as exc:
             raise InvalidRulesError(exc.reason, name) from None
         if number is None:

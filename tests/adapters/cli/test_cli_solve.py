@@ -198,3 +198,32 @@ def test_solve_notes_thresholds_past_a_small_target() -> None:
     assert "it throws on past the target of 500 (bank from 950 and more above)" in small.stdout
     usual = runner.invoke(app, ["solve", "-r", "greed"], env={"COLUMNS": "300"})
     assert "Note:" not in usual.stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        # a limit equal to the target banks on it: nothing passes it
+        (["-r", "greed(target=2800)"], None),
+        # G-7 reads the score: at 9000, the five-dice limit of 2800 passes 10,000
+        (
+            ["-r", "farkle(last_thousand)", "--score", "9000"],
+            "past the target of 10000 from a score of 9000 (bank from 2800 and more above). "
+            "For the chance to win, solve the game: zloutch solve --game.",
+        ),
+        # the game solver does not model G-6: no pointer to it
+        (
+            ["-r", "greed(target=500,final_turns=false,final_round)"],
+            "(bank from 950 and more above). The game solver does not model this rule set.",
+        ),
+    ],
+)
+def test_the_turn_note_reads_the_score_and_points_where_the_game_is_solved(
+    args: list[str], words: str | None
+) -> None:
+    result = runner.invoke(app, ["solve", *args], env={"COLUMNS": "400"})
+    assert result.exit_code == 0, result.output
+    if words is None:
+        assert "Note:" not in result.stdout
+    else:
+        assert words in result.stdout

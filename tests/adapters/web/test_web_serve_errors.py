@@ -56,3 +56,21 @@ def test_a_path_given_as_the_database_is_answered_with_its_url(tmp_path: Path) -
     assert (code, out) == (2, "")
     assert f"not a database URL: sqlite:///{path.resolve()} keeps the games in that file" in err
     assert not path.exists()
+
+
+def test_an_empty_host_listens_on_every_network_and_links_read_as_links() -> None:
+    from zloutch.adapters.cli.serve import listen, shown_address
+
+    port = free_port()
+    sockets = listen("", port)
+    try:
+        bound = {sock.getsockname()[0] for sock in sockets}
+        assert "0.0.0.0" in bound  # and "::" where the machine has IPv6
+        with socket.create_connection(("127.0.0.1", port), timeout=5):
+            pass  # the listening socket accepts
+    finally:
+        for sock in sockets:
+            sock.close()
+    assert shown_address("::1", 8000) == "http://[::1]:8000/"
+    assert shown_address("127.0.0.1", 8000) == "http://127.0.0.1:8000/"
+    assert shown_address("", 8000) == "http://0.0.0.0:8000/"

@@ -177,13 +177,10 @@ def run_game(
         dice = None
         if dice_file is not None or seed is not None:
             dice = choose_dice(dice_file=dice_file, seed=seed, table_mode=table_mode)
-        if not plain and not (sys.stdin.isatty() and sys.stdout.isatty()):
-            # The full-screen app needs a terminal: on a pipe it would wait for keys that
-            # never come, and draw escape codes into a file.
-            typer.echo(
-                "note: not a terminal: the game goes on in lines of text (--plain)", err=True
-            )
-            plain = True
+        # The full-screen app needs a terminal: on a pipe it would wait for keys that never
+        # come, and draw escape codes into a file.
+        piped = not plain and not (sys.stdin.isatty() and sys.stdout.isatty())
+        plain = plain or piped
         session = open_session(
             table_mode=table_mode,
             rules_spec=rules_spec,
@@ -192,6 +189,8 @@ def run_game(
             resume=resume,
             ask=not plain,
         )
+    if piped:  # said once every flag and file is known to be good
+        typer.echo("note: not a terminal: the game goes on in lines of text (--plain)", err=True)
     if plain:
         assert session is not None
         from zloutch.adapters.plain import PlainGame

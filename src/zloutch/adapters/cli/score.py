@@ -280,10 +280,12 @@ def target_note(rules: RuleSet, score: int, total: int, advice: Sequence[KeepAdv
         return None
     g = rules.game
     then = "starts the last turns" if g.final_round or g.final_turns else "wins the game (G-2)"
+    from zloutch.adapters.cli.solve import game_pointer
+
     return (
         f"a bank of {score} + {total + reach[0].points} reaches the target of {g.target} and "
-        f"{then}, where it is legal; this advice counts the points of the turn, not the game "
-        "(zloutch solve --game gives the chance to win)"
+        f"{then}, where it is legal; this advice counts the points of the turn, not the game. "
+        + game_pointer(rules)
     )
 
 

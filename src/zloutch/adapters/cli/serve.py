@@ -63,11 +63,13 @@ def serve(
         try:
             application = create_app(db, expire_after=expire)
         except BaseException:
-            listening.close()
+            for sock in listening:
+                sock.close()
             raise
     configure_logging()
     typer.echo(
-        f"zloutch serve: http://{host}:{port}/  (games in {application.state.rooms.store.safe_url})"
+        f"zloutch serve: {shown_address(host, port)}  "
+        f"(games in {application.state.rooms.store.safe_url})"
     )
     # No per-message deflate: it compressed every frame for each socket apart (each has its own
     # zlib context), most of the CPU of a broadcast under load; the frames are a few kB.
@@ -79,28 +81,45 @@ def serve(
         ws="auto",
         ws_per_message_deflate=False,
     )
-    uvicorn.Server(config).run(sockets=[listening])
+    uvicorn.Server(config).run(sockets=listening)
 
 
-def listen(host: str, port: int) -> socket.socket:
-    """The server's socket, bound to ``host`` and ``port`` (as uvicorn binds one); a host
-    that is no address of this machine, or a port taken, is a ``ZloutchError``."""
+def listen(host: str, port: int) -> list[socket.socket]:
+    """The server's sockets, bound to ``host`` and ``port`` as uvicorn binds them (asyncio's
+    ``create_server``): every address the host name gives (``localhost``: IPv4 and IPv6
+    where both are named), every network for an empty host. A host that is no address of
+    this machine, or a port taken, is a ``ZloutchError``, before anything is served."""
     from zloutch.rules import ZloutchError
 
     try:
-        family, kind, proto, _, address = socket.getaddrinfo(
-            host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
-        )[0]
+        infos = socket.getaddrinfo(
+            host or None, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
+        )
     except (socket.gaierror, UnicodeError) as exc:
         reason = exc.strerror if isinstance(exc, socket.gaierror) else str(exc)
         raise ZloutchError(f"--host {host}: not an address to listen on ({reason})") from None
-    sock = socket.socket(family, kind, proto)
+    sockets: list[socket.socket] = []
+    seen: set[tuple[int, object]] = set()
     try:
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        sock.bind(address)
-        sock.listen(2048)
+        for family, kind, proto, _, address in infos:
+            if (family, address) in seen:
+                continue
+            seen.add((family, address))
+            sock = socket.socket(family, kind, proto)
+            sockets.append(sock)
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            if family == socket.AF_INET6:  # as asyncio: IPv6 only, beside an IPv4 socket
+                sock.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)
+            sock.bind(address)
+            sock.listen(2048)
     except OSError as exc:
-        sock.close()
+        for sock in sockets:
+            sock.close()
         raise ZloutchError(f"cannot listen on {host} port {port}: {exc.strerror}") from None
-    sock.set_inheritable(True)
-    return sock
+    return sockets
+
+
+def shown_address(host: str, port: int) -> str:
+    """The server's address as a link: ``http://[::1]:8000/`` for an IPv6 address."""
+    name = f"[{host}]" if ":" in host else host or "0.0.0.0"
+    return f"http://{name}:{port}/"

@@ -112,7 +112,7 @@ def solve(
     elif game:
         render_game(document)
     else:
-        render_turn(document, rules)
+        render_turn(document, rules, banked)
 
 
 def solve_game_command(
@@ -134,7 +134,7 @@ def solve_game_command(
     return document
 
 
-def render_turn(document: dict[str, Any], rules: RuleSet) -> None:
+def render_turn(document: dict[str, Any], rules: RuleSet, score: int = 0) -> None:
     from rich.markup import escape
     from rich.table import Table
 
@@ -167,12 +167,13 @@ def render_turn(document: dict[str, Any], rules: RuleSet) -> None:
         "Never: no such hand ever banks (throwing on is better, or the rules forbid it)."
     )
     g = rules.game
-    past = [t for t in document["thresholds"].values() if t is not None and t >= g.target]
+    past = [t for t in document["thresholds"].values() if t is not None and score + t > g.target]
     if past and not g.exact_target:
+        at = f" from a score of {score}" if score else ""
         out.print(
-            f"Note: the turn solver counts the points of one turn and reads no score: it "
-            f"throws on past the target of {g.target} (bank from {min(past)} and more above). "
-            "For the chance to win, solve the game: zloutch solve --game."
+            f"Note: the turn solver counts the points of one turn, not the game: it throws on "
+            f"past the target of {g.target}{at} (bank from {min(past)} and more above). "
+            + game_pointer(rules)
         )
     by_farkles: dict[str, dict[str, int | None]] = document.get("thresholds_by_farkles", {})
     if by_farkles:
@@ -183,6 +184,16 @@ def render_turn(document: dict[str, Any], rules: RuleSet) -> None:
         for n in document["thresholds"]:
             table.add_row(n, *(_threshold_text(by_farkles[z][n]) for z in by_farkles))
         out.print(table)
+
+
+def game_pointer(rules: RuleSet) -> str:
+    """Where the chance to win is, for a note about the turn's points: the game solver, where
+    it models the rule set."""
+    from zloutch.strategy.game_solver import unsupported_reason
+
+    if unsupported_reason(rules) is not None:
+        return "The game solver does not model this rule set."
+    return "For the chance to win, solve the game: zloutch solve --game."
 
 
 def _threshold_text(threshold: int | None) -> str:

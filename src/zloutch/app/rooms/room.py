@@ -46,7 +46,7 @@ from zloutch.engine.record import (
     dump_record,
     rules_from_text,
 )
-from zloutch.rules import load_preset
+from zloutch.rules import load_rules
 
 
 @dataclass(frozen=True)
@@ -82,7 +82,10 @@ class Room:
     @classmethod
     def rebuild(cls, game: GameRow, seats: Sequence[SeatRow], log: Sequence[LogEntry]) -> Room:
         """The game replayed from its log through the engine."""
-        rules = rules_from_text(game.rules_toml) if game.rules_toml else load_preset(game.rules)
+        # A stored row is the server's own: a new game names a preset or keeps its rule text
+        # (a client's path is refused when the game is made, ``load_preset``); a game stored
+        # before that may name a rule file of the server, read as it was then.
+        rules = rules_from_text(game.rules_toml) if game.rules_toml else load_rules(game.rules)
         record = Record(rules.spec, game.players, table_mode=game.table_mode)
         record = replace(record, rules_toml=game.rules_toml)
         room = cls(game, list(seats), record, record.start())
