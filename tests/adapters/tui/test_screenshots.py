@@ -6,6 +6,7 @@ import importlib.util
 import sys
 from pathlib import Path
 
+import pytest
 from tui_helpers import SIZE, game_screen, run
 
 from zloutch.engine import Phase
@@ -22,6 +23,7 @@ def load_script():  # type: ignore[no-untyped-def]
     return module
 
 
+@pytest.mark.slow  # a long app run (2.5 to 7 s): .ci/run runs it with -m slow
 def test_screenshot_game_reaches_its_picture() -> None:
     shots = load_script()
     app = shots.game_app()

@@ -9,6 +9,7 @@ import io
 import json
 from pathlib import Path
 
+import pytest
 from rich.console import Console
 from textual.widget import Widget
 from textual.widgets import Input, RichLog, Static
@@ -340,6 +341,7 @@ def test_quitting_an_unsaved_game_asks_first(tmp_path: Path) -> None:
 # ---------------------------------------------------------------------------- review fixes
 
 
+@pytest.mark.slow  # a long app run (2.5 to 7 s): .ci/run runs it with -m slow
 def test_a_new_game_never_overwrites_the_last_games_save(tmp_path: Path) -> None:
     first = tmp_path / "game1.json"
     app = make_app(SHORT, "Ana,Bob", "1 1 1 2 3")
@@ -442,6 +444,7 @@ def test_clicking_dice_selects_them_and_the_keeps_follow() -> None:
     run(play)
 
 
+@pytest.mark.slow  # a long app run (2.5 to 7 s): .ci/run runs it with -m slow
 def test_table_mode_face_buttons_type_the_throw() -> None:
     app = make_app("dix-mille", "Ana,Bob", table=True)
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 
+import pytest
 from rich.console import Console
 from textual.widgets import Button, Static
 from tui_helpers import SIZE, keep, make_app, press, run
@@ -34,6 +35,7 @@ def screen_text(app: ZloutchApp) -> str:
     return console.export_text()
 
 
+@pytest.mark.slow  # a long app run (2.5 to 7 s): .ci/run runs it with -m slow
 def test_review_from_the_end_screen_shows_accuracy_and_mistakes() -> None:
     app = make_app("dix-mille(target=1000)", "Ana,bot:cautious", THROWS)
 
