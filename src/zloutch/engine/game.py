@@ -272,6 +272,13 @@ def reaches_target(rules: RuleSet, score: int) -> bool:
     return score == g.target if g.exact_target else score >= g.target
 
 
+def wins_at_target(rules: RuleSet) -> bool:
+    """Whether a bank that reaches the target wins at once (G-2), rather than start the last
+    turns (F-4) or the final round (G-6)."""
+    g = rules.game
+    return not (g.final_round or g.final_turns)
+
+
 def _must_rethrow(rules: RuleSet, t: TurnState, lands: bool) -> bool:
     """F-2 after the no-score bonus; T-5 forced, unless T-10 lets a full hand that lands on
     the target be banked."""
@@ -754,7 +761,7 @@ def _bank(state: GameState, action: Bank, events: Events) -> GameState:
     if not reaches_target(rules, value):
         return _next_turn(state, tuple(sheets), offer, events)
     state = evolve(state, sheets=tuple(sheets))
-    if g.final_round or g.final_turns:
+    if not wins_at_target(rules):
         state = _reach_final(state, p, events)
     else:
         if events is not None:

@@ -269,7 +269,7 @@ def score(
 def target_note(rules: RuleSet, score: int, total: int, advice: Sequence[KeepAdvice]) -> str | None:
     """What the turn-optimal advice leaves out when a keep could bank the game's target: the
     win (G-2). An exact target (T-9) is read by the advice itself."""
-    from zloutch.engine.game import banked_score, reaches_target
+    from zloutch.engine.game import banked_score, reaches_target, wins_at_target
 
     if rules.game.exact_target or not advice:
         return None
@@ -278,12 +278,12 @@ def target_note(rules: RuleSet, score: int, total: int, advice: Sequence[KeepAdv
     ]
     if not reach:
         return None
-    g = rules.game
-    then = "starts the last turns" if g.final_round or g.final_turns else "wins the game (G-2)"
+    then = "wins the game (G-2)" if wins_at_target(rules) else "starts the last turns"
     from zloutch.adapters.cli.solve import game_pointer
 
     return (
-        f"a bank of {score} + {total + reach[0].points} reaches the target of {g.target} and "
+        f"a bank of {score} + {total + reach[0].points} reaches the target of "
+        f"{rules.game.target} and "
         f"{then}, where it is legal; this advice counts the points of the turn, not the game. "
         + game_pointer(rules)
     )

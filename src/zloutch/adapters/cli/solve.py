@@ -166,8 +166,15 @@ def render_turn(document: dict[str, Any], rules: RuleSet, score: int = 0) -> Non
         "turn can reach (dice set aside under V-6 and V-7, entry by one throw under T-7). "
         "Never: no such hand ever banks (throwing on is better, or the rules forbid it)."
     )
+    from zloutch.engine.game import banked_score, reaches_target
+
     g = rules.game
-    past = [t for t in document["thresholds"].values() if t is not None and score + t > g.target]
+    # a limit past the target: a bank of the total just below it reaches the target already
+    past = [
+        t
+        for t in document["thresholds"].values()
+        if t is not None and reaches_target(rules, banked_score(rules, score, t - rules.unit))
+    ]
     if past and not g.exact_target:
         at = f" from a score of {score}" if score else ""
         out.print(
