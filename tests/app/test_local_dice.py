@@ -15,7 +15,8 @@ from hypothesis import strategies as st
 
 from zloutch.app.dice import CommittedDice, ScriptedDice, SeededDice
 from zloutch.app.fairdice import Verdict, commitment_of, fair_roll, verify_record
-from zloutch.app.session import Need, Session
+from zloutch.app.match import Need
+from zloutch.app.session import Session
 from zloutch.engine.record import (
     DiceCommitment,
     UncommittedDice,

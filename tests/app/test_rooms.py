@@ -479,7 +479,7 @@ def test_an_uploaded_record_goes_on_as_a_new_game() -> None:
     created = rooms.continue_record(text, NewGame(()))
     new = rooms.room(created.game_id)
     assert new.state == rooms.room(game_id).state
-    assert new.game.first_throw == new.throws > 0
+    assert new.game.first_throw == new.match.throws > 0
     assert new.game.commitment != rooms.room(game_id).game.commitment
 
 

@@ -18,7 +18,8 @@ from hypothesis import strategies as st
 from zloutch.app import files
 from zloutch.app.dice import ScriptedDice, SeededDice
 from zloutch.app.files import UnwritableFileError, check_writable, write_atomically
-from zloutch.app.session import Need, Session, SessionError, check_record_path
+from zloutch.app.match import Need
+from zloutch.app.session import Session, SessionError, check_record_path
 from zloutch.engine import Keep, Throw
 from zloutch.engine.record import dump_record, load_record
 

@@ -3,6 +3,7 @@ last one typed; refused with the reason where there is nothing to take back."""
 
 from __future__ import annotations
 
+from zloutch.app.match import Refusal
 from zloutch.app.rooms import Accepted, MemoryStore, NewGame, Refused, Room, Rooms, SeatSpec
 from zloutch.app.rooms import refusals as refusals_of
 from zloutch.engine.record import load_record
@@ -71,9 +72,9 @@ def test_the_refusals_of_each_kind_of_action_are_the_engines() -> None:
     rooms, game, tokens = table()
     found = refusals_of(rooms.room(game))
     assert found["throw"] is None
-    assert found["bank"] == ("you cannot bank now: there is nothing kept to bank", None)
-    assert found["take"] == ("there is no turn to take back (G-8)", "G-8")
-    assert found["undo"] == ("there is nothing to undo", None)
+    assert found["bank"] == Refusal("you cannot bank now: there is nothing kept to bank", None)
+    assert found["take"] == Refusal("there is no turn to take back (G-8)", "G-8")
+    assert found["undo"] == Refusal("there is nothing to undo", None)
     assert "joker" not in found  # dix-mille plays no jokers (V-2)
     play(rooms, game, tokens[0], "throw")
     found = refusals_of(rooms.room(game))
@@ -81,6 +82,8 @@ def test_the_refusals_of_each_kind_of_action_are_the_engines() -> None:
     play(rooms, game, tokens[0], "roll 1 2 3 4 6")
     found = refusals_of(rooms.room(game))
     assert found["keep"] is None and found["off"] is None
-    assert found["throw"] == ("you cannot throw now: keep dice from the throw first (T-2)", "T-2")
+    assert found["throw"] == Refusal(
+        "you cannot throw now: keep dice from the throw first (T-2)", "T-2"
+    )
     rooms, game, _ = table(table_mode=False)
     assert "undo" not in refusals_of(rooms.room(game))

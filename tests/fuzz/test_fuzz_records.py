@@ -15,7 +15,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from zloutch.app.dice import SeededDice
-from zloutch.app.session import Need, Session
+from zloutch.app.match import Need
+from zloutch.app.session import Session
 from zloutch.engine.record import load_record
 
 SPECS = ("dix-mille", "farkle", "dix-mille(joker,confirmation)", "cinq-mille")

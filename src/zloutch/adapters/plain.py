@@ -20,11 +20,11 @@ from types import FrameType
 from typing import TextIO
 
 from zloutch.app.dice import DiceExhaustedError, DiceFileError, count_dice
+from zloutch.app.match import Need
 from zloutch.app.render import ranking_rows
 from zloutch.app.session import (
     META_WORDS,
     LogEntry,
-    Need,
     Session,
     hand_words,
     short_reason,

@@ -1,8 +1,9 @@
 """Where the dice of a game come from: a committed secret, a seed, a file of throws, or a
 person typing.
 
-Every source answers ``draw(state, index)`` with the roll of the dice in the air; real dice
-(``TypedDice``) are typed in by a person instead, through the session. Each source says how
+Every source answers ``draw(state, actions, throws)`` with the roll of the dice in the air;
+real dice (``TypedDice``) are typed in by a person instead, through the match
+(``zloutch.app.match``). Each source says how
 its throws are written in the record (``segment``): computer dice nobody can know before
 they are thrown (``CommittedDice``, the default) as a commitment to their secret; a seed
 asked for (``SeededDice``, ``--seed``), a file (``ScriptedDice``, ``--dice``) and real dice
@@ -12,7 +13,7 @@ as what they are, which nothing can check.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Protocol
 
@@ -24,6 +25,7 @@ from zloutch.engine.record import (
     SEED_SCHEME,
     DiceCommitment,
     DiceSegment,
+    PlayerSeed,
     UncommittedDice,
     roll,
 )
@@ -50,8 +52,9 @@ class DiceSource(Protocol):
         """True when a person types the faces of real dice (nothing is drawn)."""
         ...
 
-    def draw(self, state: GameState, index: int) -> Roll:
-        """The roll of the dice in the air; ``index`` is the number of actions so far."""
+    def draw(self, state: GameState, actions: int, throws: int) -> Roll:
+        """The roll of the dice in the air; ``actions`` is the number of actions of the game so
+        far, ``throws`` the number of its rolls (the index of this one)."""
         ...
 
     def undraw(self, count: int) -> None:
@@ -72,19 +75,15 @@ class CommittedDice:
     game is HMAC-SHA256 of the secret over ``i``. The record carries the commitment (the
     secret's SHA-256) and, only once the game is over or stopped here, the secret: a game
     resumed later throws from a new secret (``fresh`` at its next throw), so no record ever
-    tells a throw still to come.
+    tells a throw still to come. On a server, seated players may add seeds of their own
+    (``with_seed``): each counts from the next throw on, and the record lists them.
     """
 
     secret: str
     first_throw: int = 0
     """The first throw this secret draws: the game's throws before it came from elsewhere."""
-    throws: int = -1
-    """The index of the next throw (``first_throw`` to start with)."""
+    seeds: tuple[PlayerSeed, ...] = ()
     typed: bool = False
-
-    def __post_init__(self) -> None:
-        if self.throws < self.first_throw:
-            self.throws = self.first_throw
 
     @classmethod
     def fresh(cls, first_throw: int = 0) -> CommittedDice:
@@ -94,16 +93,19 @@ class CommittedDice:
     def commitment(self) -> str:
         return commitment_of(self.secret)
 
-    def draw(self, state: GameState, index: int) -> Roll:
-        thrown = fair_roll(self.secret, (), self.throws, state.turn.rolling)
-        self.throws += 1
-        return thrown
+    def draw(self, state: GameState, actions: int, throws: int) -> Roll:
+        return fair_roll(self.secret, self.seeds, throws, state.turn.rolling)
 
     def undraw(self, count: int) -> None:
-        self.throws = max(self.first_throw, self.throws - count)
+        pass  # a throw is drawn from its index in the game: undone throws are drawn again
+
+    def with_seed(self, seat: int, seed: str, from_throw: int) -> CommittedDice:
+        """The same dice with a player's seed added from throw ``from_throw`` on."""
+        return replace(self, seeds=(*self.seeds, PlayerSeed(seat, seed, from_throw)))
 
     def segment(self, first_throw: int, *, reveal: bool = False) -> DiceSegment:
-        return DiceCommitment(self.commitment, self.secret if reveal else None, (), first_throw)
+        secret = self.secret if reveal else None
+        return DiceCommitment(self.commitment, secret, self.seeds, first_throw)
 
 
 @dataclass
@@ -115,8 +117,8 @@ class SeededDice:
     seed: int
     typed: bool = False
 
-    def draw(self, state: GameState, index: int) -> Roll:
-        return roll(state, random.Random(f"zloutch-dice:{self.seed}:{index}"))
+    def draw(self, state: GameState, actions: int, throws: int) -> Roll:
+        return roll(state, random.Random(f"zloutch-dice:{self.seed}:{actions}"))
 
     def undraw(self, count: int) -> None:
         pass
@@ -155,7 +157,7 @@ class ScriptedDice:
     def from_file(cls, path: str) -> ScriptedDice:
         return cls.from_text(read_text(path, "dice file"), path)
 
-    def draw(self, state: GameState, index: int) -> Roll:
+    def draw(self, state: GameState, actions: int, throws: int) -> Roll:
         if self.position >= len(self.throws):
             raise DiceExhaustedError(
                 f"the dice file {self.name} has no more throws "
@@ -184,7 +186,7 @@ class TypedDice:
 
     typed: bool = True
 
-    def draw(self, state: GameState, index: int) -> Roll:  # pragma: no cover - never asked
+    def draw(self, state: GameState, actions: int, throws: int) -> Roll:  # pragma: no cover
         raise ZloutchError("the faces of real dice are typed in")
 
     def undraw(self, count: int) -> None:

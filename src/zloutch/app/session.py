@@ -1,11 +1,11 @@
-"""A game being played at the terminal, for every adapter: state, record, log, bots and dice.
+"""A game being played at the terminal, for every adapter: a match, its log, bots and saves.
 
 The line mode (``zloutch.adapters.plain``) and the full-screen app (``zloutch.adapters.tui``)
-both drive a ``Session``. It holds the engine's state and the game record, writes every event as
-a line of the log, asks the bots for their moves, draws the dice (from a seed, from a file of
-throws, or from a person typing the faces of real dice) and answers "can I do this?" by asking
-the engine. Nothing here decides a rule: refusals are the engine's reasons, worded for the log
-("Bob banks 650? No: a total ending in 50 cannot be banked (T-6)").
+both drive a ``Session``. It wraps the game's ``Match`` (``zloutch.app.match``: the engine's
+state, the record, the dice, the refusals, the undo), writes every event as a line of the
+log, asks the bots for their moves, reads what people type and keeps the record in a file.
+Nothing here decides a rule or words a refusal: refusals are the match's reasons, worded for
+the log ("Bob banks 650? No: a total ending in 50 cannot be banked (T-6)").
 """
 
 from __future__ import annotations
@@ -13,7 +13,6 @@ from __future__ import annotations
 import random
 import stat
 from dataclasses import dataclass, replace
-from enum import Enum
 from pathlib import Path
 from typing import Literal
 
@@ -27,10 +26,9 @@ from zloutch.app.dice import (
 )
 from zloutch.app.files import check_writable, shown, write_atomically
 from zloutch.app.hints import advice_of, new_advisor
+from zloutch.app.match import BOT_PREFIX, Match, Need, NothingToUndoError
 from zloutch.app.store import load_game_solution
 from zloutch.engine import (
-    CHANCE,
-    TERMINAL,
     Action,
     Bank,
     Fresh,
@@ -45,12 +43,8 @@ from zloutch.engine import (
     Take,
     Throw,
     current_player,
-    legal_actions,
     new_game,
     parse_action,
-    step,
-    step_legal,
-    why_illegal,
 )
 from zloutch.engine.events import Event, TurnStarted
 from zloutch.engine.record import (
@@ -76,8 +70,6 @@ from zloutch.strategy.policy import Policy
 DEFAULT_PACE = 0.8
 """Seconds between two moves of a bot on a terminal: a pace a person can follow."""
 
-BOT_PREFIX = "bot:"
-"""A player named ``bot:LEVEL`` (or ``bot:NAME``, see ``zloutch.strategy.bots``) is a bot."""
 
 PLAY_PLAYERS = "Player,bot:medium"
 """``zloutch play``: you against one bot."""
@@ -280,28 +272,15 @@ class LogEntry:
     event: Event | None = None
 
 
-class Need(Enum):
-    """What the game waits for."""
-
-    PERSON = "person"
-    BOT = "bot"
-    DICE = "dice"
-    """Dice in the air that the session draws (seed or file)."""
-    TYPED_DICE = "typed dice"
-    """Dice in the air whose faces a person types (real dice)."""
-    OVER = "over"
-
-
 # ---------------------------------------------------------------------------- the session
 
 
 class Session:
-    """One game: the engine's state, its record, its log, its bots and its dice."""
+    """One game at the terminal: its match (state, record, dice, refusals, undo), its log,
+    its bots, and the file its record is kept in."""
 
     def __init__(self, record: Record, state: GameState, dice: DiceSource) -> None:
-        self.record = record
-        self.state = state
-        self.dice = dice
+        self.match = Match(record, state, dice)
         self.bots: dict[int, Policy] = {}
         for seat, name in enumerate(record.players):
             bot = bot_of(name)
@@ -309,9 +288,6 @@ class Session:
                 self.bots[seat] = bot
         self.log: list[LogEntry] = []
         self._noted: set[str] = set()
-        self.previous = state
-        """The state before the last action (to highlight what it changed)."""
-        self.last_events: tuple[Event, ...] = ()
         self._advisor: TurnAdvisor | None = None
         self.record_path: str | None = None
         """Where the record is kept on disk after every action (``record_to``); None: nowhere."""
@@ -378,7 +354,7 @@ class Session:
         if dice is None:
             dice = _dice_going_on(record, throws)
         if isinstance(dice, CommittedDice):
-            dice.first_throw = dice.throws = throws
+            dice.first_throw = throws
         if state.phase is not Phase.OVER:  # an ended game throws no more: its dice stay
             record = replace(record, dice=_segments_from(record, dice.segment(throws), throws))
         session = cls(record, state, dice)
@@ -388,6 +364,29 @@ class Session:
         if state.phase is not Phase.OVER:
             session._write(TurnStarted(state.turn.player))
         return session
+
+    # -- the match
+
+    @property
+    def state(self) -> GameState:
+        return self.match.state
+
+    @property
+    def record(self) -> Record:
+        return self.match.record
+
+    @property
+    def dice(self) -> DiceSource:
+        return self.match.dice
+
+    @property
+    def previous(self) -> GameState:
+        """The state before the last action (to highlight what it changed)."""
+        return self.match.previous
+
+    @property
+    def last_events(self) -> tuple[Event, ...]:
+        return self.match.last_events
 
     # -- questions
 
@@ -407,35 +406,20 @@ class Session:
         return seat in self.bots
 
     def need(self) -> Need:
-        who = current_player(self.state)
-        if who == TERMINAL:
-            return Need.OVER
-        if who == CHANCE:
-            return Need.TYPED_DICE if self.dice.typed else Need.DICE
-        return Need.BOT if who in self.bots else Need.PERSON
+        return self.match.need()
 
     def refusal(self, action: Action, state: GameState | None = None) -> str | None:
-        """Why an action cannot be played now, or in ``state`` (None: it can). The engine
-        decides the rules."""
-        if state is None:
-            state = self.state
-        if isinstance(action, Roll) and not self.dice.typed:
-            return "the game throws the dice: type throw"
-        if state.phase is Phase.ROLL and not isinstance(action, Roll | Off):
-            return (
-                f"the dice are in the air: type the faces of the {count_dice(state.turn.rolling)}"
-            )
-        return why_illegal(state, action)
+        """Why an action cannot be played now, or in ``state`` (None: it can): the match's
+        word (``Match.refusal``)."""
+        return self.match.refusal(action, state)
 
     @property
     def rolling(self) -> int:
         return self.state.turn.rolling
 
     def moves(self) -> tuple[Action, ...]:
-        """The legal actions of the player to move (no chance rolls)."""
-        if self.state.phase is Phase.ROLL:
-            return ()
-        return legal_actions(self.state)
+        """The legal actions of the player to move (no chance rolls: ``Match.legal``)."""
+        return self.match.legal()
 
     def advice(self) -> Advice | None:
         """Each legal action with its value for the player to move, best first (the hint)."""
@@ -489,8 +473,7 @@ class Session:
 
     def act(self, action: Action) -> tuple[Event, ...]:
         """Play an action for whoever is to move; a refusal is logged and raised."""
-        self._check((action,))
-        return self._apply(action, checked=True)
+        return self.play(Command((action,)))
 
     def play(self, command: Command) -> tuple[Event, ...]:
         """The actions of a typed command, in order (a throw and its faces at a table).
@@ -503,28 +486,26 @@ class Session:
         events: list[Event] = []
         for action in command.actions:
             events += self._apply(action, checked=True)
-        self.previous = before
-        self.last_events = tuple(events)
+        self.match.previous = before
+        self.match.last_events = tuple(events)
         return self.last_events
 
     def _check(self, actions: tuple[Action, ...]) -> None:
         """Raise (and log) the first refusal among actions played in turn from now."""
-        state = self.state
-        for i, action in enumerate(actions):
-            reason = self.refusal(action, state)
-            if reason is not None:
-                who = self.names[state.turn.player]
-                text = f"{who} {attempt_words(state, action)}? No: {short_reason(reason)}"
-                self.log.append(LogEntry(text, kind="refused"))
-                raise IllegalActionError(reason)
-            if i + 1 < len(actions):
-                state, _ = step_legal(state, action)
+        self._open()
+        refused = self.match.first_refusal(actions)
+        if refused is None:
+            return
+        state, action, reason = refused
+        who = self.names[state.turn.player]
+        text = f"{who} {attempt_words(state, action)}? No: {short_reason(reason)}"
+        self.log.append(LogEntry(text, kind="refused"))
+        raise IllegalActionError(reason)
 
     def roll(self) -> tuple[Event, ...]:
         """Throw the dice in the air from the secret, the seed or the file."""
-        if self.closed:
-            raise SessionError("this game was stopped here: resume it to go on")
-        return self._apply(self.dice.draw(self.state, len(self.record.actions)))
+        self._open()
+        return self._apply(self.match.draw(), checked=True)
 
     def bot_action(self) -> Action:
         """What the bot to move chooses (its random choices depend on the seed and the move)."""
@@ -541,30 +522,18 @@ class Session:
         return self._apply(self.bot_action())
 
     def undo(self) -> tuple[str, ...]:
-        """Take back the last entry at a real table: replay the record without it.
-
-        Moves of bots and of dice that the session drew go with it, back to the last thing
-        a person typed. Returns the actions taken back, last first.
-        """
-        if not self.state.table_mode:
-            raise SessionError("undo exists only at a real table (zloutch table)")
-        actions = list(self.record.actions)
-        if not actions:
-            raise SessionError("there is nothing to undo")
-        removed: list[str] = []
-        while actions:
-            removed.append(actions.pop())
-            record = replace(self.record, actions=tuple(actions))
-            state = record.replay()
-            self.previous, self.state, self.record = self.state, state, record
-            if self.need() in (Need.PERSON, Need.TYPED_DICE):
-                break
-        self.dice.undraw(sum(text.startswith("roll") for text in removed))
-        self.record = replace(self.record, dice=_trimmed(self.record.dice, self.record.actions))
-        self.last_events = ()
+        """Take back the last entry at a real table (``Match.undo``): moves of bots and of
+        dice that the session drew go with it, back to the last thing a person typed.
+        Returns the actions taken back, last first."""
+        try:
+            removed = self.match.undo()
+        except NothingToUndoError as exc:
+            raise SessionError(str(exc)) from None
+        record = self.match.record
+        self.match.record = replace(record, dice=_trimmed(record.dice, record.actions))
         self.log.append(LogEntry("undone: " + ", then ".join(removed), kind="note"))
         self._keep_record()
-        return tuple(removed)
+        return removed
 
     def save(self, path: str, *, closing: bool = False) -> None:
         """Write the game record (JSON) to a file, whole or not at all (the file that was
@@ -617,7 +586,7 @@ class Session:
             self._reveal()
 
     def _reveal(self) -> None:
-        self.record = self._revealed()
+        self.match.record = self._revealed()
 
     def _revealed(self) -> Record:
         """The record with the dice secret in its last segment (once the game is over or
@@ -634,17 +603,19 @@ class Session:
     def note(self, text: str) -> None:
         self.log.append(LogEntry(text, kind="note"))
 
-    def _apply(self, action: Action, *, checked: bool = False) -> tuple[Event, ...]:
-        """Play an action; ``checked``: ``_check`` passed it, the engine need not again."""
+    def _open(self) -> None:
         if self.closed:
             raise SessionError("this game was stopped here: resume it to go on")
-        state, events = (step_legal if checked else step)(self.state, action)
-        self.previous, self.state = self.state, state
-        self.record = self.record.extended([action])
+
+    def _apply(self, action: Action, *, checked: bool = False) -> tuple[Event, ...]:
+        """Play an action; ``checked``: the match's refusal passed it (or the match drew it),
+        the engine need not check it again."""
+        self._open()
+        match = self.match
+        events = match.apply_legal(action) if checked else match.replay(action)
         self._reveal_if_over()
         for event in events:
             self._write(event)
-        self.last_events = events
         self._keep_record()
         return events
 

@@ -15,7 +15,8 @@ from tui_helpers import game_screen, keep, make_app, press, run
 from zloutch.adapters.tui.views import keeps_text, tray_view
 from zloutch.adapters.tui.widgets import Die, HintPanel
 from zloutch.app.dice import ScriptedDice
-from zloutch.app.session import Need, Session
+from zloutch.app.match import Need
+from zloutch.app.session import Session
 from zloutch.engine import Phase, Throw
 
 SMALL = (80, 24)

@@ -17,7 +17,6 @@ from zloutch.engine import (
     GameState,
     Phase,
     current_player,
-    legal_actions,
     outcome,
     throw_score,
     turn_player,
@@ -102,13 +101,13 @@ def state_json(room: Room, lang: str = "en") -> dict[str, Any]:
             "pending": t.pending,
         },
         "offer": {"total": offer.total, "dice": offer.dice} if offer else None,
-        "legal": [] if state.phase is Phase.ROLL else [str(a) for a in legal_actions(state)],
+        "legal": [str(a) for a in room.match.legal()],
         "keeps": [
             {"dice": list(k.dice), "points": k.points, "full_hand": k.full_hand}
             for k in (throw_score(state).keeps if state.phase is Phase.KEEP else ())
         ],
         "refusals": {
-            kind: None if why is None else {"reason": translate(why[0], lang), "rule": why[1]}
+            kind: None if why is None else {"reason": translate(why.reason, lang), "rule": why.rule}
             for kind, why in refusals(room).items()
         },
         "sheet": sheet_json(state),

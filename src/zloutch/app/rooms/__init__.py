@@ -29,6 +29,7 @@ answers), ``service`` (``Rooms``). Everything is importable from ``zloutch.app.r
 
 from __future__ import annotations
 
+from zloutch.app.match import RULE_ID, Refusal
 from zloutch.app.rooms.answers import (
     Accepted,
     BotTurn,
@@ -45,7 +46,6 @@ from zloutch.app.rooms.memory import (
 )
 from zloutch.app.rooms.room import (
     Played,
-    Refusal,
     Room,
     action_refusal,
     refusals,
@@ -54,7 +54,6 @@ from zloutch.app.rooms.rows import (
     DEFAULT_LEAVE_BOT,
     MAX_PACE,
     MAX_SEATS,
-    RULE_ID,
     SEED_WORD,
     UNDO_WORD,
     Append,

@@ -7,6 +7,7 @@ import random
 from dataclasses import dataclass
 from datetime import datetime
 
+from zloutch.app.match import BOT_PREFIX
 from zloutch.app.rooms.room import Played, Room
 from zloutch.app.rooms.rows import (
     DEFAULT_LEAVE_BOT,
@@ -14,7 +15,7 @@ from zloutch.app.rooms.rows import (
     LogEntry,
     RefusalCode,
 )
-from zloutch.app.session import BOT_PREFIX, bot_of
+from zloutch.app.session import bot_of
 from zloutch.engine import (
     Action,
     GameState,

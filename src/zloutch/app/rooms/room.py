@@ -6,9 +6,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
-from zloutch.app.fairdice import fair_roll
+from zloutch.app.dice import CommittedDice, DiceSource, TypedDice
+from zloutch.app.match import Match, Need, Refusal
 from zloutch.app.rooms.rows import (
-    RULE_ID,
     SEED_WORD,
     UNDO_WORD,
     GameRow,
@@ -20,23 +20,10 @@ from zloutch.engine import (
     CHANCE,
     TERMINAL,
     Action,
-    Bank,
-    Fresh,
     GameState,
-    Joker,
-    Keep,
-    Off,
-    Phase,
-    Roll,
-    Take,
-    Throw,
     current_player,
-    is_terminal,
-    legal_actions,
     parse_action,
-    step,
     turn_player,
-    why_illegal,
 )
 from zloutch.engine.events import Event
 from zloutch.engine.record import (
@@ -61,15 +48,14 @@ class Played:
 
 @dataclass
 class Room:
-    """One game in memory: its stored row and seats, and its log replayed to a state."""
+    """One game on the server: its stored row and seats, and its match (``zloutch.app.match``:
+    the state, the record, the dice, the refusals, the undo) with the log's entries it
+    played."""
 
     game: GameRow
     seats: list[SeatRow]
-    record: Record
-    state: GameState
+    match: Match
     played: list[Played] = field(default_factory=list)
-    seeds: list[PlayerSeed] = field(default_factory=list)
-    throws: int = 0
     revision: int = field(default=0, compare=False)
     """Counts the changes of what is shown (``touch``)."""
     memo: dict[object, tuple[int, str]] = field(default_factory=dict, repr=False, compare=False)
@@ -88,14 +74,34 @@ class Room:
         rules = rules_from_text(game.rules_toml) if game.rules_toml else load_rules(game.rules)
         record = Record(rules.spec, game.players, table_mode=game.table_mode)
         record = replace(record, rules_toml=game.rules_toml)
-        room = cls(game, list(seats), record, record.start())
+        dice: DiceSource = (
+            TypedDice() if game.table_mode else CommittedDice(game.secret, game.first_throw)
+        )
+        bots = [row.seat for row in seats if row.bot is not None]
+        room = cls(game, list(seats), Match(record, record.start(), dice, bots=bots))
         for entry in log:
             room.take(entry)
         return room
 
+    # -- the match
+
+    @property
+    def state(self) -> GameState:
+        return self.match.state
+
+    @property
+    def record(self) -> Record:
+        return self.match.record
+
     @property
     def version(self) -> int:
         return len(self.played)
+
+    @property
+    def seeds(self) -> tuple[PlayerSeed, ...]:
+        """The seeds the players added to the dice."""
+        dice = self.match.dice
+        return dice.seeds if isinstance(dice, CommittedDice) else ()
 
     def touch(self) -> None:
         """Something shown changed (a move, a seat, the game's status): forget the memo."""
@@ -114,79 +120,52 @@ class Room:
         self.seats = list(rows)
         self.touch()
 
-    def take(self, entry: LogEntry) -> Played:
-        """Add an entry of the log (already stored, or about to be)."""
+    def take(self, entry: LogEntry, action: Action | None = None) -> Played:
+        """Add an entry of the log (already stored, or about to be). ``action``: the entry's
+        action, already checked (``Match.refusal``) or drawn by the match, applied as it is;
+        without it the entry is read back and the engine checks it (a stored log)."""
         if entry.seq != self.version + 1:
             raise RoomError(f"log of {self.game.id}: entry {entry.seq} after {self.version}")
         self.touch()
-        events: tuple[Event, ...] = ()
+        match = self.match
         if entry.text == UNDO_WORD:
-            played = Played(entry, (), self._undo())
-            self.played.append(played)
-            return played
-        if entry.text.startswith(SEED_WORD + " "):
+            played = Played(entry, (), match.undo())
+        elif entry.text.startswith(SEED_WORD + " "):
             seat = entry.seat if entry.seat is not None else -1
-            self.seeds.append(PlayerSeed(seat, entry.text[len(SEED_WORD) + 1 :], self.throws))
+            if isinstance(match.dice, CommittedDice):
+                seed = entry.text[len(SEED_WORD) + 1 :]
+                match.dice = match.dice.with_seed(seat, seed, match.throws)
+            played = Played(entry, ())
+        elif action is not None:
+            played = Played(entry, match.apply_legal(action, at=entry.at))
         else:
-            action = parse_action(entry.text)
-            self.state, events = step(self.state, action)
-            self.record = self.record.extended([action], [entry.at])
-            self.throws += isinstance(action, Roll)
-        played = Played(entry, events)
+            played = Played(entry, match.replay(parse_action(entry.text), at=entry.at))
         self.played.append(played)
         return played
 
-    def _undo(self) -> tuple[str, ...]:
-        """Take back the last action, and those before it that no person typed (the bots'),
-        by replaying the record without them; the actions taken back, the last first."""
-        actions, times = list(self.record.actions), list(self.record.times)
-        removed: list[str] = []
-        while actions:
-            removed.append(actions.pop())
-            if times:
-                times.pop()
-            record = replace(self.record, actions=tuple(actions), times=tuple(times))
-            self.record, self.state = record, record.replay()
-            if self.person_acts():
-                break
-        self.throws = sum(a.startswith("roll") for a in self.record.actions)
-        return tuple(removed)
-
     def person_acts(self) -> bool:
         """A person acts now: a person's move, or real dice to type in."""
-        who = current_player(self.state)
-        if who == CHANCE:
-            return self.game.table_mode
-        return who >= 0 and self.seats[who].bot is None
+        return self.match.person_acts()
 
     def undo_refusal(self) -> str | None:
         """Why the last entry cannot be taken back now (None: it can)."""
-        if not self.game.table_mode:
-            return "undo exists only at a real table (real dice)"
-        if not self.record.actions:
-            return "there is nothing to undo"
-        return None
+        return self.match.undo_refusal()
 
-    def try_entries(self, entries: Sequence[LogEntry]) -> Room:
-        """A copy with entries added (the room itself is unchanged until they are stored)."""
-        copy = Room(
-            self.game,
-            list(self.seats),
-            self.record,
-            self.state,
-            list(self.played),
-            list(self.seeds),
-            self.throws,
-        )
-        for entry in entries:
-            copy.take(entry)
+    def try_entries(
+        self, entries: Sequence[LogEntry], actions: Sequence[Action | None] = ()
+    ) -> Room:
+        """A copy with entries added (the room itself is unchanged until they are stored);
+        ``actions``: theirs, already checked (see ``take``)."""
+        copy = Room(self.game, list(self.seats), self.match.copy(), list(self.played))
+        for i, entry in enumerate(entries):
+            copy.take(entry, actions[i] if i < len(actions) else None)
         return copy
 
     # -- questions
 
     @property
     def over(self) -> bool:
-        return is_terminal(self.state)
+        return self.match.over
 
     def bot_for(self, seat: int) -> str | None:
         """Who plays a seat on the server: its bot, or the stand-in of a person away."""
@@ -220,9 +199,7 @@ class Room:
     def dice(self) -> DiceCommitment:
         """The commitment and the seeds; the secret once the game is over."""
         secret = self.game.secret if self.over else None
-        return DiceCommitment(
-            self.game.commitment, secret, tuple(self.seeds), self.game.first_throw
-        )
+        return DiceCommitment(self.game.commitment, secret, self.seeds, self.game.first_throw)
 
     def full_record(self) -> Record:
         if self.game.table_mode:
@@ -234,81 +211,31 @@ class Room:
 
     def throw_dice(self, at: str) -> list[LogEntry]:
         """The server's rolls while the dice are in the air, taken into this room (a copy's,
-        see ``try_entries``); none at a real table, where the faces are typed in."""
-        if self.game.table_mode:
-            return []
+        see ``try_entries``); none at a real table, where the faces are typed in. Drawn by
+        the match, they are not checked again."""
         entries: list[LogEntry] = []
-        while current_player(self.state) == CHANCE:
-            roll = fair_roll(self.game.secret, self.seeds, self.throws, self.state.turn.rolling)
+        while self.match.need() is Need.DICE:
+            roll = self.match.draw()
             entry = LogEntry(self.version + 1, str(roll), at)
-            self.take(entry)
+            self.take(entry, roll)
             entries.append(entry)
         return entries
 
     def adopt(self, probe: Room) -> None:
         """Stand where a copy of this room stands, its entries now stored (no replay)."""
-        self.state, self.record, self.throws = probe.state, probe.record, probe.throws
-        self.played, self.seeds = list(probe.played), list(probe.seeds)
+        self.match, self.played = probe.match, list(probe.played)
         self.touch()
 
 
 def action_refusal(room: Room, action: Action) -> str | None:
-    """Why an action cannot be played in a room now (None: it can): the engine's reason,
-    and the server's dice (it throws them, except at a real table)."""
-    state = room.state
-    if isinstance(action, Roll) and not room.game.table_mode:
-        return "the server throws the dice: send throw"
-    if state.phase is Phase.ROLL and not isinstance(action, Roll):
-        return f"the dice are in the air: send their faces (roll and {state.turn.rolling})"
-    return why_illegal(state, action)
-
-
-Refusal = tuple[str, str | None]
-"""A reason and its rule id (``("you need 500 to enter the game (T-7)", "T-7")``)."""
+    """Why an action cannot be played in a room now (None: it can): the match's word."""
+    return room.match.refusal(action)
 
 
 def refusals(room: Room) -> dict[str, Refusal | None]:
-    """For each kind of action of this game, why it cannot be played now (None: it can),
-    for the player to move: what a client shows under its buttons. ``keep`` and ``joker``
-    are None when some keep (or joker) is legal: which dice, the legal actions say."""
-    state = room.state
-    rules = state.rules
-    t = state.turn
-
-    def why(action: Action) -> Refusal | None:
-        return _with_rule(action_refusal(room, action))
-
-    if room.over:
-        over = _with_rule("the game is over")
-        kinds = ["throw", "bank", "keep"]
-        kinds += ["take", "fresh"] if rules.game.take_back else []
-        kinds += ["joker"] if rules.variants.joker else []
-        kinds += ["roll", "off", "undo"] if room.game.table_mode else []
-        return dict.fromkeys(kinds, over)
-    legal = () if state.phase is Phase.ROLL else legal_actions(state)
-    found: dict[str, Refusal | None] = {
-        "throw": why(Throw()),
-        "bank": why(Bank()),
-        "keep": None if state.phase is Phase.KEEP else why(Keep((1,))),
-    }
-    if rules.game.take_back:
-        found["take"] = why(Take())
-        found["fresh"] = why(Fresh())
-    if rules.variants.joker:
-        jokers = any(isinstance(a, Joker) for a in legal)
-        found["joker"] = None if jokers else why(Joker(t.left or (1,)))
-    if room.game.table_mode:
-        found["roll"] = None if state.phase is Phase.ROLL else _with_rule("no dice are rolling")
-        found["off"] = why(Off())
-        found["undo"] = _with_rule(room.undo_refusal())
-    return found
-
-
-def _with_rule(reason: str | None) -> Refusal | None:
-    if reason is None:
-        return None
-    match = RULE_ID.search(reason)
-    return (reason, match.group(1) if match else None)
+    """For each kind of action of this game, why it cannot be played now (None: it can), for
+    the player to move: what a client shows under its buttons (``Match.refusals``)."""
+    return room.match.refusals()
 
 
 def server_roll(entry: LogEntry) -> bool:

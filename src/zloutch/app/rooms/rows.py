@@ -4,22 +4,20 @@
 from __future__ import annotations
 
 import hashlib
-import re
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Literal
 
+from zloutch.app.match import UNDO
 from zloutch.rules import ZloutchError
 
 MAX_SEATS = 8
 SEED_WORD = "seed"
-UNDO_WORD = "undo"
+UNDO_WORD = UNDO
 """At a real table, an entry that takes back the last entry typed (and the bots' moves after
 it): the log keeps it, the record and the state are as if the undone actions never were."""
 DEFAULT_LEAVE_BOT = "medium"
 MAX_PACE = 60.0
-
-RULE_ID = re.compile(r"\(([STGVF]-\d+)\)")
 
 RefusalCode = Literal[
     "illegal",

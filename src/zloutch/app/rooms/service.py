@@ -11,6 +11,7 @@ from dataclasses import replace
 from datetime import datetime, timedelta
 
 from zloutch.app.fairdice import check_seed, commitment_of, new_secret
+from zloutch.app.match import BOT_PREFIX
 from zloutch.app.rooms.answers import (
     Accepted,
     BotTurn,
@@ -22,12 +23,11 @@ from zloutch.app.rooms.answers import (
     Refused,
     SeatSpec,
 )
-from zloutch.app.rooms.room import Played, Room, action_refusal, server_roll
+from zloutch.app.rooms.room import Played, Room, server_roll
 from zloutch.app.rooms.rows import (
     DEFAULT_LEAVE_BOT,
     MAX_PACE,
     MAX_SEATS,
-    RULE_ID,
     SEED_WORD,
     UNDO_WORD,
     DuplicateIntent,
@@ -42,12 +42,10 @@ from zloutch.app.rooms.rows import (
     stamp,
 )
 from zloutch.app.rooms.store import GameStore
-from zloutch.app.session import BOT_PREFIX, bot_of, parse_players
+from zloutch.app.session import bot_of, parse_players
 from zloutch.engine import (
     Action,
-    Phase,
     is_terminal,
-    legal_actions,
     parse_action,
     turn_player,
 )
@@ -439,24 +437,20 @@ class Rooms:
             return Refused("invalid", str(exc), version=room.version)
         if seat not in room.acting_seats():
             return Refused("not_your_turn", self._whose_turn(room), version=room.version)
-        reason = self._refusal(room, action)
-        if reason is not None:
-            match = RULE_ID.search(reason)
-            return Refused(
-                "illegal", reason, match.group(1) if match else None, version=room.version
-            )
-        return self._pending(room, LogEntry(room.version + 1, str(action), at, seat, client_id))
+        # Parsed once, refused once (the match's word): applied as it is, never checked again.
+        refused = room.match.refused(action)
+        if refused is not None:
+            return Refused("illegal", refused.reason, refused.rule, version=room.version)
+        entry = LogEntry(room.version + 1, str(action), at, seat, client_id)
+        return self._pending(room, entry, action)
 
-    def _pending(self, room: Room, first: LogEntry | None) -> Pending:
-        """The entries of a move (and the server's rolls after it) on a copy of the room."""
+    def _pending(self, room: Room, first: LogEntry | None, action: Action | None = None) -> Pending:
+        """The entries of a move (and the server's rolls after it) on a copy of the room;
+        ``action``: the first entry's, already checked."""
         head = [first] if first else []
-        probe = room.try_entries(head)
+        probe = room.try_entries(head, [action])
         rolls = probe.throw_dice(first.at if first else stamp(self.clock()))
         return Pending(room.game.id, room.version, (*head, *rolls), probe, self.clock())
-
-    @staticmethod
-    def _refusal(room: Room, action: Action) -> str | None:
-        return action_refusal(room, action)
 
     @staticmethod
     def _whose_turn(room: Room) -> str:
@@ -533,9 +527,11 @@ class Rooms:
         room = self.room(turn.game_id)
         if room.version != turn.version or room.bot_to_move() != turn.seat:
             return None
-        return self._pending(
-            room, LogEntry(room.version + 1, str(action), stamp(self.clock()), turn.seat)
-        )
+        refused = room.match.refused(action)  # a bot's choice is checked, as a person's
+        if refused is not None:
+            raise RoomError(f"{turn.bot} chose {action}, which is refused: {refused.reason}")
+        entry = LogEntry(room.version + 1, str(action), stamp(self.clock()), turn.seat)
+        return self._pending(room, entry, action)
 
     def bot_move(self, game_id: str, version: int) -> Accepted | None:
         """The server moves for a bot (or a person away) if it is still to move at
@@ -581,7 +577,4 @@ class Rooms:
         return gone
 
     def legal(self, game_id: str) -> tuple[Action, ...]:
-        room = self.room(game_id)
-        if room.state.phase is Phase.ROLL:
-            return ()
-        return legal_actions(room.state)
+        return self.room(game_id).match.legal()
