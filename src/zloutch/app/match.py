@@ -197,6 +197,8 @@ class Match:
 
     def undo_refusal(self) -> str | None:
         """Why the last entry cannot be taken back now (None: it can)."""
+        if self.over:
+            return "the game is over"
         if not self.state.table_mode:
             return "undo exists only at a real table (real dice)"
         if not self.record.actions:
