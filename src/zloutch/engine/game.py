@@ -473,6 +473,8 @@ def turn_taken_back(player: int, offer: TakeBackOffer) -> TurnState:
 
 def bank_refusal(state: GameState) -> str | None:
     """Why the player to move cannot bank now (None: they can)."""
+    if state.phase is Phase.KEEP:  # points kept before this throw count only after a keep
+        return "you cannot bank now: keep dice from the throw first (T-2)"
     if state.phase is not Phase.DECIDE:
         return "you cannot bank now: there is nothing kept to bank"
     t = state.turn
