@@ -20,7 +20,6 @@ from zloutch.adapters.cli import app
 from zloutch.adapters.plain import PlainGame, situation_lines
 from zloutch.adapters.tui.views import aside_text, status_text
 from zloutch.app.dice import DiceExhaustedError, DiceFileError, ScriptedDice, SeededDice
-from zloutch.app.render import sheet_table
 from zloutch.app.session import (
     InvalidPlayersError,
     Need,
@@ -29,6 +28,7 @@ from zloutch.app.session import (
     parse_players,
     ticks_words,
 )
+from zloutch.console.render import sheet_table
 from zloutch.engine import Bank, IllegalActionError, Level, Phase, Throw
 from zloutch.engine.record import sheet_json
 from zloutch.strategy.bots import UnknownBotError

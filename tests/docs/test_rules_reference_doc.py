@@ -179,7 +179,7 @@ def test_the_option_data_needs_no_source_files(tmp_path: Path) -> None:
         "import zloutch\n"
         f"assert zloutch.__file__.startswith({str(tmp_path)!r}), zloutch.__file__\n"
         "from rich.console import Console\n"
-        "from zloutch.app.render import option_meaning, rules_renderables\n"
+        "from zloutch.console.render import option_meaning, rules_renderables\n"
         "from zloutch.rules import OPTIONS, load_rules\n"
         "assert all(all(option_meaning(n)) for n in OPTIONS)\n"
         "console = Console(width=200, record=True)\n"

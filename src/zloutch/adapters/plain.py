@@ -21,7 +21,6 @@ from typing import TextIO
 
 from zloutch.app.dice import DiceExhaustedError, DiceFileError, count_dice
 from zloutch.app.match import Need
-from zloutch.app.render import ranking_rows
 from zloutch.app.session import (
     META_WORDS,
     LogEntry,
@@ -31,6 +30,7 @@ from zloutch.app.session import (
     standing_words,
     ticks_words,
 )
+from zloutch.console.render import ranking_rows
 from zloutch.engine import (
     Action,
     Bank,

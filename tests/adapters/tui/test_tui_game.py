@@ -21,8 +21,8 @@ from zloutch.adapters.tui.screens import EndScreen, HelpScreen, QuitScreen, Save
 from zloutch.adapters.tui.table import GameScreen
 from zloutch.adapters.tui.widgets import Die, HintPanel
 from zloutch.app.dice import ScriptedDice
-from zloutch.app.render import option_meaning, ranking_rows
 from zloutch.app.session import Session
+from zloutch.console.render import option_meaning, ranking_rows
 from zloutch.engine import Phase, Throw
 from zloutch.engine.record import load_record, sheet_json
 from zloutch.rules import OPTIONS

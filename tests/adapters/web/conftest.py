@@ -22,7 +22,7 @@ import pytest
 from websockets.sync.client import ClientConnection, connect
 
 if TYPE_CHECKING:
-    from zloutch.adapters.web.hub import Client
+    from zloutch.server.hub import Client
 
 SRC = Path(__file__).resolve().parents[3] / "src"
 POSTGRES = os.environ.get("ZLOUTCH_TEST_POSTGRES")

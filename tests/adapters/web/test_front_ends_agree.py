@@ -33,7 +33,6 @@ from websockets.sync.client import ClientConnection
 
 from conftest import Server
 from zloutch.app.dice import TypedDice
-from zloutch.app.rooms import RULE_ID
 from zloutch.app.session import Session, SessionError
 from zloutch.engine import (
     Action,
@@ -50,6 +49,7 @@ from zloutch.engine import (
 from zloutch.engine.events import Event
 from zloutch.engine.record import sheet_json
 from zloutch.rules import PRESETS, load_rules
+from zloutch.server import RULE_ID
 
 pytestmark = pytest.mark.xdist_group("front-ends-agree")
 

@@ -20,9 +20,9 @@ import pytest
 
 from conftest import Server
 from zloutch.app.fairdice import message, throw_faces
-from zloutch.app.rooms import MemoryStore, NewGame, Rooms, SeatSpec
 from zloutch.engine import legal_actions
 from zloutch.engine.record import PlayerSeed, load_record, sheet_json
+from zloutch.server import MemoryStore, NewGame, Rooms, SeatSpec
 
 pytestmark = pytest.mark.browser
 

@@ -12,8 +12,8 @@ from collections.abc import AsyncIterator, Callable, Sequence
 from typing import Any
 
 from conftest import queued
-from zloutch.adapters.web.hub import Client, Hub
-from zloutch.app.rooms import (
+from zloutch.adapters.web.protocol import WIRE
+from zloutch.server import (
     Accepted,
     Append,
     MemoryStore,
@@ -23,6 +23,7 @@ from zloutch.app.rooms import (
     SeatSpec,
     StoreConflict,
 )
+from zloutch.server.hub import Client, Hub
 
 ANA_BOB = (SeatSpec("Ana"), SeatSpec("Bob"))
 
@@ -106,7 +107,7 @@ def test_a_move_that_finds_another_process_first_tells_what_it_found() -> None:
     tokens = {seat: one.join(code).token for seat, code in created.invites}
 
     async def scenario() -> None:
-        hub = Hub(two)
+        hub = Hub(two, wire=WIRE)
         await hub.room(game)
         ana, watcher = Client(Inbox(), game, 0), Client(Inbox(), game, None)
         hub.join(ana)
@@ -139,7 +140,7 @@ def test_a_stand_in_that_loses_the_race_tells_what_won() -> None:
         one.join(code)
 
     async def scenario() -> None:
-        hub = Hub(two)
+        hub = Hub(two, wire=WIRE)
         await hub.room(game)
         watcher = Client(Inbox(), game, None)
         hub.join(watcher)
@@ -178,7 +179,10 @@ def test_one_process_plays_the_stand_in_of_a_person_away() -> None:
         one.join(code)
 
     async def scenario() -> None:
-        first, second = Hub(one, takeover_after=2.0), Hub(two, takeover_after=2.0)
+        first, second = (
+            Hub(one, wire=WIRE, takeover_after=2.0),
+            Hub(two, wire=WIRE, takeover_after=2.0),
+        )
         hears(first, store)
         hears(second, store)
         await second.room(game)
@@ -223,7 +227,10 @@ def test_a_bot_whose_process_is_gone_is_played_by_another() -> None:
     async def scenario() -> None:
         # 2 s of takeover: far past a bot's move on a loaded machine, so that process two
         # plays nothing while process one lives.
-        first, second = Hub(one, takeover_after=2.0), Hub(two, takeover_after=2.0)
+        first, second = (
+            Hub(one, wire=WIRE, takeover_after=2.0),
+            Hub(two, wire=WIRE, takeover_after=2.0),
+        )
         hears(first, store)
         hears(second, store)
         await second.room(game)
@@ -252,7 +259,10 @@ def test_a_socket_on_a_process_that_never_held_the_game_gets_its_bot_moving() ->
     store, one, two, game = two_processes_and_a_bots_game()
 
     async def scenario() -> None:
-        first, second = Hub(one, takeover_after=0.3), Hub(two, takeover_after=0.3)
+        first, second = (
+            Hub(one, wire=WIRE, takeover_after=0.3),
+            Hub(two, wire=WIRE, takeover_after=0.3),
+        )
         first.broadcast(game, ())  # process one drives the game
         await until(lambda: len(store.logs[game]) >= 2)
         await first.stop()  # gone, with the game not over and a bot to move

@@ -12,8 +12,8 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from zloutch.adapters.web.hub import Client, Hub
 from zloutch.adapters.web.protocol import (
+    WIRE,
     catch_up,
     catch_up_text,
     events_message,
@@ -21,7 +21,8 @@ from zloutch.adapters.web.protocol import (
     state_json,
     state_text,
 )
-from zloutch.app.rooms import Accepted, MemoryStore, NewGame, Rooms, SeatSpec
+from zloutch.server import Accepted, MemoryStore, NewGame, Rooms, SeatSpec
+from zloutch.server.hub import Client, Hub
 
 ANA_BOB = (SeatSpec("Ana"), SeatSpec("Bob"))
 
@@ -103,7 +104,7 @@ class Inbox:
 def test_a_finished_game_leaves_memory_after_its_last_socket() -> None:
     async def scenario() -> None:
         rooms = Rooms(MemoryStore())
-        hub = Hub(rooms)
+        hub = Hub(rooms, wire=WIRE)
         game, tokens = seated(rooms, "dix-mille(target=500)")
         client = Client(Inbox(), game, 0)
         hub.join(client)
@@ -131,7 +132,7 @@ def test_a_finished_game_leaves_memory_after_its_last_socket() -> None:
 def test_a_game_being_played_stays_in_memory_without_sockets() -> None:
     async def scenario() -> None:
         rooms = Rooms(MemoryStore())
-        hub = Hub(rooms)
+        hub = Hub(rooms, wire=WIRE)
         game, _ = seated(rooms)
         client = Client(Inbox(), game, None)
         hub.join(client)

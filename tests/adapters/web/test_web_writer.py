@@ -12,9 +12,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from conftest import queued
-from zloutch.adapters.web.hub import Client, Hub
-from zloutch.adapters.web.writer import GroupCommit
-from zloutch.app.rooms import (
+from zloutch.adapters.web.protocol import WIRE
+from zloutch.server import (
     Accepted,
     Append,
     MemoryStore,
@@ -24,6 +23,8 @@ from zloutch.app.rooms import (
     Rooms,
     SeatSpec,
 )
+from zloutch.server.hub import Client, Hub
+from zloutch.server.writer import GroupCommit
 
 ANA_BOB = (SeatSpec("Ana"), SeatSpec("Bob"))
 
@@ -125,7 +126,7 @@ def test_a_failed_commit_tells_nobody_and_leaves_every_game_as_it_was() -> None:
     before = {g: rooms.room(g).state for g, _ in games}
 
     async def play() -> None:
-        hub = Hub(rooms)
+        hub = Hub(rooms, wire=WIRE)
         players = {g: Client(Inbox(), g, 0) for g, _ in games}
         watchers = {g: Client(Inbox(), g, None) for g, _ in games}
         for g, _ in games:
@@ -182,7 +183,7 @@ def test_what_lives_on_is_frozen_and_collected_now_and_then() -> None:
     """The cycle collector skips the frozen (the server's long-lived objects), and a full
     collection comes every ``collect_every`` rounds: a cycle dropped after it was frozen is
     collected all the same."""
-    hub = Hub(Rooms(MemoryStore()))
+    hub = Hub(Rooms(MemoryStore()), wire=WIRE)
 
     class Node:
         link: object = None

@@ -34,7 +34,7 @@ def result_line(state: GameState) -> str:
 def render_record(state: GameState) -> None:
     from rich.markup import escape
 
-    from zloutch.app.render import ranking_table, sheet_table
+    from zloutch.console.render import ranking_table, sheet_table
     from zloutch.engine import Phase
 
     out = console()

@@ -2,7 +2,7 @@
 
 The grading is ``zloutch.app.review``; this module finds the game table (the cache, or solved
 now with ``--solve``), renders the review
-(``zloutch.app.review_tables``), and writes ``--json`` and
+(``zloutch.console.review``), and writes ``--json`` and
 ``--plot``.
 """
 
@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 def _solve_with_progress(
     rules: RuleSet, players: int, *, solve: bool, quiet: bool
 ) -> tuple[GameSolution | None, str]:
-    from zloutch.app.review_tables import game_table
+    from zloutch.app.review_words import game_table
 
     if not solve:
         return game_table(rules, players, solve=False)
@@ -96,7 +96,7 @@ def review(
     from zloutch.adapters.plots import new_picture, output_format, review_figure
     from zloutch.app.dice import read_text
     from zloutch.app.review import review_record, win_probability_reason
-    from zloutch.app.review_tables import render_review
+    from zloutch.console.review import render_review
     from zloutch.engine.record import load_record
     from zloutch.rules import ZloutchError
 

@@ -24,7 +24,7 @@ rules_app = typer.Typer(
 def render_rules(rules: RuleSet) -> None:
     from rich.markup import escape
 
-    from zloutch.app.render import rules_renderables
+    from zloutch.console.render import rules_renderables
 
     out = console()
     for part in rules_renderables(rules):
@@ -38,7 +38,7 @@ def render_rules(rules: RuleSet) -> None:
 @rules_app.command("list", cls=Command)
 def rules_list() -> None:
     """List the preset rule sets: name, dice, target and a one-line summary."""
-    from zloutch.app.render import presets_table
+    from zloutch.console.render import presets_table
 
     with user_errors():
         table = presets_table()

@@ -17,7 +17,8 @@ from textual.screen import ModalScreen
 from textual.widgets import Footer, Static
 
 from zloutch.app.review import Review, review_record, win_probability_reason
-from zloutch.app.review_tables import game_table, mistakes_table, review_header, summary_table
+from zloutch.app.review_words import game_table, review_header
+from zloutch.console.review import mistakes_table, summary_table
 from zloutch.engine.record import Record
 from zloutch.rules import ZloutchError
 

@@ -12,7 +12,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Footer, Header, Input, Label, Static
 
-from zloutch.app.render import ranking_table, rules_renderables, sheet_table
+from zloutch.console.render import ranking_table, rules_renderables, sheet_table
 from zloutch.engine import GameState
 from zloutch.engine.record import Record
 from zloutch.rules import RuleSet

@@ -30,12 +30,12 @@ from zloutch.adapters.tui.views import (
 from zloutch.adapters.tui.widgets import DiceTray, Die, HintPanel, SheetView
 from zloutch.app.dice import DiceExhaustedError, DiceFileError
 from zloutch.app.match import Need
-from zloutch.app.render import Change, sheet_changes
 from zloutch.app.session import (
     Command,
     Session,
     short_reason,
 )
+from zloutch.console.render import Change, sheet_changes
 from zloutch.engine import (
     Action,
     Bank,

@@ -16,7 +16,7 @@ from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Static
 
-from zloutch.app.render import Change, sheet_table
+from zloutch.console.render import Change, sheet_table
 from zloutch.engine import GameState
 from zloutch.strategy.expert import Advice
 
@@ -124,7 +124,7 @@ class DiceTray(Widget):
 
 
 class SheetView(Static):
-    """The paper sheet of the game (``zloutch.app.render.sheet_table``)."""
+    """The paper sheet of the game (``zloutch.console.render.sheet_table``)."""
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)

@@ -36,7 +36,6 @@ from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 
-from zloutch.adapters.web.hub import TAKEOVER_AFTER, Client, Hub
 from zloutch.adapters.web.i18n import (
     LANGUAGES,
     UnknownLanguageError,
@@ -46,17 +45,18 @@ from zloutch.adapters.web.i18n import (
     ui_catalog,
 )
 from zloutch.adapters.web.protocol import (
+    WIRE,
     catch_up_text,
     dumps,
     presets_json,
     state_json,
     state_text,
 )
-from zloutch.app.gamedb import SqlStore
 from zloutch.app.hints import SharedAdvisors
 from zloutch.app.review import review_record
-from zloutch.app.review_tables import format_value, game_table, review_header
-from zloutch.app.rooms import (
+from zloutch.app.review_words import format_value, game_table, review_header
+from zloutch.rules import ZloutchError
+from zloutch.server import (
     DEFAULT_LEAVE_BOT,
     Created,
     NewGame,
@@ -65,7 +65,8 @@ from zloutch.app.rooms import (
     SeatSpec,
     UnknownGameError,
 )
-from zloutch.rules import ZloutchError
+from zloutch.server.gamedb import SqlStore
+from zloutch.server.hub import TAKEOVER_AFTER, Client, Hub
 
 log = logging.getLogger("zloutch.serve")
 
@@ -145,7 +146,7 @@ def create_app(
     rooms = Rooms(store)
     # With PostgreSQL other processes may serve the same games: one plays a game's bots.
     takeover = TAKEOVER_AFTER if store.postgres else None
-    hub = Hub(rooms, expire_after=expire_after, takeover_after=takeover)
+    hub = Hub(rooms, wire=WIRE, expire_after=expire_after, takeover_after=takeover)
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from collections.abc import Sequence
 from typing import Any
 
 from zloutch.adapters.web.i18n import translate, translate_event
-from zloutch.app.rooms import Accepted, Played, Refused, Room, refusals
 from zloutch.engine import (
     GameState,
     Phase,
@@ -24,6 +24,7 @@ from zloutch.engine import (
 from zloutch.engine.events import Event
 from zloutch.engine.record import dice_json, sheet_json
 from zloutch.rules import OPTIONS, PRESETS, load_rules
+from zloutch.server import Accepted, Played, Refused, Room, refusals
 from zloutch.strategy.bots import LEVELS
 
 MAX_CATCH_UP = 500
@@ -197,7 +198,7 @@ def entry_text(room: Room, played: Played, lang: str = "en") -> str:
     return text
 
 
-def events_text(room: Room, played: tuple[Played, ...] | list[Played], lang: str = "en") -> str:
+def events_text(room: Room, played: Sequence[Played], lang: str = "en") -> str:
     """``events_message`` encoded from the encoded pieces."""
     first = played[0].entry.seq if played else room.version + 1
     last = played[-1].entry.seq if played else room.version
@@ -269,3 +270,17 @@ def presets_json(lang: str = "en") -> dict[str, Any]:
 
 def dumps(message: dict[str, Any]) -> str:
     return json.dumps(message, separators=(",", ":"))
+
+
+class WebWire:
+    """The hub's messages as this protocol writes them (``zloutch.server.hub.Wire``)."""
+
+    def answer(self, client_id: str, answer: Accepted | Refused, lang: str) -> dict[str, Any]:
+        return answer_json(client_id, answer, lang)
+
+    def events(self, room: Room, played: Sequence[Played], lang: str) -> str:
+        return events_text(room, played, lang)
+
+
+WIRE = WebWire()
+"""The web's wire, for the hub."""

@@ -3,7 +3,7 @@
 SQLAlchemy 2 (Core) over three tables: ``games``, ``seats`` and ``actions``, the log, whose
 ``(game_id, seq)`` is its primary key and ``(game_id, client_id)`` unique, so that an entry
 can be written once and a retried intent applied once, whichever process writes it. The
-schema is made and upgraded by the Alembic migrations shipped in ``zloutch.app.migrations``,
+schema is made and upgraded by the Alembic migrations shipped in ``zloutch.server.migrations``,
 run when the store opens: a database made by an older version keeps working.
 
 SQLite runs in WAL mode with ``synchronous=FULL``: a transaction that returned is on disk.
@@ -31,7 +31,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 
-from zloutch.app.rooms import (
+from zloutch.server import (
     Append,
     DuplicateIntent,
     GameRow,

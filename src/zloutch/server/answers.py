@@ -8,17 +8,17 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from zloutch.app.match import BOT_PREFIX
-from zloutch.app.rooms.room import Played, Room
-from zloutch.app.rooms.rows import (
-    DEFAULT_LEAVE_BOT,
-    Append,
-    LogEntry,
-    RefusalCode,
-)
 from zloutch.app.session import bot_of
 from zloutch.engine import (
     Action,
     GameState,
+)
+from zloutch.server.room import Played, Room
+from zloutch.server.rows import (
+    DEFAULT_LEAVE_BOT,
+    Append,
+    LogEntry,
+    RefusalCode,
 )
 
 

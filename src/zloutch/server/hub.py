@@ -24,6 +24,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gc
+import json
 import logging
 import time
 from collections.abc import AsyncIterator, Callable, Coroutine, Sequence
@@ -32,9 +33,7 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any, Protocol, TypeVar
 
-from zloutch.adapters.web.protocol import answer_json, dumps, events_text
-from zloutch.adapters.web.writer import GroupCommit
-from zloutch.app.rooms import (
+from zloutch.server import (
     Accepted,
     GameRow,
     Note,
@@ -46,6 +45,7 @@ from zloutch.app.rooms import (
     SeatRow,
     UnknownGameError,
 )
+from zloutch.server.writer import GroupCommit
 
 T = TypeVar("T")
 
@@ -57,6 +57,23 @@ QUEUE_LIMIT = 1000
 TAKEOVER_AFTER = 5.0
 """Seconds past a bot's pace after which a process plays a bot that another process was to
 play (with PostgreSQL, where other processes serve the same games)."""
+
+
+class Wire(Protocol):
+    """How the hub's messages are written for a socket, in its language: the front end's
+    protocol (the web's JSON, ``zloutch.adapters.web.protocol.WIRE``)."""
+
+    def answer(self, client_id: str, answer: Accepted | Refused, lang: str) -> dict[str, Any]:
+        """The answer to an intent."""
+        ...
+
+    def events(self, room: Room, played: Sequence[Played], lang: str) -> str:
+        """Entries of a game's log with the state they lead to, encoded."""
+        ...
+
+
+def dumps(message: dict[str, Any]) -> str:
+    return json.dumps(message, separators=(",", ":"))
 
 
 class Socket(Protocol):
@@ -137,6 +154,7 @@ class Hub:
         self,
         rooms: Rooms,
         *,
+        wire: Wire,
         expire_after: timedelta | None = None,
         takeover_after: float | None = None,
     ) -> None:
@@ -144,6 +162,7 @@ class Hub:
         bot at its pace); else the seconds past the pace after which it plays a bot that
         another process was to play (see the module's docstring)."""
         self.rooms = rooms
+        self.wire = wire
         self.writer = GroupCommit(rooms.store)
         self.locks = GameLocks()
         self.bots = ThreadPoolExecutor(1, thread_name_prefix="zloutch-bots")
@@ -231,7 +250,7 @@ class Hub:
             answer = self.rooms.check_intent(game_id, token, version, client_id, text)
             if isinstance(answer, Pending):
                 answer = await self.store(answer)
-            client.send(answer_json(client_id, answer, client.lang))
+            client.send(self.wire.answer(client_id, answer, client.lang))
             if isinstance(answer, Accepted) and answer.played:
                 self.broadcast(game_id, answer.played)
         self.evict(game_id)
@@ -291,7 +310,7 @@ class Hub:
             for client in self.clients.get(game_id, ()):
                 text = texts.get(client.lang)
                 if text is None:
-                    text = texts[client.lang] = events_text(room, played, client.lang)
+                    text = texts[client.lang] = self.wire.events(room, played, client.lang)
                 client.send_text(text)
         self.kick(game_id, backup=followed)
         self.evict(game_id)

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from datetime import datetime
 
-from zloutch.app.rooms.rows import (
+from zloutch.server.rows import (
     Append,
     DuplicateIntent,
     GameRow,

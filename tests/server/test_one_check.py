@@ -15,8 +15,8 @@ from typing import Any
 
 import pytest
 
-from zloutch.app.rooms import Accepted, MemoryStore, NewGame, Rooms, SeatSpec
 from zloutch.engine import Phase, actions, game, legal_actions
+from zloutch.server import Accepted, MemoryStore, NewGame, Rooms, SeatSpec
 
 COUNTED = {"parse_action": actions.parse_action, "why_illegal": game.why_illegal}
 

@@ -4,9 +4,9 @@ last one typed; refused with the reason where there is nothing to take back."""
 from __future__ import annotations
 
 from zloutch.app.match import Refusal
-from zloutch.app.rooms import Accepted, MemoryStore, NewGame, Refused, Room, Rooms, SeatSpec
-from zloutch.app.rooms import refusals as refusals_of
 from zloutch.engine.record import load_record
+from zloutch.server import Accepted, MemoryStore, NewGame, Refused, Room, Rooms, SeatSpec
+from zloutch.server import refusals as refusals_of
 
 ANA_BOB = (SeatSpec("Ana"), SeatSpec("Bob"))
 

@@ -16,7 +16,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from zloutch.app.fairdice import Verdict, verify_record
-from zloutch.app.rooms import (
+from zloutch.engine import CHANCE, current_player, legal_actions
+from zloutch.engine.record import DiceCommitment, load_record
+from zloutch.rules import ZloutchError
+from zloutch.server import (
     Accepted,
     Append,
     GameRow,
@@ -33,9 +36,6 @@ from zloutch.app.rooms import (
     UnknownGameError,
     digest,
 )
-from zloutch.engine import CHANCE, current_player, legal_actions
-from zloutch.engine.record import DiceCommitment, load_record
-from zloutch.rules import ZloutchError
 
 ANA_BOB = (SeatSpec("Ana"), SeatSpec("Bob"))
 POSTGRES = os.environ.get("ZLOUTCH_TEST_POSTGRES")
@@ -79,7 +79,7 @@ def new_store(
         memory = MemoryStore()
         yield lambda: memory
         return
-    from zloutch.app.gamedb import SqlStore
+    from zloutch.server.gamedb import SqlStore
 
     with database(request.param, tmp_path, fresh_schema) as url:
         opened: list[SqlStore] = []
@@ -535,7 +535,7 @@ def test_the_shipped_migrations_make_the_schema_the_store_uses(tmp_path: Path) -
     from alembic.autogenerate import compare_metadata
     from alembic.migration import MigrationContext
 
-    from zloutch.app.gamedb import SqlStore, metadata
+    from zloutch.server.gamedb import SqlStore, metadata
 
     store = SqlStore(f"sqlite:///{tmp_path / 'm.sqlite'}")
     with store.engine.connect() as conn:
@@ -551,7 +551,7 @@ def sql_store(
     fresh_schema: Callable[[str], AbstractContextManager[str]],
 ):
     """One database store for a module's examples (each makes games of its own)."""
-    from zloutch.app.gamedb import SqlStore
+    from zloutch.server.gamedb import SqlStore
 
     with database(request.param, tmp_path_factory.mktemp("batch"), fresh_schema) as url:
         try:

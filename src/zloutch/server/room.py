@@ -8,14 +8,6 @@ from dataclasses import dataclass, field, replace
 
 from zloutch.app.dice import CommittedDice, DiceSource, TypedDice
 from zloutch.app.match import Match, Need, Refusal
-from zloutch.app.rooms.rows import (
-    SEED_WORD,
-    UNDO_WORD,
-    GameRow,
-    LogEntry,
-    RoomError,
-    SeatRow,
-)
 from zloutch.engine import (
     CHANCE,
     TERMINAL,
@@ -34,6 +26,14 @@ from zloutch.engine.record import (
     rules_from_text,
 )
 from zloutch.rules import load_rules
+from zloutch.server.rows import (
+    SEED_WORD,
+    UNDO_WORD,
+    GameRow,
+    LogEntry,
+    RoomError,
+    SeatRow,
+)
 
 
 @dataclass(frozen=True)

@@ -23,7 +23,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import TypeVar
 
-from zloutch.app.rooms import Append, GameStore
+from zloutch.server import Append, GameStore
 
 T = TypeVar("T")
 

@@ -1,9 +1,13 @@
-"""Games played on a server: seats, tokens, intents, the action log, the bots, the dice.
+"""The server's domain: games played on a server, with seats, tokens, intents, the action log,
+the bots and the dice; the store they are kept in, its migrations, the hub of live sockets
+and the writer that commits their moves.
 
 A ``Rooms`` service holds the games of one server process over a ``GameStore`` (the durable
-log, ``zloutch.app.gamedb``; ``memory.MemoryStore`` for tests). Nothing here decides a rule:
-an intent is checked by the engine (``why_illegal``) and a refusal carries the engine's
-reason and its rule id. Nothing here does I/O either, apart from the store it is given.
+log, ``gamedb.SqlStore`` on SQLite or PostgreSQL, its schema made by the Alembic
+``migrations``; ``memory.MemoryStore`` for tests). Each game is a ``Room``: seats and
+versions around the game's ``Match`` (``zloutch.app.match``), which alone refuses an action,
+with the engine's reason and its rule id. Nothing here decides a rule, and nothing here does
+I/O apart from the store it is given (``hub`` and ``writer`` run it off the event loop).
 
 The log is the game. Each accepted intent becomes one or more entries (``throw`` and the
 ``roll`` the server draws for it) appended in one transaction with the next sequence numbers;
@@ -23,14 +27,17 @@ once to the creator; opening it gives the seat's token. Codes and tokens are ran
 (``secrets``) and only their SHA-256 is stored.
 
 The package: ``rows`` (what is stored, the errors), ``store`` (the ``GameStore`` protocol),
-``memory`` (``MemoryStore``), ``room`` (one game in memory), ``answers`` (requests and
-answers), ``service`` (``Rooms``). Everything is importable from ``zloutch.app.rooms``.
+``memory`` (``MemoryStore``), ``gamedb`` (``SqlStore``) and ``migrations``, ``room`` (one game
+in memory), ``answers`` (requests and answers), ``service`` (``Rooms``), ``writer`` (group
+commit) and ``hub`` (the sockets of each game, the bots' timers; its messages are written by
+the front end's ``Wire``). The names of the first seven are importable from
+``zloutch.server``.
 """
 
 from __future__ import annotations
 
 from zloutch.app.match import RULE_ID, Refusal
-from zloutch.app.rooms.answers import (
+from zloutch.server.answers import (
     Accepted,
     BotTurn,
     Created,
@@ -41,16 +48,16 @@ from zloutch.app.rooms.answers import (
     Refused,
     SeatSpec,
 )
-from zloutch.app.rooms.memory import (
+from zloutch.server.memory import (
     MemoryStore,
 )
-from zloutch.app.rooms.room import (
+from zloutch.server.room import (
     Played,
     Room,
     action_refusal,
     refusals,
 )
-from zloutch.app.rooms.rows import (
+from zloutch.server.rows import (
     DEFAULT_LEAVE_BOT,
     MAX_PACE,
     MAX_SEATS,
@@ -69,10 +76,10 @@ from zloutch.app.rooms.rows import (
     now_utc,
     stamp,
 )
-from zloutch.app.rooms.service import (
+from zloutch.server.service import (
     Rooms,
 )
-from zloutch.app.rooms.store import (
+from zloutch.server.store import (
     GameStore,
     Note,
 )

@@ -1,4 +1,4 @@
-"""Where games live: the ``GameStore`` protocol (``zloutch.app.gamedb.SqlStore`` in a
+"""Where games live: the ``GameStore`` protocol (``zloutch.server.gamedb.SqlStore`` in a
 database, ``memory.MemoryStore`` for tests)."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Literal, Protocol
 
-from zloutch.app.rooms.rows import (
+from zloutch.server.rows import (
     Append,
     GameRow,
     LogEntry,

@@ -1,12 +1,12 @@
 """A review as Rich tables, shared by ``zloutch review`` and the full-screen review screen.
 
-The grading is ``zloutch.app.review``; here is where its game table comes from (the cache, or
-solved now) and how a review reads as tables.
+The grading is ``zloutch.app.review``, its game table and its words
+``zloutch.app.review_words``; here is how a review reads as tables.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 from rich import box
 from rich.console import Console
@@ -14,76 +14,18 @@ from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
-from zloutch.app.review import WIN, Decision, Review, situation_words, win_probability_reason
-from zloutch.app.solve import solved_game
-from zloutch.app.store import load_game_solution
-from zloutch.rules import RuleSet
-from zloutch.strategy.game_solver import GameSolution
-
-# ---------------------------------------------------------------------------- the game table
-
-
-def game_table(
-    rules: RuleSet,
-    players: int,
-    *,
-    solve: bool,
-    progress: Callable[[int, int], None] | None = None,
-) -> tuple[GameSolution | None, str]:
-    """The solved game to grade in win probability (None: grade in points), and why."""
-    reason = win_probability_reason(rules, players)
-    if reason is not None:
-        return None, f"expected points: {reason}"
-    if not solve:
-        found = load_game_solution(rules)
-        if found is not None:
-            return found, f"win probability, from the solved game of {rules.spec} (cached)"
-        return None, f"expected points: no solved game of {rules.spec} in the cache"
-    solution, cached = solved_game(rules, progress=progress)
-    how = "cached" if cached else "solved now and saved in the cache"
-    return solution, f"win probability, from the solved game of {rules.spec} ({how})"
-
-
-# ---------------------------------------------------------------------------- words and tables
-
-
-def format_value(review: Review, value: float) -> str:
-    """A value in the review's objective: ``54.2%`` to win, or ``412.3`` points."""
-    return f"{100 * value:.1f}%" if review.objective == WIN else f"{value:,.1f}"
-
-
-def format_cost(review: Review, cost: float) -> str:
-    return f"{100 * cost:.2f}%" if review.objective == WIN else f"{cost:,.1f}"
-
-
-def cost_unit(review: Review) -> str:
-    return "chance to win" if review.objective == WIN else "expected points"
+from zloutch.app.review import Decision, Review, situation_words
+from zloutch.app.review_words import (
+    cost_unit,
+    format_cost,
+    review_header,
+)
 
 
 def _table(title: str) -> Table:
     return Table(
         title=title, title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False, padding=(0, 1)
     )
-
-
-def review_header(review: Review) -> list[str]:
-    """What was graded, how, and what counts as accurate (plain text, one line each)."""
-    players = " against ".join(review.players)
-    if review.finished:
-        winners = " and ".join(review.players[w] for w in review.winners)
-        result = f"finished: {winners} won"
-    else:
-        result = "not finished"
-    if review.objective == WIN:
-        tolerance = f"{100 * review.tolerance:g}% of the chance to win"
-    else:
-        plural = "" if review.tolerance == 1 else "s"
-        tolerance = f"{review.tolerance:g} expected point{plural}"
-    return [
-        f"{review.rules}: {players}, {result}.",
-        f"Graded in {review.note}.",
-        f"A decision is accurate when it costs less than {tolerance}.",
-    ]
 
 
 def summary_table(review: Review) -> Table:

@@ -12,7 +12,22 @@ from datetime import datetime, timedelta
 
 from zloutch.app.fairdice import check_seed, commitment_of, new_secret
 from zloutch.app.match import BOT_PREFIX
-from zloutch.app.rooms.answers import (
+from zloutch.app.session import bot_of, parse_players
+from zloutch.engine import (
+    Action,
+    is_terminal,
+    parse_action,
+    turn_player,
+)
+from zloutch.engine.record import (
+    DiceCommitment,
+    Record,
+    load_record,
+    rules_from_text,
+)
+from zloutch.rules import ZloutchError, load_preset, to_toml
+from zloutch.rules.ruleset import RuleSet
+from zloutch.server.answers import (
     Accepted,
     BotTurn,
     Created,
@@ -23,8 +38,8 @@ from zloutch.app.rooms.answers import (
     Refused,
     SeatSpec,
 )
-from zloutch.app.rooms.room import Played, Room, server_roll
-from zloutch.app.rooms.rows import (
+from zloutch.server.room import Played, Room, server_roll
+from zloutch.server.rows import (
     DEFAULT_LEAVE_BOT,
     MAX_PACE,
     MAX_SEATS,
@@ -41,22 +56,7 @@ from zloutch.app.rooms.rows import (
     now_utc,
     stamp,
 )
-from zloutch.app.rooms.store import GameStore
-from zloutch.app.session import bot_of, parse_players
-from zloutch.engine import (
-    Action,
-    is_terminal,
-    parse_action,
-    turn_player,
-)
-from zloutch.engine.record import (
-    DiceCommitment,
-    Record,
-    load_record,
-    rules_from_text,
-)
-from zloutch.rules import ZloutchError, load_preset, to_toml
-from zloutch.rules.ruleset import RuleSet
+from zloutch.server.store import GameStore
 
 
 class Rooms:

@@ -1,0 +1,76 @@
+"""A review's game table and its words, for every front end (the terminal's tables, the web's
+end of game): where the solved game comes from (the cache, or solved now), how a value and a
+cost read in the review's objective, and what was graded.
+
+The grading is ``zloutch.app.review``; the Rich tables of the terminal are
+``zloutch.console.review``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from zloutch.app.review import WIN, Review, win_probability_reason
+from zloutch.app.solve import solved_game
+from zloutch.app.store import load_game_solution
+from zloutch.rules import RuleSet
+from zloutch.strategy.game_solver import GameSolution
+
+# ---------------------------------------------------------------------------- the game table
+
+
+def game_table(
+    rules: RuleSet,
+    players: int,
+    *,
+    solve: bool,
+    progress: Callable[[int, int], None] | None = None,
+) -> tuple[GameSolution | None, str]:
+    """The solved game to grade in win probability (None: grade in points), and why."""
+    reason = win_probability_reason(rules, players)
+    if reason is not None:
+        return None, f"expected points: {reason}"
+    if not solve:
+        found = load_game_solution(rules)
+        if found is not None:
+            return found, f"win probability, from the solved game of {rules.spec} (cached)"
+        return None, f"expected points: no solved game of {rules.spec} in the cache"
+    solution, cached = solved_game(rules, progress=progress)
+    how = "cached" if cached else "solved now and saved in the cache"
+    return solution, f"win probability, from the solved game of {rules.spec} ({how})"
+
+
+# ---------------------------------------------------------------------------- words
+
+
+def format_value(review: Review, value: float) -> str:
+    """A value in the review's objective: ``54.2%`` to win, or ``412.3`` points."""
+    return f"{100 * value:.1f}%" if review.objective == WIN else f"{value:,.1f}"
+
+
+def format_cost(review: Review, cost: float) -> str:
+    return f"{100 * cost:.2f}%" if review.objective == WIN else f"{cost:,.1f}"
+
+
+def cost_unit(review: Review) -> str:
+    return "chance to win" if review.objective == WIN else "expected points"
+
+
+def review_header(review: Review) -> list[str]:
+    """What was graded, how, and what counts as accurate (plain text, one line each)."""
+    players = " against ".join(review.players)
+    if review.finished:
+        winners = " and ".join(review.players[w] for w in review.winners)
+        result = f"finished: {winners} won"
+    else:
+        result = "not finished"
+    if review.objective == WIN:
+        tolerance = f"{100 * review.tolerance:g}% of the chance to win"
+    else:
+        plural = "" if review.tolerance == 1 else "s"
+        tolerance = f"{review.tolerance:g} expected point{plural}"
+    return [
+        f"{review.rules}: {players}, {result}.",
+        f"Graded in {review.note}.",
+        f"A decision is accurate when it costs less than {tolerance}.",
+    ]
