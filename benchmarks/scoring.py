@@ -4,7 +4,7 @@ For each preset: the time to build a fresh ``ScoreTable`` (best of a few builds)
 ``table.lookup`` over random throws as thrown (unsorted faces, 1 to ``dice`` dice, from a
 seeded ``random.Random``), and the rate of the reference scorer of the tests
 (``tests/rules/reference.py``: every subset of die positions, every set partition of it,
-each block checked against the definitions of RULES.md) on the same throws, a fresh
+each block checked against the definitions of docs/rules.md) on the same throws, a fresh
 ``Reference`` per throw so that its memo of whole throws never answers. The ratio is
 lookup / reference. Both are also checked to agree on every keep of the sample.
 

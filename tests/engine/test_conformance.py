@@ -1,6 +1,6 @@
 """The engine's conformance suite, run on every preset and on random sets of options.
 
-The checks of OpenSpiel's generic suite (DESIGN.md), on zloutch's games: chance nodes list
+The checks of OpenSpiel's generic game tests, on zloutch's games: chance nodes list
 every roll once with exact probabilities; legal actions are sorted, unique, and each one
 applies; random games end within a stated bound; every finished game's record replays to
 the same state and sheet; the sheet written again from the events agrees with the state and

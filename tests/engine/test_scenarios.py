@@ -1,4 +1,4 @@
-"""The worked examples of the seeds, and each rule of RULES.md, as scripted games."""
+"""The worked examples of the seeds, and each rule of docs/rules.md, as scripted games."""
 
 from __future__ import annotations
 

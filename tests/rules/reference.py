@@ -3,7 +3,7 @@
 It shares nothing with ``zloutch.rules.scoring`` nor with the rule set's own helpers: it
 reads the RuleSet's raw fields (the kind rules as written, not ``kinds_values()``) and, for a
 throw, tries every subset of die *positions* and every set partition of that subset into
-blocks, checking each block against the combination definitions of RULES.md section 1 and
+blocks, checking each block against the combination definitions of docs/rules.md (scoring) and
 F-5 directly. A selection scores when some partition reads every block as a combination; its
 value is the best reading. A selection that can be read as a win (G-5) also has its best
 reading as points, a keep of its own. Nothing is clever here on purpose: it is the

@@ -1,6 +1,6 @@
 """The rules-facing parts of the command line: ``zloutch score`` and ``zloutch rules``.
 
-Expected values are worked out by hand from RULES.md; test names carry the rule ids. (The
+Expected values are worked out by hand from docs/rules.md; test names carry the rule ids. (The
 rest of the command line is tested in tests/adapters/cli/test_cli.py.)
 """
 

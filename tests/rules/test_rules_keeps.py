@@ -197,6 +197,6 @@ def test_v7_points_over_throws_stay_whole_numbers() -> None:
         for keep in score_throw(rules, throw, HandContext.from_set_aside(aside)).scoring:
             assert type(keep.points) is int
             assert all(type(c.points) is int for c in keep.combinations)
-    # 6 6 6 then 6 6 6 6: the fourth 6 doubles 600 (RULES.md V-7).
+    # 6 6 6 then 6 6 6 6: the fourth 6 doubles 600 (docs/rules.md V-7).
     context = HandContext.from_set_aside((6, 6, 6))
     assert validate_keep(rules, [6, 2], [6], context).points == 600

@@ -1,6 +1,6 @@
-"""Every scoring example of the seeds and of RULES.md, named after its rule id.
+"""Every scoring example of the seeds and of docs/rules.md, named after its rule id.
 
-Expected values are worked out by hand from RULES.md (and the seed articles), never taken
+Expected values are worked out by hand from docs/rules.md (and the seed articles), never taken
 from the code. ``keeps(...)`` is the full map of legal keeps, so a test also fails when the
 code finds a keep the rules do not allow.
 """

@@ -1,7 +1,8 @@
 """The game as a state machine: ``legal_actions``, ``apply``, ``chance_outcomes``.
 
-Every rule of RULES.md sections 2 to 5 is decided here and nowhere else; adapters, bots and
-solvers ask. Each function is pure: it takes a state and returns a new one.
+Every rule of docs/rules.md's turn, game, variants and wider family is decided here and
+nowhere else; adapters, bots and solvers ask. Each function is pure: it takes a state and
+returns a new one.
 
 Each action is validated once. ``apply`` and ``step`` ask ``why_illegal``, then play the
 action by ``apply_legal`` / ``step_legal``, which do not ask again: a caller whose action

@@ -1,4 +1,4 @@
-"""The policy protocol every bot and solver policy follows (DESIGN.md: strategy)."""
+"""The policy protocol every bot and solver policy follows (docs/architecture.md: strategy)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """The command line: ``zloutch score``, ``zloutch rules``, errors at the edge.
 
-Expected values are worked out by hand from RULES.md; test names carry the rule ids.
+Expected values are worked out by hand from docs/rules.md; test names carry the rule ids.
 """
 
 from __future__ import annotations
@@ -161,7 +161,7 @@ def test_rules_spec_is_canonical_in_json() -> None:
 
 
 def test_v6_straight_over_throws_with_one_die_set_aside() -> None:
-    # RULES.md V-6: with a 1 set aside, 2 3 4 5 thrown completes the straight: +500, full hand.
+    # docs/rules.md V-6: with a 1 set aside, 2 3 4 5 thrown completes the straight: +500, full hand.
     data = score_json("--rules", "dix-mille(straights_over_throws)", "--set-aside", "1", "2345")
     assert data["set_aside"] == [1]
     assert data["throw"] == [2, 3, 4, 5]
@@ -181,7 +181,7 @@ def test_v6_set_aside_flag_then_separate_faces() -> None:
 
 
 def test_v7_multiple_over_throws_doubles() -> None:
-    # RULES.md V-7: 6 6 6 set aside (600), then a 6 doubles it: +600.
+    # docs/rules.md V-7: 6 6 6 set aside (600), then a 6 doubles it: +600.
     data = score_json("--rules", "dix-mille(multiples_over_throws)", "--set-aside", "666", "6", "2")
     assert data["best"] == 600
     assert data["keeps"][0]["dice"] == [6]
