@@ -6,7 +6,8 @@ are loaded when first used, so ``import zloutch`` stays cheap: NumPy comes in on
 solver, the expert bot or the simulator, and Numba only with the game solver or the simulator.
 
 Rules (``zloutch.rules``)
-    load_rules      a rule set by spec: a preset, options, a rule file
+    load_rules      a rule set by spec: a preset, options, a rule file (refused unless its
+                    games can end: ``zloutch.engine.endings``)
     PRESETS         the names of the preset rule sets
     RuleSet         a frozen rule set: dice, scoring, turn and game rules, variants
     score_throw     every legal keep of a throw, with its points (a ThrowScore)
@@ -88,6 +89,7 @@ if TYPE_CHECKING:
         Throw,
         parse_action,
     )
+    from zloutch.engine.endings import load_rules
     from zloutch.engine.events import Event
     from zloutch.engine.game import (
         apply,
@@ -111,7 +113,7 @@ if TYPE_CHECKING:
         PlayerSheet,
     )
     from zloutch.rules.errors import InvalidRulesError, ZloutchError
-    from zloutch.rules.loader import PRESETS, load_rules
+    from zloutch.rules.loader import PRESETS
     from zloutch.rules.ruleset import RuleSet
     from zloutch.rules.scoring import ScoredKeep, ThrowScore, score_throw
     from zloutch.sim.parallel import simulate
@@ -128,7 +130,8 @@ if TYPE_CHECKING:
 
 _MODULES: dict[str, tuple[str, ...]] = {
     "zloutch.rules.errors": ("InvalidRulesError", "ZloutchError"),
-    "zloutch.rules.loader": ("PRESETS", "load_rules"),
+    "zloutch.rules.loader": ("PRESETS",),
+    "zloutch.engine.endings": ("load_rules",),
     "zloutch.rules.ruleset": ("RuleSet",),
     "zloutch.rules.scoring": ("ScoredKeep", "ThrowScore", "score_throw"),
     "zloutch.engine.actions": (

@@ -13,12 +13,11 @@ from pathlib import Path
 
 import pytest
 
+from zloutch.engine.endings import load_rules, parse_rules_text
 from zloutch.rules import (
     IllegalKeepError,
     InvalidRulesError,
     RuleSet,
-    load_rules,
-    parse_rules_text,
     score_throw,
     validate_keep,
 )

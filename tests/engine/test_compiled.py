@@ -16,6 +16,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 from functools import cache
+from typing import Any
 
 import pytest
 
@@ -45,6 +46,7 @@ from zloutch.engine.compiled import (
     compile_turn,
     face_code,
 )
+from zloutch.engine.endings import checked, load_rules
 from zloutch.engine.game import (
     bank_refusal_of,
     joker_reading,
@@ -52,8 +54,14 @@ from zloutch.engine.game import (
     turn_after_jokers,
     turn_after_throw,
 )
-from zloutch.rules import OPTIONS, PRESETS, InvalidRulesError, RuleSet, load_rules, with_options
+from zloutch.rules import OPTIONS, PRESETS, InvalidRulesError, RuleSet, with_options
 from zloutch.rules.ruleset import OptionValue, option_choices, option_kind
+
+
+def checked_options(rules: RuleSet, values: Any) -> RuleSet:
+    """Options switched, the result proven to end (as ``load_rules`` of its spec does)."""
+    return checked(with_options(rules, values))
+
 
 DEFAULT_SPECS = ("dix-mille", "zilch", "farkle-minimal(joker)")
 """The default run: T-6, T-7, T-8, T-9 and G-8; F-1, F-2, F-3; jokers (V-2)."""
@@ -107,7 +115,7 @@ def option_sets(count: int, seed: int = OPTION_SEED) -> tuple[list[RuleSet], int
     while len(loaded) < count:
         preset, options = draw_option_set(rng)
         try:
-            loaded.append(with_options(load_rules(preset), options))
+            loaded.append(checked_options(load_rules(preset), options))
         except InvalidRulesError:
             refused += 1
     return loaded, refused

@@ -24,6 +24,7 @@ from fractions import Fraction
 from functools import cache
 from itertools import product
 from math import comb
+from typing import Any
 
 import pytest
 
@@ -42,9 +43,16 @@ from zloutch.engine import (
     step,
 )
 from zloutch.engine import events as ev
+from zloutch.engine.endings import checked, load_rules
 from zloutch.engine.record import Record, dump_record, load_record, roll, sheet_json
-from zloutch.rules import OPTIONS, PRESETS, InvalidRulesError, RuleSet, load_rules, with_options
+from zloutch.rules import OPTIONS, PRESETS, InvalidRulesError, RuleSet, with_options
 from zloutch.rules.ruleset import OptionValue, format_option, option_choices, option_kind
+
+
+def checked_options(rules: RuleSet, values: Any) -> RuleSet:
+    """Options switched, the result proven to end (as ``load_rules`` of its spec does)."""
+    return checked(with_options(rules, values))
+
 
 # ---------------------------------------------------------------------------- the budget
 
@@ -155,7 +163,7 @@ def draw_combinations() -> Drawn:
                 for other in rng.sample(others, rng.randint(0, COMPANIONS)):
                     options[other] = draw_value(rng, other, base)
                 try:
-                    rules = with_options(base, options)
+                    rules = checked_options(base, options)
                     load_rules(rules.spec)
                 except Exception as exc:  # a contradiction refused, or a crash: both noted
                     refused.append((f"{base.name} {options}", exc))

@@ -25,6 +25,7 @@ from test_conformance import COMBINATIONS, draw_value
 
 from zloutch.engine import game
 from zloutch.engine.actions import Action, Bank, Fresh, Joker, Keep, Off, Roll, Take, Throw
+from zloutch.engine.endings import checked, load_rules
 from zloutch.engine.record import roll
 from zloutch.engine.rollout import sample_roll
 from zloutch.engine.state import (
@@ -42,9 +43,15 @@ from zloutch.engine.state import (
     turn_done,
     turn_draft,
 )
-from zloutch.rules import OPTIONS, PRESETS, InvalidRulesError, RuleSet, load_rules, with_options
+from zloutch.rules import OPTIONS, PRESETS, InvalidRulesError, RuleSet, with_options
 from zloutch.rules.dice import sub_multisets
 from zloutch.rules.scoring import ScoreTable
+
+
+def checked_options(rules: RuleSet, values: Any) -> RuleSet:
+    """Options switched, the result proven to end (as ``load_rules`` of its spec does)."""
+    return checked(with_options(rules, values))
+
 
 MOVES = 250
 """Moves of each game compared (fewer when it ends before)."""
@@ -135,7 +142,7 @@ def option_sets(draw: st.DrawFn) -> RuleSet:
     rng = random.Random(draw(st.integers(0, 2**32), "values"))
     options = {name: draw_value(rng, name, base) for name in names}
     try:
-        return load_rules(with_options(base, options).spec)
+        return load_rules(checked_options(base, options).spec)
     except InvalidRulesError:
         reject()
 

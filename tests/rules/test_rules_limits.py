@@ -17,8 +17,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from zloutch.rules import InvalidRulesError, RuleSet, load_rules, parse_rules_text
-from zloutch.rules.endings import check_endings
+from zloutch.engine.endings import check_endings, load_rules, parse_rules_text
+from zloutch.rules import InvalidRulesError, RuleSet
 from zloutch.rules.loader import PRESETS, _parse_text, preset_text
 from zloutch.rules.values import MAX_DEPTH, MAX_EXTENDS, MAX_FILE_BYTES, MAX_NUMBER
 
@@ -314,22 +314,24 @@ def test_every_preset_can_end() -> None:
         assert parse_rules_text(preset_text(name), source=name, load_base=load_rules) == rules
 
 
-def test_a_shipped_preset_skips_only_the_endings_walk() -> None:
-    """``shipped`` (the loader's own, for its presets) leaves out the endings walk and nothing
-    else: a never-ending target is let through only by it, any other contradiction is still
-    refused."""
-    # 1s worth 7 and 5s worth 3: no bank is ever worth 1 (as in the T-9 tests below).
+def test_the_rules_layer_reads_a_file_and_the_engine_proves_its_games_end() -> None:
+    """``zloutch.rules`` reads a rule file and refuses what it cannot mean; whether its games
+    can end is the engine's to say (``zloutch.engine.endings``, from the compiled turn): a
+    never-ending target passes the first and is refused by the second, and any other
+    contradiction is refused by both."""
+    # 1s worth 7 and 5s worth 3: no bank is ever worth 1 (as in the T-9 tests above).
     endless = rule_file(
         "target = 1\nexact_target = true", "[scoring]\nsingles = { 1 = 7, 5 = 3 }\n"
     )
     refused(lambda: parse_rules_text(endless))
-    assert shipped_text(endless).game.target == 1
+    assert read_text(endless).game.target == 1
     contradiction = rule_file("", "[turn]\nentry = -5\n")
-    refused(lambda: shipped_text(contradiction))
+    refused(lambda: read_text(contradiction))
+    refused(lambda: parse_rules_text(contradiction))
 
 
-def shipped_text(text: str) -> RuleSet:
-    return _parse_text(text, source="", load_base=None, shipped=True)
+def read_text(text: str) -> RuleSet:
+    return _parse_text(text, source="", load_base=None)
 
 
 def banks_of(a: int, b: int) -> set[int]:

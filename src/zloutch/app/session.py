@@ -46,6 +46,7 @@ from zloutch.engine import (
     new_game,
     parse_action,
 )
+from zloutch.engine.endings import load_rules
 from zloutch.engine.events import Event, TurnStarted
 from zloutch.engine.record import (
     FILE_SCHEME,
@@ -62,7 +63,7 @@ from zloutch.engine.record import (
     load_record,
     read_record,
 )
-from zloutch.rules import Dice, ZloutchError, format_dice, load_rules, parse_dice
+from zloutch.rules import Dice, ZloutchError, format_dice, parse_dice
 from zloutch.strategy.bots import LEVELS, make_bot
 from zloutch.strategy.expert import Advice, TurnAdvisor
 from zloutch.strategy.policy import Policy

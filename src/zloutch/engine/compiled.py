@@ -47,12 +47,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from types import MappingProxyType
-from typing import Any, TypeVar
-
-import numpy as np
-import numpy.typing as npt
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from zloutch.engine.game import (
     BANK_RULES,
@@ -82,9 +79,13 @@ count matters then."""
 ROWS_STEP = 256
 """Bank tables are built for a multiple of this many totals and cut to the rows asked."""
 
-Ints = npt.NDArray[np.int64]
-Bools = npt.NDArray[np.bool_]
-Floats = npt.NDArray[np.float64]
+if TYPE_CHECKING:  # NumPy is imported by the tables that need it, not by the graph
+    import numpy as np
+    import numpy.typing as npt
+
+    Ints = npt.NDArray[np.int64]
+    Bools = npt.NDArray[np.bool_]
+    Floats = npt.NDArray[np.float64]
 Option = tuple[int, int]
 """``(points in units, column)``."""
 
@@ -215,8 +216,17 @@ class CompiledTurn:
     column: Mapping[Node, int]
     options: Mapping[ThrowNode, tuple[tuple[Option, ...], ...]]
     rolls: Mapping[int, tuple[tuple[Dice, float], ...]]
-    roll_index: Ints
-    """``roll_index[face_code(dice)]``: the index of a roll among the rolls of its size."""
+
+    @cached_property
+    def roll_index(self) -> Ints:
+        """``roll_index[face_code(dice)]``: the index of a roll among the rolls of its size."""
+        import numpy as np
+
+        found = np.full(7**6, -1, dtype=np.int64)
+        for group in self.rolls.values():
+            for j, (d, _) in enumerate(group):
+                found[face_code(d)] = j
+        return _frozen(found)
 
     # ------------------------------------------------------------------ engine <-> nodes
 
@@ -383,10 +393,6 @@ def compile_turn(rules: RuleSet) -> CompiledTurn:
     """The compiled turn of a rule set, built once."""
     dice = rules.dice
     rolls = {n: tuple((d, float(probability(d))) for d in multisets(n)) for n in range(1, dice + 1)}
-    roll_index = np.full(7**6, -1, dtype=np.int64)
-    for group in rolls.values():
-        for j, (d, _) in enumerate(group):
-            roll_index[face_code(d)] = j
     nodes: list[Node] = []
     column: dict[Node, int] = {}
     options: dict[ThrowNode, tuple[tuple[Option, ...], ...]] = {}
@@ -402,7 +408,6 @@ def compile_turn(rules: RuleSet) -> CompiledTurn:
         column=MappingProxyType(column),
         options=MappingProxyType(options),
         rolls=MappingProxyType(rolls),
-        roll_index=_frozen(roll_index),
     )
 
     def col(node: Node) -> int:
@@ -446,6 +451,8 @@ def _refusal_classes(
 ) -> npt.NDArray[np.int8]:
     """Refusal codes for each total and each hand, asked of the engine once per kind of
     hand: the bank rules read the hand's flags (full hand, V-1, F-2, T-7 by throw), no die."""
+    import numpy as np
+
     rules, unit = ct.rules, ct.unit
     hands = ct.hands
     codes = np.zeros((rows, len(hands)), dtype=np.int8)
@@ -465,6 +472,8 @@ def _refusal_classes(
 
 @lru_cache(maxsize=1024)
 def _bank_refusals(ct: CompiledTurn, situation: Situation, rows: int) -> npt.NDArray[np.int8]:
+    import numpy as np
+
     rules, unit = ct.rules, ct.unit
     entered, inherited = situation.entered, situation.inherited
     plain = _refusal_classes(ct, entered, inherited, False, rows)
@@ -482,6 +491,8 @@ def _bankable(ct: CompiledTurn, situation: Situation, rows: int) -> Bools:
 
 @lru_cache(maxsize=1024)
 def _bank_points(ct: CompiledTurn, situation: Situation, rows: int) -> Floats:
+    import numpy as np
+
     rules, unit, score = ct.rules, ct.unit, situation.score
     points = [banked_score(rules, score, t * unit) - score for t in range(rows)]
     return _frozen(np.asarray(points, dtype=np.float64))
@@ -489,6 +500,8 @@ def _bank_points(ct: CompiledTurn, situation: Situation, rows: int) -> Floats:
 
 @lru_cache(maxsize=4096)
 def _bank_outcomes(ct: CompiledTurn, score: int, rows: int) -> BankOutcomes:
+    import numpy as np
+
     rules, unit = ct.rules, ct.unit
     points = score * unit
     written = [banked_score(rules, points, t * unit) for t in range(rows)]
@@ -503,6 +516,8 @@ def _bank_outcomes(ct: CompiledTurn, score: int, rows: int) -> BankOutcomes:
 
 @lru_cache(maxsize=8)
 def _game_end(ct: CompiledTurn, rows: int) -> GameEnd:
+    import numpy as np
+
     rules, unit = ct.rules, ct.unit
     target = -(-rules.game.target // unit)
     width = max(rows, target + 2)

@@ -34,18 +34,12 @@ from zloutch.engine.actions import (
     Roll,
     parse_action,
 )
+from zloutch.engine.endings import load_preset, load_rules, parse_rules_text
 from zloutch.engine.game import apply_legal, is_terminal, new_game, why_illegal
 from zloutch.engine.state import GameState
 from zloutch.rules.dice import sort_dice
 from zloutch.rules.errors import InvalidRulesError, ZloutchError, excerpt
-from zloutch.rules.loader import (
-    PRESETS,
-    as_loaded_from,
-    load_preset,
-    load_rules,
-    parse_rules_text,
-    to_toml,
-)
+from zloutch.rules.loader import PRESETS, as_loaded_from, to_toml
 from zloutch.rules.ruleset import RuleSet
 
 HMAC_SCHEME = "hmac-sha256-1"

@@ -94,7 +94,7 @@ def parse_rules(
 
     ``load_base`` resolves ``rules.extends``; without it a file cannot extend another.
     """
-    return _parse_data(data, source=source, load_base=load_base, shipped=False)
+    return _parse_data(data, source=source, load_base=load_base)
 
 
 def _parse_data(
@@ -102,13 +102,10 @@ def _parse_data(
     *,
     source: str,
     load_base: Callable[[str], RuleSet] | None,
-    shipped: bool,
 ) -> RuleSet:
-    """``parse_rules``; ``shipped`` for the presets of the package alone (``_preset``): their
-    games are proven to end by the test suite, so the walk that proves it is left out (see
-    ``validate``)."""
+    """``parse_rules``, the file named in its errors."""
     try:
-        return _parse_rules(data, source=source, load_base=load_base, shipped=shipped)
+        return _parse_rules(data, source=source, load_base=load_base)
     except InvalidRulesError as exc:
         if exc.file is None:
             exc.file = source  # the mistake is in this file's own text
@@ -177,7 +174,6 @@ def _parse_rules(
     *,
     source: str,
     load_base: Callable[[str], RuleSet] | None,
-    shipped: bool,
 ) -> RuleSet:
     for section in data:
         if section != "rules" and section not in SECTIONS:
@@ -263,7 +259,7 @@ def _parse_rules(
         options=(),
         **sections,  # type: ignore[arg-type]
     )
-    validate(rules, endings=not shipped)
+    validate(rules)
     return rules
 
 
@@ -271,7 +267,7 @@ def parse_rules_text(
     text: str, *, source: str = "", load_base: Callable[[str], RuleSet] | None = None
 ) -> RuleSet:
     """Parse the text of a rule file; TOML syntax errors become InvalidRulesError."""
-    return _parse_text(text, source=source, load_base=load_base, shipped=False)
+    return _parse_text(text, source=source, load_base=load_base)
 
 
 def _parse_text(
@@ -279,9 +275,8 @@ def _parse_text(
     *,
     source: str,
     load_base: Callable[[str], RuleSet] | None,
-    shipped: bool,
 ) -> RuleSet:
-    """``parse_rules_text``; ``shipped``: see ``_parse_data``."""
+    """``parse_rules_text``."""
     if len(text) > MAX_FILE_BYTES:
         raise InvalidRulesError(
             f"a rule file has at most {MAX_FILE_BYTES // 1024} KiB, this text is longer",
@@ -300,7 +295,7 @@ def _parse_text(
             source or None,
         ) from None
     _check_depth(data, source)
-    return _parse_data(data, source=source, load_base=load_base, shipped=shipped)
+    return _parse_data(data, source=source, load_base=load_base)
 
 
 def _too_deep() -> str:
@@ -414,7 +409,6 @@ def _preset(name: str) -> RuleSet:
         preset_text(name),
         source=name,
         load_base=lambda b: _load_source(b, (name,)),
-        shipped=True,
     )
 
 

@@ -9,19 +9,17 @@ from __future__ import annotations
 import math
 
 from zloutch.rules.dice import Dice, format_dice
-from zloutch.rules.endings import check_endings
 from zloutch.rules.errors import InvalidRulesError, excerpt
 from zloutch.rules.ruleset import KIND_WORDS, RuleSet, resolve_kinds
 from zloutch.rules.scoring import throw_extremes
 from zloutch.rules.values import MAX_POINTS
 
 
-def validate(rules: RuleSet, *, endings: bool = True) -> None:
+def validate(rules: RuleSet) -> None:
     """Refuse what the rules cannot mean together, naming the key and the reason.
 
-    ``endings=False`` leaves out the last check, the walk of every throw that proves each game
-    can end (``check_endings``): only for the shipped presets, which the test suite proves
-    once (``tests/rules/test_rules_limits.py``) instead of every start of the program.
+    Whether every game of a rule set can end is the engine's to say, from its compiled turn
+    (``zloutch.engine.endings``): its ``load_rules`` checks that too.
     """
     s, t, g, v = rules.scoring, rules.turn, rules.game, rules.variants
     dice = rules.dice
@@ -149,9 +147,6 @@ def validate(rules: RuleSet, *, endings: bool = True) -> None:
             "would end the game",
             "turn.min_bank",
         )
-    # Last, once every value is known to mean something: can the game end (T-9, G-7...)?
-    if endings:
-        check_endings(rules)
 
 
 def _anything_scores(rules: RuleSet) -> bool:

@@ -17,6 +17,7 @@ from zloutch.engine import (
     parse_action,
     turn_player,
 )
+from zloutch.engine.endings import load_rules
 from zloutch.engine.events import Event
 from zloutch.engine.record import (
     DiceCommitment,
@@ -25,7 +26,6 @@ from zloutch.engine.record import (
     dump_record,
     rules_from_text,
 )
-from zloutch.rules import load_rules
 from zloutch.server.rows import (
     SEED_WORD,
     UNDO_WORD,

@@ -19,13 +19,14 @@ from zloutch.engine import (
     parse_action,
     turn_player,
 )
+from zloutch.engine.endings import load_preset
 from zloutch.engine.record import (
     DiceCommitment,
     Record,
     load_record,
     rules_from_text,
 )
-from zloutch.rules import ZloutchError, load_preset, to_toml
+from zloutch.rules import ZloutchError, to_toml
 from zloutch.rules.ruleset import RuleSet
 from zloutch.server.answers import (
     Accepted,

@@ -104,7 +104,7 @@ def policy(
     (the best chance to win, two players) at the two banked scores.
     """
     from zloutch.adapters import plots
-    from zloutch.rules import load_rules
+    from zloutch.engine.endings import load_rules
 
     with user_errors(), warnings_as_lines():
         path = checked_out(out)
@@ -167,7 +167,7 @@ def values(
 ) -> None:
     """Expected points of throwing on, by turn total and dice in hand, against banking."""
     from zloutch.adapters import plots
-    from zloutch.rules import load_rules
+    from zloutch.engine.endings import load_rules
 
     with user_errors():
         path = checked_out(out)
@@ -206,7 +206,7 @@ def threshold(
     the best chance to win. Solves the game first (then kept in the cache) if needed.
     """
     from zloutch.adapters import plots
-    from zloutch.rules import load_rules
+    from zloutch.engine.endings import load_rules
 
     with user_errors(), warnings_as_lines():
         path = checked_out(out)
@@ -307,7 +307,7 @@ def turn_scores(
     """
     from zloutch.adapters import plots
     from zloutch.app.store import load_game_solution
-    from zloutch.rules import load_rules
+    from zloutch.engine.endings import load_rules
     from zloutch.sim.turns import simulate_turns
     from zloutch.strategy.bots import make_bot
 

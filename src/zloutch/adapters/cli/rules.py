@@ -61,7 +61,8 @@ def rules_show(
     ] = False,
 ) -> None:
     """Show every combination and rule of a rule set, generated from its data."""
-    from zloutch.rules import load_rules, to_toml
+    from zloutch.engine.endings import load_rules
+    from zloutch.rules import to_toml
 
     with user_errors():
         rules = load_rules(spec)

@@ -211,6 +211,7 @@ def score(
     ] = None,
 ) -> None:
     """Show every legal keep of a throw, best first, with its combinations and points."""
+    # A throw is scored by the rules alone: whether the game can end is not asked here.
     from zloutch.rules import ZloutchError, load_rules, score_throw
 
     with user_errors():

@@ -95,7 +95,7 @@ def simulate(
         check_outputs(("--json", json_file), ("--csv", csv_file))
 
     from zloutch.app.store import load_game_solution
-    from zloutch.rules import load_rules
+    from zloutch.engine.endings import load_rules
     from zloutch.sim import SimulationError, default_jobs
     from zloutch.sim import simulate as run_simulation
 

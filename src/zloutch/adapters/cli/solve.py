@@ -68,7 +68,8 @@ def solve(
     """Solve a rule set: the value of a turn and when to bank, or (--game) who wins."""
     # The solvers (Numba kernels) are imported by the command, not by zloutch --help.
     from zloutch.app.solve import cached_turn_summary
-    from zloutch.rules import ZloutchError, load_rules
+    from zloutch.engine.endings import load_rules
+    from zloutch.rules import ZloutchError
 
     if device not in ("cpu", "cuda"):
         typer.echo("error: --device must be cpu or cuda", err=True)

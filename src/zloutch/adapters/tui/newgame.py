@@ -28,7 +28,8 @@ from textual.widgets import (
 from zloutch.app.dice import DiceSource, choose_dice
 from zloutch.app.match import BOT_PREFIX
 from zloutch.app.session import BOT_LEVELS, PLAY_PLAYERS, TABLE_PLAYERS, Session
-from zloutch.rules import OPTIONS, PRESETS, RuleSet, ZloutchError, load_rules
+from zloutch.engine.endings import load_rules
+from zloutch.rules import OPTIONS, PRESETS, RuleSet, ZloutchError
 from zloutch.rules.ruleset import OptionValue, format_option
 
 if TYPE_CHECKING:

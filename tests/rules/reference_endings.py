@@ -1,4 +1,9 @@
-"""Rule sets that can end: from every score a player can reach, can the target be reached?
+"""The plain reference of ``zloutch.engine.endings``, for the tests alone: the check that a rule
+set's games can end as the rules layer once made it, walking the turn itself with its own bank
+rule (``_mask``) instead of reading the engine's compiled turn. ``test_endings_reference.py``
+checks that both find the same bankable totals and the same verdict.
+
+Rule sets that can end: from every score a player can reach, can the target be reached?
 
 ``check_endings`` decides it from the rules alone, in two steps.
 
