@@ -42,7 +42,7 @@ import numpy.typing as npt
 from zloutch.engine.compiled import WIN, CompiledTurn, GameEnd, Hand, Situation, ThrowNode
 from zloutch.rules import RuleSet
 from zloutch.sim.runner import MAX_TURNS, SimulationError, Tally, check_setup
-from zloutch.strategy.bots import LEVELS, UnknownBotError
+from zloutch.strategy.bots import GreedyBot, ThresholdBot, make_bot
 from zloutch.strategy.game_solver import history_rules
 from zloutch.strategy.turn_solver import TurnModel, solve_turn, turn_cap
 
@@ -256,26 +256,18 @@ def _expert_policy(fm: FastModel) -> TablePolicy:
 
 
 def table_policy(name: str, fm: FastModel) -> TablePolicy:
-    """The table of a bot name (``FastPathUnsupported`` for a bot that is not a table)."""
-    key = name.strip().lower().removeprefix("bot:")
-    key = LEVELS.get(key, key)
-    if key == "cautious":
-        return _threshold_policy(fm, "cautious", lambda n: np.zeros_like(n))
-    if key == "greedy":
-        return _threshold_policy(fm, "greedy", lambda n: np.where(n >= 3, 1000, 300))
-    if key.startswith("threshold:"):
-        value = key.partition(":")[2]
-        if not value.isdigit():
-            raise UnknownBotError(
-                f"threshold bots need a number of points: threshold:350, not {name}"
-            )
-        points = int(value)
-        return _threshold_policy(fm, f"threshold:{points}", lambda n: np.full_like(n, points))
-    if key == "expert":
+    """The table of a bot (``FastPathUnsupported`` for a bot that is not a table): the bot is
+    the one ``make_bot`` makes of its name, and a bot that banks at a turn total gives it
+    (``bank_threshold``); the expert's table is the turn solver's."""
+    from zloutch.strategy.expert import ExpertBot
+
+    bot = make_bot(name)
+    if isinstance(bot, ThresholdBot | GreedyBot):
+        wanted = np.asarray([bot.bank_threshold(n) for n in range(fm.rules.dice + 1)])
+        return _threshold_policy(fm, bot.name, lambda n: wanted[n])
+    if isinstance(bot, ExpertBot):
         return _expert_policy(fm)
-    if key in ("optimal", "random"):
-        raise FastPathUnsupported(f"the fast path does not play the {key} bot")
-    raise UnknownBotError(f"no bot is called {name!r}")
+    raise FastPathUnsupported(f"the fast path does not play the {bot.name} bot")
 
 
 # ---------------------------------------------------------------------------- the kernel

@@ -70,6 +70,11 @@ class ThresholdBot:
             return _THROW
         return next(a for a in actions if not isinstance(a, Joker))
 
+    def bank_threshold(self, in_hand: int) -> int:
+        """The turn total it banks at with ``in_hand`` dice to throw next: its threshold.
+        (The fast simulator tabulates the bot from this, ``zloutch.sim.fast``.)"""
+        return self.threshold
+
     def _start(self, state: GameState, actions: tuple[Action, ...]) -> Action:
         offer = state.offer
         if offer is not None and _TAKE in actions:
@@ -92,10 +97,14 @@ class GreedyBot:
         if state.phase is not Phase.DECIDE:
             return self._inner.choose(state, rng)
         actions = legal_actions(state)
-        wanted = 1000 if state.in_hand >= 3 else 300
-        if _BANK in actions and state.turn.total >= wanted:
+        if _BANK in actions and state.turn.total >= self.bank_threshold(state.in_hand):
             return _BANK
         return _THROW if _THROW in actions else actions[0]
+
+    def bank_threshold(self, in_hand: int) -> int:
+        """The turn total it banks at with ``in_hand`` dice to throw next (all of them after
+        a full hand): 1000 with three or more, 300 with one or two."""
+        return 1000 if in_hand >= 3 else 300
 
 
 LEVELS = {
