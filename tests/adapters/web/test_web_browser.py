@@ -204,9 +204,14 @@ def test_a_refused_move_shows_its_reason(new_page: Callable[..., Any], web: Serv
     ana.wait_for_selector("#notice.refused")
     assert "nothing kept to bank" in ana.inner_text("#notice")
     click_and_wait(ana, "#act-throw")
+    # While the dice are in the air a die may fall off the table (V-1 Reading), as the
+    # engine and the terminal allow.
+    assert ana.locator("#act-off:enabled").count() == 1
     for face in (1, 2, 3, 4, 6):
         ana.click(f"#face-{face}")
     click_and_wait(ana, "#act-roll")
+    # A throw on the table: what a bank lacks is a keep from it (T-2).
+    assert "keep dice from the throw first (T-2)" in ana.inner_text("#why-bank")
     ana.keyboard.press("2")  # the second die: the 2
     assert ana.get_attribute("#die-1", "aria-pressed") == "true"
     assert "✓" in ana.inner_text("#die-1")  # marked, not only coloured

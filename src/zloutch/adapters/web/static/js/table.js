@@ -625,8 +625,9 @@ export class Table {
           add("joker", t("Jokers"), () => {}, "J");
         }
       }
-      add("off", t("A die off the table"), () => this.send("off"), "O");
     }
+    // At a real table a die may fall off as the dice are thrown, before their faces are given.
+    add("off", t("A die off the table"), () => this.send("off"), "O");
     if ("undo" in s.refusals) {
       const why = this.reasonOf("undo");
       const held = Object.keys(this.held).length > 0;
