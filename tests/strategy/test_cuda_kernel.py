@@ -173,6 +173,12 @@ def test_a_graph_reading_a_column_not_yet_solved_is_refused() -> None:
         hand_throw_col=np.asarray([2]),
         start_col=2,
         max_points=1,
+        roll_start=np.zeros(3, dtype=np.int64),  # no rolls: the solvers read signatures
+        roll_opt_start=np.asarray([0], dtype=np.int64),
+        roll_opt_pts=np.zeros(0, dtype=np.int64),
+        roll_opt_dest=np.zeros(0, dtype=np.int64),
+        node_dice=np.asarray([1, 1], dtype=np.int64),
+        hand_free=np.asarray([1], dtype=np.int64),
     )
     with pytest.raises(ValueError, match="reads column 3 at its own total"):
         plan_of(t)

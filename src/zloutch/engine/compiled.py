@@ -32,6 +32,21 @@ Options. ``options[node][j]``: what roll ``j`` of throw node ``node`` offers, so
 keeps (a keep, or a keep then jokers set aside); ``((0, WIN),)`` for an instant win,
 ``((0, FARKLE),)`` for a farkle, ``((0, c),)`` when the jokers are thrown after a farkle.
 
+Flat form. ``flat`` (``FlatTurn``) is the graph as arrays (CSR), which the solvers' kernels
+and the fast simulator take as they are. Throw nodes are in *solving order*: the jokers'
+throws after a farkle first, then throws with jokers set aside, then the rest (V-2), each
+group in column order; ``node_col[k]`` is the column of throw node ``k``. Per roll:
+``roll_start[k]:roll_start[k + 1]`` are the rolls of node ``k`` (``rolls[n]`` order), and
+``roll_opt_start[r]:roll_opt_start[r + 1]`` the options of roll ``r``, each
+``(roll_opt_pts, roll_opt_dest)``: the fast simulator draws a roll and reads its options. Per
+signature (the rolls of a node merged when they offer the same options, their probabilities
+added): ``sig_start[k]:sig_start[k + 1]`` are the signatures of node ``k``, ``sig_prob`` their
+probabilities, ``opt_start[s]:opt_start[s + 1]`` the options of signature ``s``, each
+``(opt_pts, opt_dest)``: the solvers take the expectation over them. Decision nodes:
+``hand_col[h]`` is the column of ``hands[h]``, ``hand_throw_col[h]`` the column of the throw it
+leads to, ``hand_free[h]`` its dice not set aside; ``start_col`` is the fresh turn's column,
+``columns`` the width of a value table, ``max_points`` the most one roll adds.
+
 Banks. ``bank_refusals(situation, rows)[t, h]``: 0 where decision node ``hands[h]`` may bank
 a total of ``t`` units, else ``1 + BANK_RULES.index(rule)`` for the first rule that
 refuses (``bankable`` is ``== 0``). ``bank_points(situation, rows)[t]``: the points a bank
@@ -186,6 +201,35 @@ class GameEnd:
     """``reached[x]``: a score of ``x`` units reaches the target (past the end: the last)."""
 
 
+@dataclass(frozen=True, eq=False)
+class FlatTurn:
+    """The compiled turn as flat arrays (CSR), the one form the kernels read (the module's
+    docstring, "Flat form")."""
+
+    columns: int
+    node_col: Ints
+    sig_start: Ints
+    sig_prob: Floats
+    opt_start: Ints
+    opt_pts: Ints
+    opt_dest: Ints
+    hand_col: Ints
+    hand_throw_col: Ints
+    start_col: int
+    max_points: int
+    roll_start: Ints
+    roll_opt_start: Ints
+    roll_opt_pts: Ints
+    roll_opt_dest: Ints
+    node_dice: Ints
+    hand_free: Ints
+
+    @property
+    def options(self) -> int:
+        """The number of options over every signature."""
+        return int(self.opt_pts.shape[0])
+
+
 def face_code(dice: Dice) -> int:
     """The code of a multiset of faces: the counts of faces 1..6 as base-7 digits."""
     return sum(7 ** (f - 1) for f in dice)
@@ -320,6 +364,20 @@ class CompiledTurn:
         return list(self.options)
 
     @property
+    def throw_order(self) -> list[ThrowNode]:
+        """The throw nodes in solving order (the module's docstring, "Flat form")."""
+        return [
+            *(n for n in self.options if n.joker_roll),
+            *(n for n in self.options if n.jokers and not n.joker_roll),
+            *(n for n in self.options if not n.jokers and not n.joker_roll),
+        ]
+
+    @cached_property
+    def flat(self) -> FlatTurn:
+        """The graph as flat arrays (``FlatTurn``), built once."""
+        return _flat(self)
+
+    @property
     def max_points(self) -> int:
         """The largest points one roll can add, in units."""
         return max((p for opts in self.options.values() for o in opts for p, _ in o), default=0)
@@ -347,6 +405,60 @@ class CompiledTurn:
     def game_end(self, rows: int) -> GameEnd:
         """The end of the game by score and total (totals below ``rows`` units at least)."""
         return _game_end(self, rows)
+
+
+def _flat(ct: CompiledTurn) -> FlatTurn:
+    import numpy as np
+
+    node_col: list[int] = []
+    sig_start, opt_start, roll_start, roll_opt_start = [0], [0], [0], [0]
+    opt_pts: list[int] = []
+    opt_dest: list[int] = []
+    roll_pts: list[int] = []
+    roll_dest: list[int] = []
+    sig_prob_f: list[float] = []
+    order = ct.throw_order
+    for node in order:
+        merged: dict[tuple[Option, ...], float] = {}
+        for (_, p), options in zip(ct.rolls[node.n], ct.options[node], strict=True):
+            merged[options] = merged.get(options, 0.0) + p
+            for points, dest in options:
+                roll_pts.append(points)
+                roll_dest.append(dest)
+            roll_opt_start.append(len(roll_pts))
+        roll_start.append(len(roll_opt_start) - 1)
+        node_col.append(ct.column[node])
+        for options, p in merged.items():
+            sig_prob_f.append(p)
+            for points, dest in options:
+                opt_pts.append(points)
+                opt_dest.append(dest)
+            opt_start.append(len(opt_pts))
+        sig_start.append(len(sig_prob_f))
+    hands = ct.hands
+
+    def ints(values: list[int]) -> Ints:
+        return _frozen(np.asarray(values, dtype=np.int64))
+
+    return FlatTurn(
+        columns=len(ct.nodes) + 2,
+        node_col=ints(node_col),
+        sig_start=ints(sig_start),
+        sig_prob=_frozen(np.asarray(sig_prob_f, dtype=np.float64)),
+        opt_start=ints(opt_start),
+        opt_pts=ints(opt_pts),
+        opt_dest=ints(opt_dest),
+        hand_col=ints([ct.column[h] for h in hands]),
+        hand_throw_col=ints([ct.column[ct.throw_of(h)] for h in hands]),
+        start_col=ct.column[ct.start],
+        max_points=ct.max_points,
+        roll_start=ints(roll_start),
+        roll_opt_start=ints(roll_opt_start),
+        roll_opt_pts=ints(roll_pts),
+        roll_opt_dest=ints(roll_dest),
+        node_dice=ints([n.n for n in order]),
+        hand_free=ints([h.free for h in hands]),
+    )
 
 
 def _rounded(rows: int) -> int:
@@ -543,6 +655,7 @@ __all__ = [
     "WIN",
     "BankOutcomes",
     "CompiledTurn",
+    "FlatTurn",
     "GameEnd",
     "Hand",
     "Node",

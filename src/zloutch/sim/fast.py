@@ -122,32 +122,20 @@ def fast_model(rules: RuleSet) -> FastModel:
     if reason:
         raise FastPathUnsupported(reason)
     model = TurnModel(rules)
+    flat = model.compiled.flat  # the compiled turn's flat form, taken as it is
     unit = rules.unit
     g = rules.game
     target = -(-g.target // unit)
-    throws = tuple(model.options)
+    throws = tuple(model.compiled.throw_order)  # the flat form's node order
     hands = tuple(model.hands)
-    width = len(model.nodes) + 2
+    width = flat.columns
     kind = np.full(width, KIND_FARKLE, dtype=np.int64)
     idx = np.zeros(width, dtype=np.int64)
     kind[WIN] = KIND_WIN
-    for k, node in enumerate(throws):
-        kind[model.column[node]] = KIND_THROW
-        idx[model.column[node]] = k
-    for h, hand in enumerate(hands):
-        kind[model.column[hand]] = KIND_HAND
-        idx[model.column[hand]] = h
-    roll_base = np.zeros(len(throws), dtype=np.int64)
-    opt_start = [0]
-    opt_pts: list[int] = []
-    opt_dest: list[int] = []
-    for k, node in enumerate(throws):
-        roll_base[k] = len(opt_start) - 1
-        for options in model.options[node]:
-            for points, dest in options:
-                opt_pts.append(points)
-                opt_dest.append(dest)
-            opt_start.append(len(opt_pts))
+    kind[flat.node_col] = KIND_THROW
+    idx[flat.node_col] = np.arange(len(throws))
+    kind[flat.hand_col] = KIND_HAND
+    idx[flat.hand_col] = np.arange(len(hands))
     # Situations: entered or not, and the score where it matters (the turn solver's keys).
     situations: dict[Situation, int] = {}
     sit_of = np.zeros((target + 1, 2), dtype=np.int64)
@@ -164,17 +152,17 @@ def fast_model(rules: RuleSet) -> FastModel:
         compiled=model.compiled,
         unit=unit,
         end=model.compiled.game_end(rows),
-        start_col=model.column[model.start],
+        start_col=flat.start_col,
         col_kind=kind,
         col_idx=idx,
-        node_dice=np.asarray([n.n for n in throws], dtype=np.int64),
-        roll_base=roll_base,
+        node_dice=flat.node_dice,
+        roll_base=flat.roll_start[:-1],
         code_local=model.compiled.roll_index,
-        opt_start=np.asarray(opt_start, dtype=np.int64),
-        opt_pts=np.asarray(opt_pts, dtype=np.int64),
-        opt_dest=np.asarray(opt_dest, dtype=np.int64),
-        hand_throw_col=np.asarray([model.column[model.throw_of(h)] for h in hands], np.int64),
-        hand_free=np.asarray([h.free for h in hands], dtype=np.int64),
+        opt_start=flat.roll_opt_start,
+        opt_pts=flat.roll_opt_pts,
+        opt_dest=flat.roll_opt_dest,
+        hand_throw_col=flat.hand_throw_col,
+        hand_free=flat.hand_free,
         situations=tuple(situations),
         sit_of=sit_of,
         rows=rows,

@@ -99,6 +99,12 @@ def _smoke_test() -> None:
         hand_throw_col=np.asarray([2], dtype=np.int64),
         start_col=2,
         max_points=1,
+        roll_start=np.zeros(2, dtype=np.int64),  # no rolls: the solvers read signatures
+        roll_opt_start=np.asarray([0], dtype=np.int64),
+        roll_opt_pts=np.zeros(0, dtype=np.int64),
+        roll_opt_dest=np.zeros(0, dtype=np.int64),
+        node_dice=np.asarray([1], dtype=np.int64),
+        hand_free=np.asarray([1], dtype=np.int64),
     )
     bank = np.full((1, 1, 1), 0.25)
     for shared in (True, False):  # both kernels: a big graph's ring lies in global memory

@@ -14,11 +14,10 @@ method on the farkle cycle, see ``game_solver``). The backends compute the same 
   reference), and ``numba-pairs``: the same loops compiled, pairs split between threads (the
   solver's kernel before the lane kernel, kept to compare with).
 
-Layout (documented once, used by all): ``values[p, t, c]`` for pair ``p``, total ``t`` in
-units and column ``c`` (0 farkle, 1 win, then the nodes of ``TurnModel``); throw nodes are
-listed in solving order with their signatures (rolls merged when they offer the same keeps),
-``sig_start[n]:sig_start[n+1]`` the signatures of node ``n``, ``opt_start[s]:opt_start[s+1]``
-the options of signature ``s``, each option ``(opt_pts, opt_dest)``.
+Layout: ``values[p, t, c]`` for pair ``p``, total ``t`` in units and column ``c`` (0 farkle,
+1 win, then the nodes of the compiled turn); the graph is the compiled turn's flat form
+(``zloutch.engine.compiled.FlatTurn``, documented there once): throw nodes in solving order
+with their signatures, each signature's options ``(opt_pts, opt_dest)``.
 
 The game solver's kernel (``Lanes``) lays the same numbers out for the cores: pairs sorted by
 their rows and grouped ``LANES`` at a time into work items, each item one table
@@ -53,74 +52,21 @@ try:  # Numba compiles the loops; without it they still run, slowly, in plain Py
 except ImportError:  # pragma: no cover
     prange = range  # type: ignore[misc]
 
+from zloutch.engine.compiled import FlatTurn
 from zloutch.strategy.turn_solver import TurnModel
 
 Floats = npt.NDArray[np.float64]
 Ints = npt.NDArray[np.int64]
 
 
-@dataclass(frozen=True)
-class Tables:
-    """A turn graph as flat arrays, rolls merged by the keeps they offer."""
-
-    columns: int
-    node_col: Ints
-    sig_start: Ints
-    sig_prob: Floats
-    opt_start: Ints
-    opt_pts: Ints
-    opt_dest: Ints
-    hand_col: Ints
-    hand_throw_col: Ints
-    start_col: int
-    max_points: int
-
-    @property
-    def options(self) -> int:
-        return int(self.opt_pts.shape[0])
+Tables = FlatTurn
+"""The turn graph the kernels read: the compiled turn's flat form (``zloutch.engine.compiled``,
+"Flat form"), taken as it is."""
 
 
 def build_tables(model: TurnModel) -> Tables:
-    """Flatten the model: joker throws first, then throws with jokers, then the rest."""
-    order = [
-        [n for n in model.options if n.joker_roll],
-        [n for n in model.options if n.jokers and not n.joker_roll],
-        [n for n in model.options if not n.jokers and not n.joker_roll],
-    ]
-    node_col: list[int] = []
-    sig_start = [0]
-    sig_prob: list[float] = []
-    opt_start = [0]
-    opt_pts: list[int] = []
-    opt_dest: list[int] = []
-    for nodes in order:
-        for node in nodes:
-            merged: dict[tuple[tuple[int, int], ...], float] = {}
-            for (_, p), options in zip(model.rolls[node.n], model.options[node], strict=True):
-                key = tuple(options)
-                merged[key] = merged.get(key, 0.0) + p
-            node_col.append(model.column[node])
-            for options_key, p in merged.items():
-                sig_prob.append(p)
-                for points, dest in options_key:
-                    opt_pts.append(points)
-                    opt_dest.append(dest)
-                opt_start.append(len(opt_pts))
-            sig_start.append(len(sig_prob))
-    hands = model.hands
-    return Tables(
-        columns=len(model.nodes) + 2,
-        node_col=np.asarray(node_col, dtype=np.int64),
-        sig_start=np.asarray(sig_start, dtype=np.int64),
-        sig_prob=np.asarray(sig_prob, dtype=np.float64),
-        opt_start=np.asarray(opt_start, dtype=np.int64),
-        opt_pts=np.asarray(opt_pts, dtype=np.int64),
-        opt_dest=np.asarray(opt_dest, dtype=np.int64),
-        hand_col=np.asarray([model.column[h] for h in hands], dtype=np.int64),
-        hand_throw_col=np.asarray([model.column[model.throw_of(h)] for h in hands], dtype=np.int64),
-        start_col=model.column[model.start],
-        max_points=model.max_points,
-    )
+    """The compiled turn's flat form (built once per compiled turn, never flattened here)."""
+    return model.compiled.flat
 
 
 def _kernel_python(
