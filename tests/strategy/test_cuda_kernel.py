@@ -179,6 +179,8 @@ def test_a_graph_reading_a_column_not_yet_solved_is_refused() -> None:
         roll_opt_dest=np.zeros(0, dtype=np.int64),
         node_dice=np.asarray([1, 1], dtype=np.int64),
         hand_free=np.asarray([1], dtype=np.int64),
+        roll_prob=np.zeros(0),
+        group_start=np.asarray([0, 0, 0, 2], dtype=np.int64),
     )
     with pytest.raises(ValueError, match="reads column 3 at its own total"):
         plan_of(t)

@@ -38,7 +38,9 @@ throws after a farkle first, then throws with jokers set aside, then the rest (V
 group in column order; ``node_col[k]`` is the column of throw node ``k``. Per roll:
 ``roll_start[k]:roll_start[k + 1]`` are the rolls of node ``k`` (``rolls[n]`` order), and
 ``roll_opt_start[r]:roll_opt_start[r + 1]`` the options of roll ``r``, each
-``(roll_opt_pts, roll_opt_dest)``: the fast simulator draws a roll and reads its options. Per
+``(roll_opt_pts, roll_opt_dest)``, ``roll_prob[r]`` its probability: the fast simulator draws
+a roll and reads its options, the turn solver takes the expectation over them.
+``group_start[g]:group_start[g + 1]`` are the nodes of solving group ``g`` (the three above). Per
 signature (the rolls of a node merged when they offer the same options, their probabilities
 added): ``sig_start[k]:sig_start[k + 1]`` are the signatures of node ``k``, ``sig_prob`` their
 probabilities, ``opt_start[s]:opt_start[s + 1]`` the options of signature ``s``, each
@@ -223,6 +225,8 @@ class FlatTurn:
     roll_opt_dest: Ints
     node_dice: Ints
     hand_free: Ints
+    roll_prob: Floats
+    group_start: Ints
 
     @property
     def options(self) -> int:
@@ -364,13 +368,19 @@ class CompiledTurn:
         return list(self.options)
 
     @property
+    def throw_groups(self) -> list[list[ThrowNode]]:
+        """The throw nodes in their solving groups: the jokers' throws after a farkle, throws
+        with jokers set aside, the rest (the module's docstring, "Flat form")."""
+        return [
+            [n for n in self.options if n.joker_roll],
+            [n for n in self.options if n.jokers and not n.joker_roll],
+            [n for n in self.options if not n.jokers and not n.joker_roll],
+        ]
+
+    @property
     def throw_order(self) -> list[ThrowNode]:
         """The throw nodes in solving order (the module's docstring, "Flat form")."""
-        return [
-            *(n for n in self.options if n.joker_roll),
-            *(n for n in self.options if n.jokers and not n.joker_roll),
-            *(n for n in self.options if not n.jokers and not n.joker_roll),
-        ]
+        return [n for group in self.throw_groups for n in group]
 
     @cached_property
     def flat(self) -> FlatTurn:
@@ -417,11 +427,13 @@ def _flat(ct: CompiledTurn) -> FlatTurn:
     roll_pts: list[int] = []
     roll_dest: list[int] = []
     sig_prob_f: list[float] = []
+    roll_prob: list[float] = []
     order = ct.throw_order
     for node in order:
         merged: dict[tuple[Option, ...], float] = {}
         for (_, p), options in zip(ct.rolls[node.n], ct.options[node], strict=True):
             merged[options] = merged.get(options, 0.0) + p
+            roll_prob.append(p)
             for points, dest in options:
                 roll_pts.append(points)
                 roll_dest.append(dest)
@@ -458,6 +470,8 @@ def _flat(ct: CompiledTurn) -> FlatTurn:
         roll_opt_dest=ints(roll_dest),
         node_dice=ints([n.n for n in order]),
         hand_free=ints([h.free for h in hands]),
+        roll_prob=_frozen(np.asarray(roll_prob, dtype=np.float64)),
+        group_start=ints([0, *np.cumsum([len(g) for g in ct.throw_groups]).tolist()]),
     )
 
 

@@ -105,6 +105,8 @@ def _smoke_test() -> None:
         roll_opt_dest=np.zeros(0, dtype=np.int64),
         node_dice=np.asarray([1], dtype=np.int64),
         hand_free=np.asarray([1], dtype=np.int64),
+        roll_prob=np.zeros(0),
+        group_start=np.asarray([0, 0, 0, 1], dtype=np.int64),
     )
     bank = np.full((1, 1, 1), 0.25)
     for shared in (True, False):  # both kernels: a big graph's ring lies in global memory

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property
 
@@ -71,31 +71,10 @@ def check_score(rules: RuleSet, score: int) -> None:
         )
 
 
-@dataclass
-class _Group:
-    """Throw nodes solved together: every option of every roll as flat arrays."""
-
-    columns: list[int] = field(default_factory=list)
-    points: list[int] = field(default_factory=list)
-    dests: list[int] = field(default_factory=list)
-    starts: list[int] = field(default_factory=list)
-    roll_node: list[int] = field(default_factory=list)
-    roll_prob: list[float] = field(default_factory=list)
-
-    def arrays(self) -> tuple[Ints, Ints, Ints, Ints, Floats, Ints]:
-        return (
-            np.asarray(self.points, dtype=np.int64),
-            np.asarray(self.dests, dtype=np.int64),
-            np.asarray(self.starts, dtype=np.int64),
-            np.asarray(self.roll_node, dtype=np.int64),
-            np.asarray(self.roll_prob, dtype=np.float64),
-            np.asarray(self.columns, dtype=np.int64),
-        )
-
-
 class TurnModel:
     """The turn solver's view of the compiled turn (``zloutch.engine.compiled``): its throw
-    nodes in solving groups as flat arrays, and the states a fresh turn can reach."""
+    nodes in solving groups (slices of the flat form), and the states a fresh turn can
+    reach."""
 
     def __init__(self, rules: RuleSet) -> None:
         compiled = compile_turn(rules)
@@ -123,30 +102,27 @@ class TurnModel:
 
     @cached_property
     def arrays(self) -> list[tuple[Ints, Ints, Ints, Ints, Floats, Ints]]:
-        """The groups as flat arrays, built once."""
-        return [g.arrays() for g in self.groups()]
-
-    def groups(self) -> list[_Group]:
-        """Throw nodes in solving order: joker throws, throws with jokers, the rest."""
-        order = [
-            [n for n in self.options if n.joker_roll],
-            [n for n in self.options if n.jokers and not n.joker_roll],
-            [n for n in self.options if not n.jokers and not n.joker_roll],
-        ]
-        groups = []
-        for nodes in order:
-            group = _Group()
-            for i, node in enumerate(nodes):
-                group.columns.append(self.column[node])
-                for (_, p), options in zip(self.rolls[node.n], self.options[node], strict=True):
-                    group.starts.append(len(group.points))
-                    group.roll_node.append(i)
-                    group.roll_prob.append(p)
-                    for points, dest in options:
-                        group.points.append(points)
-                        group.dests.append(dest)
-            groups.append(group)
-        return groups
+        """Each solving group of the compiled turn's flat form (``FlatTurn``), sliced as the
+        solver reads it: ``(points, dests, starts, roll_node, roll_prob, columns)``, the
+        option offsets and the node of each roll counted from the group's own start."""
+        flat = self.compiled.flat
+        found = []
+        for g in range(len(flat.group_start) - 1):
+            k0, k1 = int(flat.group_start[g]), int(flat.group_start[g + 1])
+            r0, r1 = int(flat.roll_start[k0]), int(flat.roll_start[k1])
+            o0, o1 = int(flat.roll_opt_start[r0]), int(flat.roll_opt_start[r1])
+            rolls = np.diff(flat.roll_start[k0 : k1 + 1])
+            found.append(
+                (
+                    flat.roll_opt_pts[o0:o1],
+                    flat.roll_opt_dest[o0:o1],
+                    flat.roll_opt_start[r0:r1] - o0,
+                    np.repeat(np.arange(k1 - k0, dtype=np.int64), rolls),
+                    flat.roll_prob[r0:r1],
+                    flat.node_col[k0:k1],
+                )
+            )
+        return found
 
     @cached_property
     def hands(self) -> list[Hand]:
