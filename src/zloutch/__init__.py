@@ -5,7 +5,7 @@ defined (``help(zloutch.solve_turn)``), and a guide with examples in docs/api.md
 are loaded when first used, so ``import zloutch`` stays cheap: NumPy comes in only with a
 solver, the expert bot or the simulator, and Numba only with the game solver or the simulator.
 
-Rules (``zloutch.rules``)
+Rules (``zloutch.rules``; ``load_rules`` from ``zloutch.engine.endings``)
     load_rules      a rule set by spec: a preset, options, a rule file (refused unless its
                     games can end: ``zloutch.engine.endings``)
     PRESETS         the names of the preset rule sets

@@ -8,6 +8,8 @@ files drawn at random."""
 from __future__ import annotations
 
 import dataclasses
+import math
+from pathlib import Path
 
 import pytest
 import reference_endings as reference
@@ -83,3 +85,80 @@ def test_many_random_rule_files_agree(doc: dict[str, object]) -> None:
     except InvalidRulesError:
         return
     agree(rules)
+
+
+V7_FAMILY = st.fixed_dictionaries(
+    {
+        "rules": st.fixed_dictionaries(
+            {"extends": st.sampled_from(["farkle-minimal", "farkle", "greed", "zilch"])}
+        ),
+        "scoring": st.fixed_dictionaries(
+            {
+                "singles": st.sampled_from([{}, {"1": 100}, {"1": 100, "5": 50}]),
+                "full_house_pair": st.sampled_from([50, 100, 150, 250]),
+            }
+        ),
+        "game": st.fixed_dictionaries(
+            {
+                "exact_target": st.booleans(),
+                "target": st.sampled_from([500, 800, 1000, 1500, 2000, 3000, 10000]),
+            }
+        ),
+        "turn": st.fixed_dictionaries(
+            {
+                "min_bank": st.sampled_from([0, 200, 300, 350, 450, 500]),
+                "full_hand": st.sampled_from(["forced", "optional"]),
+            }
+        ),
+        "variants": st.just({"multiples_over_throws": True}),
+    }
+)
+"""V-7 scores a later pair at ``full_house_pair`` x its face, which may be finer than every
+other value: the compiled turn's unit must count it, or its totals are rounded down."""
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(doc=V7_FAMILY)
+def test_v7_pairs_finer_than_the_unit_agree(doc: dict[str, object]) -> None:
+    try:
+        rules = parse_rules(doc, source="v7.toml", load_base=load_rules)
+    except InvalidRulesError:
+        return
+    assert rules.unit == math.gcd(rules.unit, rules.scoring.full_house_pair)
+    agree(rules)
+
+
+def test_a_v7_pair_of_50_under_singles_of_100_is_counted() -> None:
+    """A later pair of 50 x its face, with 1s worth 100: a player at 9650 of an exact 10000
+    could never finish, and the check says so (it once rounded the pair's 50 down to 0)."""
+    text = (
+        '[rules]\nextends = "farkle"\n[scoring]\nsingles = { 1 = 100 }\n'
+        "[game]\nexact_target = true\n[variants]\nmultiples_over_throws = true\n"
+    )
+    with pytest.raises(InvalidRulesError, match="a player at 9650 could never finish"):
+        endings.parse_rules_text(text, load_base=load_rules)
+
+
+def test_a_file_extending_a_never_ending_file_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "endless.toml").write_text(
+        '[rules]\nname = "endless"\ndice = 5\n[game]\ntarget = 1\nexact_target = true\n'
+        "[scoring]\nsingles = { 1 = 7, 5 = 3 }\n",
+        encoding="utf-8",
+    )
+    child = tmp_path / "child.toml"
+    child.write_text('[rules]\nextends = "endless.toml"\n[game]\ntarget = 3\n', encoding="utf-8")
+    with pytest.raises(InvalidRulesError) as info:
+        endings.load_rules(str(child))
+    assert "endless.toml, extended by " in str(info.value)
+    assert "1 can never be hit exactly" in str(info.value)
+    assert load_rules(str(child)).game.target == 3  # the rules layer alone reads it
+
+
+def test_the_sheet_blind_model_of_a_set_that_needs_ticks_to_end_is_none() -> None:
+    """Without ticks (G-3) a player at 9800 of dix-mille with min_bank 300 and no petit
+    palier could never finish: there is no sheet-blind model to solve or play by."""
+    from zloutch.strategy.game_solver import sheet_blind
+
+    assert sheet_blind(endings.load_rules("dix-mille(min_bank=300,petit_palier=false)")) is None
+    blind = sheet_blind(endings.load_rules("dix-mille"))
+    assert blind is not None and blind.game.ticks_to_cross == 0

@@ -89,45 +89,35 @@ def check_endings(rules: RuleSet) -> None:
 
 def load_rules(spec: str | RuleSet) -> RuleSet:
     """``zloutch.rules.load_rules``, and refused unless every game can end
-    (``check_endings``): a spec, a preset with options, a rule file."""
-    return checked(loader.load_rules(spec))
+    (``check_endings``): a spec, a preset with options, a rule file and every file it extends.
+    A preset as shipped is not walked: ``tests/rules/test_rules_limits.py`` proves its games
+    end."""
+    if isinstance(spec, RuleSet):
+        return checked(spec)
+    return loader.load_rules(spec, check=check_endings)
 
 
 def load_preset(spec: str | RuleSet) -> RuleSet:
     """``zloutch.rules.load_preset`` (a spec from elsewhere: never a file here), checked."""
-    return checked(loader.load_preset(spec))
+    if isinstance(spec, RuleSet):
+        return checked(spec)
+    return loader.load_preset(spec, check=check_endings)
 
 
 def parse_rules_text(
     text: str, *, source: str = "<text>", load_base: Callable[[str], RuleSet] | None = None
 ) -> RuleSet:
-    """``zloutch.rules.parse_rules_text``, checked."""
-    return checked(loader.parse_rules_text(text, source=source, load_base=load_base))
+    """``zloutch.rules.parse_rules_text``, checked (its bases are ``load_base``'s to check)."""
+    return loader.parse_rules_text(text, source=source, load_base=load_base, check=check_endings)
 
 
 def checked(rules: RuleSet) -> RuleSet:
-    """``rules``, refused (``InvalidRulesError``) unless every game of it can end.
-
-    A preset as shipped is let through without the walk: ``tests/rules/test_rules_limits.py``
-    proves its games end. Options switched on a rule set that ends are named in the refusal
-    (``with these options: ...``), as the loader names its other refusals of options.
-    """
+    """``rules`` (built in code, or options switched by ``with_options``), refused
+    (``InvalidRulesError``) unless every game of it can end; a preset as shipped is let
+    through without the walk."""
     shipped = rules.source in loader.PRESETS and not rules.options
-    if shipped and rules == loader.load_rules(rules.source):
-        return rules
-    if not rules.options or not rules.source:
+    if not (shipped and rules == loader.load_rules(rules.source)):
         check_endings(rules)
-        return rules
-    try:
-        base = loader.load_rules(rules.source)
-    except InvalidRulesError:  # its file is gone or changed: the rule set alone
-        base = None
-    if base is not None and base != rules:
-        checked(base)
-    try:
-        check_endings(rules)
-    except InvalidRulesError as exc:
-        raise InvalidRulesError(f"with these options: {exc}") from None
     return rules
 
 

@@ -263,11 +263,32 @@ def _parse_rules(
     return rules
 
 
+RuleCheck = Callable[[RuleSet], None]
+"""A check of a whole rule set that the rules layer cannot make itself (the engine's: can
+its games end?), run on every rule set read from a file or switched by options, bases
+included; it raises ``InvalidRulesError``, named like the loader's own refusals."""
+
+
+def _checked(rules: RuleSet, check: RuleCheck | None, source: str) -> RuleSet:
+    if check is not None:
+        try:
+            check(rules)
+        except InvalidRulesError as exc:
+            if exc.file is None:
+                exc.file = source  # the rule set of this file
+            raise
+    return rules
+
+
 def parse_rules_text(
-    text: str, *, source: str = "", load_base: Callable[[str], RuleSet] | None = None
+    text: str,
+    *,
+    source: str = "",
+    load_base: Callable[[str], RuleSet] | None = None,
+    check: RuleCheck | None = None,
 ) -> RuleSet:
     """Parse the text of a rule file; TOML syntax errors become InvalidRulesError."""
-    return _parse_text(text, source=source, load_base=load_base)
+    return _checked(_parse_text(text, source=source, load_base=load_base), check, source)
 
 
 def _parse_text(
@@ -337,7 +358,9 @@ def _is_unloadable_spec(source: str) -> bool:
     return source.startswith("<") and source.endswith(">")
 
 
-def _load_source(source: str, seen: tuple[str, ...] = ()) -> RuleSet:
+def _load_source(
+    source: str, seen: tuple[str, ...] = (), check: RuleCheck | None = None
+) -> RuleSet:
     if source in seen:
         loop = " -> ".join(excerpt(name)[1:-1] for name in (*seen, source))
         raise InvalidRulesError(f"rule files extend each other in a loop: {loop}", "rules.extends")
@@ -369,10 +392,10 @@ def _load_source(source: str, seen: tuple[str, ...] = ()) -> RuleSet:
     def base(name: str) -> RuleSet:
         if name in PRESETS or not _looks_like_file(name):
             # A preset, or a misspelt one: say "unknown preset", not "cannot read the file".
-            return _load_source(name, chain)
-        return _load_source(str(path.parent / name), chain)
+            return _load_source(name, chain, check)
+        return _load_source(str(path.parent / name), chain, check)
 
-    return parse_rules_text(text, source=source, load_base=base)
+    return parse_rules_text(text, source=source, load_base=base, check=check)
 
 
 def _read_rule_file(path: Path, source: str) -> str:
@@ -415,8 +438,11 @@ def _preset(name: str) -> RuleSet:
 # ---------------------------------------------------------------------------- specs
 
 
-def with_options(rules: RuleSet, values: Mapping[str, OptionValue]) -> RuleSet:
-    """Switch options on a rule set, validate the result, and record them canonically."""
+def with_options(
+    rules: RuleSet, values: Mapping[str, OptionValue], *, check: RuleCheck | None = None
+) -> RuleSet:
+    """Switch options on a rule set, validate the result (and ``check`` it), and record them
+    canonically."""
     checked: dict[str, OptionValue] = {}
     for name, value in values.items():
         if name not in OPTIONS:
@@ -438,12 +464,14 @@ def with_options(rules: RuleSet, values: Mapping[str, OptionValue]) -> RuleSet:
     changed = dataclasses.replace(changed, options=recorded)
     try:
         validate(changed)
+        if check is not None:
+            check(changed)
     except InvalidRulesError as exc:
         raise InvalidRulesError(f"with these options: {exc}") from None
     return changed
 
 
-def load_rules(spec: str | RuleSet) -> RuleSet:
+def load_rules(spec: str | RuleSet, *, check: RuleCheck | None = None) -> RuleSet:
     """Load a rule set from a spec: ``dix-mille``, ``my-table.toml(entry=800,joker)``.
 
     ``load_rules(rules.spec) == rules`` for every rule set loaded here.
@@ -451,13 +479,13 @@ def load_rules(spec: str | RuleSet) -> RuleSet:
     if isinstance(spec, RuleSet):
         return spec
     source, raw_options = split_spec(spec)
-    rules = _load_source(source)
+    rules = _load_source(source, check=check)
     if not raw_options:
         return rules
-    return with_options(rules, _option_values(raw_options))
+    return with_options(rules, _option_values(raw_options), check=check)
 
 
-def load_preset(spec: str | RuleSet) -> RuleSet:
+def load_preset(spec: str | RuleSet, *, check: RuleCheck | None = None) -> RuleSet:
     """``load_rules`` for a spec from elsewhere (a server's client, an uploaded record): a
     preset with options, never a file on this machine. A spec naming a file is refused
     before anything is read: what it answers says nothing of the files that exist."""
@@ -470,7 +498,7 @@ def load_preset(spec: str | RuleSet) -> RuleSet:
             "machine: send the rule file's text instead",
             excerpt(source),
         )
-    return load_rules(spec)
+    return load_rules(spec, check=check)
 
 
 def _option_values(raw_options: Iterable[tuple[str, str | None]]) -> dict[str, OptionValue]:

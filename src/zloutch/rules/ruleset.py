@@ -448,8 +448,8 @@ class RuleSet:
         for kind in self.kinds_values().values():
             if isinstance(kind, int):
                 values.append(kind)
-        if self.scoring.full_house == "sum":
-            values.append(self.scoring.full_house_pair)
+        if self.scoring.full_house == "sum" or self.variants.multiples_over_throws:
+            values.append(self.scoring.full_house_pair)  # a pair x its face (S-13, V-7)
         if self.variants.four_two_one:
             values.append(FOUR_TWO_ONE)
         if self.variants.straights_over_throws:

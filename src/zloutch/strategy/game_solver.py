@@ -123,12 +123,17 @@ def sheet_blind(rules: RuleSet) -> RuleSet | None:
     """
     if unsupported_reason(rules) is None:
         return None
+    from zloutch.engine.endings import check_endings
+    from zloutch.rules.errors import InvalidRulesError
     from zloutch.rules.loader import with_options
 
     g = rules.game
     current = {"ticks_to_cross": g.ticks_to_cross, "bump": g.bump, "take_back": g.take_back}
     changes = {k: v for k, v in SHEET_OPTIONS.items() if current[k] != v}
-    blind = with_options(rules, changes)
+    try:  # without ticks a score may be stuck (T-9): such a model has no solution to play by
+        blind = with_options(rules, changes, check=check_endings)
+    except InvalidRulesError:
+        return None
     return blind if unsupported_reason(blind) is None else None
 
 
