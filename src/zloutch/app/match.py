@@ -1,13 +1,13 @@
 """One game in progress, for every front end: ``Match``.
 
 A match holds the engine's state and the game's record, the dice it throws (a committed
-secret, a seed, a file of throws, or real dice whose faces a person gives), and the moves
-played with the events they caused. It answers the questions every front end asks (who acts,
-what they may do, why an action cannot be played now, per kind of action for the buttons)
-and makes the changes (an action, a throw of its dice, an undo at a real table). The terminal
-session (``zloutch.app.session``: the log's lines, the bots, saving to a file) and the
-server's room (``zloutch.server.room``: seats, tokens, versions, the store) wrap a match; none
-of them decides a rule or words a refusal of its own.
+secret, a seed, a file of throws, or real dice whose faces a person gives). It answers the
+questions every front end asks (who acts, what they may do, why an action cannot be played
+now, per kind of action for the buttons) and makes the changes (an action, a throw of its
+dice, an undo at a real table). The terminal session (``zloutch.app.session``: the log's
+lines, the bots, saving to a file) and the server's room (``zloutch.server.room``: seats,
+tokens, versions, the store) wrap a match; none of them decides a rule or words a refusal of
+its own.
 
 Nothing here decides a rule either: the engine does (``why_illegal``, ``legal_actions``,
 ``step``). A match adds only what the dice of a front end imply: dice thrown by the game are
@@ -60,7 +60,7 @@ RULE_ID = re.compile(r"\(([STGVF]-\d+)\)")
 """A rule's id in a reason: ``(T-7)``."""
 
 UNDO = "undo"
-"""The word of an undo in a match's moves (and in a server's log)."""
+"""The word of an undo in a server's log."""
 
 
 class Need(Enum):
@@ -90,23 +90,12 @@ class Refusal:
         return cls(reason, found.group(1) if found else None)
 
 
-@dataclass(frozen=True)
-class Move:
-    """A move of the match: an action (or ``undo``) and what it caused."""
-
-    text: str
-    """The action in the engine's notation (``keep 1 5``), or ``undo``."""
-    events: tuple[Event, ...]
-    undone: tuple[str, ...] = ()
-    """For an undo: the actions it took back, the last first."""
-
-
 class NothingToUndoError(IllegalActionError):
     """An undo that cannot be played now (not at a real table, or nothing played yet)."""
 
 
 class Match:
-    """One game in progress: its state, its record, its dice and its moves.
+    """One game in progress: its state, its record and its dice.
 
     ``bots`` are the seats no person plays (by default the players named ``bot:...``): an
     undo takes back their moves with the last thing a person typed.
@@ -128,7 +117,6 @@ class Match:
         self.bots = frozenset(bots)
         self.throws = count_throws(record.actions)
         """The rolls of the game so far: the index of the next one (computer dice)."""
-        self.moves: list[Move] = []
         self.previous = state
         """The state before the last change (to show what it changed)."""
         self.last_events: tuple[Event, ...] = ()
@@ -136,7 +124,6 @@ class Match:
     def copy(self) -> Match:
         """A match standing where this one stands, that changes on its own."""
         other = copy.copy(self)
-        other.moves = list(self.moves)
         other.dice = copy.copy(self.dice)
         return other
 
@@ -300,7 +287,6 @@ class Match:
         self.throws = count_throws(self.record.actions)
         self.dice.undraw(count_throws(removed))
         self.previous, self.last_events = before, ()
-        self.moves.append(Move(UNDO, (), tuple(removed)))
         return tuple(removed)
 
     def _moved(
@@ -309,7 +295,6 @@ class Match:
         self.previous, self.state = self.state, state
         self.record = self.record.extended([action], [at] if at is not None else ())
         self.throws += isinstance(action, Roll)
-        self.moves.append(Move(str(action), events))
         self.last_events = events
 
 
