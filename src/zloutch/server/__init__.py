@@ -54,7 +54,6 @@ from zloutch.server.memory import (
 from zloutch.server.room import (
     Played,
     Room,
-    action_refusal,
     refusals,
 )
 from zloutch.server.rows import (
@@ -116,7 +115,6 @@ __all__ = [
     "SeatSpec",
     "StoreConflict",
     "UnknownGameError",
-    "action_refusal",
     "digest",
     "now_utc",
     "refusals",

@@ -227,11 +227,6 @@ class Room:
         self.touch()
 
 
-def action_refusal(room: Room, action: Action) -> str | None:
-    """Why an action cannot be played in a room now (None: it can): the match's word."""
-    return room.match.refusal(action)
-
-
 def refusals(room: Room) -> dict[str, Refusal | None]:
     """For each kind of action of this game, why it cannot be played now (None: it can), for
     the player to move: what a client shows under its buttons (``Match.refusals``)."""

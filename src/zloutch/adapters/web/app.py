@@ -47,7 +47,6 @@ from zloutch.adapters.web.i18n import (
 from zloutch.adapters.web.protocol import (
     WIRE,
     catch_up_text,
-    dumps,
     presets_json,
     state_json,
     state_text,
@@ -66,7 +65,7 @@ from zloutch.server import (
     UnknownGameError,
 )
 from zloutch.server.gamedb import SqlStore
-from zloutch.server.hub import TAKEOVER_AFTER, Client, Hub
+from zloutch.server.hub import TAKEOVER_AFTER, Client, Hub, dumps
 
 log = logging.getLogger("zloutch.serve")
 

@@ -25,6 +25,7 @@ from zloutch.engine.events import Event
 from zloutch.engine.record import dice_json, sheet_json
 from zloutch.rules import OPTIONS, PRESETS, load_rules
 from zloutch.server import Accepted, Played, Refused, Room, refusals
+from zloutch.server.hub import dumps
 from zloutch.strategy.bots import LEVELS
 
 MAX_CATCH_UP = 500
@@ -266,10 +267,6 @@ def presets_json(lang: str = "en") -> dict[str, Any]:
         for info in OPTIONS.values()
     ]
     return {"presets": presets, "options": options, "bots": list(LEVELS)}
-
-
-def dumps(message: dict[str, Any]) -> str:
-    return json.dumps(message, separators=(",", ":"))
 
 
 class WebWire:
