@@ -15,11 +15,11 @@ written as tables:
   (``CompiledTurn.bankable``). Situations are the compiled turn's
   (``Situation.normalise``: entered or not, and the score where the rule set makes it matter).
 
-The bots that tabulate: ``cautious``, ``threshold:N``, ``greedy`` (the same choices as
-``zloutch.strategy.bots``) and ``expert`` (the turn solver's choices, ties broken as the
-engine bot breaks them: banking before throwing). ``optimal`` reads a decision from the
-values inside a turn for each pair of scores, which are not stored, and ``random`` is not a
-table: both stay on the engine path.
+The bots that tabulate give their own tables (``zloutch.strategy.tables``): ``cautious``,
+``threshold:N``, ``greedy`` (``zloutch.strategy.bots``) and ``expert`` (the turn solver's
+choices, ties broken as the engine bot breaks them: banking before throwing). ``optimal``
+reads a decision from the values inside a turn for each pair of scores, which are not
+stored, and ``random`` is not a table: both stay on the engine path.
 
 Each game ``g`` draws its dice from its own generator (SplitMix64 seeded by the simulation's
 seed and ``g``) and seats players as the engine path does (``seating``), so results depend on
@@ -42,9 +42,10 @@ import numpy.typing as npt
 from zloutch.engine.compiled import WIN, CompiledTurn, GameEnd, Hand, Situation, ThrowNode
 from zloutch.rules import RuleSet
 from zloutch.sim.runner import MAX_TURNS, SimulationError, Tally, check_setup
-from zloutch.strategy.bots import GreedyBot, ThresholdBot, make_bot
+from zloutch.strategy.bots import make_bot
 from zloutch.strategy.game_solver import history_rules
-from zloutch.strategy.turn_solver import TurnModel, solve_turn, turn_cap
+from zloutch.strategy.tables import PolicyTable, TableFrame, Tabulated
+from zloutch.strategy.turn_solver import TurnModel, turn_cap
 
 Ints = npt.NDArray[np.int64]
 Bools = npt.NDArray[np.bool_]
@@ -102,7 +103,6 @@ class FastModel:
     opt_pts: Ints
     opt_dest: Ints
     hand_throw_col: Ints
-    hand_free: Ints
     situations: tuple[Situation, ...]
     sit_of: Ints
     """``sit_of[score, entered]``: the index of the situation of a player at that score."""
@@ -162,7 +162,6 @@ def fast_model(rules: RuleSet) -> FastModel:
         opt_pts=flat.roll_opt_pts,
         opt_dest=flat.roll_opt_dest,
         hand_throw_col=flat.hand_throw_col,
-        hand_free=flat.hand_free,
         situations=tuple(situations),
         sit_of=sit_of,
         rows=rows,
@@ -174,88 +173,17 @@ def fast_model(rules: RuleSet) -> FastModel:
 # ---------------------------------------------------------------------------- policies
 
 
-@dataclass(frozen=True, eq=False)
-class TablePolicy:
-    """A policy as tables: what it keeps and when it banks (see the module's docstring).
-
-    ``keep[s, t, r]``: the option (index from ``opt_start[r]``) kept from roll ``r`` at turn
-    total ``t`` in situation ``s`` (a table of one situation or one total applies to all).
-    ``bank[s, t, h]``: whether it banks at decision node ``h`` (only where banking is allowed).
-    """
-
-    name: str
-    keep: npt.NDArray[np.int16]
-    bank: Bools
-
-
-def _allowed(fm: FastModel) -> Bools:
-    """``allowed[s, t, h]``: whether the rules let a player in situation ``s`` bank there."""
-    return np.stack([fm.compiled.bankable(s, fm.rows) for s in fm.situations], axis=0)
-
-
-def _segment_first_argmax(values: npt.NDArray[np.float64], fm: FastModel) -> Any:
-    """For each roll (a segment of options along the last axis), its first best option."""
-    starts = fm.opt_start[:-1]
-    best = np.maximum.reduceat(values, starts, axis=-1)
-    seg = np.repeat(np.arange(fm.rolls), np.diff(fm.opt_start))
-    local = np.arange(fm.opt_pts.shape[0]) - fm.opt_start[seg]
-    big = np.iinfo(np.int64).max
-    candidates = np.where(values >= best[..., seg], local, big)
-    return np.minimum.reduceat(candidates, starts, axis=-1)
-
-
-def _most_points_keep(fm: FastModel) -> npt.NDArray[np.int16]:
-    """The keep with most points; on equal points the one that keeps fewer dice."""
-    seg = np.repeat(np.arange(fm.rolls), np.diff(fm.opt_start))
-    node_of_roll = np.searchsorted(fm.roll_base, np.arange(fm.rolls), side="right") - 1
-    thrown = fm.node_dice[node_of_roll][seg]
-    dest = fm.opt_dest
-    is_hand = fm.col_kind[dest] == KIND_HAND
-    free = np.where(is_hand, fm.hand_free[fm.col_idx[dest]], 0)
-    kept = np.where(is_hand, thrown - free, thrown)
-    score = fm.opt_pts.astype(np.float64) * 64 - kept
-    choice: npt.NDArray[np.int16] = _segment_first_argmax(score, fm).astype(np.int16)
-    return choice[None, None, :]
-
-
-def _threshold_policy(fm: FastModel, name: str, wanted: Callable[[Ints], Ints]) -> TablePolicy:
-    """Bank as soon as the total reaches ``wanted(dice in hand)`` points, keeping most points."""
-    totals = np.arange(fm.rows, dtype=np.int64) * fm.unit
-    in_hand = fm.node_dice[fm.col_idx[fm.hand_throw_col]]  # the dice each hand throws next
-    want = totals[:, None] >= wanted(in_hand)[None, :]
-    return TablePolicy(name, _most_points_keep(fm), _allowed(fm) & want[None, :, :])
-
-
-def _expert_policy(fm: FastModel) -> TablePolicy:
-    """The turn solver's choices in every situation (``ExpertBot``: ties bank, first keep)."""
-    keep = np.zeros((len(fm.situations), fm.rows, fm.rolls), dtype=np.int16)
-    bank = np.zeros((len(fm.situations), fm.rows, len(fm.hands)), dtype=np.bool_)
-    t = np.arange(fm.rows)
-    for s, situation in enumerate(fm.situations):
-        sol = solve_turn(fm.rules, situation, model=fm.model)
-        last = sol.values.shape[0] - 1
-        values = sol.values[np.minimum(t[:, None] + fm.opt_pts[None, :], last), fm.opt_dest]
-        keep[s] = _segment_first_argmax(values, fm)
-        throw = sol.values[np.minimum(t, last)[:, None], fm.hand_throw_col[None, :]]
-        bank_value = sol.bank_values[np.minimum(t, sol.bank_values.shape[0] - 1)]
-        allowed = fm.compiled.bankable(situation, fm.rows)
-        bank[s] = allowed & (bank_value[:, None] >= throw)
-    return TablePolicy("expert", keep, bank)
+TablePolicy = PolicyTable
+"""A policy as tables (``zloutch.strategy.tables``): what it keeps and when it banks."""
 
 
 def table_policy(name: str, fm: FastModel) -> TablePolicy:
-    """The table of a bot (``FastPathUnsupported`` for a bot that is not a table): the bot is
-    the one ``make_bot`` makes of its name, and a bot that banks at a turn total gives it
-    (``bank_threshold``); the expert's table is the turn solver's."""
-    from zloutch.strategy.expert import ExpertBot
-
+    """The table of a bot (``FastPathUnsupported`` for a bot that is not a table): the bot
+    ``make_bot`` makes of its name gives its own (``Tabulated.turn_table``)."""
     bot = make_bot(name)
-    if isinstance(bot, ThresholdBot | GreedyBot):
-        wanted = np.asarray([bot.bank_threshold(n) for n in range(fm.rules.dice + 1)])
-        return _threshold_policy(fm, bot.name, lambda n: wanted[n])
-    if isinstance(bot, ExpertBot):
-        return _expert_policy(fm)
-    raise FastPathUnsupported(f"the fast path does not play the {bot.name} bot")
+    if not isinstance(bot, Tabulated):
+        raise FastPathUnsupported(f"the fast path does not play the {bot.name} bot")
+    return bot.turn_table(TableFrame(fm.model, fm.situations, fm.rows))
 
 
 # ---------------------------------------------------------------------------- the kernel

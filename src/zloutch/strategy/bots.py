@@ -22,6 +22,7 @@ from zloutch.strategy.policy import Policy
 
 if TYPE_CHECKING:
     from zloutch.strategy.optimal import SolutionSource
+    from zloutch.strategy.tables import PolicyTable, TableFrame
 
 
 class UnknownBotError(ZloutchError):
@@ -71,9 +72,12 @@ class ThresholdBot:
         return next(a for a in actions if not isinstance(a, Joker))
 
     def bank_threshold(self, in_hand: int) -> int:
-        """The turn total it banks at with ``in_hand`` dice to throw next: its threshold.
-        (The fast simulator tabulates the bot from this, ``zloutch.sim.fast``.)"""
+        """The turn total it banks at with ``in_hand`` dice to throw next: its threshold."""
         return self.threshold
+
+    def turn_table(self, frame: TableFrame) -> PolicyTable:
+        """Its choices as tables, for the fast simulator (``zloutch.strategy.tables``)."""
+        return _threshold_table(self, frame)
 
     def _start(self, state: GameState, actions: tuple[Action, ...]) -> Action:
         offer = state.offer
@@ -105,6 +109,20 @@ class GreedyBot:
         """The turn total it banks at with ``in_hand`` dice to throw next (all of them after
         a full hand): 1000 with three or more, 300 with one or two."""
         return 1000 if in_hand >= 3 else 300
+
+    def turn_table(self, frame: TableFrame) -> PolicyTable:
+        """Its choices as tables, for the fast simulator (``zloutch.strategy.tables``)."""
+        return _threshold_table(self, frame)
+
+
+def _threshold_table(bot: ThresholdBot | GreedyBot, frame: TableFrame) -> PolicyTable:
+    import numpy as np  # the tables only: playing a bot needs no NumPy
+
+    from zloutch.strategy.tables import threshold_table
+
+    dice = frame.model.rules.dice
+    wanted = np.asarray([bot.bank_threshold(n) for n in range(dice + 1)], dtype=np.int64)
+    return threshold_table(bot.name, frame, wanted)
 
 
 LEVELS = {

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from zloutch.engine.actions import Action, Bank, Fresh, Joker, Keep, Take, Throw
 from zloutch.engine.compiled import UNSEEN, Hand, Situation, ThrowNode
@@ -28,6 +29,9 @@ from zloutch.strategy.turn_solver import (
     solve_average_reward,
     solve_turn,
 )
+
+if TYPE_CHECKING:
+    from zloutch.strategy.tables import PolicyTable, TableFrame
 
 POINTS = "expected points"
 """The objective of a turn solved alone: the expected points it banks."""
@@ -169,6 +173,13 @@ class ExpertBot:
 
     def choose(self, state: GameState, rng: random.Random) -> Action:
         return self.advisor(state.rules).advise(state).best
+
+    def turn_table(self, frame: TableFrame) -> PolicyTable:
+        """Its choices as tables (the turn solver's, ties broken as ``choose`` breaks them:
+        banking before throwing, the first keep), for the fast simulator."""
+        from zloutch.strategy.tables import expert_table
+
+        return expert_table(frame)
 
 
 @dataclass(frozen=True)
