@@ -45,8 +45,8 @@ from typing import Any
 import numpy as np
 
 from zloutch.rules import load_rules
-from zloutch.strategy import cuda_kernel
 from zloutch.strategy.game_solver import GameSolution, solve_game
+from zloutch.strategy.kernels import cuda as cuda_kernel
 
 TOLERANCE = 1e-12
 

@@ -27,28 +27,41 @@ def main(out: Path) -> None:
         print("this numba.cuda compiles device functions another way", file=sys.stderr)
         sys.exit(NO_NVVM)
     dispatcher.get_current_device = lambda: Hopper()
-    from zloutch.strategy import cuda_device
+    from zloutch.strategy.kernels import cuda_device
+    from zloutch.strategy.kernels.cuda import DeviceBanks, DeviceOut, DeviceTurn
 
     ints, doubles = types.int32[::1], types.float64[::1]
+    banks = types.NamedTuple(
+        (
+            types.boolean,  # by_score
+            types.float64[:, :, ::1],  # bank
+            types.uint8[:, :, ::1],  # same
+            types.uint8[:, :, ::1],  # allowed
+            ints,  # pair_allowed
+            types.float64[:, ::1],  # value
+            types.uint8[:, ::1],  # nothing
+        ),
+        DeviceBanks,
+    )
+    turn = types.NamedTuple(
+        (
+            *[ints] * 2,  # level_start, sig_start
+            doubles,  # sig_prob
+            *[ints] * 7,  # opt_start ... throw_hands
+            *[types.int64] * 4,  # ring_rows, columns, signatures, start_col
+        ),
+        DeviceTurn,
+    )
+    outputs = types.NamedTuple(
+        (types.float64[:, ::1], types.boolean, *[types.float64[:, :, ::1]] * 2), DeviceOut
+    )
     signature = (
         ints,  # rows
-        types.float64[:, :, ::1],  # bank
-        types.uint8[:, :, ::1],  # same
-        types.boolean,  # by_score
-        types.uint8[:, :, ::1],  # allowed
-        ints,  # pair_allowed
-        types.float64[:, ::1],  # bank_value
-        types.uint8[:, ::1],  # nothing
         types.float64[:, ::1],  # farkle, win, boundary
         types.float64,  # d_boundary
-        *[ints] * 7,  # level_sig_start ... sig_start
-        doubles,  # sig_prob
-        *[ints] * 5,  # opt_start ... hand_col
-        *[types.int64] * 4,  # ring_rows, columns, signatures, start_col
-        types.float64[:, ::1],  # out
-        types.boolean,  # full
-        types.float64[:, :, ::1],  # full values
-        types.float64[:, :, ::1],  # full derivatives
+        banks,
+        turn,
+        outputs,
         types.float64[:, ::1],  # scratch
     )
     for name in ("in_shared", "in_global"):

@@ -19,7 +19,7 @@ import numpy as np
 
 from zloutch.rules import load_rules, parse_rules_text
 from zloutch.rules.ruleset import RuleSet
-from zloutch.strategy.kernels import LevelBanks, Tables, build_tables
+from zloutch.strategy.kernels import LevelBanks, PairsProblem, Tables, build_tables
 from zloutch.strategy.turn_solver import TurnModel
 
 Inputs = tuple[Tables, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]
@@ -151,8 +151,8 @@ def main(out: str, which: str) -> None:
     except ImportError as error:
         print(f"Numba's CUDA target (and its simulator) is not installed: {error}", file=sys.stderr)
         sys.exit(NO_CUDA_TARGET)
-    from zloutch.strategy.cuda_kernel import CudaLevel, simulated, solve_pairs_cuda
     from zloutch.strategy.game_solver import solve_game
+    from zloutch.strategy.kernels.cuda import CudaLevel, simulated, solve_pairs_cuda
 
     assert simulated(), "run with NUMBA_ENABLE_CUDASIM=1"
     results: dict[str, np.ndarray] = {}
@@ -165,9 +165,8 @@ def main(out: str, which: str) -> None:
                 level = CudaLevel.by_score(t, banks, bif, batch.block, batch.shared)
                 values, deriv = level.tables(farkle, win, boundary)
             else:
-                values, deriv = solve_pairs_cuda(
-                    t, rows, bank, same, farkle, win, boundary, bif, batch.block, batch.shared
-                )
+                problem = PairsProblem(t, rows, bank, same, farkle, win, boundary, bif)
+                values, deriv = solve_pairs_cuda(problem, batch.block, batch.shared)
                 level = CudaLevel(t, rows, bank, same, bif, batch.block, batch.shared)
             start, dstart = level.starts(farkle, win, boundary)
             for key, array in (("values", values), ("deriv", deriv)):

@@ -1,8 +1,8 @@
-"""The CUDA kernel (``cuda_kernel``) against the plain kernel, run in Numba's CUDA simulator.
+"""The CUDA kernel (``kernels.cuda``) against the plain kernel, run in Numba's CUDA simulator.
 
 No GPU is needed: the kernel's own code runs in the simulator (each GPU thread a Python
 thread, ``syncthreads`` a barrier), in a subprocess (``cuda_sim_cases.py``, which says why),
-and its values are compared here with ``_kernel_python``'s bit for bit. What the simulator
+and its values are compared here with ``reference.kernel_python``'s bit for bit. What the simulator
 cannot show: the speed, the compiled code's rounding (the kernel uses libdevice's ``_rn``
 operations, which round as the CPU does, where the simulator uses Python's floats) and
 shared memory limits; ``benchmarks/gpu_solver.py`` checks those on a GPU.
@@ -33,9 +33,9 @@ from typer.testing import CliRunner
 
 import zloutch
 from zloutch.rules import PRESETS
-from zloutch.strategy.cuda_kernel import SHARED_LIMIT, block_size, plan_of
 from zloutch.strategy.game_solver import solve_game
-from zloutch.strategy.kernels import Tables, solve_pairs
+from zloutch.strategy.kernels import PairsProblem, Tables, solve_pairs
+from zloutch.strategy.kernels.cuda import SHARED_LIMIT, block_size, device_turn, scratch
 
 pytestmark = pytest.mark.xdist_group("cuda-simulator")  # one worker runs the subprocesses
 HERE = Path(__file__).resolve().parent
@@ -82,7 +82,8 @@ def quick(tmp_path_factory: pytest.TempPathFactory) -> dict[str, np.ndarray]:
 @cache
 def plain(name: str) -> tuple[np.ndarray, np.ndarray]:
     batch = BATCHES[name]
-    return solve_pairs(*batch_inputs(batch), batch.boundary_is_farkle, backend="python")
+    problem = PairsProblem(*batch_inputs(batch), batch.boundary_is_farkle)
+    return solve_pairs(problem, backend="python")
 
 
 @pytest.mark.slow  # the simulator's batches take 10 s of CPU: GPU code, checked by .ci/run
@@ -91,7 +92,7 @@ def test_kernel_equals_the_plain_kernel_bit_for_bit(
     quick: dict[str, np.ndarray], name: str
 ) -> None:
     """Every (pair, total, column) value and derivative, and the starts of a starts-only
-    launch: the same operations in the same order as ``_kernel_python``."""
+    launch: the same operations in the same order as ``reference.kernel_python``."""
     values, deriv = plain(name)
     start_col = tables_of(BATCHES[name].spec).start_col
     assert quick[f"{name}/values"].shape == values.shape
@@ -132,31 +133,34 @@ def test_the_kernels_compile_for_hopper_with_the_cpus_roundings(tmp_path: Path) 
 
 @pytest.mark.parametrize("spec", [*sorted(PRESETS), "dix-mille(joker)"])
 def test_dependency_levels(spec: str) -> None:
-    """Each signature in one level; a node reads at its own total (options worth no points)
-    only nodes of lower levels; each hand is valued by the node it throws from."""
+    """The flat turn's levels, as the kernel reads them: each node and signature in one
+    level; a node reads at its own total (options worth no points) only nodes of lower
+    levels; each hand is valued by the node it throws from."""
     t = tables_of(spec)
-    plan = plan_of(t)
+    device = device_turn(t)
     level_of = {}
-    for k in range(plan.levels):
-        for n in plan.level_nodes[plan.level_node_start[k] : plan.level_node_start[k + 1]]:
+    for k in range(t.levels):
+        for n in range(t.level_start[k], t.level_start[k + 1]):
             level_of[int(t.node_col[n])] = k
-    assert sorted(plan.level_sigs.tolist()) == list(range(len(t.sig_prob)))
-    assert sorted(plan.level_nodes.tolist()) == list(range(len(t.node_col)))
+    assert t.level_start[0] == 0 and t.level_start[-1] == len(t.node_col)
+    assert (np.diff(t.level_start) > 0).all()  # no empty level: no barrier for nothing
     for n, col in enumerate(t.node_col.tolist()):
         for s in range(t.sig_start[n], t.sig_start[n + 1]):
             for o in range(t.opt_start[s], t.opt_start[s + 1]):
                 if t.opt_pts[o] == 0 and t.opt_dest[o] > 1:
                     assert level_of[int(t.opt_dest[o])] < level_of[col]
-        hands = plan.node_hands[plan.node_hand_start[n] : plan.node_hand_start[n + 1]]
+        hands = t.throw_hands[t.throw_hand_start[n] : t.throw_hand_start[n + 1]]
         assert all(int(t.hand_throw_col[h]) == col for h in hands)
-    assert sorted(plan.node_hands.tolist()) == list(range(len(t.hand_col)))
-    assert plan.levels == (2 if spec == "dix-mille(joker)" else 1)
-    assert 32 <= block_size(plan) <= 256 and block_size(plan) % 32 == 0
+    assert sorted(t.throw_hands.tolist()) == list(range(len(t.hand_col)))
+    assert t.levels == (2 if spec == "dix-mille(joker)" else 1)
+    assert device.level_start.dtype == np.int32
+    assert np.array_equal(device.opt_dest, t.opt_dest) and device.columns == t.columns
+    assert 32 <= block_size(t) <= 256 and block_size(t) % 32 == 0
 
 
 def test_the_ring_of_farkle_and_zilch_fits_in_shared_memory() -> None:
     for spec in ("farkle", "zilch"):
-        assert plan_of(tables_of(spec)).scratch * 8 <= SHARED_LIMIT
+        assert scratch(tables_of(spec)) * 8 <= SHARED_LIMIT
 
 
 def test_a_graph_reading_a_column_not_yet_solved_is_refused() -> None:
@@ -180,17 +184,19 @@ def test_a_graph_reading_a_column_not_yet_solved_is_refused() -> None:
         node_dice=np.asarray([1, 1], dtype=np.int64),
         hand_free=np.asarray([1], dtype=np.int64),
         roll_prob=np.zeros(0),
-        group_start=np.asarray([0, 0, 0, 2], dtype=np.int64),
+        level_start=np.asarray([0, 2], dtype=np.int64),  # one level: node 1 is not below
+        throw_hand_start=np.asarray([0, 1, 1], dtype=np.int64),
+        throw_hands=np.asarray([0], dtype=np.int64),
     )
     with pytest.raises(ValueError, match="reads column 3 at its own total"):
-        plan_of(t)
+        device_turn(t)
 
 
 def test_numba_cuda_is_imported_only_when_asked_for() -> None:
     """Not by the package, the command line, the solver or the CUDA module itself."""
     code = (
         "import sys, zloutch, zloutch.adapters.cli, zloutch.strategy.game_solver, "
-        "zloutch.strategy.cuda_kernel; assert 'numba.cuda' not in sys.modules"
+        "zloutch.strategy.kernels.cuda; assert 'numba.cuda' not in sys.modules"
     )
     path = os.pathsep.join(p for p in (str(SOURCE), os.environ.get("PYTHONPATH", "")) if p)
     done = subprocess.run(
@@ -206,7 +212,7 @@ def test_numba_cuda_is_imported_only_when_asked_for() -> None:
 
 def test_device_cuda_without_a_gpu_is_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
     from zloutch.adapters.cli import app
-    from zloutch.strategy import cuda_kernel
+    from zloutch.strategy.kernels import cuda as cuda_kernel
 
     monkeypatch.setattr(cuda_kernel, "unavailable_reason", lambda check=False: "no GPU here")
     args = ["solve", "--game", "-r", "greed(target=300)", "--device", "cuda"]
@@ -219,7 +225,7 @@ def test_device_cuda_without_a_gpu_is_one_line(monkeypatch: pytest.MonkeyPatch) 
 
 def test_device_cuda_with_a_gpu_solves_on_the_kernel(monkeypatch: pytest.MonkeyPatch) -> None:
     from zloutch.app import solve as app_solve
-    from zloutch.strategy import cuda_kernel
+    from zloutch.strategy.kernels import cuda as cuda_kernel
 
     asked: list[str | None] = []
 

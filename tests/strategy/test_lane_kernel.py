@@ -19,9 +19,19 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from zloutch.rules import PRESETS, load_rules
-from zloutch.strategy import kernels
 from zloutch.strategy.game_solver import _Game, solve_game, unsupported_reason
-from zloutch.strategy.kernels import LANES, Lanes, Tables, build_tables, solve_pairs
+from zloutch.strategy.kernels import (
+    LANES,
+    Lanes,
+    PairsProblem,
+    Tables,
+    aligned_empty,
+    build_tables,
+    scheduler,
+    solve_pairs,
+    thread_stats,
+)
+from zloutch.strategy.kernels import lanes as lane_layout
 from zloutch.strategy.turn_solver import TurnModel
 
 
@@ -75,9 +85,9 @@ def test_lane_kernel_equals_the_plain_kernel(
     the same order, only laid out with the pairs innermost."""
     t = tables_of("greed")
     rows, bank, same, farkle, win, boundary = batch
-    args = (t, rows, bank, same, farkle, win, boundary, boundary_is_farkle)
-    plain = solve_pairs(*args, backend="python")
-    lanes = solve_pairs(*args, backend="numba", threads=threads)
+    problem = PairsProblem(t, rows, bank, same, farkle, win, boundary, boundary_is_farkle)
+    plain = solve_pairs(problem, backend="python")
+    lanes = solve_pairs(problem, backend="numba", threads=threads)
     for p, top in enumerate(rows.tolist()):  # below a pair's rows both leave zeros
         assert np.array_equal(plain[0][p, :top], lanes[0][p, :top])
         assert np.array_equal(plain[1][p, :top], lanes[1][p, :top])
@@ -99,9 +109,8 @@ def test_lane_kernel_equals_the_pair_kernel_on_a_farkle_level(exact: bool) -> No
     farkle = 1.0 - win[b, a]
     ones = np.ones(T)
     boundary = farkle if exact else ones
-    before = solve_pairs(
-        game.tables, rows, bank, same, farkle, ones, boundary, exact, "numba-pairs"
-    )
+    problem = PairsProblem(game.tables, rows, bank, same, farkle, ones, boundary, exact)
+    before = solve_pairs(problem, "numba-pairs")
     lanes = Lanes(game.tables, rows, bank, same)
     for threads in (1, 2):
         value, deriv = lanes.starts(farkle, ones, boundary, exact, threads)
@@ -181,16 +190,17 @@ def test_items_whose_holder_stopped_are_done_again() -> None:
     farkle, ones = 1.0 - win[b, a], np.ones(T)
     lanes = Lanes(game.tables, rows, bank, same)
     expected = lanes.starts(farkle, ones, ones, False)
-    job = lanes.job(farkle, ones, ones, False, 1, False, kernels.ONE_PASS)
-    ctrl, taken, finished, done, heartbeat, _, cpu, _, stop = job[0]
+    job = lanes.job(farkle, ones, ones, False, 1, False, lane_layout.ONE_PASS)
+    sync = job[0]
+    ctrl, taken, finished, done = sync.ctrl, sync.taken, sync.finished, sync.done
     items = len(done)
     taken[0] = items  # all handed out, to a holder that never wrote a row (heartbeat 0)
     stats = np.zeros((1, 16), dtype=np.int64)
     clock = np.ones(1, dtype=np.int64)  # a row takes a tick: the holder stopped long ago
-    stopped = (ctrl, taken, finished, done, heartbeat, clock, cpu, stats, stop)
-    kernels._solve(0, stopped, *job[1:])
-    assert ctrl[0] == kernels.DONE and finished[0] == items and (done == 0).all()
-    assert stats[0, kernels.AGAIN] == items and stats[0, kernels.ITEMS] == 0
+    stopped = sync._replace(clock=clock, stats=stats)
+    scheduler._solve(0, stopped, *job[1:])
+    assert ctrl[0] == scheduler.DONE and finished[0] == items and (done == 0).all()
+    assert stats[0, scheduler.AGAIN] == items and stats[0, scheduler.ITEMS] == 0
     assert np.array_equal(job[7], expected[0]) and np.array_equal(job[8], expected[1])
 
 
@@ -241,9 +251,9 @@ def test_a_sweep_given_up_stops_and_the_next_solve_is_whole() -> None:
     there (an interrupt) stops the helpers at their next item, and the next solve starts
     afresh with the same values."""
     rules = load_rules("farkle-minimal(target=5000)")
-    kernels.thread_stats(reset=True)
+    thread_stats(reset=True)
     whole = solve_game(rules, threads=2)
-    items = sum(one["items"] + one["again"] for one in kernels.thread_stats(reset=True))
+    items = sum(one["items"] + one["again"] for one in thread_stats(reset=True))
     told: list[int] = []
 
     def give_up(done: int, levels: int) -> None:
@@ -253,8 +263,8 @@ def test_a_sweep_given_up_stops_and_the_next_solve_is_whole() -> None:
     with pytest.raises(GivenUp):
         solve_game(rules, threads=2, progress=give_up)
     assert told and told[0] < whole.levels
-    settled(lambda: [one["items"] + one["again"] for one in kernels.thread_stats()])
-    stopped = kernels.thread_stats(reset=True)
+    settled(lambda: [one["items"] + one["again"] for one in thread_stats()])
+    stopped = thread_stats(reset=True)
     assert sum(one["items"] + one["again"] for one in stopped) < items
     again = solve_game(rules, threads=2)
     assert np.array_equal(again.win, whole.win, equal_nan=True)
@@ -265,16 +275,16 @@ def test_the_threads_tables_begin_on_cache_lines() -> None:
     """Each thread's table on a cache line: an option's eight doubles, one line (a read
     across two lines made the kernel 1.4 times slower)."""
     for size in (1, 7, 1000, 100_000):
-        assert kernels.aligned_empty(size).ctypes.data % kernels.ALIGN == 0
+        assert aligned_empty(size).ctypes.data % lane_layout.ALIGN == 0
     tables = tables_of("greed")
     rows = np.arange(1, 20, dtype=np.int64)
     shape = (19, 19, len(tables.hand_col))
     lanes = Lanes(tables, rows, np.zeros(shape), np.zeros(shape, dtype=np.bool_))
     for threads, keep in ((1, False), (3, False), (2, True)):
         job = lanes.job(
-            np.zeros(19), np.ones(19), np.ones(19), False, threads, keep, kernels.ONE_PASS
+            np.zeros(19), np.ones(19), np.ones(19), False, threads, keep, lane_layout.ONE_PASS
         )
-        assert all(row.ctypes.data % kernels.ALIGN == 0 for row in job[1])
+        assert all(row.ctypes.data % lane_layout.ALIGN == 0 for row in job[1])
 
 
 @pytest.mark.slow
@@ -289,8 +299,6 @@ def test_each_kernel_is_compiled_once_on_a_fresh_install(tmp_path: Path) -> None
     )
     env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
     subprocess.run([sys.executable, "-c", code], env=env, check=True, timeout=300)
-    compiled = collections.Counter(
-        path.name.split("-")[0] for path in tmp_path.rglob("kernels.*.nbc")
-    )
-    assert compiled["kernels._item_python"] == 1
+    compiled = collections.Counter(path.name.split("-")[0] for path in tmp_path.rglob("*.nbc"))
+    assert compiled["item._item_python"] == 1
     assert compiled and set(compiled.values()) == {1}, compiled

@@ -86,8 +86,8 @@ def test_the_table_by_score_gives_what_each_pair_reads_alone(spec: str) -> None:
 def test_banks_the_kernel_cannot_read_are_refused_before_it_runs() -> None:
     """The GPU kernel does not check what it reads: ``CudaLevel.by_score`` checks the shapes
     first (no GPU, nor numba.cuda, needed to refuse)."""
-    from zloutch.strategy.cuda_kernel import CudaLevel
     from zloutch.strategy.kernels import build_tables
+    from zloutch.strategy.kernels.cuda import CudaLevel
     from zloutch.strategy.turn_solver import TurnModel
 
     tables = build_tables(TurnModel(load_rules("farkle")))

@@ -204,7 +204,7 @@ def solved_game(
             )
         raise UnsupportedRulesError(reason)
     if device == "cuda":  # the CUDA kernel (Numba), checked on a tiny batch first
-        from zloutch.strategy.cuda_kernel import unavailable_reason
+        from zloutch.strategy.kernels.cuda import unavailable_reason
 
         why = unavailable_reason(check=True)
         if why:

@@ -32,22 +32,26 @@ Options. ``options[node][j]``: what roll ``j`` of throw node ``node`` offers, so
 keeps (a keep, or a keep then jokers set aside); ``((0, WIN),)`` for an instant win,
 ``((0, FARKLE),)`` for a farkle, ``((0, c),)`` when the jokers are thrown after a farkle.
 
-Flat form. ``flat`` (``FlatTurn``) is the graph as arrays (CSR), which the solvers' kernels
-and the fast simulator take as they are. Throw nodes are in *solving order*: the jokers'
-throws after a farkle first, then throws with jokers set aside, then the rest (V-2), each
-group in column order; ``node_col[k]`` is the column of throw node ``k``. Per roll:
-``roll_start[k]:roll_start[k + 1]`` are the rolls of node ``k`` (``rolls[n]`` order), and
-``roll_opt_start[r]:roll_opt_start[r + 1]`` the options of roll ``r``, each
+Flat form. ``flat`` (``FlatTurn``) is the graph as arrays (CSR), which the turn solver, the
+game solver's kernels (on the CPU and the GPU) and the fast simulator take as they are.
+Throw nodes are in *solving order*, by dependency level: a node of level ``k`` reads, at its
+own total (an option worth no points, V-2's jokers thrown after a farkle), only nodes of
+lower levels; ``level_start[k]:level_start[k + 1]`` are the nodes of level ``k`` (one level
+without jokers), each level in column order; ``node_col[k]`` is the column of throw node
+``k``. Per roll: ``roll_start[k]:roll_start[k + 1]`` are the rolls of node ``k`` (``rolls[n]``
+order), and ``roll_opt_start[r]:roll_opt_start[r + 1]`` the options of roll ``r``, each
 ``(roll_opt_pts, roll_opt_dest)``, ``roll_prob[r]`` its probability: the fast simulator draws
-a roll and reads its options, the turn solver takes the expectation over them.
-``group_start[g]:group_start[g + 1]`` are the nodes of solving group ``g`` (the three above). Per
+a roll and reads its options, the turn solver takes the expectation over them. Per
 signature (the rolls of a node merged when they offer the same options, their probabilities
-added): ``sig_start[k]:sig_start[k + 1]`` are the signatures of node ``k``, ``sig_prob`` their
-probabilities, ``opt_start[s]:opt_start[s + 1]`` the options of signature ``s``, each
-``(opt_pts, opt_dest)``: the solvers take the expectation over them. Decision nodes:
-``hand_col[h]`` is the column of ``hands[h]``, ``hand_throw_col[h]`` the column of the throw it
-leads to, ``hand_free[h]`` its dice not set aside; ``start_col`` is the fresh turn's column,
-``columns`` the width of a value table, ``max_points`` the most one roll adds.
+added): ``sig_start[k]:sig_start[k + 1]`` are the signatures of node ``k`` (so the
+signatures of a level are contiguous too), ``sig_prob`` their probabilities,
+``opt_start[s]:opt_start[s + 1]`` the options of signature ``s``, each ``(opt_pts,
+opt_dest)``: the solvers take the expectation over them. Decision nodes: ``hand_col[h]`` is
+the column of ``hands[h]``, ``hand_throw_col[h]`` the column of the throw it leads to,
+``hand_free[h]`` its dice not set aside; ``throw_hands[throw_hand_start[k]:throw_hand_start[k
++ 1]]`` are the hands that throw from node ``k``. ``start_col`` is the fresh turn's column,
+``columns`` the width of a value table, ``max_points`` the most one roll adds. The arrays are
+read-only and int64 (float64 for probabilities); the GPU takes int32 copies of the same.
 
 Banks. ``bank_refusals(situation, rows)[t, h]``: 0 where decision node ``hands[h]`` may bank
 a total of ``t`` units, else ``1 + BANK_RULES.index(rule)`` for the first rule that
@@ -226,12 +230,41 @@ class FlatTurn:
     node_dice: Ints
     hand_free: Ints
     roll_prob: Floats
-    group_start: Ints
+    level_start: Ints
+    throw_hand_start: Ints
+    throw_hands: Ints
 
     @property
     def options(self) -> int:
         """The number of options over every signature."""
         return int(self.opt_pts.shape[0])
+
+    @property
+    def levels(self) -> int:
+        """The number of dependency levels (the module's docstring, "Flat form")."""
+        return int(self.level_start.shape[0]) - 1
+
+    def level_error(self) -> str | None:
+        """Why these arrays break the solving order (a sentence), or None: a node that reads,
+        at its own total, a column not solved before its level (the kernels would read a
+        value not written yet), or options with negative points (rows are solved downwards).
+        """
+        if (self.opt_pts < 0).any():
+            return "an option with negative points: the rows are solved downwards"
+        level_of = {}
+        for k in range(self.levels):
+            for n in range(int(self.level_start[k]), int(self.level_start[k + 1])):
+                level_of[int(self.node_col[n])] = k
+        for k in range(self.levels):
+            for n in range(int(self.level_start[k]), int(self.level_start[k + 1])):
+                for s in range(int(self.sig_start[n]), int(self.sig_start[n + 1])):
+                    for o in range(int(self.opt_start[s]), int(self.opt_start[s + 1])):
+                        dest = int(self.opt_dest[o])
+                        if self.opt_pts[o] == 0 and dest > 1 and level_of.get(dest, k) >= k:
+                            return (
+                                f"node {n} reads column {dest} at its own total before it is solved"
+                            )
+        return None
 
 
 def face_code(dice: Dice) -> int:
@@ -367,20 +400,39 @@ class CompiledTurn:
     def throw_nodes(self) -> list[ThrowNode]:
         return list(self.options)
 
-    @property
-    def throw_groups(self) -> list[list[ThrowNode]]:
-        """The throw nodes in their solving groups: the jokers' throws after a farkle, throws
-        with jokers set aside, the rest (the module's docstring, "Flat form")."""
-        return [
-            [n for n in self.options if n.joker_roll],
-            [n for n in self.options if n.jokers and not n.joker_roll],
-            [n for n in self.options if not n.jokers and not n.joker_roll],
-        ]
+    @cached_property
+    def throw_levels(self) -> tuple[tuple[ThrowNode, ...], ...]:
+        """The throw nodes by dependency level, each in column order (the module's docstring,
+        "Flat form"): a node's options worth no points (V-2's jokers thrown after a farkle)
+        lead only to nodes of lower levels."""
+        depth: dict[int, int] = {}
+        nodes = {self.column[n]: n for n in self.options}
+
+        def level(node: ThrowNode, seen: frozenset[int]) -> int:
+            col = self.column[node]
+            if col not in depth:
+                if col in seen:
+                    raise ValueError(f"throw column {col} reads itself at the same total")
+                below = [
+                    level(nodes[dest], seen | {col})
+                    for options in self.options[node]
+                    for points, dest in options
+                    if points == 0 and dest in nodes
+                ]
+                depth[col] = 1 + max(below, default=-1)
+            return depth[col]
+
+        for node in self.options:
+            level(node, frozenset())
+        top = max(depth.values(), default=-1)
+        return tuple(
+            tuple(n for n in self.options if depth[self.column[n]] == k) for k in range(top + 1)
+        )
 
     @property
     def throw_order(self) -> list[ThrowNode]:
         """The throw nodes in solving order (the module's docstring, "Flat form")."""
-        return [n for group in self.throw_groups for n in group]
+        return [n for level in self.throw_levels for n in level]
 
     @cached_property
     def flat(self) -> FlatTurn:
@@ -448,11 +500,15 @@ def _flat(ct: CompiledTurn) -> FlatTurn:
             opt_start.append(len(opt_pts))
         sig_start.append(len(sig_prob_f))
     hands = ct.hands
+    position = {ct.column[node]: k for k, node in enumerate(order)}
+    throw_of = [position[ct.column[ct.throw_of(h)]] for h in hands]
+    throw_hands = [h for k in range(len(order)) for h, m in enumerate(throw_of) if m == k]
+    throw_hand_start = [0, *np.cumsum([throw_of.count(k) for k in range(len(order))]).tolist()]
 
     def ints(values: list[int]) -> Ints:
         return _frozen(np.asarray(values, dtype=np.int64))
 
-    return FlatTurn(
+    flat = FlatTurn(
         columns=len(ct.nodes) + 2,
         node_col=ints(node_col),
         sig_start=ints(sig_start),
@@ -471,8 +527,14 @@ def _flat(ct: CompiledTurn) -> FlatTurn:
         node_dice=ints([n.n for n in order]),
         hand_free=ints([h.free for h in hands]),
         roll_prob=_frozen(np.asarray(roll_prob, dtype=np.float64)),
-        group_start=ints([0, *np.cumsum([len(g) for g in ct.throw_groups]).tolist()]),
+        level_start=ints([0, *np.cumsum([len(k) for k in ct.throw_levels]).tolist()]),
+        throw_hand_start=ints(throw_hand_start),
+        throw_hands=ints(throw_hands),
     )
+    error = flat.level_error()
+    if error is not None:  # pragma: no cover - the levels above are built to prevent it
+        raise AssertionError(f"the compiled turn's solving order is broken: {error}")
+    return flat
 
 
 def _rounded(rows: int) -> int:

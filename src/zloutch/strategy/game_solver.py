@@ -32,6 +32,7 @@ from zloutch.rules.ruleset import RuleSet
 from zloutch.strategy.kernels import (
     Lanes,
     LevelBanks,
+    PairsProblem,
     ScoreBanks,
     Sweep,
     Tables,
@@ -260,25 +261,16 @@ class _Game:
         win: Floats,
         boundary: Floats,
     ) -> tuple[Floats, Floats]:
-        return solve_pairs(
-            self.tables,
-            rows,
-            bank,
-            bank_farkle,
-            farkle,
-            win,
-            boundary,
-            self.exact,
-            backend=self.backend,
-            xp=self.xp,
-            threads=self.threads,
+        problem = PairsProblem(
+            self.tables, rows, bank, bank_farkle, farkle, win, boundary, self.exact
         )
+        return solve_pairs(problem, backend=self.backend, xp=self.xp, threads=self.threads)
 
     def level(self, banks: LevelBanks) -> Callable[[Floats, Floats, Floats], tuple[Floats, Floats]]:
         """The batch's turns, laid out once: farkle, win, boundary -> start values and
         d/d(farkle), for each pass of Newton's method."""
         if self.backend == "cuda":  # the batch sent to the GPU once, one launch a pass
-            from zloutch.strategy.cuda_kernel import CudaLevel
+            from zloutch.strategy.kernels.cuda import CudaLevel
 
             return CudaLevel.by_score(self.tables, banks, self.exact).starts
         rows, bank, bank_farkle = banks.arrays()

@@ -73,7 +73,7 @@ def check_score(rules: RuleSet, score: int) -> None:
 
 class TurnModel:
     """The turn solver's view of the compiled turn (``zloutch.engine.compiled``): its throw
-    nodes in solving groups (slices of the flat form), and the states a fresh turn can
+    nodes by dependency level (slices of the flat form), and the states a fresh turn can
     reach."""
 
     def __init__(self, rules: RuleSet) -> None:
@@ -98,17 +98,17 @@ class TurnModel:
         """Where a keep leads: (points added in units, column), jokers set aside included."""
         return self.compiled.keep_options(node, roll, keep)
 
-    # -------------------------------------------------------------- groups
+    # -------------------------------------------------------------- levels
 
     @cached_property
     def arrays(self) -> list[tuple[Ints, Ints, Ints, Ints, Floats, Ints]]:
-        """Each solving group of the compiled turn's flat form (``FlatTurn``), sliced as the
+        """Each dependency level of the compiled turn's flat form (``FlatTurn``), sliced as the
         solver reads it: ``(points, dests, starts, roll_node, roll_prob, columns)``, the
-        option offsets and the node of each roll counted from the group's own start."""
+        option offsets and the node of each roll counted from the level's own start."""
         flat = self.compiled.flat
         found = []
-        for g in range(len(flat.group_start) - 1):
-            k0, k1 = int(flat.group_start[g]), int(flat.group_start[g + 1])
+        for g in range(len(flat.level_start) - 1):
+            k0, k1 = int(flat.level_start[g]), int(flat.level_start[g + 1])
             r0, r1 = int(flat.roll_start[k0]), int(flat.roll_start[k1])
             o0, o1 = int(flat.roll_opt_start[r0]), int(flat.roll_opt_start[r1])
             rolls = np.diff(flat.roll_start[k0 : k1 + 1])

@@ -34,40 +34,16 @@ else:  # pragma: no cover - needs a GPU
 
 
 @cuda.jit(device=True)
-def solve(
-    ring,
-    rows,
-    bank,
-    same,
-    by_score,
-    allowed,
-    pair_allowed,
-    bank_value,
-    nothing,
-    scal,
-    d_boundary,
-    level_sig_start,
-    level_sigs,
-    level_node_start,
-    level_nodes,
-    node_hand_start,
-    node_hands,
-    sig_start,
-    sig_prob,
-    opt_start,
-    opt_pts,
-    opt_dest,
-    node_col,
-    hand_col,
-    ring_rows,
-    columns,
-    signatures,
-    start_col,
-    out,
-    full,
-    full_values,
-    full_deriv,
-):
+def solve(ring, rows, scal, d_boundary, banks, turn, outputs):
+    """One block's pair (``blockIdx.x``) through its totals, in ``ring``. The arguments are
+    ``cuda_kernel.CudaLevel``'s: the batch's rows and each pair's farkle, win and boundary
+    (``scal``), then three tuples: the banks (``DeviceBanks``), the turn graph
+    (``DeviceTurn``: the flat turn's arrays as int32) and where to write (``DeviceOut``)."""
+    by_score, bank, same, allowed, pair_allowed, bank_value, nothing = banks
+    level_start, sig_start, sig_prob, opt_start, opt_pts, opt_dest = turn[:6]
+    node_col, hand_col, throw_hand_start, throw_hands = turn[6:10]
+    ring_rows, columns, signatures, start_col = turn[10:]
+    out, full, full_values, full_deriv = outputs
     p = cuda.blockIdx.x
     tid = cuda.threadIdx.x
     step = cuda.blockDim.x
@@ -78,12 +54,11 @@ def solve(
     derivs = ring_rows * columns  # where the derivatives start
     pv = 2 * derivs  # the products of step 1: values, then derivatives
     pd = pv + signatures
-    levels = level_sig_start.shape[0] - 1
+    levels = level_start.shape[0] - 1
     for t in range(top - 1, -1, -1):
         base = t % ring_rows  # the slot of row t
         for k in range(levels):
-            for i in range(level_sig_start[k] + tid, level_sig_start[k + 1], step):
-                s = level_sigs[i]
+            for s in range(sig_start[level_start[k]] + tid, sig_start[level_start[k + 1]], step):
                 best = NEG_INF
                 arg = -1
                 for o in range(opt_start[s], opt_start[s + 1]):
@@ -119,8 +94,7 @@ def solve(
                 ring[pv + s] = mul(sig_prob[s], best)
                 ring[pd + s] = mul(sig_prob[s], dbest)
             cuda.syncthreads()
-            for i in range(level_node_start[k] + tid, level_node_start[k + 1], step):
-                n = level_nodes[i]
+            for n in range(level_start[k] + tid, level_start[k + 1], step):
                 value = 0.0
                 deriv = 0.0
                 for s in range(sig_start[n], sig_start[n + 1]):
@@ -133,8 +107,8 @@ def solve(
                 if full:
                     full_values[p, t, col] = value
                     full_deriv[p, t, col] = deriv
-                for j in range(node_hand_start[n], node_hand_start[n + 1]):
-                    h = node_hands[j]
+                for j in range(throw_hand_start[n], throw_hand_start[n + 1]):
+                    h = throw_hands[j]
                     db = 0.0
                     if by_score:  # the bank's worth by (pair, total); who may bank, by score
                         b = NEG_INF
@@ -171,143 +145,11 @@ def solve(
 
 
 @cuda.jit
-def in_shared(
-    rows,
-    bank,
-    same,
-    by_score,
-    allowed,
-    pair_allowed,
-    bank_value,
-    nothing,
-    scal,
-    d_boundary,
-    level_sig_start,
-    level_sigs,
-    level_node_start,
-    level_nodes,
-    node_hand_start,
-    node_hands,
-    sig_start,
-    sig_prob,
-    opt_start,
-    opt_pts,
-    opt_dest,
-    node_col,
-    hand_col,
-    ring_rows,
-    columns,
-    signatures,
-    start_col,
-    out,
-    full,
-    full_values,
-    full_deriv,
-    scratch,
-):
+def in_shared(rows, scal, d_boundary, banks, turn, outputs, scratch):
     ring = cuda.shared.array(0, RING)  # the launch's dynamic shared memory
-    solve(
-        ring,
-        rows,
-        bank,
-        same,
-        by_score,
-        allowed,
-        pair_allowed,
-        bank_value,
-        nothing,
-        scal,
-        d_boundary,
-        level_sig_start,
-        level_sigs,
-        level_node_start,
-        level_nodes,
-        node_hand_start,
-        node_hands,
-        sig_start,
-        sig_prob,
-        opt_start,
-        opt_pts,
-        opt_dest,
-        node_col,
-        hand_col,
-        ring_rows,
-        columns,
-        signatures,
-        start_col,
-        out,
-        full,
-        full_values,
-        full_deriv,
-    )
+    solve(ring, rows, scal, d_boundary, banks, turn, outputs)
 
 
 @cuda.jit
-def in_global(
-    rows,
-    bank,
-    same,
-    by_score,
-    allowed,
-    pair_allowed,
-    bank_value,
-    nothing,
-    scal,
-    d_boundary,
-    level_sig_start,
-    level_sigs,
-    level_node_start,
-    level_nodes,
-    node_hand_start,
-    node_hands,
-    sig_start,
-    sig_prob,
-    opt_start,
-    opt_pts,
-    opt_dest,
-    node_col,
-    hand_col,
-    ring_rows,
-    columns,
-    signatures,
-    start_col,
-    out,
-    full,
-    full_values,
-    full_deriv,
-    scratch,
-):
-    solve(
-        scratch[cuda.blockIdx.x],
-        rows,
-        bank,
-        same,
-        by_score,
-        allowed,
-        pair_allowed,
-        bank_value,
-        nothing,
-        scal,
-        d_boundary,
-        level_sig_start,
-        level_sigs,
-        level_node_start,
-        level_nodes,
-        node_hand_start,
-        node_hands,
-        sig_start,
-        sig_prob,
-        opt_start,
-        opt_pts,
-        opt_dest,
-        node_col,
-        hand_col,
-        ring_rows,
-        columns,
-        signatures,
-        start_col,
-        out,
-        full,
-        full_values,
-        full_deriv,
-    )
+def in_global(rows, scal, d_boundary, banks, turn, outputs, scratch):
+    solve(scratch[cuda.blockIdx.x], rows, scal, d_boundary, banks, turn, outputs)

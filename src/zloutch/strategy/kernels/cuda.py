@@ -1,6 +1,6 @@
 """The game solver's kernel on an NVIDIA GPU (Numba CUDA): one launch per batch of pairs.
 
-``solve_pairs``'s computation (``kernels._kernel_python`` states it) for every pair of a
+``solve_pairs``'s computation (``reference.kernel_python`` states it) for every pair of a
 batch in one launch: one block per pair, so a batch can hold any pairs (a level's, or the
 levels of several F-1 farkle counts side by side: they are independent), each pair going
 down its own totals. Within a block, for each total from the pair's top down to 0:
@@ -15,13 +15,15 @@ down its own totals. Within a block, for each total from the pair's top down to 
    from that node (bank or throw); ``syncthreads``.
 
 Nodes reached at the same total by an option worth no points (jokers' throws, V-2) are
-valued before the nodes that read them: the throw nodes are put in dependency levels
-(``plan_of``) and steps 1 and 2 run once per level, so a total costs ``2 x levels`` barriers
-(two without jokers). An option reads the row ``t + points``; only the last ``max_points + 1``
-rows are kept, in a ring in the block's shared memory (``slot = row mod (max_points + 1)``),
-values then derivatives, then the products of step 1: ``2 x ((max_points + 1) x columns +
-signatures)`` doubles (17.5 kB for farkle, 42.5 kB for zilch). A turn graph whose ring does
-not fit the 48 kB a block gets without asking runs the same code on a ring in global memory.
+valued before the nodes that read them: steps 1 and 2 run once per dependency level of the
+flat turn (``FlatTurn.level_start``, whose levels' nodes and signatures are contiguous), so a
+total costs ``2 x levels`` barriers (two without jokers). The kernel reads the flat turn as
+it is, as int32 copies (``device_turn``), sent to the device once per turn. An option
+reads the row ``t + points``; only the last ``max_points + 1`` rows are kept, in a ring in
+the block's shared memory (``slot = row mod (max_points + 1)``), values then derivatives,
+then the products of step 1: ``2 x ((max_points + 1) x columns + signatures)`` doubles
+(17.5 kB for farkle, 42.5 kB for zilch). A turn graph whose ring does not fit the 48 kB a
+block gets without asking runs the same code on a ring in global memory.
 
 The inputs of a batch (rows, banks) go to the device once (``CudaLevel``); each pass of
 Newton's method sends three numbers a pair (farkle, win, boundary), runs one launch and
@@ -31,7 +33,9 @@ write every (pair, total, column) as ``solve_pairs`` returns them.
 Without a GPU the same kernel runs in Numba's CUDA simulator (``NUMBA_ENABLE_CUDASIM=1``
 before Numba is imported; very slow, for the tests). ``numba.cuda`` is imported only by this
 module, on first use, and by ``cuda_device`` (the kernels), and this module only when the
-``cuda`` backend is asked for.
+``cuda`` backend is asked for. The kernels' arguments are grouped in three tuples
+(``DeviceBanks``, ``DeviceTurn``, ``DeviceOut``), which Numba's dispatcher passes as their
+fields.
 """
 
 from __future__ import annotations
@@ -39,13 +43,14 @@ from __future__ import annotations
 import importlib
 import warnings
 import weakref
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
 
-from zloutch.strategy.kernels import LevelBanks, Tables
+from zloutch.engine.compiled import FlatTurn
+from zloutch.strategy.kernels.banks import LevelBanks
+from zloutch.strategy.kernels.pairs import PairsProblem
 
 Floats = npt.NDArray[np.float64]
 Ints = npt.NDArray[np.int64]
@@ -87,7 +92,7 @@ def unavailable_reason(check: bool = False) -> str | None:
 
 def _smoke_test() -> None:
     """One pair of one row of a two-node graph, solved on the device and checked."""
-    tables = Tables(
+    tables = FlatTurn(
         columns=4,
         node_col=np.asarray([2], dtype=np.int64),
         sig_start=np.asarray([0, 1], dtype=np.int64),
@@ -106,7 +111,9 @@ def _smoke_test() -> None:
         node_dice=np.asarray([1], dtype=np.int64),
         hand_free=np.asarray([1], dtype=np.int64),
         roll_prob=np.zeros(0),
-        group_start=np.asarray([0, 0, 0, 1], dtype=np.int64),
+        level_start=np.asarray([0, 1], dtype=np.int64),
+        throw_hand_start=np.asarray([0, 1], dtype=np.int64),
+        throw_hands=np.asarray([0], dtype=np.int64),
     )
     bank = np.full((1, 1, 1), 0.25)
     for shared in (True, False):  # both kernels: a big graph's ring lies in global memory
@@ -125,144 +132,109 @@ def simulated() -> bool:
     return "simulator" in getattr(cuda.jit, "__module__", "")
 
 
-@dataclass(frozen=True)
-class Plan:
-    """The turn graph as the kernel reads it (int32 indices, nodes in dependency levels).
+class DeviceTurn(NamedTuple):
+    """The flat turn as the kernel reads it (``FlatTurn``'s arrays as int32, the doubles as
+    they are) and its sizes: ``ring_rows`` rows kept (``max_points + 1``), ``columns``,
+    ``signatures``, ``start_col``."""
 
-    ``level_sigs[level_sig_start[k]:level_sig_start[k + 1]]``: the signatures of the nodes
-    of level k, ``level_nodes[level_node_start[k]:...]`` those nodes; a node of level k
-    reads at its own total only nodes of lower levels. ``node_hands[node_hand_start[n]:
-    node_hand_start[n + 1]]``: the hands that throw from node n.
-    """
-
-    level_sig_start: I32
-    level_sigs: I32
-    level_node_start: I32
-    level_nodes: I32
-    node_hand_start: I32
-    node_hands: I32
-    node_col: I32
-    sig_start: I32
-    sig_prob: Floats
-    opt_start: I32
-    opt_pts: I32
-    opt_dest: I32
-    hand_col: I32
+    level_start: Any
+    sig_start: Any
+    sig_prob: Any
+    opt_start: Any
+    opt_pts: Any
+    opt_dest: Any
+    node_col: Any
+    hand_col: Any
+    throw_hand_start: Any
+    throw_hands: Any
     ring_rows: int
     columns: int
     signatures: int
     start_col: int
 
-    @property
-    def levels(self) -> int:
-        return int(self.level_sig_start.shape[0]) - 1
 
-    @property
-    def widest(self) -> int:
-        """The most signatures in one level: the threads a block can use."""
-        return int(np.diff(self.level_sig_start).max(initial=1))
+class DeviceBanks(NamedTuple):
+    """A batch's banks on the device: ``by_score`` (``LevelBanks``: ``allowed`` by score,
+    ``pair_allowed`` each pair's row of it, ``value`` and ``nothing`` by pair and total),
+    else ``bank`` and ``same`` by pair, total and hand (``solve_pairs``'s form); the form not
+    used holds one-element arrays."""
 
-    @property
-    def scratch(self) -> int:
-        """Doubles of a block's ring and products."""
-        return 2 * (self.ring_rows * self.columns + self.signatures)
+    by_score: bool
+    bank: Any
+    same: Any
+    allowed: Any
+    pair_allowed: Any
+    value: Any
+    nothing: Any
 
 
-def plan_of(tables: Tables) -> Plan:
-    """Put the throw nodes in dependency levels (host side, no GPU needed).
+class DeviceOut(NamedTuple):
+    """Where a launch writes: each pair's start value and derivative (``out``), and when
+    ``full`` every (pair, total, column) in ``values`` and ``deriv``."""
 
-    Refuses a graph whose options at the same total read a column that the plain kernel
-    has not written yet in that row (it would read a zero there): ``_kernel_python``'s
-    order is kept.
-    """
-    nodes = int(tables.node_col.shape[0])
-    col_node = {int(c): n for n, c in enumerate(tables.node_col.tolist())}
-    if (tables.opt_pts < 0).any():
-        raise ValueError("an option with negative points: the rows are solved downwards")
-    level: list[int] = []
-    for n in range(nodes):
-        depth = 0
-        for s in range(int(tables.sig_start[n]), int(tables.sig_start[n + 1])):
-            for o in range(int(tables.opt_start[s]), int(tables.opt_start[s + 1])):
-                dest = int(tables.opt_dest[o])
-                if tables.opt_pts[o] == 0 and dest > 1:
-                    m = col_node.get(dest)
-                    if m is None or m >= n:
-                        raise ValueError(
-                            f"node {n} reads column {dest} at its own total before it is solved"
-                        )
-                    depth = max(depth, level[m] + 1)
-        level.append(depth)
-    levels = max(level, default=-1) + 1
-    level_sig_start, level_node_start = [0], [0]
-    level_sigs: list[int] = []
-    level_nodes: list[int] = []
-    for k in range(levels):
-        for n in range(nodes):
-            if level[n] == k:
-                level_nodes.append(n)
-                level_sigs.extend(range(int(tables.sig_start[n]), int(tables.sig_start[n + 1])))
-        level_sig_start.append(len(level_sigs))
-        level_node_start.append(len(level_nodes))
-    throw_node = [col_node[int(c)] for c in tables.hand_throw_col.tolist()]
-    node_hands = [h for n in range(nodes) for h, m in enumerate(throw_node) if m == n]
-    node_hand_start = np.cumsum([0] + [throw_node.count(n) for n in range(nodes)])
+    out: Any
+    full: bool
+    values: Any
+    deriv: Any
+
+
+def device_turn(turn: FlatTurn) -> DeviceTurn:
+    """The flat turn's arrays as the kernel reads them, on the host (no GPU needed).
+
+    Refuses arrays that break the flat form's solving order (``FlatTurn.level_error``): a
+    node whose options at the same total read a column that the plain kernel has not written
+    yet in that row (it would read a zero there)."""
+    error = turn.level_error()
+    if error is not None:
+        raise ValueError(error)
 
     def i32(values: Any) -> I32:
         return np.ascontiguousarray(values, dtype=np.int32)
 
-    return Plan(
-        level_sig_start=i32(level_sig_start),
-        level_sigs=i32(level_sigs),
-        level_node_start=i32(level_node_start),
-        level_nodes=i32(level_nodes),
-        node_hand_start=i32(node_hand_start),
-        node_hands=i32(node_hands),
-        node_col=i32(tables.node_col),
-        sig_start=i32(tables.sig_start),
-        sig_prob=np.ascontiguousarray(tables.sig_prob, dtype=np.float64),
-        opt_start=i32(tables.opt_start),
-        opt_pts=i32(tables.opt_pts),
-        opt_dest=i32(tables.opt_dest),
-        hand_col=i32(tables.hand_col),
-        ring_rows=tables.max_points + 1,
-        columns=tables.columns,
-        signatures=int(tables.sig_prob.shape[0]),
-        start_col=tables.start_col,
+    return DeviceTurn(
+        level_start=i32(turn.level_start),
+        sig_start=i32(turn.sig_start),
+        sig_prob=np.ascontiguousarray(turn.sig_prob, dtype=np.float64),
+        opt_start=i32(turn.opt_start),
+        opt_pts=i32(turn.opt_pts),
+        opt_dest=i32(turn.opt_dest),
+        node_col=i32(turn.node_col),
+        hand_col=i32(turn.hand_col),
+        throw_hand_start=i32(turn.throw_hand_start),
+        throw_hands=i32(turn.throw_hands),
+        ring_rows=turn.max_points + 1,
+        columns=turn.columns,
+        signatures=int(turn.sig_prob.shape[0]),
+        start_col=turn.start_col,
     )
 
 
-_GRAPH_FIELDS = (
-    "level_sig_start",
-    "level_sigs",
-    "level_node_start",
-    "level_nodes",
-    "node_hand_start",
-    "node_hands",
-    "sig_start",
-    "sig_prob",
-    "opt_start",
-    "opt_pts",
-    "opt_dest",
-    "node_col",
-    "hand_col",
-)
-
-_on_device: dict[int, tuple[weakref.ref[Tables], Plan, tuple[Any, ...]]] = {}
+def widest(turn: FlatTurn) -> int:
+    """The most signatures in one dependency level: the threads a block can use."""
+    by_level = np.diff(turn.sig_start[turn.level_start])
+    return int(by_level.max(initial=1))
 
 
-def _device_plan(tables: Tables) -> tuple[Plan, tuple[Any, ...]]:
-    """The plan of a turn graph and its arrays on the device, sent once per ``Tables``."""
-    found = _on_device.get(id(tables))
-    if found is not None and found[0]() is tables:
-        return found[1], found[2]
+def scratch(turn: FlatTurn) -> int:
+    """Doubles of a block's ring and products."""
+    return 2 * ((turn.max_points + 1) * turn.columns + int(turn.sig_prob.shape[0]))
+
+
+_on_device: dict[int, tuple[weakref.ref[FlatTurn], DeviceTurn]] = {}
+
+
+def _device_turn(turn: FlatTurn) -> DeviceTurn:
+    """The turn's arrays on the device, sent once per ``FlatTurn``."""
+    found = _on_device.get(id(turn))
+    if found is not None and found[0]() is turn:
+        return found[1]
     cuda = _numba_cuda()
-    plan = plan_of(tables)
-    arrays = tuple(cuda.to_device(getattr(plan, name)) for name in _GRAPH_FIELDS)
-    for key in [k for k, (ref, _, _) in _on_device.items() if ref() is None]:
+    host = device_turn(turn)
+    sent = DeviceTurn(*(cuda.to_device(a) if isinstance(a, np.ndarray) else a for a in host))
+    for key in [k for k, (ref, _) in _on_device.items() if ref() is None]:
         del _on_device[key]
-    _on_device[id(tables)] = (weakref.ref(tables), plan, arrays)
-    return plan, arrays
+    _on_device[id(turn)] = (weakref.ref(turn), sent)
+    return sent
 
 
 _allowed_on_device: dict[int, tuple[weakref.ref[npt.NDArray[np.bool_]], Any]] = {}
@@ -284,7 +256,7 @@ def _device_allowed(allowed: npt.NDArray[np.bool_]) -> Any:
 def _kernels() -> tuple[Any, Any]:
     """The kernel with its ring in shared memory, and with it in global memory (``cuda_device``,
     compiled by Numba on first launch)."""
-    from zloutch.strategy import cuda_device
+    from zloutch.strategy.kernels import cuda_device
 
     return cuda_device.in_shared, cuda_device.in_global
 
@@ -294,10 +266,10 @@ SIMULATOR_BLOCK = 4
 costs them all a switch: the tests' whole games run there in a minute rather than seven."""
 
 
-def block_size(plan: Plan) -> int:
+def block_size(turn: FlatTurn) -> int:
     """Threads in a block on a GPU: the widest level's signatures, in whole warps, at most
     256."""
-    return min(MAX_BLOCK, max(32, -(-plan.widest // 32) * 32))
+    return min(MAX_BLOCK, max(32, -(-widest(turn) // 32) * 32))
 
 
 class CudaLevel:
@@ -317,7 +289,7 @@ class CudaLevel:
     @classmethod
     def by_score(
         cls,
-        tables: Tables,
+        turn: FlatTurn,
         banks: LevelBanks,
         boundary_is_farkle: bool,
         block: int | None = None,
@@ -327,7 +299,7 @@ class CudaLevel:
 
         Its shapes are checked here: the kernel does not check what it reads."""
         pairs, height = banks.value.shape
-        hands = int(tables.hand_col.shape[0])
+        hands = int(turn.hand_col.shape[0])
         tops = int(banks.rows.max(initial=0))
         if not (
             banks.rows.shape == banks.score.shape == (pairs,)
@@ -346,11 +318,11 @@ class CudaLevel:
                 f"{banks.rows.shape} up to {tops}, scores {banks.score.shape}, flags "
                 f"{banks.nothing.shape}, who may bank {banks.allowed.shape} ({hands} hands)"
             )
-        return cls(tables, banks.rows, None, None, boundary_is_farkle, block, shared, scores=banks)
+        return cls(turn, banks.rows, None, None, boundary_is_farkle, block, shared, scores=banks)
 
     def __init__(
         self,
-        tables: Tables,
+        turn: FlatTurn,
         rows: Ints,
         bank: Floats | None,
         bank_farkle: npt.NDArray[np.bool_] | None,
@@ -365,25 +337,30 @@ class CudaLevel:
         as ``LevelBanks`` (``by_score``), ``bank`` and ``bank_farkle`` then None."""
         cuda = _numba_cuda()
         self._cuda = cuda
-        self.plan, self._graph = _device_plan(tables)
+        self.turn = turn
+        self._graph = _device_turn(turn)
+        self.scratch = scratch(turn)
         self.pairs = int(rows.shape[0])
         self.height = max(int(rows.max(initial=0)), 1)
-        self.block = block or (SIMULATOR_BLOCK if simulated() else block_size(self.plan))
+        self.block = block or (SIMULATOR_BLOCK if simulated() else block_size(turn))
         self.d_boundary = 1.0 if boundary_is_farkle else 0.0
-        self.shared = self.plan.scratch * 8 <= SHARED_LIMIT if shared is None else shared
+        self.shared = self.scratch * 8 <= SHARED_LIMIT if shared is None else shared
         if not self.pairs:
             return
-        hands = int(tables.hand_col.shape[0])
+        hands = int(turn.hand_col.shape[0])
         self._rows = cuda.to_device(np.ascontiguousarray(rows, dtype=np.int32))
-        nothing_sent = cuda.device_array((1, 1, 1)), cuda.device_array((1, 1, 1), np.uint8)
+        one_double, one_byte = cuda.device_array((1, 1, 1)), cuda.device_array((1, 1, 1), np.uint8)
         if scores is not None:
-            self._by_score = True
-            self._bank, self._same = nothing_sent
-            self._allowed = _device_allowed(scores.allowed)
-            self._pair_allowed = cuda.to_device(np.ascontiguousarray(scores.score, np.int32))
-            self._value = cuda.to_device(np.ascontiguousarray(scores.value, np.float64))
             nothing = np.ascontiguousarray(scores.nothing, dtype=np.bool_).view(np.uint8)
-            self._nothing = cuda.to_device(nothing)
+            self._banks = DeviceBanks(
+                by_score=True,
+                bank=one_double,
+                same=one_byte,
+                allowed=_device_allowed(scores.allowed),
+                pair_allowed=cuda.to_device(np.ascontiguousarray(scores.score, np.int32)),
+                value=cuda.to_device(np.ascontiguousarray(scores.value, np.float64)),
+                nothing=cuda.to_device(nothing),
+            )
         else:
             assert bank is not None and bank_farkle is not None, "banks by hand, or scores"
             bank = np.ascontiguousarray(bank, dtype=np.float64)
@@ -391,20 +368,22 @@ class CudaLevel:
             if bank.shape[1] == 0:  # no rows at all: nothing is read
                 bank = np.zeros((self.pairs, 1, hands))
                 same = np.zeros((self.pairs, 1, hands), dtype=np.uint8)
-            self._by_score = False
-            self._bank = cuda.to_device(bank)
-            self._same = cuda.to_device(same)
-            self._allowed = nothing_sent[1]
-            self._pair_allowed = cuda.device_array(1, np.int32)
-            self._value = cuda.device_array((1, 1))
-            self._nothing = cuda.device_array((1, 1), np.uint8)
+            self._banks = DeviceBanks(
+                by_score=False,
+                bank=cuda.to_device(bank),
+                same=cuda.to_device(same),
+                allowed=one_byte,
+                pair_allowed=cuda.device_array(1, np.int32),
+                value=cuda.device_array((1, 1)),
+                nothing=cuda.device_array((1, 1), np.uint8),
+            )
         self._scal = cuda.device_array((self.pairs, 3))  # farkle, win, boundary: each pass
         self._out = cuda.device_array((self.pairs, 2))
         self._none = cuda.device_array((1, 1, 1))  # full tables not asked for
         self._scratch = (
             cuda.device_array((1, 1))
             if self.shared
-            else cuda.device_array((self.pairs, self.plan.scratch))
+            else cuda.device_array((self.pairs, self.scratch))
         )
 
     def _launch(
@@ -412,42 +391,30 @@ class CudaLevel:
     ) -> None:
         scal = np.ascontiguousarray(np.stack([farkle, win, boundary], axis=1), dtype=np.float64)
         self._scal.copy_to_device(scal)
-        plan = self.plan
         in_shared, in_global = _kernels()
         if self.shared:
-            kernel = in_shared[self.pairs, self.block, 0, plan.scratch * 8]
+            kernel = in_shared[self.pairs, self.block, 0, self.scratch * 8]
         else:
             kernel = in_global[self.pairs, self.block]
-        with warnings.catch_warnings():
-            # A level has a few hundred pairs, a block each: fewer blocks than the GPU could
-            # hold, as intended (each block is long), which Numba warns about at every launch.
-            warnings.filterwarnings("ignore", message="Grid size .* will likely result in GPU")
-            self._run(kernel, full, full_d)
-
-    def _run(self, kernel: Any, full: Any, full_d: Any) -> None:
-        plan = self.plan
-        kernel(
-            self._rows,
-            self._bank,
-            self._same,
-            self._by_score,
-            self._allowed,
-            self._pair_allowed,
-            self._value,
-            self._nothing,
-            self._scal,
-            self.d_boundary,
-            *self._graph,
-            plan.ring_rows,
-            plan.columns,
-            plan.signatures,
-            plan.start_col,
+        outputs = DeviceOut(
             self._out,
             full is not None,
             self._none if full is None else full,
             self._none if full_d is None else full_d,
-            self._scratch,
         )
+        with warnings.catch_warnings():
+            # A level has a few hundred pairs, a block each: fewer blocks than the GPU could
+            # hold, as intended (each block is long), which Numba warns about at every launch.
+            warnings.filterwarnings("ignore", message="Grid size .* will likely result in GPU")
+            kernel(
+                self._rows,
+                self._scal,
+                self.d_boundary,
+                self._banks,
+                self._graph,
+                outputs,
+                self._scratch,
+            )
 
     def starts(self, farkle: Floats, win: Floats, boundary: Floats) -> tuple[Floats, Floats]:
         """The value at the start of the turn (total 0) of every pair, and d/d(farkle)."""
@@ -459,8 +426,8 @@ class CudaLevel:
 
     def tables(self, farkle: Floats, win: Floats, boundary: Floats) -> tuple[Floats, Floats]:
         """Every (pair, total, column), in ``solve_pairs``'s layout (zeros past a pair's
-        rows and in the farkle and win columns, as ``_kernel_python``)."""
-        shape = (self.pairs, self.height, self.plan.columns)
+        rows and in the farkle and win columns, as the plain kernel)."""
+        shape = (self.pairs, self.height, self.turn.columns)
         if not self.pairs:
             return np.zeros(shape), np.zeros(shape)
         cuda = self._cuda
@@ -470,17 +437,16 @@ class CudaLevel:
 
 
 def solve_pairs_cuda(
-    tables: Tables,
-    rows: Ints,
-    bank: Floats,
-    bank_farkle: npt.NDArray[np.bool_],
-    farkle: Floats,
-    win: Floats,
-    boundary: Floats,
-    boundary_is_farkle: bool,
-    block: int | None = None,
-    shared: bool | None = None,
+    problem: PairsProblem, block: int | None = None, shared: bool | None = None
 ) -> tuple[Floats, Floats]:
     """``kernels.solve_pairs`` on the GPU: every (pair, total, column), in one launch."""
-    level = CudaLevel(tables, rows, bank, bank_farkle, boundary_is_farkle, block, shared)
-    return level.tables(farkle, win, boundary)
+    level = CudaLevel(
+        problem.turn,
+        problem.rows,
+        problem.bank,
+        problem.bank_farkle,
+        problem.boundary_is_farkle,
+        block,
+        shared,
+    )
+    return level.tables(problem.farkle, problem.win, problem.boundary)
