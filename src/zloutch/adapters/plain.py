@@ -25,7 +25,9 @@ from zloutch.app.session import (
     META_WORDS,
     LogEntry,
     Session,
+    busts_words,
     hand_words,
+    passes_words,
     short_reason,
     standing_words,
     ticks_words,
@@ -43,6 +45,7 @@ from zloutch.engine import (
 )
 from zloutch.engine.actions import WORDS as ACTION_WORDS
 from zloutch.engine.events import Thrown
+from zloutch.engine.game import keep_passes, takeover_busts
 from zloutch.rules import ZloutchError, format_dice
 
 EXIT_OK = 0
@@ -124,8 +127,10 @@ def sheet_lines(state: GameState) -> list[str]:
 
 def move_words(state: GameState, action: Action) -> str:
     if isinstance(action, Keep) and state.phase is Phase.KEEP:
-        points = {k.dice: k.points for k in throw_score(state).keeps}
-        return f"{action} ({points[action.dice]})"
+        keep = {k.dice: k for k in throw_score(state).keeps}[action.dice]
+        if keep_passes(state, keep):
+            return f"{action} ({keep.points}, {passes_words(state)})"
+        return f"{action} ({keep.points})"
     return str(action)
 
 
@@ -152,6 +157,8 @@ def situation_lines(session: Session) -> list[str]:
                 f"{banker} banked {offer.total} with {count_dice(offer.dice)} left: "
                 "take continues that turn (G-8), fresh starts a new one."
             )
+            if takeover_busts(state):
+                lines.append(_capital(busts_words(state)) + ".")
         lines.append(f"You can: {can}.")
         return lines
     hand = ", ".join(hand_words(state))

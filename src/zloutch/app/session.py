@@ -185,6 +185,17 @@ def standing_words(state: GameState, seat: int) -> list[str]:
     return words
 
 
+def passes_words(state: GameState) -> str:
+    """What a keep that passes an exact target does (``engine.game.keep_passes``, T-9)."""
+    return f"passes {state.rules.game.target}: the turn is lost"
+
+
+def busts_words(state: GameState) -> str:
+    """What taking over an offer certain to bust does (``engine.game.takeover_busts``)."""
+    target = state.rules.game.target
+    return f"taking it over is certain to pass {target}: the turn would be lost (T-9)"
+
+
 def hand_words(state: GameState, *, aside: bool = True) -> list[str]:
     """Where the turn stands: its total, the dice set aside and the jokers (``aside``: unless
     they are shown elsewhere), the dice in the air or in hand, a figure waiting (V-1).

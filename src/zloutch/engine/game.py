@@ -267,6 +267,39 @@ def banked_score(rules: RuleSet, score: int, total: int) -> int:
     return value
 
 
+def keep_passes(state: GameState, keep: ScoredKeep) -> bool:
+    """T-9: keeping ``keep`` from the throw on the table passes an exact target, so the turn
+    is lost (the keep is legal: the player may still make it)."""
+    t = state.turn
+    total = t.total + t.joker_points + keep.points
+    return overshoots(state.rules, state.sheets[t.player].score, total)
+
+
+def keep_wins(state: GameState, keep: ScoredKeep) -> bool:
+    """Under an exact target (T-9): keeping ``keep`` brings the turn's total exactly onto the
+    target and the turn may then bank it (T-6, T-5... allow it), so the bank reaches it. A
+    keep that lands on the target but cannot be banked there is no win: every later keep
+    passes it."""
+    rules, t = state.rules, state.turn
+    total = t.total + t.joker_points + keep.points
+    score = state.sheets[t.player].score
+    if not (rules.game.exact_target and lands_on_target(rules, score, total)):
+        return False
+    after = turn_after_keep(rules, t, keep)
+    return bank_rule(rules, after, entered=state.entered(t.player), lands=True) is None
+
+
+def takeover_busts(state: GameState) -> bool:
+    """G-8 under T-9: taking over the offer on the table is certain to lose the turn, its
+    total on the player's score at or past an exact target (every keep of the next throw
+    passes it, and a throw that scores nothing loses the turn)."""
+    offer = state.offer
+    if offer is None or not state.rules.game.exact_target:
+        return False
+    score = state.sheets[state.turn.player].score
+    return score + offer.total >= state.rules.game.target
+
+
 def reaches_target(rules: RuleSet, score: int) -> bool:
     """Whether a banked score reaches the target (G-2, T-9: exactly)."""
     g = rules.game

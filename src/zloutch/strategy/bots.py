@@ -15,7 +15,14 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from zloutch.engine.actions import Action, Bank, Fresh, Joker, Keep, Take, Throw
-from zloutch.engine.game import legal_actions, throw_score
+from zloutch.engine.game import (
+    keep_passes,
+    keep_wins,
+    lands_on_target,
+    legal_actions,
+    takeover_busts,
+    throw_score,
+)
 from zloutch.engine.state import GameState, Phase
 from zloutch.rules.errors import ZloutchError
 from zloutch.strategy.policy import Policy
@@ -34,12 +41,28 @@ _BANK, _THROW, _TAKE, _FRESH = Bank(), Throw(), Take(), Fresh()
 
 
 def _best_keep(state: GameState, actions: tuple[Action, ...]) -> Action:
-    """The keep worth most points; on equal points the one that keeps fewer dice."""
-    points = {k.dice: k.points for k in throw_score(state).keeps}
+    """The keep worth most points; on equal points the one that keeps fewer dice. Under an
+    exact target (T-9) a keep that wins (lands on it, to be banked: ``keep_wins``) comes
+    first and one that passes it last: no bot throws away a win for more points."""
+    scored = {k.dice: k for k in throw_score(state).keeps}
     keeps = [a for a in actions if isinstance(a, Keep)]
     if not keeps:
         return actions[0]
-    return max(keeps, key=lambda a: (points[a.dice], -len(a.dice)))
+
+    def key(action: Keep) -> tuple[bool, bool, int, int]:
+        keep = scored[action.dice]
+        wins, passes = keep_wins(state, keep), keep_passes(state, keep)
+        return (wins, not passes, keep.points, -len(action.dice))
+
+    return max(keeps, key=key)
+
+
+def banks_on_target(state: GameState) -> bool:
+    """At a decision under an exact target (T-9): the turn total lands the player on it, so
+    banking reaches it (every bot then banks, where banking is legal)."""
+    rules, t = state.rules, state.turn
+    score = state.sheets[t.player].score
+    return rules.game.exact_target and lands_on_target(rules, score, t.total)
 
 
 @dataclass(frozen=True)
@@ -49,12 +72,35 @@ class RandomBot:
     name: str = "random"
 
     def choose(self, state: GameState, rng: random.Random) -> Action:
-        return rng.choice(legal_actions(state))
+        """Any legal action, uniformly, except that it never throws away a win under an
+        exact target: a keep that lands on it is taken, one that passes it is not (while
+        another is legal), a total on the target is banked, and an offer certain to bust is
+        not taken."""
+        actions = legal_actions(state)
+        if state.phase is Phase.KEEP:
+            scored = {k.dice: k for k in throw_score(state).keeps}
+            keeps = [a for a in actions if isinstance(a, Keep)]
+            landing = [a for a in keeps if keep_wins(state, scored[a.dice])]
+            if landing:
+                return rng.choice(landing)
+            safe = tuple(
+                a
+                for a in actions
+                if not (isinstance(a, Keep) and keep_passes(state, scored[a.dice]))
+            )
+            return rng.choice(safe or actions)
+        if state.phase is Phase.DECIDE and _BANK in actions and banks_on_target(state):
+            return _BANK
+        if _TAKE in actions and takeover_busts(state):
+            actions = tuple(a for a in actions if a != _TAKE) or actions
+        return rng.choice(actions)
 
 
 @dataclass(frozen=True)
 class ThresholdBot:
-    """Keeps the most points; banks as soon as the turn total reaches ``threshold``."""
+    """Keeps the most points; banks as soon as the turn total reaches ``threshold``, or lands
+    on an exact target (``_best_keep``: a keep that lands on it first, one that passes it
+    last)."""
 
     threshold: int
     name: str = ""
@@ -65,7 +111,7 @@ class ThresholdBot:
             return self._start(state, actions)
         if state.phase is Phase.KEEP:
             return _best_keep(state, actions)
-        if _BANK in actions and state.turn.total >= self.threshold:
+        if _BANK in actions and (state.turn.total >= self.threshold or banks_on_target(state)):
             return _BANK
         if _THROW in actions:
             return _THROW
@@ -82,7 +128,8 @@ class ThresholdBot:
     def _start(self, state: GameState, actions: tuple[Action, ...]) -> Action:
         offer = state.offer
         if offer is not None and _TAKE in actions:
-            return _TAKE if offer.dice >= 3 and offer.total < self.threshold else _FRESH
+            wanted = offer.dice >= 3 and offer.total < self.threshold
+            return _TAKE if wanted and not takeover_busts(state) else _FRESH
         return actions[0]
 
 
@@ -101,7 +148,8 @@ class GreedyBot:
         if state.phase is not Phase.DECIDE:
             return self._inner.choose(state, rng)
         actions = legal_actions(state)
-        if _BANK in actions and state.turn.total >= self.bank_threshold(state.in_hand):
+        wanted = state.turn.total >= self.bank_threshold(state.in_hand)
+        if _BANK in actions and (wanted or banks_on_target(state)):
             return _BANK
         return _THROW if _THROW in actions else actions[0]
 

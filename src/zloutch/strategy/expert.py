@@ -10,6 +10,7 @@ from zloutch.engine.actions import Action, Bank, Fresh, Joker, Keep, Take, Throw
 from zloutch.engine.compiled import UNSEEN, Hand, Situation, ThrowNode
 from zloutch.engine.game import (
     joker_reading,
+    keep_passes,
     legal_actions,
     throw_score,
     turn_after_jokers,
@@ -128,6 +129,7 @@ class TurnAdvisor:
         unit = self.model.unit
         compiled = self.model.compiled
         values: list[tuple[Action, float]] = []
+        passing: set[int] = set()
         for action in legal_actions(state):
             if isinstance(action, Throw | Fresh) and state.phase is Phase.START:
                 value = self.solution(state, 0).value(0, self.model.start)
@@ -138,6 +140,8 @@ class TurnAdvisor:
                 value = sol.value(offer.total, compiled.take_node(offer))
             elif isinstance(action, Keep):
                 keep = next(k for k in throw_score(state).keeps if k.dice == action.dice)
+                if keep_passes(state, keep):
+                    passing.add(len(values))
                 options = compiled.keep_options(self.throw_node(state), t.throw, keep)
                 sol = self.solution(state)
                 value = max(sol.column_value(t.total + p * unit, c) for p, c in options)
@@ -153,8 +157,18 @@ class TurnAdvisor:
             else:
                 value = float("-inf")
             values.append((action, value))
-        order = sorted(range(len(values)), key=lambda i: (-values[i][1], i))
+
+        def rank(i: int) -> tuple[float, int]:
+            return (-(values[i][1] - (PASSING if i in passing else 0.0)), i)
+
+        order = sorted(range(len(values)), key=rank)
         return Advice(tuple(values[i] for i in order), self.objective(state))
+
+
+PASSING = 1e-12
+"""A keep that passes an exact target (T-9) ranks as if worth this much less: it is never
+worth more than one that does not, so a tie (or a difference of rounding) goes to the
+other (``strategy.tables.expert_table`` ranks the options the same way)."""
 
 
 class ExpertBot:

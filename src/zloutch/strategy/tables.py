@@ -20,6 +20,7 @@ import numpy as np
 import numpy.typing as npt
 
 from zloutch.engine.compiled import Situation
+from zloutch.strategy.expert import PASSING
 from zloutch.strategy.turn_solver import TurnModel, solve_turn
 
 Ints = npt.NDArray[np.int64]
@@ -87,7 +88,9 @@ def first_best(values: npt.NDArray[np.float64], frame: TableFrame) -> Ints:
 
 def most_points_keep(frame: TableFrame) -> npt.NDArray[np.int16]:
     """The keep with most points; on equal points the one that keeps fewer dice (the
-    threshold and greedy bots' keep), the same at every situation and total."""
+    threshold and greedy bots' keep, ``bots._best_keep``). Under an exact target (T-9) a
+    keep that lands on it comes first and one that passes it last, which depends on the
+    score and the total: a table by situation and total; otherwise one for all."""
     flat = frame.model.compiled.flat
     seg = np.repeat(np.arange(frame.rolls), np.diff(flat.roll_opt_start))
     node_of_roll = np.searchsorted(flat.roll_start[:-1], np.arange(frame.rolls), side="right") - 1
@@ -98,20 +101,65 @@ def most_points_keep(frame: TableFrame) -> npt.NDArray[np.int16]:
     free = np.where(dest >= 0, flat.hand_free[np.maximum(dest, 0)], 0)
     kept = np.where(dest >= 0, thrown - free, thrown)
     score = flat.roll_opt_pts.astype(np.float64) * 64 - kept
-    choice: npt.NDArray[np.int16] = first_best(score, frame).astype(np.int16)
-    return choice[None, None, :]
+    rules = frame.model.rules
+    if not rules.game.exact_target:
+        choice: npt.NDArray[np.int16] = first_best(score, frame).astype(np.int16)
+        return choice[None, None, :]
+    # The rank of an option: 2 it wins (lands on the target, and its hand may bank there:
+    # ``engine.game.keep_wins``), 0 it passes the target, else 1. Whether a landing hand may
+    # bank depends on the situation: situations that agree on it share one table by sum.
+    target = _target_units(frame)
+    unit = rules.unit
+    allowed = frame.allowed()
+    scores = np.asarray([s.score // unit for s in frame.situations], dtype=np.int64)
+    landing = target - scores  # the total that lands each situation on the target
+    inside = (landing >= 0) & (landing < frame.rows)
+    at = np.clip(landing, 0, frame.rows - 1)
+    hand = dest  # the option's hand (-1: a throw, a farkle or a win)
+    may_bank = allowed[np.arange(len(scores))[:, None], at[:, None], np.maximum(hand, 0)[None, :]]
+    may_bank &= (hand >= 0)[None, :] & inside[:, None]
+    patterns, which = np.unique(may_bank, axis=0, return_inverse=True)
+    reached = np.arange(target + 1)[:, None] + flat.roll_opt_pts[None, :]  # [score + total, o]
+    sums = _score_plus_total(frame, target)
+    keep = np.empty((len(scores), frame.rows, frame.rolls), dtype=np.int16)
+    for k, banks in enumerate(patterns):
+        wins = (reached == target) & banks[None, :]
+        rank = np.where(wins, 2, np.where(reached > target, 0, 1))
+        by_sum = first_best(rank * float(2**20) + score[None, :], frame).astype(np.int16)
+        mine = which.reshape(-1) == k
+        keep[mine] = by_sum[sums[mine]]
+    return keep
+
+
+def _target_units(frame: TableFrame) -> int:
+    return -(-frame.model.rules.game.target // frame.model.rules.unit)
+
+
+def _score_plus_total(frame: TableFrame, target: int) -> Ints:
+    """``[s, t]``: the score of situation ``s`` plus the total ``t``, in units, at most the
+    target (a total past it is never reached: the turn is lost, T-9)."""
+    unit = frame.model.rules.unit
+    scores = np.asarray([s.score // unit for s in frame.situations], dtype=np.int64)
+    found: Ints = np.minimum(scores[:, None] + np.arange(frame.rows)[None, :], target)
+    return found
 
 
 def threshold_table(name: str, frame: TableFrame, wanted: Ints) -> PolicyTable:
     """Keep most points; bank as soon as the total reaches ``wanted[dice in hand]`` points
-    (the dice the hand throws next)."""
+    (the dice the hand throws next), or lands on an exact target (``bots.banks_on_target``)."""
     flat = frame.model.compiled.flat
     totals = np.arange(frame.rows, dtype=np.int64) * frame.model.rules.unit
     node_of_col = np.zeros(flat.columns, dtype=np.int64)
     node_of_col[flat.node_col] = np.arange(flat.node_col.shape[0])
     in_hand = flat.node_dice[node_of_col[flat.hand_throw_col]]
-    want = totals[:, None] >= wanted[in_hand][None, :]
-    return PolicyTable(name, most_points_keep(frame), frame.allowed() & want[None, :, :])
+    want = np.broadcast_to(
+        totals[:, None] >= wanted[in_hand][None, :], (1, frame.rows, len(in_hand))
+    )
+    if frame.model.rules.game.exact_target:
+        target = _target_units(frame)
+        lands = _score_plus_total(frame, target + 1) == target  # [s, t]
+        want = want | lands[:, :, None]
+    return PolicyTable(name, most_points_keep(frame), frame.allowed() & want)
 
 
 def expert_table(frame: TableFrame) -> PolicyTable:
@@ -121,11 +169,16 @@ def expert_table(frame: TableFrame) -> PolicyTable:
     keep = np.zeros((len(frame.situations), frame.rows, frame.rolls), dtype=np.int16)
     bank = np.zeros((len(frame.situations), frame.rows, hands), dtype=np.bool_)
     t = np.arange(frame.rows)
+    exact, target = model.rules.game.exact_target, _target_units(frame)
     for s, situation in enumerate(frame.situations):
         sol = solve_turn(model.rules, situation, model=model)
         last = sol.values.shape[0] - 1
         at = np.minimum(t[:, None] + flat.roll_opt_pts[None, :], last)
-        keep[s] = first_best(sol.values[at, flat.roll_opt_dest], frame)
+        values = sol.values[at, flat.roll_opt_dest]
+        if exact:  # a keep that passes the target ranks lower by PASSING (TurnAdvisor.advise)
+            reached = situation.score // model.rules.unit + t[:, None] + flat.roll_opt_pts
+            values = values - np.where(reached > target, PASSING, 0.0)
+        keep[s] = first_best(values, frame)
         throw = sol.values[np.minimum(t, last)[:, None], flat.hand_throw_col[None, :]]
         bank_value = sol.bank_values[np.minimum(t, sol.bank_values.shape[0] - 1)]
         allowed = model.compiled.bankable(situation, frame.rows)

@@ -5,9 +5,17 @@ from __future__ import annotations
 from rich.text import Text
 
 from zloutch.app.dice import count_dice
-from zloutch.app.session import LogEntry, Session, hand_words, standing_words
+from zloutch.app.session import (
+    LogEntry,
+    Session,
+    busts_words,
+    hand_words,
+    passes_words,
+    standing_words,
+)
 from zloutch.engine import GameState, Joker, Keep, Phase, throw_score
 from zloutch.engine.events import Banked, Bumped, Crossed, Farkled, Thrown, Won
+from zloutch.engine.game import keep_passes, takeover_busts
 from zloutch.rules import Dice, format_dice
 
 
@@ -123,6 +131,8 @@ def aside_text(session: Session) -> Text:
     if offer is not None and by is not None and session.state.phase is Phase.START:
         banker = session.names[by]
         parts.append(f"{banker} banked {offer.total} with {count_dice(offer.dice)} left (G-8)")
+        if takeover_busts(session.state):
+            parts.append(busts_words(session.state))
     return Text(" · ".join(parts))
 
 
@@ -138,6 +148,8 @@ def keeps_text(session: Session, chosen: Dice) -> Text:
         line = f"  {format_dice(keep.dice):<14} {points:>6}"
         if keep.full_hand:
             line += "  full hand"
+        if keep_passes(state, keep):
+            line += f"  {passes_words(state)}"
         text.append(line + "\n", style="reverse" if keep.dice == chosen else "")
     if chosen:
         reason = s.refusal(Keep(chosen))

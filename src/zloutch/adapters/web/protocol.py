@@ -22,6 +22,7 @@ from zloutch.engine import (
     turn_player,
 )
 from zloutch.engine.events import Event
+from zloutch.engine.game import keep_passes, takeover_busts
 from zloutch.engine.record import dice_json, sheet_json
 from zloutch.rules import OPTIONS, PRESETS, load_rules
 from zloutch.server import Accepted, Played, Refused, Room, refusals
@@ -77,6 +78,8 @@ def state_json(room: Room, lang: str = "en") -> dict[str, Any]:
         "rules": state.rules.spec,
         "table_mode": room.game.table_mode,
         "entry": state.rules.turn.entry,
+        "target": state.rules.game.target,
+        "exact_target": state.rules.game.exact_target,
         "phase": state.phase.value,
         "to_move": who if who >= 0 else None,
         "turn_player": turn_player(state) if state.phase is not Phase.OVER else None,
@@ -102,10 +105,19 @@ def state_json(room: Room, lang: str = "en") -> dict[str, Any]:
             "full_hand": t.full_hand,
             "pending": t.pending,
         },
-        "offer": {"total": offer.total, "dice": offer.dice} if offer else None,
+        "offer": (
+            {"total": offer.total, "dice": offer.dice, "busts": takeover_busts(state)}
+            if offer
+            else None
+        ),
         "legal": [str(a) for a in room.match.legal()],
         "keeps": [
-            {"dice": list(k.dice), "points": k.points, "full_hand": k.full_hand}
+            {
+                "dice": list(k.dice),
+                "points": k.points,
+                "full_hand": k.full_hand,
+                "passes": keep_passes(state, k),
+            }
             for k in (throw_score(state).keeps if state.phase is Phase.KEEP else ())
         ],
         "refusals": {

@@ -495,6 +495,7 @@ export class Table {
     if (s.offer) {
       parts.push(
         h("span", { class: "offer" }, t("Offer: take over {total} with {n} dice (G-8)", { total: s.offer.total, n: s.offer.dice })),
+        s.offer.busts ? h("span", { class: "warn" }, t("taking it over is certain to pass {target}: the turn would be lost (T-9)", { target: s.target })) : null,
       );
     }
     if (turn.pending) parts.push(h("span", {}, t("a figure waits for a 1 or a 5 (V-1)")));
@@ -539,6 +540,7 @@ export class Table {
                   h("span", { class: "keep-dice" }, k.dice.join(" ")),
                   h("span", { class: "points" }, k.points),
                   k.full_hand ? h("span", { class: "tag" }, t("full hand")) : null,
+                  k.passes ? h("span", { class: "tag warn" }, t("passes {target}: the turn is lost", { target: s.target })) : null,
                   exact ? h("span", { class: "tag" }, t("your selection")) : null,
                 ),
               );
@@ -606,7 +608,7 @@ export class Table {
       );
       add("throw", t("Throw"), () => this.send("throw"), "T");
       add("bank", s.turn.total ? t("Bank {total}", { total: s.turn.total }) : t("Bank"), () => this.send("bank"), "B");
-      add("take", t("Take over"), () => this.send("take"), "X");
+      add("take", s.offer && s.offer.busts ? t("Take over (certain to bust)") : t("Take over"), () => this.send("take"), "X");
       add("fresh", t("Start fresh"), () => this.send("fresh"), "F");
       if ("joker" in s.refusals) {
         const jokers = s.legal.filter((a) => a.startsWith("joker"));

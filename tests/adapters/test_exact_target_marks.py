@@ -1,0 +1,70 @@
+"""Every front end marks a keep that passes an exact target and a take-over certain to bust
+(T-9), with the engine's facts (``keep_passes``, ``takeover_busts``)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from zloutch.adapters.cli import app
+from zloutch.adapters.tui.views import keeps_text
+from zloutch.adapters.web.protocol import state_json
+from zloutch.app.dice import ScriptedDice
+from zloutch.app.session import Session
+from zloutch.engine import Throw
+from zloutch.server import Accepted, MemoryStore, NewGame, Rooms, SeatSpec
+
+RULES = "dix-mille(target=1000)"
+
+
+def test_the_line_mode_marks_the_keep_that_passes(tmp_path: Path) -> None:
+    dice = tmp_path / "d.txt"
+    dice.write_text("1 1 1 5 6\n")
+    args = ["play", "--plain", "-r", RULES, "-p", "Ana,Bob", "--dice", str(dice), "--pace", "0"]
+    result = CliRunner().invoke(app, args, input="throw\nquit\n")
+    assert result.exit_code == 0, result.output
+    line = next(x for x in result.output.splitlines() if x.startswith("Keep one of"))
+    assert "keep 1 1 1 5 (1050, passes 1000: the turn is lost)" in line
+    assert "keep 1 1 1 (1000)," in line
+
+
+def test_the_terminal_app_marks_the_keep_that_passes() -> None:
+    session = Session.new(RULES, "Ana,Bob", dice=ScriptedDice.from_text("1 1 1 5 6", "test"))
+    session.act(Throw())
+    session.roll()
+    lines = keeps_text(session, ()).plain.splitlines()
+    assert any("1 1 1 5" in x and "passes 1000: the turn is lost" in x for x in lines)
+    lands = [x for x in lines if x.split()[:4] == ["1", "1", "1", "1000"]]
+    assert lands and "passes" not in lands[0]
+
+
+def test_the_web_state_marks_keeps_and_offers() -> None:
+    rooms = Rooms(MemoryStore())
+    people = (SeatSpec("Ana"), SeatSpec("Bob"))
+    created = rooms.create(
+        NewGame(people, rules="dix-mille(target=1500,bump=off)", table_mode=True)
+    )
+    game, tokens = created.game_id, {s: rooms.join(c).token for s, c in created.invites}
+
+    def play(seat: int, action: str) -> None:
+        room = rooms.room(game)
+        answer = rooms.intent(game, tokens[seat], room.version, f"m{room.version}", action)
+        assert isinstance(answer, Accepted), answer
+
+    play(0, "throw")
+    play(0, "roll 1 1 1 5 6")
+    state = state_json(rooms.room(game))
+    assert state["target"] == 1500 and state["exact_target"] is True
+    passes = {" ".join(map(str, k["dice"])): k["passes"] for k in state["keeps"]}
+    assert passes["1 1 1 5"] is False  # 1050 of 1500
+    play(0, "keep 1 1 1")
+    play(0, "bank")  # Ana 1000, two dice left: Bob is offered 1000 with two dice
+    offer = state_json(rooms.room(game))["offer"]
+    assert offer is not None and offer["busts"] is False  # 0 + 1000 is below 1500
+    play(1, "fresh")
+    play(1, "roll 1 1 1 2 3")
+    play(1, "keep 1 1 1")
+    play(1, "bank")  # Bob 1000 (no bump): Ana, at 1000, is offered 1000 more
+    offer = state_json(rooms.room(game))["offer"]
+    assert offer is not None and offer["busts"] is True

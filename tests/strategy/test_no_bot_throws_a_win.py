@@ -1,0 +1,182 @@
+"""No bot throws away a win under an exact target (T-9), at every level.
+
+Random throws on every preset with an exact target, at scores near it: a keep that lands on
+the target is taken when one is legal, a keep that passes it is never preferred to one that
+does not, a total on the target is banked, and a take-over certain to bust is declined. The
+fast simulator's tables of the same bots choose the same keeps and banks."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+from functools import cache
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from zloutch.engine import Bank, Keep, Roll, Take, Throw
+from zloutch.engine.endings import load_rules
+from zloutch.engine.game import (
+    apply,
+    keep_passes,
+    keep_wins,
+    legal_actions,
+    new_game,
+    takeover_busts,
+    throw_score,
+)
+from zloutch.engine.state import GameState, Level, Phase
+from zloutch.rules import PRESETS
+from zloutch.rules.ruleset import RuleSet
+from zloutch.strategy.bots import LEVELS, banks_on_target, make_bot
+from zloutch.strategy.game_solver import sheet_blind, solve_game
+from zloutch.strategy.optimal import OptimalBot
+from zloutch.strategy.policy import Policy
+
+EXACT = sorted(p for p in PRESETS if load_rules(p).game.exact_target)
+TARGET = 1500
+
+
+def test_the_exact_presets_are_checked() -> None:
+    assert EXACT == ["charentaise", "dix-mille", "dix-mille-6"]
+
+
+@cache
+def rules_of(preset: str) -> RuleSet:
+    return load_rules(f"{preset}(target={TARGET})")
+
+
+@cache
+def bot(preset: str, level: str) -> Policy:
+    if LEVELS[level] == "optimal":  # the solved game of the sheet-blind model (ticks left out)
+        rules = rules_of(preset)
+        blind = sheet_blind(rules)
+        assert blind is not None
+        return OptimalBot(solve_game(blind))
+    return make_bot(level)
+
+
+def at_score(rules: RuleSet, score: int) -> GameState:
+    state = new_game(rules, ["Ana", "Bob"])
+    sheet = replace(state.sheets[0], levels=(Level(score),) if score else ())
+    return replace(state, sheets=(sheet, *state.sheets[1:]))
+
+
+def faces(n: int) -> st.SearchStrategy[tuple[int, ...]]:
+    return st.lists(st.integers(1, 6), min_size=n, max_size=n).map(lambda d: tuple(sorted(d)))
+
+
+@st.composite
+def near_the_target(draw: st.DrawFn, preset: str) -> GameState:
+    """A keep to choose: a score 50 to 1,000 below the target, the first throw or, after a
+    keep of the bot's own, the next."""
+    rules = rules_of(preset)
+    score = TARGET - 50 * draw(st.integers(1, 20))
+    state = apply(at_score(rules, score), Throw())
+    state = apply(state, Roll(draw(faces(rules.dice))))
+    if state.phase is Phase.KEEP and draw(st.booleans()):
+        keeps = [a for a in legal_actions(state) if isinstance(a, Keep)]
+        state = apply(state, draw(st.sampled_from(keeps)))
+        if state.phase is Phase.DECIDE and Throw() in legal_actions(state):
+            state = apply(state, Throw())
+            state = apply(state, Roll(draw(faces(state.in_hand))))
+    return state
+
+
+def check_keep(state: GameState, policy: Policy, seed: int) -> None:
+    scored = {k.dice: k for k in throw_score(state).keeps}
+    keeps = [a for a in legal_actions(state) if isinstance(a, Keep)]
+    chosen = policy.choose(state, random.Random(seed))
+    assert isinstance(chosen, Keep), chosen
+    landing = [a for a in keeps if keep_wins(state, scored[a.dice])]
+    safe = [a for a in keeps if not keep_passes(state, scored[a.dice])]
+    if landing:
+        assert chosen in landing, (state.turn, chosen, landing)
+    elif safe:
+        assert chosen in safe, (state.turn, chosen, safe)
+    after = apply(state, chosen)
+    if after.phase is Phase.DECIDE and Bank() in legal_actions(after) and banks_on_target(after):
+        assert policy.choose(after, random.Random(seed)) == Bank(), after.turn
+
+
+@pytest.mark.parametrize("level", sorted(LEVELS))
+@pytest.mark.parametrize("preset", EXACT)
+@settings(max_examples=40, deadline=None)
+@given(data=st.data())
+def test_no_bot_throws_away_a_win(preset: str, level: str, data: st.DataObject) -> None:
+    state = data.draw(near_the_target(preset))
+    if state.phase is not Phase.KEEP:
+        return  # the throw scored nothing, or its least keep passes the target: no choice
+    check_keep(state, bot(preset, level), data.draw(st.integers(0, 2**32)))
+
+
+@pytest.mark.parametrize("level", sorted(LEVELS))
+def test_the_example_keeps_the_three_ones_and_banks(level: str) -> None:
+    """1 1 1 5 6 at 0 of a 1,000 exact target: 1 1 1 lands on it, 1 1 1 5 passes it."""
+    rules = load_rules("dix-mille(target=1000)")
+    state = apply(apply(at_score(rules, 0), Throw()), Roll((1, 1, 1, 5, 6)))
+    policy = make_bot(level) if LEVELS[level] != "optimal" else bot("dix-mille", level)
+    if LEVELS[level] == "optimal":  # its solved game is for 1,500: the expert plays 1,000
+        policy = make_bot("strong")
+    chosen = policy.choose(state, random.Random(1))
+    assert chosen == Keep((1, 1, 1))
+    assert policy.choose(apply(state, chosen), random.Random(1)) == Bank()
+
+
+@pytest.mark.parametrize("level", ["beginner", "easy", "medium"])
+def test_no_bot_takes_over_an_offer_certain_to_bust(level: str) -> None:
+    """G-8 under T-9: the offer's total on the player's score reaches the target."""
+    rules = load_rules("dix-mille(target=1500)")
+    state = at_score(rules, 0)
+    state = apply(apply(state, Throw()), Roll((1, 1, 1, 5, 6)))  # Ana: 1 1 1, bank 1000
+    state = apply(apply(state, Keep((1, 1, 1))), Bank())
+    assert state.offer is not None
+    sheet = replace(state.sheets[1], levels=(Level(600),))  # Bob at 600: 600 + 1000 passes
+    busting = replace(state, sheets=(state.sheets[0], sheet))
+    assert takeover_busts(busting) and not takeover_busts(state)
+    for seed in range(20):
+        assert make_bot(level).choose(busting, random.Random(seed)) != Take()
+
+
+@pytest.mark.parametrize("spec", ["dix-mille(ticks_to_cross=0,bump=off,take_back=false)"])
+@pytest.mark.parametrize("name", ["cautious", "threshold:300", "greedy"])
+def test_the_fast_tables_keep_and_bank_as_the_bots(spec: str, name: str) -> None:
+    """The table a bot gives the fast simulator chooses what the bot chooses, near the target
+    and far from it (every roll of every throw node, at a sample of scores and totals)."""
+    from zloutch.sim.fast import fast_model, table_policy
+
+    rules = load_rules(spec)
+    fm = fast_model(rules)
+    table = table_policy(name, fm)
+    flat = fm.compiled.flat
+    policy = make_bot(name)
+    rng = np.random.default_rng(5)
+    checked = decided = 0
+    for score in (9000, 9500, 9750, 9900):
+        for _ in range(60):
+            state = apply(at_score(rules, score), Throw())
+            state = apply(state, Roll(tuple(sorted(rng.integers(1, 7, rules.dice).tolist()))))
+            if state.phase is not Phase.KEEP:
+                continue
+            chosen = policy.choose(state, random.Random(0))
+            assert isinstance(chosen, Keep)
+            s = fm.sit_of[score // fm.unit, 1]
+            node = fm.throw_nodes.index(fm.model.compiled.start)
+            j = int(fm.code_local[sum(7 ** (f - 1) for f in state.turn.throw)])
+            r = int(flat.roll_start[node]) + j
+            option = int(table.keep[min(s, table.keep.shape[0] - 1), 0, r])
+            o = int(flat.roll_opt_start[r]) + option
+            kept = throw_score(state).keeps
+            points = next(k.points for k in kept if k.dice == chosen.dice)
+            assert int(flat.roll_opt_pts[o]) * fm.unit == points, (score, state.turn.throw)
+            after = apply(state, chosen)
+            hands = list(flat.hand_col.tolist())
+            if after.phase is Phase.DECIDE and int(flat.roll_opt_dest[o]) in hands:
+                h = hands.index(int(flat.roll_opt_dest[o]))
+                banks = bool(table.bank[s, points // fm.unit, h])
+                assert banks == (policy.choose(after, random.Random(0)) == Bank()), after.turn
+                decided += 1
+            checked += 1
+    assert checked > 100 and decided > 50
