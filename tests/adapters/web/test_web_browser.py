@@ -434,3 +434,26 @@ def test_the_french_page_plays_a_turn(new_page: Callable[..., Any], web: Server)
     phone.wait_for_selector("#act-throw")
     assert phone.get_attribute("html", "lang") == "en"
     assert phone.inner_text("#status").startswith("Bob to play")
+
+
+def test_a_keep_that_passes_an_exact_target_is_marked(
+    new_page: Callable[..., Any], web: Server, tmp_path: Path
+) -> None:
+    """1 1 1 5 6 at 0 of an exact 1,000: 1 1 1 5 passes it (T-9), 1 1 1 lands on it."""
+    phone = new_page()
+    create_game(phone, web, preset="dix-mille", target=1000, real_dice=True)
+    phone.click("#go-table")
+    phone.wait_for_selector("#act-throw:enabled")
+    click_and_wait(phone, "#act-throw")
+    for face in (1, 1, 1, 5, 6):
+        phone.click(f"#face-{face}")
+    click_and_wait(phone, "#act-roll")
+    rows = {
+        phone.locator(f"#keep-{i} .keep-dice").inner_text(): phone.locator(
+            f"#keep-{i}"
+        ).inner_text()
+        for i in range(phone.locator("button.keep").count())
+    }
+    assert "passes 1000: the turn is lost" in rows["1 1 1 5"]
+    assert "passes" not in rows["1 1 1"]
+    phone.screenshot(path=str(tmp_path / "passes.png"), full_page=True)
