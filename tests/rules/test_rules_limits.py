@@ -376,3 +376,34 @@ def test_a_nul_byte_in_a_rule_files_name_is_a_clear_error(spec: str) -> None:
     """The fuzzer found it: os.stat raised ValueError, a traceback instead of a refusal."""
     with pytest.raises(InvalidRulesError, match="cannot hold a NUL byte"):
         load_rules(spec)
+
+
+def one_point_die(target: int) -> str:
+    """One die, a 1 scores 1 point, an exact target: every total is a bank, so a walk of the
+    scores and their banks is quadratic in the target (the endings check once was)."""
+    return (
+        '[rules]\nname = "one point"\ndice = 1\n[scoring]\nsingles = { 1 = 1 }\n'
+        f"[game]\ntarget = {target}\nexact_target = true\n"
+    )
+
+
+@pytest.mark.parametrize("target", [10_000, 99_999])
+def test_the_endings_check_is_close_to_linear_in_the_target(target: int) -> None:
+    """A generous bound, to catch a walk quadratic in the target on a loaded machine (it took
+    46 s at 10,000 and over 120 s at 99,999), not to time the check (about 1 s at 99,999:
+    benchmarks/endings.py)."""
+    begin = time.process_time()
+    rules = parse_rules_text(one_point_die(target))
+    assert rules.game.target == target
+    assert time.process_time() - begin < 15
+
+
+def test_a_target_that_is_no_sum_of_the_banks_is_refused() -> None:
+    """Three dice whose only score is three of a kind, worth 3: every score is a multiple of
+    3, so an exact 10 is never hit (the sums of banks, read as a monoid's)."""
+    text = (
+        '[rules]\nname = "threes"\ndice = 3\n[scoring]\nkinds = { 3 = { default = "3" } }\n'
+        "[game]\ntarget = 10\nexact_target = true\n"
+    )
+    with pytest.raises(InvalidRulesError, match="10 can never be hit exactly"):
+        parse_rules_text(text)

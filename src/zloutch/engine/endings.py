@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
@@ -216,11 +216,79 @@ def _exact(rules: RuleSet) -> tuple[str, str] | None:
         return None
     finish_enter = enter | (banks.finishing_entering & mask)
     finish_stay = stay | (banks.finishing_entered & mask)
-    cap = (g.target - 1000) // step if g.last_thousand else None
+    if g.last_thousand:
+        return _exact_capped(rules, banks, step, top, enter, stay, finish_enter, finish_stay)
+    # Without G-7 a score is the sum of its banks: the scores reachable from s are s plus the
+    # sums of banks (the monoid the entered banks generate), so everything below is a few
+    # shifts of bit sets per generator (``_closed``), close to linear in the target.
+    below = (1 << top) - 1
+    sums = _closed(finish_stay, stay, top)  # what banks from a score finish with: top - s
+    wins = _reversed(sums, top)  # W: the scores (entered) that can still hit the target
+    start_wins = bool((finish_enter >> top) & 1) or bool(enter & below & wins)
+    if not start_wins:
+        return ("game.target", _never_hit(rules, banks, step, top, enter))
+    if g.ticks_to_cross:
+        return None  # a stuck player's ticks take them back to the start (G-3)
+    # Every score a player can reach must be in W: the first one that is not is named (every
+    # score below it that a player reaches is in W, so it is reached through W alone).
+    reached = _closed(enter & below, stay, top) & below
+    stuck = reached & ~wins
+    if stuck:
+        return ("game.exact_target", _stuck(rules, banks, step, _low_bit(stuck) * step))
+    return None
+
+
+def _closed(bits: int, generators: int, top: int) -> int:
+    """``bits`` plus any sum of ``generators`` (each as often as wanted), up to bit ``top``.
+
+    The generators are taken smallest first, and one that the ones before already make is
+    left out: a numerical monoid has at most as many needed generators as its smallest, so
+    this is a few shifts of ``top`` bits per needed generator (each closed by doubling:
+    b, 2b, 4b...)."""
+    mask = (1 << (top + 1)) - 1
+    made = 1  # the sums of the generators taken so far (0 included)
+    found = bits & mask
+    left = generators & mask & ~1  # 0 adds nothing
+    while left:
+        b = _low_bit(left)
+        shift = b
+        while shift <= top:
+            made |= (made << shift) & mask
+            found |= (found << shift) & mask
+            shift *= 2
+        left &= ~made  # what the generators so far make is no generator
+    return found
+
+
+def _reversed(bits: int, top: int) -> int:
+    """Bit ``top - i`` for each bit ``i`` of ``bits`` (0 <= i <= top)."""
+    text = format(bits & ((1 << (top + 1)) - 1), f"0{top + 1}b")
+    return int(text[::-1], 2)
+
+
+def _low_bit(bits: int) -> int:
+    return (bits & -bits).bit_length() - 1
+
+
+def _exact_capped(
+    rules: RuleSet,
+    banks: Banks,
+    step: int,
+    top: int,
+    enter: int,
+    stay: int,
+    finish_enter: int,
+    finish_stay: int,
+) -> tuple[str, str] | None:
+    """``_exact`` under G-7: a bank short of the target stops at target - 1000, so scores
+    are no sums; a walk over the scores (quadratic in the target, which G-7 keeps small:
+    the sheet's 1,000-point steps)."""
+    g = rules.game
+    cap = (g.target - 1000) // step
 
     def land(s: int, b: int) -> int:
         v = s + b
-        return v if cap is None or v >= top else min(v, max(cap, s))
+        return v if v >= top else min(v, max(cap, s))
 
     # W: the scores (entered) from which banks can still hit the target exactly.
     wins = 0
@@ -228,25 +296,20 @@ def _exact(rules: RuleSet) -> tuple[str, str] | None:
         if (finish_stay >> (top - s)) & 1:
             wins |= 1 << s
             continue
-        if cap is not None and s >= cap:
+        if s >= cap:
             continue  # at the cap only one turn of 1000 finishes (G-7)
         room = (1 << (top - s)) - 1  # banks that stay short of the target
         below = stay & room
-        if cap is None:
-            if (below << s) & wins:
-                wins |= 1 << s
-        else:
-            short = below & ((1 << max(cap - s, 0)) - 1)
-            if (short << s) & wins or (below >> max(cap - s, 0) and (wins >> cap) & 1):
-                wins |= 1 << s
+        short = below & ((1 << max(cap - s, 0)) - 1)
+        if (short << s) & wins or (below >> max(cap - s, 0) and (wins >> cap) & 1):
+            wins |= 1 << s
     start_wins = bool((finish_enter >> top) & 1) or any(
         (wins >> land(0, b)) & 1 for b in _bits(enter & ((1 << top) - 1))
     )
     if not start_wins:
         return ("game.target", _never_hit(rules, banks, step, top, enter))
     if g.ticks_to_cross:
-        return None  # a stuck player's ticks take them back to the start (G-3)
-    # Every score a player can reach must be in W: the first one that is not is named.
+        return None
     reached = 0
     for b in _bits(enter & ((1 << top) - 1)):
         reached |= 1 << land(0, b)
@@ -386,11 +449,21 @@ def _bankable_cached(
 ) -> int:
     full, pending, rethrow, met = kind
     best = rules.turn.entry if met else 0
-    base = TurnState(player=0, full_hand=full, pending=pending, best_throw=best, rethrow=rethrow)
+
+    def turn(t: int) -> TurnState:
+        return TurnState(
+            player=0,
+            total=t * unit,
+            full_hand=full,
+            pending=pending,
+            best_throw=best,
+            rethrow=rethrow,
+        )
+
     return _ones(
         t
         for t in range(1, top + 1)
-        if bank_rule(rules, replace(base, total=t * unit), entered=entered, lands=lands) is None
+        if bank_rule(rules, turn(t), entered=entered, lands=lands) is None
     )
 
 

@@ -25,7 +25,8 @@ import asyncio
 import contextlib
 import json
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from datetime import timedelta
 from pathlib import Path
@@ -59,6 +60,7 @@ from zloutch.server import (
     DEFAULT_LEAVE_BOT,
     Created,
     NewGame,
+    NewRoom,
     RoomError,
     Rooms,
     SeatSpec,
@@ -70,6 +72,10 @@ from zloutch.server.hub import TAKEOVER_AFTER, Client, Hub, dumps
 log = logging.getLogger("zloutch.serve")
 
 MAX_MESSAGE = 64 * 1024
+CHECK_BUDGET = 10.0
+"""Seconds a new game's rule set and record may take to be checked and built (off the event
+loop, on ``CHECK_THREADS`` threads of their own): past it the request is refused."""
+CHECK_THREADS = 2
 STATIC = Path(__file__).resolve().parent / "static"
 PAGE_HEADERS = {"Cache-Control": "no-cache"}
 
@@ -146,6 +152,20 @@ def create_app(
     # With PostgreSQL other processes may serve the same games: one plays a game's bots.
     takeover = TAKEOVER_AFTER if store.postgres else None
     hub = Hub(rooms, wire=WIRE, expire_after=expire_after, takeover_after=takeover)
+    checks = ThreadPoolExecutor(CHECK_THREADS, thread_name_prefix="zloutch-check")
+
+    async def checked(build: Callable[..., NewRoom], *args: Any) -> NewRoom:
+        """A new game checked and built off the event loop, within ``CHECK_BUDGET``: a rule
+        set (its endings check, its compiled turn) or a record never holds up the other
+        games' moves."""
+        work = asyncio.get_running_loop().run_in_executor(checks, build, *args)
+        try:
+            return await asyncio.wait_for(work, CHECK_BUDGET)
+        except TimeoutError:
+            raise RoomError(
+                f"this game's rules take more than {CHECK_BUDGET:g} s to check: "
+                "try a smaller target or fewer dice"
+            ) from None
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
@@ -156,6 +176,7 @@ def create_app(
             hub.spawn(lambda: hub.follow(store.listen()))
         yield
         await hub.stop()
+        checks.shutdown(wait=False, cancel_futures=True)
         store.close()
 
     app = FastAPI(title="zloutch serve", lifespan=lifespan)
@@ -182,9 +203,9 @@ def create_app(
 
     @app.post("/api/games", status_code=201)
     async def create_game(game: GameIn) -> dict[str, Any]:
-        # Checked and built on the loop; stored on the writer's thread (the loop never waits
-        # on the disk), then served.
-        new = rooms.new_game(game.request())
+        # Checked and built on a thread of its own, stored on the writer's thread (the loop
+        # never waits on either), then served.
+        new = await checked(rooms.new_game, game.request())
         created = rooms.add(await hub.writer.run(rooms.store_new, new))
         hub.broadcast(created.game_id, ())
         return created_json(rooms, created)
@@ -193,7 +214,7 @@ def create_app(
     async def continue_record(upload: RecordIn) -> dict[str, Any]:
         text = upload.record if isinstance(upload.record, str) else json.dumps(upload.record)
         request = NewGame((), pace=upload.pace, leave_after=upload.leave_after)
-        new = rooms.new_from_record(text, request)
+        new = await checked(rooms.new_from_record, text, request)
         created = rooms.add(await hub.writer.run(rooms.store_new, new))
         if await hub.start(created.game_id) is None:
             hub.kick(created.game_id)
