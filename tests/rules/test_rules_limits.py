@@ -378,22 +378,26 @@ def test_a_nul_byte_in_a_rule_files_name_is_a_clear_error(spec: str) -> None:
         load_rules(spec)
 
 
-def one_point_die(target: int) -> str:
+def one_point_die(target: int, last_thousand: bool = False) -> str:
     """One die, a 1 scores 1 point, an exact target: every total is a bank, so a walk of the
     scores and their banks is quadratic in the target (the endings check once was)."""
     return (
         '[rules]\nname = "one point"\ndice = 1\n[scoring]\nsingles = { 1 = 1 }\n'
         f"[game]\ntarget = {target}\nexact_target = true\n"
+        + ("last_thousand = true\n" if last_thousand else "")
     )
 
 
+@pytest.mark.parametrize("last_thousand", [False, True], ids=["", "G-7"])
 @pytest.mark.parametrize("target", [10_000, 99_999])
-def test_the_endings_check_is_close_to_linear_in_the_target(target: int) -> None:
+def test_the_endings_check_is_close_to_linear_in_the_target(
+    target: int, last_thousand: bool
+) -> None:
     """A generous bound, to catch a walk quadratic in the target on a loaded machine (it took
     46 s at 10,000 and over 120 s at 99,999), not to time the check (about 1 s at 99,999:
     benchmarks/endings.py)."""
     begin = time.process_time()
-    rules = parse_rules_text(one_point_die(target))
+    rules = parse_rules_text(one_point_die(target, last_thousand))
     assert rules.game.target == target
     assert time.process_time() - begin < 15
 

@@ -34,6 +34,7 @@ import math
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import accumulate
 from typing import TYPE_CHECKING
 
 from zloutch.engine.game import bank_rule
@@ -280,47 +281,54 @@ def _exact_capped(
     finish_enter: int,
     finish_stay: int,
 ) -> tuple[str, str] | None:
-    """``_exact`` under G-7: a bank short of the target stops at target - 1000, so scores
-    are no sums; a walk over the scores (quadratic in the target, which G-7 keeps small:
-    the sheet's 1,000-point steps)."""
+    """``_exact`` under G-7: a bank short of the target stops at ``cap`` (target - 1000), so
+    the scores are sums of banks below the cap, the cap, and the target. Below the cap the
+    sums are closed as in ``_exact``; what reaches the cap (a bank from s of at least cap - s
+    and short of the target) is read from counts of the banks, once per score."""
     g = rules.game
     cap = (g.target - 1000) // step
+    text = format(stay & ((1 << (top + 1)) - 1), f"0{top + 1}b")[::-1]  # text[b]: bank b
+    counts = list(accumulate((c == "1" for c in text), initial=0))
 
-    def land(s: int, b: int) -> int:
-        v = s + b
-        return v if v >= top else min(v, max(cap, s))
+    def a_bank_in(low: int, high: int) -> bool:
+        """A bank b (entered) with low <= b < high."""
+        low, high = max(low, 1), min(high, top + 1)
+        return low < high and counts[high] > counts[low]
 
-    # W: the scores (entered) from which banks can still hit the target exactly.
-    wins = 0
-    for s in range(top, -1, -1):
-        if (finish_stay >> (top - s)) & 1:
-            wins |= 1 << s
-            continue
-        if s >= cap:
-            continue  # at the cap only one turn of 1000 finishes (G-7)
-        room = (1 << (top - s)) - 1  # banks that stay short of the target
-        below = stay & room
-        short = below & ((1 << max(cap - s, 0)) - 1)
-        if (short << s) & wins or (below >> max(cap - s, 0) and (wins >> cap) & 1):
-            wins |= 1 << s
-    start_wins = bool((finish_enter >> top) & 1) or any(
-        (wins >> land(0, b)) & 1 for b in _bits(enter & ((1 << top) - 1))
+    below_cap = (1 << cap) - 1
+    cap_wins = bool((finish_stay >> (top - cap)) & 1)  # at the cap one turn of 1000 finishes
+    # W below the cap, read backwards (bit cap - 1 - s for score s): the scores that finish
+    # at once (a last bank, or a bank to the cap when the cap finishes), closed under banks.
+    finishing = 0
+    for s in range(cap):
+        if (finish_stay >> (top - s)) & 1 or (cap_wins and a_bank_in(cap - s, top - s)):
+            finishing |= 1 << (cap - 1 - s)
+    wins = _reversed(_closed(finishing, stay, cap - 1), cap - 1)
+    if cap_wins:
+        wins |= 1 << cap
+    first_to_cap = _any_bit(enter, cap, top)
+    start_wins = (
+        bool((finish_enter >> top) & 1)
+        or bool(enter & below_cap & wins)
+        or (cap_wins and first_to_cap)
     )
     if not start_wins:
         return ("game.target", _never_hit(rules, banks, step, top, enter))
     if g.ticks_to_cross:
         return None
-    reached = 0
-    for b in _bits(enter & ((1 << top) - 1)):
-        reached |= 1 << land(0, b)
-    for s in range(top):
-        if not (reached >> s) & 1:
-            continue
-        if not (wins >> s) & 1:
-            return ("game.exact_target", _stuck(rules, banks, step, s * step))
-        for b in _bits(stay & ((1 << (top - s)) - 1)):
-            reached |= 1 << land(s, b)
+    reached = _closed(enter & below_cap, stay, cap - 1) & below_cap
+    to_cap = first_to_cap or any(a_bank_in(cap - s, top - s) for s in _bits(reached))
+    stuck = reached & ~wins
+    if to_cap and not cap_wins:
+        stuck |= 1 << cap
+    if stuck:
+        return ("game.exact_target", _stuck(rules, banks, step, _low_bit(stuck) * step))
     return None
+
+
+def _any_bit(bits: int, low: int, high: int) -> bool:
+    """A bit of ``bits`` at ``low`` or above and below ``high``."""
+    return bool((bits >> low) & ((1 << max(high - low, 0)) - 1))
 
 
 def _never_hit(rules: RuleSet, banks: Banks, step: int, top: int, enter: int) -> str:
