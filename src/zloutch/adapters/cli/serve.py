@@ -6,6 +6,7 @@ command, so the other commands start without them.
 
 from __future__ import annotations
 
+import io
 import socket
 from typing import Annotated
 
@@ -41,8 +42,24 @@ def serve(
             help="Unfinished games with no move for this long expire (0: never).",
         ),
     ] = 30.0,
+    public_url: Annotated[
+        str | None,
+        typer.Option(
+            "--public-url",
+            metavar="URL",
+            help=(
+                "The address players open, for the invitations and watch links (a server "
+                "behind a proxy: https://dice.example.org/); default: this machine's first "
+                "network address when listening on every network, else --host."
+            ),
+            show_default=False,
+        ),
+    ] = None,
 ) -> None:
-    """Serve games over the network: players join by link, the server throws the dice."""
+    """Serve games over the network: players join by link, the server throws the dice.
+
+    It prints every address friends can open (each network address of this machine when
+    listening on every network) and a QR code of the first, for a phone's camera."""
     from zloutch.rules import ZloutchError
 
     with user_errors():
@@ -59,18 +76,18 @@ def serve(
         from datetime import timedelta
 
         expire = timedelta(days=expire_days) if expire_days else None
+        urls = reachable_urls(host, port, network_addresses())
+        shared = checked_public_url(public_url) if public_url else urls[0]
         listening = listen(host, port)  # before the database: a port taken is said at once
         try:
-            application = create_app(db, expire_after=expire)
+            application = create_app(db, expire_after=expire, public_url=shared)
         except BaseException:
             for sock in listening:
                 sock.close()
             raise
     configure_logging()
-    typer.echo(
-        f"zloutch serve: {shown_address(host, port)}  "
-        f"(games in {application.state.rooms.store.safe_url})"
-    )
+    typer.echo(f"zloutch serve: games in {application.state.rooms.store.safe_url}")
+    typer.echo(startup_text(host, urls, shared))
     # No per-message deflate: it compressed every frame for each socket apart (each has its own
     # zlib context), most of the CPU of a broadcast under load; the frames are a few kB.
     config = uvicorn.Config(
@@ -117,6 +134,83 @@ def listen(host: str, port: int) -> list[socket.socket]:
             sock.close()
         raise ZloutchError(f"cannot listen on {host} port {port}: {exc.strerror}") from None
     return sockets
+
+
+EVERY_NETWORK = ("0.0.0.0", "::", "")
+
+
+def network_addresses() -> list[str]:
+    """This machine's addresses on its networks (``ifaddr``), IPv4 first, loopback and
+    link-local left out: the addresses a phone on the same network can open."""
+    import ipaddress
+
+    import ifaddr
+
+    found: list[str] = []
+    for adapter in ifaddr.get_adapters():
+        for ip in adapter.ips:
+            text = ip.ip if isinstance(ip.ip, str) else ip.ip[0]
+            try:
+                address = ipaddress.ip_address(text.split("%")[0])
+            except ValueError:
+                continue
+            if address.is_loopback or address.is_link_local or address.is_unspecified:
+                continue
+            if str(address) not in found:
+                found.append(str(address))
+    return sorted(found, key=lambda a: (":" in a, found.index(a)))
+
+
+def reachable_urls(host: str, port: int, addresses: list[str]) -> list[str]:
+    """The links to the server that people can open: each network address when it listens
+    on every network (``0.0.0.0``, ``::``), IPv6 ones only when it listens on ``::``; else
+    its own address. Never ``0.0.0.0``: a phone cannot open it."""
+    if host in EVERY_NETWORK:
+        usable = [a for a in addresses if host == "::" or ":" not in a]
+        if usable:
+            return [shown_address(a, port) for a in usable]
+        return [shown_address("127.0.0.1", port)]  # no network: this machine only
+    return [shown_address(host, port)]
+
+
+def checked_public_url(url: str) -> str:
+    """``--public-url``: an http or https address, ending in ``/``."""
+    from urllib.parse import urlsplit
+
+    from zloutch.rules import ZloutchError
+
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        raise ZloutchError(
+            f"--public-url {url}: give the address players open, as in https://dice.example.org/"
+        )
+    return url if url.endswith("/") else url + "/"
+
+
+def startup_text(host: str, urls: list[str], shared: str) -> str:
+    """What ``zloutch serve`` says once it listens: the links to open, a QR code of the one
+    the invitations use, and, when it listens on this machine alone, how to let friends in."""
+    import segno
+
+    local = host in ("127.0.0.1", "localhost", "::1")
+    if local:
+        lines = [f"Open {urls[0]} on this machine."]
+        lines.append(
+            "Only this machine can open it: zloutch serve --host 0.0.0.0 lets the phones of "
+            "your network in."
+        )
+    else:
+        lines = ["Open one of these on a phone or a computer on the same network:"]
+        lines += [f"  {url}" for url in urls]
+    if shared not in urls:
+        lines.append(f"Invitations and watch links use {shared} (--public-url).")
+    elif local:
+        return "\n".join(lines)  # no phone opens this machine's own address: no QR code
+    qr = segno.make(shared, error="m")
+    buffer = io.StringIO()
+    qr.terminal(out=buffer, compact=True, border=2)
+    lines += [f"Scan to open {shared}:", buffer.getvalue().rstrip("\n")]
+    return "\n".join(lines)
 
 
 def shown_address(host: str, port: int) -> str:

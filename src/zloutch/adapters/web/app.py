@@ -121,11 +121,12 @@ class TokensIn(BaseModel):
     tokens: list[str]
 
 
-def created_json(rooms: Rooms, created: Created) -> dict[str, Any]:
+def created_json(rooms: Rooms, created: Created, public_url: str | None = None) -> dict[str, Any]:
     room = rooms.room(created.game_id)
     game_id = created.game_id
     return {
         "game": game_id,
+        "public_url": public_url,
         "commitment": created.commitment,
         "invites": [
             {"seat": seat, "name": room.seats[seat].name, "code": code, "url": f"/join/{code}"}
@@ -143,9 +144,14 @@ def created_json(rooms: Rooms, created: Created) -> dict[str, Any]:
 
 
 def create_app(
-    db_url: str | None = None, *, expire_after: timedelta | None = timedelta(days=30)
+    db_url: str | None = None,
+    *,
+    expire_after: timedelta | None = timedelta(days=30),
+    public_url: str | None = None,
 ) -> FastAPI:
-    """The server's application over a database (SQLite in the data folder by default)."""
+    """The server's application over a database (SQLite in the data folder by default).
+    ``public_url``: the address players open (``zloutch serve`` works it out, or
+    ``--public-url``), which a new game's links are built on; None: the page's own."""
     raise_open_files()
     store = SqlStore(db_url)
     rooms = Rooms(store)
@@ -208,7 +214,7 @@ def create_app(
         new = await checked(rooms.new_game, game.request())
         created = rooms.add(await hub.writer.run(rooms.store_new, new))
         hub.broadcast(created.game_id, ())
-        return created_json(rooms, created)
+        return created_json(rooms, created, public_url)
 
     @app.post("/api/records", status_code=201)
     async def continue_record(upload: RecordIn) -> dict[str, Any]:
@@ -218,7 +224,7 @@ def create_app(
         created = rooms.add(await hub.writer.run(rooms.store_new, new))
         if await hub.start(created.game_id) is None:
             hub.kick(created.game_id)
-        return created_json(rooms, created)
+        return created_json(rooms, created, public_url)
 
     @app.post("/api/join/{code}")
     async def join(code: str) -> dict[str, Any]:

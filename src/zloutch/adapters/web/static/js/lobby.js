@@ -262,7 +262,9 @@ class Lobby {
   }
 
   showInvites(created, taken) {
-    const origin = location.origin;
+    // The links are built on the address the server says players open (a network address,
+    // or --public-url), not on the one this browser used (127.0.0.1 opens on no phone).
+    const origin = created.public_url ? created.public_url.replace(/\/$/, "") : location.origin;
     const others = created.invites.filter((i) => !taken.has(i.seat));
     const link = (id, label, url) =>
       h(
@@ -277,15 +279,31 @@ class Lobby {
             class: "small",
             onclick: async (e) => {
               const text = origin + url;
+              const button = e.target;
+              // navigator.share and navigator.clipboard exist only in a secure context
+              // (https, or this machine): over plain http on a home network the link is
+              // selected and copied the old way, and the button says what happened.
+              let done = false;
               if (navigator.share) {
-                navigator.share({ title: "Zloutch", url: text }).catch(() => {});
-              } else if (navigator.clipboard) {
-                await navigator.clipboard.writeText(text).catch(() => {});
+                done = await navigator.share({ title: "Zloutch", url: text }).then(() => true, () => false);
               }
-              e.target.textContent = t("Shared");
+              if (!done && navigator.clipboard && window.isSecureContext) {
+                done = await navigator.clipboard.writeText(text).then(() => true, () => false);
+              }
+              if (!done) {
+                const field = document.getElementById(id);
+                field.focus();
+                field.select();
+                try {
+                  done = document.execCommand("copy");
+                } catch (error) {
+                  done = false;
+                }
+              }
+              button.textContent = done ? t("Copied") : t("Select the link and copy it");
             },
           },
-          t("Share"),
+          navigator.share ? t("Share") : t("Copy"),
         ),
       );
     const card = h(
