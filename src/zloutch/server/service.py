@@ -59,6 +59,16 @@ from zloutch.server.rows import (
 )
 from zloutch.server.store import GameStore
 
+MAX_CLIENT_ID = 90
+"""The characters of a client message id that count (the rest is cut off)."""
+
+
+def seat_client_id(seat: int, client_id: str) -> str:
+    """A client message id as the log keeps it: the seat's, so that an intent is a retry only
+    when the same seat sent the same id in the same game (two players' pages may pick the
+    same id, and a guessed id must not swallow another seat's move)."""
+    return f"{seat}:{client_id[:MAX_CLIENT_ID]}"
+
 
 class Rooms:
     """The games of one server process, over a durable store."""
@@ -385,6 +395,7 @@ class Rooms:
             return Refused("bad_token", str(exc), version=room.version)
         if seat is None:
             return Refused("spectator", "a spectator watches: only a seated player acts")
+        client_id = seat_client_id(seat, client_id)  # a retry is the same seat's same id
         seen = self._seen(room, client_id)
         if seen is not None:
             return Accepted(seen, duplicate=True)
@@ -401,7 +412,8 @@ class Rooms:
 
     @staticmethod
     def _seen(room: Room, client_id: str) -> int | None:
-        """The version an intent applied before led to: its entry and the server's rolls."""
+        """The version an intent applied before led to: its entry and the server's rolls
+        (``client_id`` as the log keeps it, ``seat_client_id``)."""
         for played in reversed(room.played):
             if played.entry.client_id == client_id:
                 seq = played.entry.seq

@@ -24,6 +24,7 @@ from zloutch.server import (
     SeatSpec,
 )
 from zloutch.server.hub import Client, Hub
+from zloutch.server.service import seat_client_id
 from zloutch.server.writer import GroupCommit
 
 ANA_BOB = (SeatSpec("Ana"), SeatSpec("Bob"))
@@ -176,7 +177,7 @@ def test_a_conflict_in_a_batch_refuses_that_game_only() -> None:
     assert isinstance(answers[0], Accepted) and isinstance(answers[2], Accepted)
     assert isinstance(answers[1], Refused) and answers[1].code == "stale"
     assert rooms.room(late_game).state == other.room(late_game).state
-    assert [e.client_id for e in store.log(late_game)][:1] == ["elsewhere"]
+    assert [e.client_id for e in store.log(late_game)][:1] == [seat_client_id(0, "elsewhere")]
 
 
 def test_what_lives_on_is_frozen_and_collected_now_and_then() -> None:

@@ -400,7 +400,7 @@ async def _handle(
                 return
             token = acting
         # Stored before anything is said: the ack, then the events to every socket.
-        await hub.intent(client, token, version, client_id[:100], action)
+        await hub.intent(client, token, version, client_id, action)
     elif kind == "catch_up":
         since = message.get("since")
         since = since if isinstance(since, int) else None

@@ -158,7 +158,9 @@ export class Table {
   send(action, { token = this.actingToken() || this.anyToken() } = {}) {
     if (!this.state || this.ws.readyState !== WebSocket.OPEN) return;
     this.count += 1;
-    const id = `p-${Date.now().toString(36)}-${this.count}`;
+    // A random id (128 bits): a retry of this intent is known by it, and no one can guess it.
+    const random = crypto.getRandomValues(new Uint8Array(16));
+    const id = `p-${Array.from(random, (b) => b.toString(16).padStart(2, "0")).join("")}`;
     this.pending.set(id, action);
     this.ws.send(
       JSON.stringify({ type: "intent", id, version: this.state.version, action, token }),
