@@ -33,9 +33,11 @@ from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from zloutch.adapters.web.i18n import (
     LANGUAGES,
@@ -80,12 +82,18 @@ STATIC = Path(__file__).resolve().parent / "static"
 PAGE_HEADERS = {"Cache-Control": "no-cache"}
 
 
-class SeatIn(BaseModel):
+class Body(BaseModel):
+    """A request's body: NaN and Infinity are refused (they are no JSON)."""
+
+    model_config = ConfigDict(allow_inf_nan=False)
+
+
+class SeatIn(Body):
     name: str = ""
     bot: str | None = None
 
 
-class GameIn(BaseModel):
+class GameIn(Body):
     rules: str = "dix-mille"
     rules_file: str | None = Field(None, description="The TOML text of a rule file.")
     seats: list[SeatIn] = Field(default_factory=lambda: [SeatIn(name="Player 1"), SeatIn()])
@@ -106,18 +114,18 @@ class GameIn(BaseModel):
         )
 
 
-class RecordIn(BaseModel):
+class RecordIn(Body):
     record: str | dict[str, Any]
     pace: float = 0.8
     leave_after: float | None = None
     leave_bot: str = DEFAULT_LEAVE_BOT
 
 
-class TokenIn(BaseModel):
+class TokenIn(Body):
     token: str
 
 
-class TokensIn(BaseModel):
+class TokensIn(Body):
     tokens: list[str]
 
 
@@ -188,6 +196,16 @@ def create_app(
     app = FastAPI(title="zloutch serve", lifespan=lifespan)
     app.state.rooms = rooms
     app.state.hub = hub
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(_: Request, exc: StarletteHTTPException) -> JSONResponse:
+        words = {404: "no such page or API route", 405: "this method is not allowed here"}
+        line = words.get(exc.status_code, str(exc.detail))
+        return JSONResponse({"error": line}, status_code=exc.status_code, headers=exc.headers)
+
+    @app.exception_handler(RequestValidationError)
+    async def bad_request(_: Request, exc: RequestValidationError) -> JSONResponse:
+        return JSONResponse({"error": validation_line(exc)}, status_code=400)
 
     @app.exception_handler(ZloutchError)
     async def user_error(_: Request, exc: ZloutchError) -> JSONResponse:
@@ -412,14 +430,43 @@ async def _handle(
 
 
 async def _receive(socket: WebSocket) -> dict[str, Any] | None:
-    text = await socket.receive_text()
-    if len(text) > MAX_MESSAGE:
+    """The next message as a JSON object, or None for anything else (a binary frame, text
+    that is no JSON object, JSON nested too deep, NaN or Infinity, over ``MAX_MESSAGE``),
+    which the caller answers with an error; a closed socket is ``WebSocketDisconnect``."""
+    try:
+        event = await socket.receive()
+    except RuntimeError as exc:  # the socket closed under us (a restart, a dropped peer)
+        raise WebSocketDisconnect(1006, str(exc)) from None
+    if event["type"] == "websocket.disconnect":
+        raise WebSocketDisconnect(event.get("code", 1000), event.get("reason"))
+    text = event.get("text")
+    if not isinstance(text, str) or len(text) > MAX_MESSAGE:
         return None
     try:
-        message = json.loads(text)
-    except ValueError:
+        message = json.loads(text, parse_constant=_no_constant)
+    except (ValueError, RecursionError):
         return None
     return message if isinstance(message, dict) else None
+
+
+def _no_constant(name: str) -> Any:
+    """NaN, Infinity and -Infinity are no JSON: refused as invalid."""
+    raise ValueError(f"{name} is not JSON")
+
+
+def validation_line(exc: RequestValidationError) -> str:
+    """A request the models refuse, in one line: where and why (never the value sent back,
+    which may be no JSON: NaN)."""
+    errors = exc.errors()
+    if not errors:
+        return "the request is not valid"
+    first = errors[0]
+    where = ".".join(str(part) for part in first.get("loc", ()) if part != "body")
+    what = str(first.get("msg", "is not valid")).rstrip(".")
+    if first.get("type") == "json_invalid":
+        return "the body is not valid JSON"
+    more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
+    return f"{where or 'the body'}: {what}{more}"
 
 
 def raise_open_files(wanted: int = 65536) -> None:
