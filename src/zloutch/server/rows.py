@@ -12,6 +12,8 @@ from zloutch.app.match import UNDO
 from zloutch.rules import ZloutchError
 
 MAX_SEATS = 8
+MAX_NAME = 40
+"""The characters of a person's name at a seat."""
 SEED_WORD = "seed"
 UNDO_WORD = UNDO
 """At a real table, an entry that takes back the last entry typed (and the bots' moves after

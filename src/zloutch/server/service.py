@@ -42,6 +42,7 @@ from zloutch.server.answers import (
 from zloutch.server.room import Played, Room, server_roll
 from zloutch.server.rows import (
     DEFAULT_LEAVE_BOT,
+    MAX_NAME,
     MAX_PACE,
     MAX_SEATS,
     SEED_WORD,
@@ -165,6 +166,8 @@ class Rooms:
                 parts.append(BOT_PREFIX + seat.bot)
             else:
                 name = seat.name.strip() or f"Player {i}"
+                if len(name) > MAX_NAME:
+                    raise RoomError(f"seat {i}: a name has at most {MAX_NAME} characters")
                 if name.lower().startswith(BOT_PREFIX) or "," in name:
                     raise RoomError(f"seat {i}: a person's name has no comma and no 'bot:'")
                 parts.append(name)

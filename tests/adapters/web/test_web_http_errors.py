@@ -44,3 +44,26 @@ def test_bad_bodies_are_one_line_400s(server: Server, path: str, body: bytes) ->
 def test_an_unknown_route_is_a_one_line_404(server: Server) -> None:
     status, answer = raw(server, "GET", "/api/nothing-here", None)
     assert (status, answer) == (404, {"error": "no such page or API route"})
+
+
+def test_a_body_over_the_limit_is_refused_before_it_is_read(server: Server) -> None:
+    status, answer = raw(server, "POST", "/api/games", b'{"rules": "' + b"x" * 2_000_000 + b'"}')
+    assert (status, answer) == (413, {"error": "the request's body is over 1024 kB"})
+
+
+def test_a_chunked_body_over_the_limit_is_refused(server: Server) -> None:
+    import http.client
+    import json
+
+    connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
+    chunks = (b"x" * 65536 for _ in range(40))  # 2.5 MB, no Content-Length
+    connection.request("POST", "/api/records", body=chunks, encode_chunked=True)
+    answer = connection.getresponse()
+    assert answer.status == 413
+    assert json.loads(answer.read()) == {"error": "the request's body is over 1024 kB"}
+
+
+def test_a_seat_name_over_the_limit_is_refused(server: Server) -> None:
+    body = b'{"seats": [{"name": "' + b"A" * 41 + b'"}, {"bot": "medium"}]}'
+    status, answer = raw(server, "POST", "/api/games", body)
+    assert (status, answer) == (400, {"error": "seat 1: a name has at most 40 characters"})

@@ -74,6 +74,9 @@ from zloutch.server.hub import TAKEOVER_AFTER, Client, Hub, dumps
 log = logging.getLogger("zloutch.serve")
 
 MAX_MESSAGE = 64 * 1024
+MAX_BODY = 1024 * 1024
+"""Bytes of an HTTP request's body (a record of a long game is a few hundred kB): past it the
+request is refused (413) before its body is read whole."""
 CHECK_BUDGET = 10.0
 """Seconds a new game's rule set and record may take to be checked and built (off the event
 loop, on ``CHECK_THREADS`` threads of their own): past it the request is refused."""
@@ -194,6 +197,7 @@ def create_app(
         store.close()
 
     app = FastAPI(title="zloutch serve", lifespan=lifespan)
+    app.add_middleware(BodyLimit)
     app.state.rooms = rooms
     app.state.hub = hub
 
@@ -452,6 +456,40 @@ async def _receive(socket: WebSocket) -> dict[str, Any] | None:
 def _no_constant(name: str) -> Any:
     """NaN, Infinity and -Infinity are no JSON: refused as invalid."""
     raise ValueError(f"{name} is not JSON")
+
+
+class BodyLimit:
+    """ASGI middleware: a request whose body passes ``MAX_BODY`` bytes is answered 413
+    ``{"error"}``, from its Content-Length or as soon as its chunks pass the limit (before
+    the body is read whole)."""
+
+    def __init__(self, app: Any, limit: int = MAX_BODY) -> None:
+        self.app, self.limit = app, limit
+        self.words = f"the request's body is over {limit // 1024} kB"
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        length = dict(scope.get("headers") or ()).get(b"content-length")
+        if length is not None and (not length.isdigit() or int(length) > self.limit):
+            body = dumps({"error": self.words}).encode()
+            headers = [(b"content-type", b"application/json")]
+            await send({"type": "http.response.start", "status": 413, "headers": headers})
+            await send({"type": "http.response.body", "body": body})
+            return
+        seen = 0
+
+        async def counted() -> Any:
+            nonlocal seen
+            message = await receive()
+            if message["type"] == "http.request":
+                seen += len(message.get("body", b""))
+                if seen > self.limit:  # answered by the app's handler, as every error
+                    raise StarletteHTTPException(413, self.words)
+            return message
+
+        await self.app(scope, counted, send)
 
 
 def validation_line(exc: RequestValidationError) -> str:
