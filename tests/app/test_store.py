@@ -551,3 +551,27 @@ def test_an_unusable_cache_folder_warns_once_and_goes_on(
     assert (len(solves), len(summaries)) == (2, 2)
     [report] = reports.take()
     assert report.startswith("could not save the solved game") and str(folder) in report
+
+
+@pytest.mark.parametrize("kind", ["fifo", "link to /dev/zero"])
+def test_an_entry_that_is_no_regular_file_is_replaced(
+    kind: str, rules: RuleSet, solution: GameSolution, solves: list[RuleSet], reports: Reports
+) -> None:
+    """A FIFO blocked ``open`` for good and a link to /dev/zero was read without end: the
+    entry's kind is asked first, and it is replaced by a healthy one."""
+    path = game_file(rules)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if path.exists() or path.is_symlink():
+        path.unlink()
+    if kind == "fifo":
+        os.mkfifo(path)
+    else:
+        path.symlink_to("/dev/zero")
+    reports.take()
+    found, cached = solved_game(rules)
+    assert (cached, len(solves)) == (False, 1) and same_table(found, solution)
+    assert path.is_file() and not path.is_symlink()
+    [report] = reports.take()
+    assert "not a regular file" in report and str(path) in report
+    again, cached = solved_game(rules)
+    assert cached and same_table(again, solution)

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, replace
-from pathlib import Path
 from typing import Protocol
 
 from zloutch.app.fairdice import commitment_of, fair_roll, new_secret
@@ -211,8 +210,12 @@ def choose_dice(
 
 
 def read_text(path: str, what: str) -> str:
+    """A file the user names, as text: a regular file of at most 16 MB (``read_regular``),
+    in UTF-8; ``UnreadableFileError`` in one line otherwise."""
+    from zloutch.app.files import read_regular
+
     try:
-        return Path(path).read_text(encoding="utf-8")
+        return read_regular(path).decode("utf-8")
     except OSError as exc:
         raise UnreadableFileError(f"cannot read the {what} {path}: {exc.strerror or exc}") from None
     except UnicodeDecodeError:

@@ -6,6 +6,10 @@ goes to a temporary file in the same folder, flushed and synced, which then repl
 file with ``os.replace`` (a temporary file that could not be finished is removed). Every
 writer of game records goes through it, and the outputs that the commands write.
 
+``read_regular`` reads a file the program is given (a record, a dice file, a result, a cache
+entry) only when it is a regular file of bounded size: a FIFO would block its ``open``
+forever and a link to ``/dev/zero`` would be read without end.
+
 ``check_writable`` answers, before a long piece of work, whether its output could be written:
 a missing folder, a path under a regular file, a folder given as a file, ``/proc`` or
 ``/sys`` are refused at once with one sentence, instead of after the work is done.
@@ -33,6 +37,33 @@ class UnwritableFileError(ZloutchError):
     def __init__(self, message: str, reason: str = "") -> None:
         super().__init__(message)
         self.reason = reason or message
+
+
+class NotRegularFileError(OSError):
+    """A path that names no regular file (a FIFO, a device, a folder), or one too large."""
+
+
+MAX_TEXT_FILE = 16 * 1024 * 1024
+"""Bytes of a record, a dice file or a result that the commands read (a long game's record
+is a few hundred kB)."""
+
+
+def read_regular(path: str | Path, limit: int = MAX_TEXT_FILE) -> bytes:
+    """The bytes of a regular file of at most ``limit`` bytes; ``NotRegularFileError`` for
+    anything else (asked before it is opened, and again on what was opened), ``OSError`` as
+    the system says it."""
+    mode = os.stat(path).st_mode  # through links: a link to /dev/zero is no regular file
+    if not stat.S_ISREG(mode):
+        what = "a folder" if stat.S_ISDIR(mode) else "not a regular file"
+        raise NotRegularFileError(0, what)
+    descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    with os.fdopen(descriptor, "rb") as handle:
+        if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):  # replaced meanwhile
+            raise NotRegularFileError(0, "not a regular file")
+        data = handle.read(limit + 1)
+    if len(data) > limit:
+        raise NotRegularFileError(0, f"larger than {limit // (1024 * 1024)} MB")
+    return data
 
 
 def shown(path: str) -> str:

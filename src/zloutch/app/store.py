@@ -34,7 +34,7 @@ from contextlib import suppress
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
-from zloutch.app.files import UnwritableFileError, atomic_file
+from zloutch.app.files import NotRegularFileError, UnwritableFileError, atomic_file, read_regular
 from zloutch.rules.loader import to_toml
 from zloutch.rules.ruleset import RuleSet
 
@@ -348,6 +348,10 @@ def _checked_numbers(arrays: Mapping[str, npt.NDArray[Any]], rules: RuleSet) -> 
 # ---------------------------------------------------------------------------- the disk
 
 
+MAX_ENTRY = 2 * 1024 * 1024 * 1024
+"""Bytes of a cache entry read at most (the largest solved games are a few hundred MB)."""
+
+
 def _read(path: Path) -> tuple[bytes, tuple[int, int, int]] | None:
     """The bytes of an entry and its (inode, size, mtime), or None when there is none.
 
@@ -355,10 +359,17 @@ def _read(path: Path) -> tuple[bytes, tuple[int, int, int]] | None:
     silent: the write reports that. Another failure to read is reported once.
     """
     try:
-        with path.open("rb") as handle:
-            info = os.fstat(handle.fileno())
-            data = handle.read()
+        info = os.stat(path)
+        data = read_regular(path, MAX_ENTRY)
     except (FileNotFoundError, NotADirectoryError):
+        return None
+    except NotRegularFileError as exc:  # a FIFO, a device, a link to one: replaced
+        with suppress(OSError):
+            path.unlink()
+        _warn_once(
+            ("not regular", str(path)),
+            f"the cache entry {path} was {exc.strerror}: computing it again",
+        )
         return None
     except OSError as exc:
         _warn_once(
