@@ -411,3 +411,16 @@ def test_a_target_that_is_no_sum_of_the_banks_is_refused() -> None:
     )
     with pytest.raises(InvalidRulesError, match="10 can never be hit exactly"):
         parse_rules_text(text)
+
+
+def test_booleans_are_spelt_as_a_rule_file_spells_them() -> None:
+    text = '[rules]\nname = "b"\ndice = true\n[game]\ntarget = 3000\n'
+    with pytest.raises(InvalidRulesError, match=r"expected a whole number, got true$"):
+        parse_rules_text(text)
+
+
+def test_a_kind_of_false_is_none_and_true_is_refused_with_why() -> None:
+    base = '[rules]\nname = "k"\ndice = 5\n[scoring]\nkinds = {{ 3 = {} }}\n[game]\ntarget = 3000\n'
+    assert parse_rules_text(base.format("false")).scoring.kinds == ()
+    with pytest.raises(InvalidRulesError, match='false means "none"'):
+        parse_rules_text(base.format("true"))

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import difflib
+import io
 import signal
 import threading
 import time
@@ -291,6 +292,10 @@ class PlainGame:
         sleep: Callable[[float], None] = time.sleep,
     ) -> None:
         self.session = session
+        if isinstance(stdin, io.TextIOWrapper):
+            # Bytes that are no text in the input's encoding (0xff under strict UTF-8) are
+            # read as U+FFFD, a line the game refuses in words, not a traceback.
+            stdin.reconfigure(errors="replace")
         self.stdin = stdin
         self.stdout = stdout
         self.stderr = stderr or stdout

@@ -16,7 +16,9 @@ def excerpt(value: object, limit: int = EXCERPT) -> str:
     A whole number too long to print (Python refuses past 4300 digits) is described by its
     length; a deeply nested value is cut by reprlib before ``repr`` can recurse.
     """
-    if isinstance(value, int) and not isinstance(value, bool):
+    if isinstance(value, bool):  # as a rule file spells it (TOML, JSON), not as Python does
+        return "true" if value else "false"
+    if isinstance(value, int):
         try:
             digits = len(str(abs(value)))
         except ValueError:  # past Python's 4300 digits: counted from its bits

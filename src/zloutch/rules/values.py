@@ -124,7 +124,9 @@ def _normalise_kind_rule(value: object, key: str) -> str:
     if isinstance(value, bool):
         if value is False:
             return "none"
-        raise InvalidRulesError('true is not a kind rule; write a value such as "double"', key)
+        raise InvalidRulesError(
+            'true is not a kind rule; write a value such as "double" (false means "none")', key
+        )
     if isinstance(value, int):
         if value <= 0:
             raise InvalidRulesError(f"points must be positive, got {excerpt(value)}", key)
