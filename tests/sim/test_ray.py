@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
+import json
+import os
+import subprocess
+import sys
+import time
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
@@ -52,3 +58,29 @@ def test_backend_and_address_are_checked() -> None:
         simulate(rules, ["greedy"] * 2, 5, 1, address="auto")
     result = CliRunner().invoke(app, ["simulate", "-n", "5", "--address", "auto"])
     assert result.exit_code == 2 and "error: --address goes with --backend ray" in result.stderr
+
+
+def test_ray_without_a_cluster_starts_one_for_the_run(tmp_path: Path) -> None:
+    """A fresh process, no cluster and no earlier ``ray.init``: ``--backend ray`` starts a
+    local instance that lives for the run and gives the local backend's result."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("RAY_")}
+    common = ["-r", "farkle", "-p", "expert,greedy", "-n", "3000", "--seed", "5"]
+    here, there = tmp_path / "local.json", tmp_path / "ray.json"
+    cli = [sys.executable, "-m", "zloutch", "simulate", *common]
+    local = subprocess.run(
+        [*cli, "--json", str(here)], env=env, capture_output=True, text=True, timeout=300
+    )
+    assert local.returncode == 0, local.stderr
+    began = time.monotonic()
+    ray_run = subprocess.run(
+        [*cli, "--backend", "ray", "--json", str(there)],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    took = time.monotonic() - began
+    assert ray_run.returncode == 0, ray_run.stderr[-2000:]
+    assert "error" not in ray_run.stderr.lower(), ray_run.stderr[-2000:]
+    assert json.loads(there.read_text()) == json.loads(here.read_text())
+    assert took < 120  # it gave up after 60 s before (Ray's GCS killed a second in)

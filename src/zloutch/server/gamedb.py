@@ -20,9 +20,10 @@ seat taken) or of its row (a rematch) sends ``NOTIFY zloutch_games, '<game> seat
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -46,6 +47,8 @@ CHANNEL = "zloutch_log"
 GAMES_CHANNEL = "zloutch_games"
 """Seats and games changed (a separate channel: a process of an older version, listening to
 ``zloutch_log`` only, is not sent notes it cannot read)."""
+LISTENER_NAME = "zloutch listen"
+"""The ``application_name`` of a process's listening connection (then its process id)."""
 ROWS_A_STATEMENT = 2000
 """Log rows in one INSERT at most (six parameters each: SQLite takes 32,766)."""
 
@@ -447,22 +450,33 @@ class SqlStore:
 
     # -- across processes (PostgreSQL)
 
-    async def listen(self) -> AsyncIterator[Note]:
+    async def listen(
+        self, ready: Callable[[], Awaitable[None]] | None = None
+    ) -> AsyncIterator[Note]:
         """What any process changed (its own changes included), through LISTEN/NOTIFY: every
-        append (the game and its last seq), every change of a game's seats or row."""
+        append (the game and its last seq), every change of a game's seats or row. ``ready``
+        is awaited once the channels are listened to (what changed before is for the caller
+        to read: nothing after it is missed). The connection is named ``zloutch listen PID``
+        in ``pg_stat_activity``. A lost connection raises (psycopg's ``OperationalError``):
+        the hub listens again (``Hub.follow_forever``)."""
         import psycopg
 
         dsn = self.engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
-        conn = await psycopg.AsyncConnection.connect(dsn, autocommit=True)
+        conn = await psycopg.AsyncConnection.connect(
+            dsn, autocommit=True, application_name=f"{LISTENER_NAME} {os.getpid()}"
+        )
         try:
             await conn.execute(f"LISTEN {CHANNEL}")
             await conn.execute(f"LISTEN {GAMES_CHANNEL}")
+            if ready is not None:
+                await ready()
             async for note in conn.notifies():
                 read = read_note(note.channel, note.payload)
                 if read is not None:
                     yield read
         finally:
-            await conn.close()
+            with contextlib.suppress(Exception):  # a connection already lost closes quietly
+                await conn.close()
 
 
 def read_note(channel: str, payload: str) -> Note | None:

@@ -27,11 +27,11 @@ import gc
 import json
 import logging
 import time
-from collections.abc import AsyncIterator, Callable, Coroutine, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import timedelta
-from typing import Any, Protocol, TypeVar
+from typing import Any, Literal, Protocol, TypeVar
 
 from zloutch.server import (
     Accepted,
@@ -50,6 +50,13 @@ from zloutch.server.writer import GroupCommit
 T = TypeVar("T")
 
 log = logging.getLogger("zloutch.serve")
+
+
+def one_line(exc: BaseException) -> str:
+    """An error in one line of the log: its kind and its first line."""
+    words = str(exc).strip().splitlines()
+    return f"{type(exc).__name__}: {words[0]}" if words else type(exc).__name__
+
 
 QUEUE_LIMIT = 1000
 """Messages waiting for one socket; a client this far behind is dropped (it can reconnect)."""
@@ -172,6 +179,8 @@ class Hub:
         self.leave_timers: dict[tuple[str, int], asyncio.TimerHandle] = {}
         self.expire_after = expire_after
         self.tasks: set[asyncio.Task[Any]] = set()
+        self.listener: Literal["starting", "up", "down"] | None = None
+        """The other processes' notes: None where this process is alone on its store."""
 
     # -- sockets
 
@@ -441,6 +450,54 @@ class Hub:
                 )
             gc.freeze()
 
+    async def follow_forever(
+        self,
+        listen: Callable[[Callable[[], Awaitable[None]]], AsyncIterator[Note]],
+        *,
+        first_delay: float = 0.25,
+        longest_delay: float = 8.0,
+    ) -> None:
+        """Follow the other processes for the life of this one: ``listen(ready)`` (the store's
+        LISTEN, which awaits ``ready`` once it listens) is started again whenever its
+        connection is lost (a terminated backend, a restart of the database), after a delay
+        that doubles from ``first_delay`` up to ``longest_delay`` while it keeps failing.
+        Each time it listens, every game in memory is caught up with the log and its seats
+        (what its sockets missed meanwhile is sent to them): no note is missed between the
+        two. ``listener`` says where it stands (``/api/health``)."""
+        delay = first_delay
+
+        async def ready() -> None:
+            nonlocal delay
+            again = self.listener == "down"
+            await self.catch_up()
+            self.listener, delay = "up", first_delay
+            if again:
+                log.warning(
+                    "listening to the other processes again (%d games caught up)",
+                    len(self.rooms.rooms),
+                )
+
+        while True:
+            try:
+                await self.follow(listen(ready))
+                why = "the connection ended"
+            except Exception as exc:  # any loss is answered the same way
+                why = one_line(exc)
+            self.listener = "down"
+            log.warning(
+                "lost the other processes' notes (%s): listening again in %.2g s", why, delay
+            )
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, longest_delay)
+
+    async def catch_up(self) -> None:
+        """Every game in memory read again from the store: the entries and seat changes other
+        processes made while this one heard nothing, sent to its sockets."""
+        for game_id in list(self.rooms.rooms):
+            await self._follow_log(game_id, None)
+            await self._follow_rows(game_id)
+            await asyncio.sleep(0)  # the other requests go on between two games
+
     async def follow(self, notes: AsyncIterator[Note]) -> None:
         """What other processes changed (PostgreSQL NOTIFY), sent on to this process's
         sockets: the entries they appended, read from the log; a person away or back; a
@@ -458,13 +515,16 @@ class Hub:
             except Exception:  # one game read badly must not stop the others
                 log.exception("could not follow a change of %s", note.game_id)
 
-    async def _follow_log(self, game_id: str, seq: int) -> None:
+    async def _follow_log(self, game_id: str, seq: int | None) -> None:
+        """The entries of a game past this process's version, up to ``seq`` at least (None:
+        whatever the log holds)."""
         room = self.rooms.rooms.get(game_id)
-        if room is None or room.version >= seq:
+        if room is None or (seq is not None and room.version >= seq):
             return
         # Under the game's lock: this process's own commits are settled first.
         async with self.locks.hold(game_id):
-            if (room := self.rooms.rooms.get(game_id)) is None or room.version >= seq:
+            room = self.rooms.rooms.get(game_id)
+            if room is None or (seq is not None and room.version >= seq):
                 return
             before = tuple(room.seats), room.game
             played = self.rooms.refresh(game_id)

@@ -51,7 +51,10 @@ def ray_map(
     started = not ray.is_initialized()
     if started:
         target = None if address in (None, "", "local") else address
-        _init_within(ray, target, address, timeout)
+        if target is None:
+            _init_local(ray)
+        else:
+            _init_within(ray, target, address, timeout)
     try:
         task: Any = ray.remote(function)
         refs = [task.remote(item) for item in items]
@@ -85,28 +88,43 @@ def connect_timeout() -> float:
     return seconds
 
 
+RAY_OPTIONS: dict[str, Any] = {
+    "include_dashboard": False,
+    "log_to_driver": False,
+    "configure_logging": False,
+}
+
+
+def _init_local(ray: Any) -> None:
+    """A Ray instance of this machine for the run, started on the thread that runs the map
+    and shuts it down: Ray ties its GCS and raylet to the life of the thread that starts
+    them (a parent-death signal), so a helper thread that returned would kill them."""
+    logging.getLogger("ray._private.worker").addFilter(_not_sigterm_warning)
+    try:
+        ray.init(**RAY_OPTIONS)
+    except (ConnectionError, ValueError, RuntimeError, TimeoutError) as exc:
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise SimulationError(f"cannot start a local Ray instance: {first}") from None
+
+
 def _init_within(ray: Any, target: str | None, address: str | None, timeout: float) -> None:
-    """``ray.init``, given up after ``timeout`` seconds: an address that never answers makes
-    Ray retry for minutes. The attempt goes on in a daemon thread, which dies with us."""
+    """``ray.init`` of a cluster's address, given up after ``timeout`` seconds: an address
+    that never answers makes Ray retry for minutes. The attempt goes on in a daemon thread,
+    which dies with us (a cluster's processes are not ours: nothing dies with the thread)."""
     failure: list[BaseException] = []
 
     def connect() -> None:
         # Ray warns that it sets no SIGTERM handler off the main thread: ours stay.
         logging.getLogger("ray._private.worker").addFilter(_not_sigterm_warning)
         try:
-            ray.init(
-                address=target,
-                include_dashboard=False,
-                log_to_driver=False,
-                configure_logging=False,
-            )
+            ray.init(address=target, **RAY_OPTIONS)
         except BaseException as exc:  # handed to the caller below
             failure.append(exc)
 
     attempt = threading.Thread(target=connect, name="zloutch-ray-init", daemon=True)
     attempt.start()
     attempt.join(timeout)
-    where = f"the Ray cluster at {address}" if target else "a local Ray instance"
+    where = f"the Ray cluster at {address}"
     if attempt.is_alive():
         raise SimulationError(
             f"cannot reach {where}: no answer within {timeout:g} s "

@@ -87,10 +87,11 @@ class Server:
             if self.process.poll() is not None:
                 raise RuntimeError(f"zloutch serve exited: {self.read_log()}")
             try:
-                self.get("/api/health")
-                return
+                if self.get("/api/health").get("ok") is True:  # 503 until it listens
+                    return
             except (urllib.error.URLError, ConnectionError, OSError):
-                time.sleep(0.1)
+                pass
+            time.sleep(0.05)
         raise RuntimeError("zloutch serve did not answer in 60 s")
 
     def read_log(self) -> str:
@@ -223,6 +224,14 @@ def db_url(
     if request.param == "sqlite":
         yield f"sqlite:///{tmp_path_factory.mktemp('db') / 'games.sqlite'}"
         return
+    with fresh_schema(postgres_or_skip()) as url:
+        yield url
+
+
+@pytest.fixture
+def pg_url(fresh_schema: Callable[[str], AbstractContextManager[str]]) -> Iterator[str]:
+    """A schema of the test's own in the PostgreSQL test database: nothing left there by
+    other runs is resumed (and played) by its servers."""
     with fresh_schema(postgres_or_skip()) as url:
         yield url
 

@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import random
 import threading
-from collections.abc import Callable, Iterator
-from contextlib import AbstractContextManager
 from pathlib import Path
 
 import pytest
 
-from conftest import Player, Server, postgres_or_skip
+from conftest import Player, Server
+
+# One worker runs every test on the shared PostgreSQL database (one of them restarts it).
+pytestmark = pytest.mark.xdist_group("postgres")
 
 
 @pytest.mark.slow
@@ -42,14 +43,6 @@ def test_two_processes_serve_one_game(tmp_path: Path, pg_url: str) -> None:
     finally:
         one.stop()
         two.stop()
-
-
-@pytest.fixture
-def pg_url(fresh_schema: Callable[[str], AbstractContextManager[str]]) -> Iterator[str]:
-    """A schema of the test's own in the PostgreSQL test database: nothing left there by
-    other runs is resumed (and played) by its servers."""
-    with fresh_schema(postgres_or_skip()) as url:
-        yield url
 
 
 def two_servers(tmp_path: Path, url: str) -> tuple[Server, Server]:

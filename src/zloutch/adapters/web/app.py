@@ -190,7 +190,8 @@ def create_app(
         hub.spawn(hub.expire_forever)
         hub.spawn(hub.tidy_forever)
         if store.postgres:
-            hub.spawn(lambda: hub.follow(store.listen()))
+            hub.listener = "starting"
+            hub.spawn(lambda: hub.follow_forever(store.listen))
         yield
         await hub.stop()
         checks.shutdown(wait=False, cancel_futures=True)
@@ -217,10 +218,14 @@ def create_app(
         return JSONResponse({"error": str(exc)}, status_code=status)
 
     @app.get("/api/health")
-    async def health() -> dict[str, Any]:
+    async def health() -> JSONResponse:
         stats = hub.writer.stats
-        return {
-            "ok": True,
+        # Not ok (503) while this process cannot hear the others: it would serve their
+        # games at old versions.
+        ok = hub.listener in (None, "up")
+        body = {
+            "ok": ok,
+            "listener": hub.listener,
             "games": len(rooms.rooms),
             "sockets": sum(map(len, hub.clients.values())),
             "commits": stats.commits,
@@ -228,6 +233,7 @@ def create_app(
             "largest_commit": stats.largest,
             "slowest_commit_ms": round(stats.slowest * 1000, 1),
         }
+        return JSONResponse(body, status_code=200 if ok else 503)
 
     @app.post("/api/games", status_code=201)
     async def create_game(game: GameIn) -> dict[str, Any]:
