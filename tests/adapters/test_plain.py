@@ -473,3 +473,22 @@ def test_without_a_terminal_the_game_goes_on_in_lines_of_text(command: str) -> N
     assert "note: not a terminal: the game goes on in lines of text (--plain)" in output
     assert "Ana> throw" in output and "Bye." in output
     assert "\x1b[" not in output  # no escape code of a full-screen app
+
+
+def test_a_game_of_bots_that_never_bank_stops_and_is_saved(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A lone bot that never banks never ends a game, and nobody types the end of input:
+    after the cap of turns (the simulator's, lowered here) it stops, saved, exit 0."""
+    import zloutch.app.session as session
+
+    monkeypatch.setattr(session, "BOTS_ALONE_TURNS", 40)
+    record = tmp_path / "bots.json"
+    code, output = invoke(
+        "play", "--plain", "-r", "dix-mille(full_hand=forced,bump=current)",
+        "-p", "bot:threshold:100000", "--seed", "46836", "--pace", "0",
+        "--record", str(record),
+    )  # fmt: skip
+    assert code == 0, output
+    assert "The bots played 40 turns and none of them wins: the game stops here." in output
+    assert json.loads(record.read_text())["actions"]  # the game so far is kept

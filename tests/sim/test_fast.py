@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
@@ -268,3 +269,24 @@ def test_cli_method_flag(tmp_path: object) -> None:
     assert code == 2 and "error: the fast path does not play ticks" in err
     code, _, err = run_cli(["simulate", "-r", "farkle", "--method", "warp", "-n", "5"])
     assert code == 2 and "--method is one of auto, engine, fast" in err
+
+
+def test_a_unit_too_fine_for_the_fast_paths_tables_goes_to_the_engine(tmp_path: Path) -> None:
+    """A combination worth 98,967 makes the rule set's unit 1 point: 10,000 steps to the
+    target, tables of 10^8 cells by score and total (minutes to build). The fast path says
+    so; ``auto`` plays the engine path at once."""
+    from zloutch.sim.fast import MAX_TARGET_UNITS, fast_unsupported
+
+    path = tmp_path / "fine.toml"
+    path.write_text(
+        '[rules]\nname = "fine"\nextends = "farkle"\n[scoring]\nkinds = { 3 = 98967 }\n'
+    )
+    rules = load_rules(str(path))
+    reason = fast_unsupported(rules)
+    assert reason is not None and "10,000 steps of 1 point" in reason
+    assert f"at most {MAX_TARGET_UNITS:,} steps" in reason
+    with pytest.raises(SimulationError, match="10,000 steps"):
+        simulate(rules, ["expert", "greedy"], 2, 1, jobs=1, method="fast")
+    result = simulate(rules, ["expert", "greedy"], 2, 1, jobs=1)
+    assert result.method == "engine" and result.games == 2
+    assert fast_unsupported(load_rules("farkle")) is None  # 200 steps of 50

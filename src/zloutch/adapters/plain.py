@@ -388,6 +388,12 @@ class PlainGame:
                     return self.finish(EXIT_ERROR)
                 continue
             if need is Need.BOT:
+                if s.bots_stalled():
+                    self.say(
+                        f"The bots played {s.state.turns:,} turns and none of them wins: "
+                        "the game stops here."
+                    )
+                    return self.finish(EXIT_OK)
                 if self.pace:
                     with self.signals.wait():
                         self.sleep(self.pace)

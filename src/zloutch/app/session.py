@@ -64,9 +64,13 @@ from zloutch.engine.record import (
     read_record,
 )
 from zloutch.rules import Dice, ZloutchError, format_dice, parse_dice
+from zloutch.sim import MAX_TURNS
 from zloutch.strategy.bots import LEVELS, make_bot
 from zloutch.strategy.expert import Advice, TurnAdvisor
 from zloutch.strategy.policy import Policy
+
+BOTS_ALONE_TURNS = MAX_TURNS
+"""Turns after which a game of bots alone is stopped (the simulator's cap)."""
 
 DEFAULT_PACE = 0.8
 """Seconds between two moves of a bot on a terminal: a pace a person can follow."""
@@ -416,6 +420,13 @@ class Session:
 
     def is_bot(self, seat: int) -> bool:
         return seat in self.bots
+
+    def bots_stalled(self) -> bool:
+        """Only bots at the table, and ``BOTS_ALONE_TURNS`` turns played: a bot that never
+        banks (``bot:threshold:100000``) never ends a game, and no person is there to stop
+        it. The front ends stop such a game, saved, as the simulator stops one at its own
+        cap of turns."""
+        return len(self.bots) == len(self.names) and self.state.turns >= BOTS_ALONE_TURNS
 
     def need(self) -> Need:
         return self.match.need()

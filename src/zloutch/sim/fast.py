@@ -64,6 +64,14 @@ class FastPathUnsupported(SimulationError):
 # ---------------------------------------------------------------------------- the model
 
 
+MAX_TARGET_UNITS = 2500
+"""The fast path's game-end tables hold a row for each score up to the target and a column
+for each turn total, counted in the rule set's unit (the greatest common divisor of its
+points): a unit of 50 makes 200 steps to 10,000, a combination worth 98,967 makes the unit
+1 and 10,000 steps, a table of 10^8 cells built in minutes. Past this many steps the engine
+path plays the rule set (``--method auto``), or ``--method fast`` says why not."""
+
+
 def fast_unsupported(rules: RuleSet) -> str | None:
     """Why the fast path cannot play this rule set (None: it can)."""
     t = rules.turn
@@ -76,6 +84,13 @@ def fast_unsupported(rules: RuleSet) -> str | None:
         import numba  # noqa: F401
     except ImportError:  # pragma: no cover - numba is a dependency
         reasons.append("compiled kernels (numba is not installed)")
+    target = -(-rules.game.target // rules.unit)
+    if target > MAX_TARGET_UNITS:
+        reasons.append(
+            f"a target of {target:,} steps of {rules.unit} point{'s' * (rules.unit > 1)} "
+            f"(its tables by score and total grow as the square: at most "
+            f"{MAX_TARGET_UNITS:,} steps)"
+        )
     if not reasons:
         return None
     return "the fast path does not play " + ", ".join(reasons)
