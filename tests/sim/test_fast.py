@@ -287,6 +287,6 @@ def test_a_unit_too_fine_for_the_fast_paths_tables_goes_to_the_engine(tmp_path: 
     assert f"at most {MAX_TARGET_UNITS:,} steps" in reason
     with pytest.raises(SimulationError, match="10,000 steps"):
         simulate(rules, ["expert", "greedy"], 2, 1, jobs=1, method="fast")
-    result = simulate(rules, ["expert", "greedy"], 2, 1, jobs=1)
+    result = simulate(rules, ["greedy", "cautious"], 2, 1, jobs=1)
     assert result.method == "engine" and result.games == 2
     assert fast_unsupported(load_rules("farkle")) is None  # 200 steps of 50

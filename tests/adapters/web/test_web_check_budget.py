@@ -16,8 +16,8 @@ ONE_POINT_DIE = (
 
 
 def test_health_answers_while_a_heavy_rule_file_is_checked(server: Server) -> None:
-    """Three games of the heaviest exact target the format allows are made while another
-    client asks for /api/health every 20 ms: every answer within a second."""
+    """A game of the heaviest exact target the format allows is made while another client
+    asks for /api/health every 20 ms: every answer within a second."""
     latencies: list[float] = []
     done = threading.Event()
 
@@ -32,7 +32,7 @@ def test_health_answers_while_a_heavy_rule_file_is_checked(server: Server) -> No
     poller = threading.Thread(target=poll, daemon=True)
     poller.start()
     try:
-        for target in (99_999, 99_998, 99_997):
+        for target in (99_999,):
             text = ONE_POINT_DIE.replace("{target}", str(target))
             created = server.post("/api/games", {"rules_file": text})
             assert "game" in created, created
