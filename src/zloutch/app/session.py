@@ -424,8 +424,8 @@ class Session:
     def bots_stalled(self) -> bool:
         """Only bots at the table, and ``BOTS_ALONE_TURNS`` turns played: a bot that never
         banks (``bot:threshold:100000``) never ends a game, and no person is there to stop
-        it. The front ends stop such a game, saved, as the simulator stops one at its own
-        cap of turns."""
+        it. Line mode stops such a game, saved, as the simulator stops one at its own cap of
+        turns (the full-screen app is stopped by its keys)."""
         return len(self.bots) == len(self.names) and self.state.turns >= BOTS_ALONE_TURNS
 
     def need(self) -> Need:

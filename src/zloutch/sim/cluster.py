@@ -54,7 +54,7 @@ def ray_map(
         if target is None:
             _init_local(ray)
         else:
-            _init_within(ray, target, address, timeout)
+            _init_within(ray, target, timeout)
     try:
         task: Any = ray.remote(function)
         refs = [task.remote(item) for item in items]
@@ -103,11 +103,10 @@ def _init_local(ray: Any) -> None:
     try:
         ray.init(**RAY_OPTIONS)
     except (ConnectionError, ValueError, RuntimeError, TimeoutError) as exc:
-        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        raise SimulationError(f"cannot start a local Ray instance: {first}") from None
+        raise SimulationError(f"cannot start a local Ray instance: {_first_line(exc)}") from None
 
 
-def _init_within(ray: Any, target: str | None, address: str | None, timeout: float) -> None:
+def _init_within(ray: Any, address: str, timeout: float) -> None:
     """``ray.init`` of a cluster's address, given up after ``timeout`` seconds: an address
     that never answers makes Ray retry for minutes. The attempt goes on in a daemon thread,
     which dies with us (a cluster's processes are not ours: nothing dies with the thread)."""
@@ -117,7 +116,7 @@ def _init_within(ray: Any, target: str | None, address: str | None, timeout: flo
         # Ray warns that it sets no SIGTERM handler off the main thread: ours stay.
         logging.getLogger("ray._private.worker").addFilter(_not_sigterm_warning)
         try:
-            ray.init(address=target, **RAY_OPTIONS)
+            ray.init(address=address, **RAY_OPTIONS)
         except BaseException as exc:  # handed to the caller below
             failure.append(exc)
 
@@ -133,9 +132,14 @@ def _init_within(ray: Any, target: str | None, address: str | None, timeout: flo
     if failure:
         exc = failure[0]
         if isinstance(exc, ConnectionError | ValueError | RuntimeError | TimeoutError):
-            first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-            raise SimulationError(f"cannot reach {where}: {first}") from None
+            raise SimulationError(f"cannot reach {where}: {_first_line(exc)}") from None
         raise exc
+
+
+def _first_line(exc: BaseException) -> str:
+    """An error's first line, or its kind where it says nothing."""
+    words = str(exc).strip()
+    return words.splitlines()[0] if words else type(exc).__name__
 
 
 def _not_sigterm_warning(record: logging.LogRecord) -> bool:

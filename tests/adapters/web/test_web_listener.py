@@ -18,12 +18,11 @@ from typing import Any
 import pytest
 
 from conftest import Player, Server
+from zloutch.server.gamedb import LISTENER_NAME
 
 # One worker runs every test on the shared PostgreSQL database: this one restarts it.
 pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("postgres")]
 
-LISTENER = "zloutch listen"
-"""The application name a server gives its listening connection (then its process id)."""
 REACH = 5.0
 """Seconds within which a move on one process must reach the other's sockets."""
 
@@ -50,7 +49,7 @@ def listening_backends(url: str, server: Server) -> list[int]:
     import psycopg
 
     assert server.process is not None
-    name = f"{LISTENER} {server.process.pid}"
+    name = f"{LISTENER_NAME} {server.process.pid}"
     with psycopg.connect(url, autocommit=True, connect_timeout=5) as conn:
         query = "SELECT pid FROM pg_stat_activity WHERE application_name = %s"
         return [row[0] for row in conn.execute(query, (name,))]
