@@ -14,7 +14,11 @@ from __future__ import annotations
 
 import logging
 import os
+import signal
+import subprocess
+import sys
 import threading
+import time
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
@@ -106,10 +110,99 @@ def _init_local(ray: Any) -> None:
         raise SimulationError(f"cannot start a local Ray instance: {_first_line(exc)}") from None
 
 
+PROBE = """
+import sys, ray
+print("zloutch-probe-ready", file=sys.stderr, flush=True)
+ray.init(address=sys.argv[1], include_dashboard=False, log_to_driver=False,
+         configure_logging=False)
+print("connected", flush=True)
+ray.shutdown()
+"""
+"""The first try at a cluster, in a process apart: Ray's core retries a silent address or a
+refused token for minutes, a line of its log a second, from threads of its own that no call
+stops; a process apart is killed, and its log read."""
+IMPORT_TIMEOUT = 60.0
+"""Seconds the probe may take to import Ray, before its ``timeout`` for the cluster starts."""
+AUTH_REFUSED = (b"InvalidAuthToken", b"Unauthenticated")
+"""Words of Ray's core log when a cluster refuses a connection's authentication token."""
+
+
+def _probe(address: str, timeout: float) -> None:
+    """Try the cluster at ``address`` in a process apart, within ``timeout`` seconds: a
+    refused token, a silence or an error is a one-line ``SimulationError``."""
+    where = f"the Ray cluster at {address}"
+    probe = subprocess.Popen(
+        [sys.executable, "-c", PROBE, address],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    refused, ready = threading.Event(), threading.Event()
+    said: list[bytes] = []
+
+    def read() -> None:
+        assert probe.stderr is not None
+        for line in probe.stderr:
+            if any(word in line for word in AUTH_REFUSED):
+                refused.set()
+            if line.startswith(b"zloutch-probe-ready"):
+                ready.set()
+            else:
+                said.append(line)
+
+    reader = threading.Thread(target=read, name="zloutch-ray-probe", daemon=True)
+    reader.start()
+    deadline = time.monotonic() + IMPORT_TIMEOUT  # Ray's import, then the cluster's answer
+    try:
+        while probe.poll() is None and not refused.is_set() and time.monotonic() < deadline:
+            if ready.is_set():
+                ready.clear()
+                deadline = time.monotonic() + timeout
+            time.sleep(0.05)
+    finally:
+        if probe.poll() is None:
+            probe.kill()
+        out = probe.communicate()[0]
+        reader.join(1.0)
+    if refused.is_set():
+        raise SimulationError(f"{where} refused the connection: {_auth_advice()}")
+    if b"connected" in out:
+        return
+    if probe.returncode == -signal.SIGKILL:
+        raise SimulationError(
+            f"cannot reach {where}: no answer within {timeout:g} s "
+            f"(wait longer with {TIMEOUT_VARIABLE}=SECONDS)"
+        )
+    raise SimulationError(f"cannot reach {where}: {_last_error(said)}")
+
+
+def _auth_advice() -> str:
+    """What to set when a cluster refused this process's authentication, in one line."""
+    token = (
+        "its token (`ray get-auth-token` on its head node) in RAY_AUTH_TOKEN or ~/.ray/auth_token"
+    )
+    if os.environ.get("RAY_AUTH_MODE", "").lower() == "token":
+        return f"it uses token authentication and the token sent is not its own: put {token}"
+    return f"it uses token authentication: set RAY_AUTH_MODE=token and put {token}"
+
+
+def _last_error(lines: list[bytes]) -> str:
+    """The error a Python process died of, from its standard error: the traceback's last
+    line without the exception's module path."""
+    for line in reversed(lines):
+        text = line.decode(errors="replace").strip()
+        if text and not text.startswith(("[", " ", "File ")):
+            kind, colon, words = text.partition(": ")
+            return words if colon and "Error" in kind else text
+    return "the connection failed"
+
+
 def _init_within(ray: Any, address: str, timeout: float) -> None:
     """``ray.init`` of a cluster's address, given up after ``timeout`` seconds: an address
-    that never answers makes Ray retry for minutes. The attempt goes on in a daemon thread,
-    which dies with us (a cluster's processes are not ours: nothing dies with the thread)."""
+    that never answers makes Ray retry for minutes. The cluster is tried first in a process
+    apart (``_probe``); the attempt of this process goes on in a daemon thread, which dies
+    with us (a cluster's processes are not ours: nothing dies with the thread)."""
+    _probe(address, timeout)
     failure: list[BaseException] = []
 
     def connect() -> None:
