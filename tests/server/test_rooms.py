@@ -147,16 +147,20 @@ def test_the_secret_stays_hidden_until_the_end() -> None:
     assert room.game.commitment in room.record_text()
 
 
-def test_only_hashes_of_codes_and_tokens_are_stored() -> None:
+def test_tokens_are_stored_as_hashes_and_an_invitation_seats_its_holder_again() -> None:
+    """Seat tokens and the host's token are kept as hashes; an invitation's code is kept
+    (the seat list shows it) and, opened again (a chat app's browser, then the real one),
+    gives the same seat and token: it was 'unknown or was used already', the seat lost."""
     store = MemoryStore()
     rooms = Rooms(store)
     created = rooms.create(NewGame(ANA_BOB))
-    token = rooms.join(created.invites[0][1]).token
+    joined = rooms.join(created.invites[0][1])
     kept = repr(store.seat_rows) + repr(store.games)
-    assert token not in kept and created.invites[1][1] not in kept
-    assert digest(token) in kept
-    with pytest.raises(RoomError, match="unknown or was used"):
-        rooms.join(created.invites[0][1])  # an invite seats one person
+    assert joined.token not in kept and created.host not in kept
+    assert digest(joined.token) in kept and digest(created.host) in kept
+    again = rooms.join(created.invites[0][1])
+    assert (again.game_id, again.seat, again.token) == (joined.game_id, 0, joined.token)
+    assert rooms.seat_of(created.game_id, again.token) == 0
 
 
 def test_stale_forged_spectator_wrong_seat_and_illegal_intents_are_refused(
@@ -313,8 +317,9 @@ def test_an_invite_opened_on_two_processes_at_once_seats_one_person(
     new_store: Callable[[], GameStore], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Process two reads the seat of an invite; process one gives it away before process two
-    takes it: process two's claim is refused as that of an invite used already, and the
-    seat keeps process one's token (before, both were given a token for it)."""
+    takes it: process two's claim finds the seat taken with the invitation's own token and
+    gives that one (before the tokens were the invitation's, both were given a token for
+    it, then process two was told the invitation was used already)."""
     one, two = Rooms(new_store()), Rooms(new_store())
     created = one.create(NewGame(ANA_BOB))
     game_id, code = created.game_id, dict(created.invites)[0]
@@ -330,10 +335,10 @@ def test_an_invite_opened_on_two_processes_at_once_seats_one_person(
         return row
 
     monkeypatch.setattr(two.store, "seat_by_invite", lookup_then_lose_the_race)
-    with pytest.raises(UnknownGameError, match="used already"):
-        two.join(code)
+    second = two.join(code)
+    assert (second.seat, second.token) == (0, first[0])
     (row, _) = one.store.seats(game_id)
-    assert row.token_hash == digest(first[0]) and row.invite_hash is None
+    assert row.token_hash == digest(first[0]) and row.invite_hash == digest(code)
     assert one.seat_of(game_id, first[0]) == 0
     assert isinstance(two.intent(game_id, first[0], 0, "i", "throw"), Accepted)
 
@@ -360,7 +365,8 @@ def test_a_rematch_seat_taken_through_another_process_is_its_heirs_again(
     new_store: Callable[[], GameStore],
 ) -> None:
     """Ana takes her rematch seat on process one, then asks again on process two, which
-    holds the rematch from before: her seat, a new token (as for a second request)."""
+    holds the rematch from before: her seat, with the same token (her rematch seat's
+    invitation's: both her devices hold it)."""
     one, two = Rooms(new_store()), Rooms(new_store())
     game_id, tokens = seated(one, NewGame(ANA_BOB, rules="dix-mille(target=1000)"))
     play_out(one, game_id, tokens, seed=2)
@@ -368,7 +374,7 @@ def test_a_rematch_seat_taken_through_another_process_is_its_heirs_again(
     ana = one.rematch(game_id, tokens[0])
     again = two.rematch(game_id, tokens[0])  # process two still sees her seat free
     assert bob.game_id == ana.game_id == again.game_id
-    assert (bob.seat, ana.seat, again.seat) == (1, 0, 0) and again.token != ana.token
+    assert (bob.seat, ana.seat, again.seat) == (1, 0, 0) and again.token == ana.token
     assert two.seat_of(again.game_id, again.token) == 0
     assert isinstance(two.intent(again.game_id, again.token, 0, "r", "throw"), Accepted)
 
@@ -379,6 +385,8 @@ def test_a_rematch_seat_taken_through_another_process_is_its_heirs_again(
 def test_an_invite_opened_at_once_on_threads_seats_one_person(
     new_store: Callable[[], GameStore], tries: int
 ) -> None:
+    """Two processes open one invitation at the same moment: one seat, one token, given
+    to both (the invitation's: nobody else is seated, neither is refused)."""
     import threading
 
     store = new_store()
@@ -411,9 +419,10 @@ def test_an_invite_opened_at_once_on_threads_seats_one_person(
             thread.start()
         for thread in threads:
             thread.join(30)
-        assert len(seated_with) == 1 and len(refused) == 1, (seated_with, refused)
-        (row, _) = store.seats(created.game_id)
-        assert row.token_hash == digest(seated_with[0])
+        assert len(seated_with) == 2 and not refused, (seated_with, refused)
+        assert seated_with[0] == seated_with[1]
+        (row, bob) = store.seats(created.game_id)
+        assert row.token_hash == digest(seated_with[0]) and bob.token_hash is None
 
 
 # The database's transactions decide this race: the memory store (one process) has none.

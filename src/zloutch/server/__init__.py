@@ -46,7 +46,9 @@ from zloutch.server.answers import (
     NewRoom,
     Pending,
     Refused,
+    SeatList,
     SeatSpec,
+    SeatView,
 )
 from zloutch.server.memory import (
     MemoryStore,
@@ -73,6 +75,7 @@ from zloutch.server.rows import (
     UnknownGameError,
     digest,
     now_utc,
+    seat_token,
     stamp,
 )
 from zloutch.server.service import (
@@ -111,12 +114,15 @@ __all__ = [
     "Room",
     "RoomError",
     "Rooms",
+    "SeatList",
     "SeatRow",
     "SeatSpec",
+    "SeatView",
     "StoreConflict",
     "UnknownGameError",
     "digest",
     "now_utc",
     "refusals",
+    "seat_token",
     "stamp",
 ]

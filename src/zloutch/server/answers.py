@@ -114,6 +114,30 @@ class Created:
     invites: tuple[tuple[int, str], ...]
     """(seat, invite code) for each person's seat."""
     open_code: str
+    host: str = ""
+    """The host's token: the seat list with every invitation, and their reissue."""
+
+
+@dataclass(frozen=True)
+class SeatView:
+    """A seat as the seat list shows it to someone at the table."""
+
+    seat: int
+    name: str
+    bot: str | None
+    joined: bool
+    away: bool
+    invite: str | None
+    """Its invitation's code, where the asker may see it: a seat nobody took yet (to anyone
+    at the table), the asker's own seat (to open on another device), every person's seat
+    (to the host)."""
+    mine: bool
+
+
+@dataclass(frozen=True)
+class SeatList:
+    host: bool
+    seats: tuple[SeatView, ...]
 
 
 @dataclass(frozen=True)

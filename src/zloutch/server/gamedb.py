@@ -74,6 +74,7 @@ games = sa.Table(
     sa.Column("open_hash", sa.String(64)),
     sa.Column("rematch_of", sa.String(32)),
     sa.Column("rematch", sa.String(32)),
+    sa.Column("host_hash", sa.String(64)),
     sa.Index("uq_games_rematch_of", "rematch_of", unique=True),
 )
 
@@ -88,6 +89,7 @@ seats = sa.Table(
     sa.Column("token_hash", sa.String(64), unique=True),
     sa.Column("heir_hash", sa.String(64)),
     sa.Column("away", sa.Boolean, nullable=False),
+    sa.Column("invite_code", sa.String(64)),
 )
 
 actions = sa.Table(
@@ -376,9 +378,9 @@ class SqlStore:
 
     def claim_seat(self, row: SeatRow, token_hash: str) -> bool:
         """A conditional update: the seat's token set where its invite and token are still
-        ``row``'s. A second process claiming it at the same moment waits for the first's
-        row lock, then finds them changed (PostgreSQL reads the row again; SQLite writes one
-        at a time) and updates nothing."""
+        ``row``'s (the invite stays: it seats its holder again). A second process claiming
+        it at the same moment waits for the first's row lock, then finds them changed
+        (PostgreSQL reads the row again; SQLite writes one at a time) and updates nothing."""
         with self.engine.begin() as conn:
             claimed = conn.execute(
                 seats.update()
@@ -388,7 +390,7 @@ class SqlStore:
                     _equal(seats.c.invite_hash, row.invite_hash),
                     _equal(seats.c.token_hash, row.token_hash),
                 )
-                .values(token_hash=token_hash, invite_hash=None)
+                .values(token_hash=token_hash)
             ).rowcount
             if claimed == 1:
                 self._note(conn, row.game_id, "seats")
@@ -522,6 +524,7 @@ def _game_values(game: GameRow) -> dict[str, Any]:
         "open_hash": game.open_hash,
         "rematch_of": game.rematch_of,
         "rematch": game.rematch,
+        "host_hash": game.host_hash,
     }
 
 
@@ -543,6 +546,7 @@ def _seat_values(row: SeatRow) -> dict[str, Any]:
         "token_hash": row.token_hash,
         "heir_hash": row.heir_hash,
         "away": row.away,
+        "invite_code": row.invite_code,
     }
 
 

@@ -99,9 +99,18 @@ class Client:
     seat: int | None
     lang: str = "en"
     queue: asyncio.Queue[str | None] = field(default_factory=lambda: asyncio.Queue(QUEUE_LIMIT))
+    close_code: int = 1013
+    """The code the socket is closed with when told to stop: 1013 (try again later) for a
+    client too far behind, 1008 for a seat whose token stopped working."""
 
     def send(self, message: dict[str, Any]) -> None:
         self.send_text(dumps(message))
+
+    def close(self, code: int) -> None:
+        """Close the socket once what is queued is sent."""
+        self.close_code = code
+        with contextlib.suppress(asyncio.QueueFull):
+            self.queue.put_nowait(None)
 
     def send_text(self, text: str) -> None:
         try:
@@ -117,7 +126,7 @@ class Client:
             text = await self.queue.get()
             if text is None:
                 with contextlib.suppress(Exception):
-                    await self.socket.close(1013)
+                    await self.socket.close(self.close_code)
                 return
             await self.socket.send_text(text)
 
@@ -227,6 +236,24 @@ class Hub:
         for client in self.clients.get(game_id, ()):
             client.send({"type": "seat", "seat": seat, "away": away})
 
+    def seats_changed(self, game_id: str) -> None:
+        """A seat taken or its invitation reissued: every socket of the game is sent the
+        seats as the state shows them."""
+        room = self.rooms.rooms.get(game_id)
+        if room is None:
+            return
+        message = {"type": "seats", "seats": room.seat_entries()}
+        for client in self.clients.get(game_id, ()):
+            client.send(message)
+
+    def drop_seat(self, game_id: str, seat: int, reason: str) -> None:
+        """A seat whose token stopped working (its invitation reissued): its sockets are told
+        why and closed (1008); they may watch again with no token."""
+        for client in list(self.clients.get(game_id, ())):
+            if client.seat == seat:
+                client.send({"type": "error", "reason": reason})
+                client.close(1008)
+
     def rows_changed(self, game_id: str, seats: Sequence[SeatRow], game: GameRow) -> None:
         """Tell the sockets what another process changed in a game's seats and row, read
         since they were ``seats`` and ``game`` (a person away or back, a rematch), as they
@@ -237,6 +264,8 @@ class Hub:
         for old, new in zip(seats, room.seats, strict=False):
             if old.away != new.away:
                 self.seat_changed(game_id, new.seat, away=new.away)
+        if [s.token_hash for s in seats] != [s.token_hash for s in room.seats]:
+            self.seats_changed(game_id)
         rematch = room.game.rematch
         if rematch is not None and game.rematch != rematch:
             for client in self.clients.get(game_id, ()):

@@ -87,7 +87,7 @@ class MemoryStore:
         stored = self.seat_rows[key]
         if (stored.invite_hash, stored.token_hash) != (row.invite_hash, row.token_hash):
             return False
-        self.seat_rows[key] = replace(stored, token_hash=token_hash, invite_hash=None)
+        self.seat_rows[key] = replace(stored, token_hash=token_hash)
         return True
 
     def seat_by_invite(self, invite_hash: str) -> SeatRow | None:

@@ -116,6 +116,20 @@ class Room:
         self.seats[row.seat] = row
         self.touch()
 
+    def seat_entries(self) -> list[dict[str, object]]:
+        """The seats as every client is shown them (no code, no token): a person's name or a
+        bot, away, taken (a bot, or a person who opened their invitation)."""
+        return [
+            {
+                "seat": s.seat,
+                "name": s.name,
+                "bot": s.bot,
+                "away": s.away,
+                "taken": s.bot is not None or s.token_hash is not None,
+            }
+            for s in self.seats
+        ]
+
     def set_seats(self, rows: Sequence[SeatRow]) -> None:
         self.seats = list(rows)
         self.touch()

@@ -3,7 +3,9 @@
 
 from __future__ import annotations
 
+import base64
 import hashlib
+import hmac
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Literal
@@ -71,6 +73,13 @@ def digest(secret: str) -> str:
     return hashlib.sha256(secret.encode("utf-8")).hexdigest()
 
 
+def seat_token(invite_code: str) -> str:
+    """The seat token an invitation gives: the same each time it is opened (a chat app's
+    browser, then the real one: both hold the seat), another once the host reissues it."""
+    mac = hmac.new(invite_code.encode("utf-8"), b"zloutch seat token", hashlib.sha256)
+    return base64.urlsafe_b64encode(mac.digest()).decode("ascii").rstrip("=")
+
+
 @dataclass(frozen=True)
 class GameRow:
     """A game as stored: what it was created with, and how it stands."""
@@ -93,6 +102,9 @@ class GameRow:
     open_hash: str | None = None
     rematch_of: str | None = None
     rematch: str | None = None
+    host_hash: str | None = None
+    """The hash of the host's token (whoever made the game): it may see every seat's
+    invitation and reissue one. None for a game stored before hosts were kept."""
 
 
 @dataclass(frozen=True)
@@ -108,6 +120,10 @@ class SeatRow:
     """A rematch seat: the hash of the token of the same seat in the game before."""
     away: bool = False
     """A person away past ``leave_after``: the game's ``leave_bot`` plays for them."""
+    invite_code: str | None = None
+    """A person's seat: its invitation's code, which stays valid once the seat is taken (it
+    seats its holder again, with the same token: ``seat_token``) until the host reissues
+    it; the seat list shows it to the people at the table."""
 
 
 @dataclass(frozen=True)

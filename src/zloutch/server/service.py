@@ -37,7 +37,9 @@ from zloutch.server.answers import (
     NewRoom,
     Pending,
     Refused,
+    SeatList,
     SeatSpec,
+    SeatView,
 )
 from zloutch.server.room import Played, Room, server_roll
 from zloutch.server.rows import (
@@ -56,6 +58,7 @@ from zloutch.server.rows import (
     UnknownGameError,
     digest,
     now_utc,
+    seat_token,
     stamp,
 )
 from zloutch.server.store import GameStore
@@ -182,7 +185,10 @@ class Rooms:
         log: Sequence[LogEntry],
         rematch_of: str | None = None,
         heirs: Sequence[str | None] = (),
+        host_hash: str | None = None,
     ) -> NewRoom:
+        """A game built and checked, not stored; a rematch (``rematch_of``) has the host of
+        the game before (``host_hash``) and its people's tokens as ``heirs``."""
         if not 0 <= request.pace <= MAX_PACE:
             raise RoomError(f"a bot's pace is 0 to {MAX_PACE:g} seconds")
         if request.leave_after is not None and request.leave_after < 0:
@@ -192,6 +198,7 @@ class Rooms:
         secret = new_secret()
         game_id = secrets.token_urlsafe(9)
         open_code = self.token()
+        host = self.token()
         invites: list[tuple[int, str]] = []
         seats: list[SeatRow] = []
         for seat, name in enumerate(names):
@@ -202,7 +209,16 @@ class Rooms:
                 invites.append((seat, code))
             heir = heirs[seat] if seat < len(heirs) else None
             seats.append(
-                SeatRow(game_id, seat, name, bot, digest(code) if code else None, None, heir)
+                SeatRow(
+                    game_id,
+                    seat,
+                    name,
+                    bot,
+                    digest(code) if code else None,
+                    None,
+                    heir,
+                    invite_code=code,
+                )
             )
         game = GameRow(
             id=game_id,
@@ -220,26 +236,100 @@ class Rooms:
             first_throw=sum(e.text.startswith("roll") for e in log),
             open_hash=digest(open_code),
             rematch_of=rematch_of,
+            host_hash=host_hash if rematch_of is not None else digest(host),
         )
         # The engine's word on the number of players; a continued record replays here too.
         room = Room.rebuild(game, seats, log)
         if room.over:
             raise RoomError("this game is over: there is nothing to continue")
         # The server may have to move first (dice in the air, a bot): the caller asks.
-        created = Created(game_id, game.commitment, tuple(invites), open_code)
+        created = Created(game_id, game.commitment, tuple(invites), open_code, host)
         return NewRoom(room, tuple(log), created)
 
     # -- seats
 
     def join(self, invite: str) -> Joined:
-        """The seat of an invite code, and its token (the code then seats nobody else)."""
+        """The seat of an invite code, and its token: the same token each time the code is
+        opened (a second device of the same person gets the seat too), until the host
+        reissues the invitation (the code is then unknown)."""
         row = self.store.seat_by_invite(digest(invite))
-        # Claimed only if nobody did since it was read: another process may be opening the
-        # same invitation at this moment.
-        joined = None if row is None else self._seat(row)
-        if joined is None:
-            raise UnknownGameError("this invitation is unknown or was used already")
-        return joined
+        if row is None:
+            raise UnknownGameError("this invitation is unknown or was reissued")
+        token = seat_token(invite)
+        for _ in range(2):
+            if row.token_hash is not None and hmac.compare_digest(row.token_hash, digest(token)):
+                return Joined(row.game_id, row.seat, token)  # this invitation's seat, again
+            if row.token_hash is not None:
+                raise RoomError(
+                    "this invitation's seat was taken through the game's open link: "
+                    "ask the host for a new invitation"
+                )
+            # Claimed only if nobody did since it was read: another process may be opening
+            # the same invitation at this moment (then it is read again, as stored).
+            joined = self._seat(row, token)
+            if joined is not None:
+                return joined
+            row = self.store.seats(row.game_id)[row.seat]
+        raise RoomError("this seat was taken at the same moment: open the invitation again")
+
+    def seat_list(self, game_id: str, token: str) -> SeatList:
+        """Each seat of a game for someone at its table (a seat's token or the host's):
+        joined or not, away, a bot; and the invitations the asker may pass on."""
+        room = self.room(game_id)
+        hashed = digest(token)
+        host = room.game.host_hash is not None and hmac.compare_digest(room.game.host_hash, hashed)
+        own = next(
+            (
+                r.seat
+                for r in room.seats
+                if r.token_hash is not None and hmac.compare_digest(r.token_hash, hashed)
+            ),
+            None,
+        )
+        if not host and own is None:
+            raise RoomError("this token is not one of this game's")
+        views = []
+        for row in room.seats:
+            joined = row.bot is not None or row.token_hash is not None
+            shown = row.bot is None and (host or row.seat == own or not joined)
+            views.append(
+                SeatView(
+                    row.seat,
+                    row.name,
+                    row.bot,
+                    joined,
+                    row.away,
+                    row.invite_code if shown else None,
+                    row.seat == own,
+                )
+            )
+        return SeatList(host, tuple(views))
+
+    def reissue(self, game_id: str, host_token: str, seat: int) -> tuple[str, str | None]:
+        """A new invitation for a person's seat (the host alone): the old code and the
+        token it gave stop working, and the seat waits for the new one. Returns the new
+        code, and the hash of the token that stopped (its sockets are told)."""
+        room = self.room(game_id)
+        if room.game.host_hash is None or not hmac.compare_digest(
+            room.game.host_hash, digest(host_token)
+        ):
+            raise RoomError("only the game's host reissues an invitation")
+        if not 0 <= seat < len(room.seats) or room.seats[seat].bot is not None:
+            raise RoomError(f"seat {seat + 1} is no person's seat of this game")
+        if room.over:
+            raise RoomError("the game is over: its seats stay as they were")
+        row = room.seats[seat]
+        code = self.token()
+        changes = {
+            "invite_hash": digest(code),
+            "invite_code": code,
+            "token_hash": None,
+            "heir_hash": None,
+            "away": False,
+        }
+        self.store.update_seat(game_id, seat, **changes)
+        room.set_seat(replace(row, **changes))  # type: ignore[arg-type]
+        return code, row.token_hash
 
     def join_open(self, game_id: str, code: str) -> Joined:
         """The next free person's seat of a game's open link."""
@@ -256,24 +346,23 @@ class Rooms:
             ]
             if not free:
                 break
-            joined = self._seat(free[0])
+            joined = self._seat(free[0], self.token())
             if joined is not None:
                 return joined
             # Taken meanwhile through another process (now known here): the next one.
         raise RoomError("every seat of this game is taken")
 
-    def _seat(self, row: SeatRow) -> Joined | None:
-        """``row``'s seat with a new token, if its invite and token are still those of
+    def _seat(self, row: SeatRow, token: str) -> Joined | None:
+        """``row``'s seat with ``token``, if its invite and token are still those of
         ``row`` in the store; None if another request or process took it first (the seat
         in memory is then read again, as stored)."""
-        token = self.token()
         if not self.store.claim_seat(row, digest(token)):
             held = self.rooms.get(row.game_id)
             if held is not None:
                 held.set_seat(self.store.seats(row.game_id)[row.seat])
             return None
         room = self.room(row.game_id)
-        room.set_seat(replace(room.seats[row.seat], token_hash=digest(token), invite_hash=None))
+        room.set_seat(replace(room.seats[row.seat], token_hash=digest(token)))
         return Joined(row.game_id, row.seat, token)
 
     def seat_of(self, game_id: str, token: str | None) -> int | None:
@@ -320,7 +409,9 @@ class Rooms:
             )
             heirs = [r.token_hash for r in room.seats]
             rules = room.state.rules
-            new = self._new_room(rules, g.rules_toml, g.players, request, (), game_id, heirs)
+            new = self._new_room(
+                rules, g.rules_toml, g.players, request, (), game_id, heirs, g.host_hash
+            )
             # Stored unless another request (or process) stored the rematch first: one game.
             new_id = self.store.create_rematch(game_id, new.room.game, new.room.seats)
             if new_id == new.room.game.id:
@@ -331,11 +422,17 @@ class Rooms:
         row = new_room.seats[seat]
         if row.heir_hash is None or not hmac.compare_digest(row.heir_hash, digest(token)):
             raise RoomError("this seat of the rematch is not yours")
-        joined = self._seat(row)
+        # The token of the seat's invitation: the heir and the invitation hold one seat.
+        token = seat_token(row.invite_code) if row.invite_code else self.token()
+        if row.token_hash is not None and hmac.compare_digest(row.token_hash, digest(token)):
+            return replace(Joined(new_id, seat, token), made=made)  # asked once more
+        joined = self._seat(row, token)
         if joined is None:
             # What this process held of the seat was old (its heir took it through another
-            # process): as stored now, once more (a new token, as for a second request).
-            joined = self._seat(new_room.seats[seat])
+            # process, with the same token): as stored now.
+            stored = new_room.seats[seat].token_hash
+            if stored is not None and hmac.compare_digest(stored, digest(token)):
+                joined = Joined(new_id, seat, token)
         if joined is None:
             raise RoomError("this seat of the rematch was taken at the same moment: ask again")
         return replace(joined, made=made)

@@ -393,3 +393,71 @@ def test_sigkill_during_group_commits_loses_nothing_acknowledged_or_told(
     health = asyncio.run(play_at_once(server, made, acked, told, kill_after=60 * 8))
     assert health["largest_commit"] > 1 and health["appends"] > health["commits"]
     check_after_restart(make_server(), made, acked, told)
+
+
+def test_seats_cannot_be_lost(server: Server) -> None:
+    """The seat list shows each seat to the people at the table, with the invitations they
+    may pass on; an invitation opened twice (two browsers) keeps its seat; the host
+    reissues a seat's invitation, and the old one and its token stop working."""
+    seats = [{"name": "Ana"}, {"name": "Bob"}, {"bot": "easy"}]
+    created = server.post("/api/games", {"rules": SHORT, "seats": seats})
+    game, host = created["game"], created["host"]
+    codes = {i["seat"]: i["code"] for i in created["invites"]}
+    ana = server.post(f"/api/join/{codes[0]}")
+    watcher = Player(server, game, ana["token"])
+
+    listed = server.post(f"/api/games/{game}/seats", {"token": ana["token"]})
+    assert listed["host"] is False
+    shown = {s["seat"]: s for s in listed["seats"]}
+    assert shown[0]["mine"] and shown[0]["joined"] and shown[0]["invite"]["code"] == codes[0]
+    assert not shown[1]["joined"] and shown[1]["invite"]["url"] == f"/join/{codes[1]}"
+    assert shown[2]["bot"] == "easy" and shown[2]["joined"] and shown[2]["invite"] is None
+
+    first = server.post(f"/api/join/{codes[1]}")  # a chat app's browser
+    second = server.post(f"/api/join/{codes[1]}")  # then the real one
+    assert (
+        (first["seat"], first["token"]) == (second["seat"], second["token"]) == (1, first["token"])
+    )
+    told = watcher.until("seats")
+    assert [s["taken"] for s in told["seats"]] == [True, True, True]
+    listed = server.post(f"/api/games/{game}/seats", {"token": ana["token"]})
+    assert listed["seats"][1]["joined"] and listed["seats"][1]["invite"] is None  # not hers
+    as_host = server.post(f"/api/games/{game}/seats", {"token": host})
+    assert as_host["host"] is True and as_host["seats"][1]["invite"]["code"] == codes[1]
+    assert server.post(f"/api/games/{game}/seats", {"token": "nobody"}) == {
+        "status": 400,
+        "error": "this token is not one of this game's",
+    }
+
+    bob = Player(server, game, first["token"])
+    refused = server.post(f"/api/games/{game}/reissue", {"token": ana["token"], "seat": 1})
+    assert refused == {"status": 400, "error": "only the game's host reissues an invitation"}
+    bot_seat = server.post(f"/api/games/{game}/reissue", {"token": host, "seat": 2})
+    assert bot_seat["status"] == 400 and "no person's seat" in bot_seat["error"]
+    new = server.post(f"/api/games/{game}/reissue", {"token": host, "seat": 1})
+    assert new["seat"] == 1 and new["code"] != codes[1] and new["url"] == f"/join/{new['code']}"
+    dropped = bob.until("error")
+    assert dropped["reason"] == "this seat's invitation was reissued: open the new one"
+    while [s["taken"] for s in watcher.until("seats")["seats"]] != [True, False, True]:
+        pass  # the second opening of the invitation told the seats too
+    old = server.post(f"/api/join/{codes[1]}")
+    assert old == {"status": 404, "error": "this invitation is unknown or was reissued"}
+    stale = server.post(f"/api/games/{game}/seats", {"token": first["token"]})
+    assert stale["status"] == 400
+    again = server.post(f"/api/join/{new['code']}")
+    assert again["seat"] == 1 and again["token"] != first["token"]
+    watcher.close()
+
+
+def test_the_qr_route_draws_a_link(server: Server) -> None:
+    import urllib.request
+
+    url = f"{server.base}/api/qr?text=http%3A%2F%2F192.168.1.20%3A8000%2Fjoin%2Fabc"
+    with urllib.request.urlopen(url, timeout=10) as answer:
+        assert answer.headers["content-type"] == "image/svg+xml"
+        svg = answer.read().decode()
+    assert svg.startswith("<svg") and "path" in svg
+    assert server.get("/api/qr?text=" + "x" * 600) == {
+        "status": 400,
+        "error": "a QR code holds 1 to 512 characters",
+    }

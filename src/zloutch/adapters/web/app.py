@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import io
 import json
 import logging
 from collections.abc import AsyncIterator, Callable
@@ -132,12 +133,22 @@ class TokensIn(Body):
     tokens: list[str]
 
 
+class ReissueIn(Body):
+    token: str
+    seat: int
+
+
+MAX_QR_TEXT = 512
+"""Characters of a text ``/api/qr`` draws (a link to a game is about 80)."""
+
+
 def created_json(rooms: Rooms, created: Created, public_url: str | None = None) -> dict[str, Any]:
     room = rooms.room(created.game_id)
     game_id = created.game_id
     return {
         "game": game_id,
         "public_url": public_url,
+        "host": created.host,
         "commitment": created.commitment,
         "invites": [
             {"seat": seat, "name": room.seats[seat].name, "code": code, "url": f"/join/{code}"}
@@ -257,12 +268,56 @@ def create_app(
     @app.post("/api/join/{code}")
     async def join(code: str) -> dict[str, Any]:
         joined = await hub.writer.run(rooms.join, code)
+        hub.seats_changed(joined.game_id)
         return {"game": joined.game_id, "seat": joined.seat, "token": joined.token}
 
     @app.post("/api/games/{game_id}/open/{code}")
     async def join_open(game_id: str, code: str) -> dict[str, Any]:
         joined = await hub.writer.run(rooms.join_open, game_id, code)
+        hub.seats_changed(joined.game_id)
         return {"game": joined.game_id, "seat": joined.seat, "token": joined.token}
+
+    @app.post("/api/games/{game_id}/seats")
+    async def seat_list(game_id: str, body: TokenIn) -> dict[str, Any]:
+        await hub.room(game_id)
+        found = rooms.seat_list(game_id, body.token)
+        return {
+            "game": game_id,
+            "public_url": public_url,
+            "host": found.host,
+            "seats": [
+                {
+                    "seat": v.seat,
+                    "name": v.name,
+                    "bot": v.bot,
+                    "joined": v.joined,
+                    "away": v.away,
+                    "mine": v.mine,
+                    "invite": None
+                    if v.invite is None
+                    else {"code": v.invite, "url": f"/join/{v.invite}"},
+                }
+                for v in found.seats
+            ],
+        }
+
+    @app.post("/api/games/{game_id}/reissue")
+    async def reissue(game_id: str, body: ReissueIn) -> dict[str, Any]:
+        await hub.room(game_id)
+        code, _ = await hub.writer.run(rooms.reissue, game_id, body.token, body.seat)
+        hub.drop_seat(game_id, body.seat, "this seat's invitation was reissued: open the new one")
+        hub.seats_changed(game_id)
+        return {"game": game_id, "seat": body.seat, "code": code, "url": f"/join/{code}"}
+
+    @app.get("/api/qr")
+    async def qr(text: str) -> Response:
+        if not 0 < len(text) <= MAX_QR_TEXT:
+            raise RoomError(f"a QR code holds 1 to {MAX_QR_TEXT} characters")
+        import segno
+
+        out = io.BytesIO()
+        segno.make(text, error="m").save(out, kind="svg", scale=4, border=2, xmldecl=False)
+        return Response(out.getvalue(), media_type="image/svg+xml", headers=PAGE_HEADERS)
 
     @app.get("/api/games/{game_id}")
     async def game_state(game_id: str, lang: str = "en") -> Response:

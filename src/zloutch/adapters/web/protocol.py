@@ -84,16 +84,7 @@ def state_json(room: Room, lang: str = "en") -> dict[str, Any]:
         "to_move": who if who >= 0 else None,
         "turn_player": turn_player(state) if state.phase is not Phase.OVER else None,
         "acting": list(room.acting_seats()),
-        "seats": [
-            {
-                "seat": s.seat,
-                "name": s.name,
-                "bot": s.bot,
-                "away": s.away,
-                "taken": s.bot is not None or s.token_hash is not None,
-            }
-            for s in room.seats
-        ],
+        "seats": room.seat_entries(),
         "turn": {
             "total": t.total,
             "throw": list(t.throw),
