@@ -45,7 +45,7 @@ MEMORY = 1536 * 1024
 """kB of resident memory the server may reach."""
 STATUSES = {200, 201, 400, 404, 405, 413}
 """What an HTTP answer may be (docs/server.md)."""
-CLOSE_CODES = {1000, 1001, 1008, 1009}
+CLOSE_CODES = {1000, 1001, 1008, 1009, 1013}
 """The close codes a server may send (docs/server.md); 1006 (no close frame) and 1011 (an
 error) never."""
 MESSAGE_TYPES = {
@@ -60,6 +60,7 @@ MESSAGE_TYPES = {
     "rematch",
     "expired",
     "away",
+    "seats",
 }
 
 

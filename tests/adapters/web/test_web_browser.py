@@ -93,8 +93,7 @@ def create_game(
     page.goto(web.base + "/")
     page.select_option("#preset", preset)
     if target is not None:
-        page.click("details.options summary")
-        page.fill("#option-target", str(target))
+        page.fill("#option-target", str(target))  # a common choice: in sight, not folded
     page.fill("#seat-0-name", people[0])
     for i, name in enumerate(people[1:], start=1):
         if page.locator(f"#seat-{i}-kind").count() == 0:
@@ -457,3 +456,71 @@ def test_a_keep_that_passes_an_exact_target_is_marked(
     assert "passes 1000: the turn is lost" in rows["1 1 1 5"]
     assert "passes" not in rows["1 1 1"]
     phone.screenshot(path=str(tmp_path / "passes.png"), full_page=True)
+
+
+def test_seats_cannot_be_lost_and_the_table_never_goes_silent(
+    browser: Any, new_page: Callable[..., Any], tmp_path: Path
+) -> None:
+    """The host closes the table and opens it again: the seat list still has Bob's
+    invitation, copied from there; Bob opens it in two browsers and holds his seat in
+    both. The server is killed (SIGKILL): the page says so within 2 s; a keep tapped
+    meanwhile is queued, said, and played once the server is back."""
+    server = Server(f"sqlite:///{tmp_path / 'games.sqlite'}", log=tmp_path / "server.log")
+    server.start()
+    try:
+        ana = new_page()
+        ana.context.grant_permissions(["clipboard-read", "clipboard-write"])
+        create_game(ana, server, target=2000)
+        ana.click("#go-table")
+        ana.wait_for_selector("#act-throw")
+        game = ana.url.rsplit("/", 1)[1]
+        ana.close()
+
+        ana = ana.context.new_page()  # the host's browser, the page opened again
+        ana.goto(f"{server.base}/g/{game}")
+        ana.wait_for_selector("#seat-link-1")
+        assert "not yet joined" in ana.inner_text("#seat-1")
+        ana.click("#seat-link-1-copy")
+        ana.wait_for_function("document.querySelector('#seat-link-1-copy').textContent !== 'Copy'")
+        link = ana.input_value("#seat-link-1")
+        if ana.inner_text("#seat-link-1-copy") == "Copied":
+            assert ana.evaluate("navigator.clipboard.readText()") == link
+        assert re.fullmatch(rf"{re.escape(server.base)}/join/[\w-]+", link), link
+        ana.click("#seat-link-1-show-qr")
+        ana.wait_for_function("document.querySelector('#seat-link-1-qr').naturalWidth > 0")
+
+        bobs = [new_page(), new_page()]  # a chat app's browser, then the real one
+        for bob in bobs:
+            bob.goto(link)
+            bob.wait_for_url(re.compile(rf"/g/{game}$"))
+            bob.wait_for_selector("#status .role")
+            assert bob.inner_text("#status .role") == "seat 2"
+        ana.wait_for_function("document.querySelector('#seat-1').dataset.taken === 'true'")
+        assert "joined" in ana.inner_text("#seat-1")
+
+        click_and_wait(ana, "#act-throw")
+        ana.wait_for_selector("#keep-0")
+        before = version(ana)
+        server.kill()
+        killed = time.monotonic()
+        ana.wait_for_selector("#connection[data-state='reconnecting']", timeout=2_000)
+        noticed = time.monotonic() - killed
+        assert noticed < 2, noticed
+        assert "Connection lost" in ana.inner_text("#connection")
+        kept = ana.locator("#keep-0 .keep-dice").inner_text()
+        ana.click("#keep-0")
+        ana.wait_for_selector("#connection[data-queued='1']")
+        assert f"keep {kept} is sent when the connection is back" in ana.inner_text("#log")
+
+        server.start()
+        ana.wait_for_function(
+            f"Number(document.querySelector('#status').dataset.version) > {before}",
+            timeout=30_000,
+        )
+        ana.wait_for_selector("#connection[data-queued='0']")
+        assert ana.get_attribute("#connection", "data-state") in ("back", "connected")
+        record = server.get(f"/api/games/{game}/record")
+        assert record["actions"][-1] == f"keep {kept}", record["actions"][-3:]
+        assert "Traceback" not in server.read_log()
+    finally:
+        server.stop()

@@ -139,3 +139,11 @@ def test_one_phone_acts_for_every_seat_it_holds(server: Server) -> None:
     phone.close()
     state = server.get(f"/api/games/{game}")
     assert state["turn_player"] == 1 and state["phase"] == "roll"
+
+
+def test_no_label_is_hidden_from_the_catalog_in_a_template_literal() -> None:
+    """Babel's JavaScript extractor does not read inside a template literal's ``${...}``:
+    a t() there would never reach ui.po, and its French would go missing unseen."""
+    for path in (STATIC / "js").glob("*.js"):
+        text = path.read_text(encoding="utf-8")
+        assert not re.search(r"\$\{\s*(t|N_)\(", text), path.name

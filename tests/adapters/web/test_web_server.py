@@ -461,3 +461,24 @@ def test_the_qr_route_draws_a_link(server: Server) -> None:
         "status": 400,
         "error": "a QR code holds 1 to 512 characters",
     }
+
+
+def test_a_games_rules_are_served_for_its_rules_panel(server: Server) -> None:
+    """Every rule in play with its id, meaning and value, the scores, the target and the
+    entry, in the asked language, to anyone (a spectator too: no token)."""
+    created = server.post("/api/games", {"rules": "dix-mille(target=2000,take_back=off)"})
+    game = created["game"]
+    english = server.get(f"/api/games/{game}/rules")
+    french = server.get(f"/api/games/{game}/rules?lang=fr")
+    assert english["spec"] == french["spec"] == "dix-mille(take_back=false,target=2000)"
+    assert (english["target"], english["entry"], english["exact_target"]) == (2000, 500, True)
+    assert english["singles"] == [[1, 100], [5, 50]] and english["kinds"]["3"]["1"] == 1000
+    in_play = {o["option"]: o for o in english["in_play"]}
+    off = {o["option"] for o in english["off"]}
+    assert in_play["target"]["value"] == 2000 and in_play["target"]["rule"] == "G-2"
+    assert "take_back" in off and "take_back" not in in_play
+    assert in_play["bump"]["value"] == "current" and in_play["bump"]["meaning"]
+    french_meanings = {o["option"]: o["meaning"] for o in french["in_play"]}
+    assert french_meanings["bump"] != in_play["bump"]["meaning"]
+    assert french["title"] == "Dix mille" and french["summary"] != english["summary"]
+    assert server.get("/api/games/nope/rules")["status"] == 404

@@ -52,6 +52,7 @@ from zloutch.adapters.web.protocol import (
     WIRE,
     catch_up_text,
     presets_json,
+    rules_json,
     state_json,
     state_text,
 )
@@ -323,6 +324,10 @@ def create_app(
     async def game_state(game_id: str, lang: str = "en") -> Response:
         text = state_text(await hub.room(game_id), check_language(lang))
         return Response(text, media_type="application/json")
+
+    @app.get("/api/games/{game_id}/rules")
+    async def game_rules(game_id: str, lang: str = "en") -> dict[str, Any]:
+        return rules_json((await hub.room(game_id)).state.rules, check_language(lang))
 
     @app.get("/api/presets")
     async def presets(lang: str = "en") -> dict[str, Any]:

@@ -24,7 +24,7 @@ from zloutch.engine import (
 from zloutch.engine.events import Event
 from zloutch.engine.game import keep_passes, takeover_busts
 from zloutch.engine.record import dice_json, sheet_json
-from zloutch.rules import OPTIONS, PRESETS, load_rules
+from zloutch.rules import OPTIONS, PRESETS, RuleSet, load_rules
 from zloutch.server import Accepted, Played, Refused, Room, refusals
 from zloutch.server.hub import dumps
 from zloutch.strategy.bots import LEVELS
@@ -241,6 +241,38 @@ def answer_json(client_id: str, answer: Accepted | Refused, lang: str = "en") ->
 def preset_title(name: str) -> str:
     """A preset's name as a title: ``dix-mille-6`` -> ``Dix mille 6``."""
     return name.replace("-", " ").capitalize()
+
+
+def rules_json(rules: RuleSet, lang: str = "en") -> dict[str, Any]:
+    """A game's rules for its table's rules panel: the rule set's name, summary, spec,
+    target and entry, its scores, and every option with its rule id, its meaning in
+    ``lang`` and its value; ``in_play`` lists the options that act (on, or a number or
+    choice other than 0 and off), ``off`` the others."""
+    values = rules.option_values()
+
+    def entry(name: str) -> dict[str, Any]:
+        info = OPTIONS[name]
+        meaning = translate(info.meaning, lang)
+        return {"option": name, "rule": info.rule, "meaning": meaning, "value": values[name]}
+
+    acting = [n for n in OPTIONS if values.get(n) not in (False, 0, "off", None)]
+    kinds: dict[str, dict[str, Any]] = {}
+    for (count, face), value in sorted(rules.kinds_values().items()):
+        kinds.setdefault(str(count), {})[str(face)] = value
+    return {
+        "name": rules.name,
+        "title": translate(preset_title(rules.name), lang),
+        "summary": translate(rules.summary, lang),
+        "spec": rules.spec,
+        "dice": rules.dice,
+        "target": rules.game.target,
+        "exact_target": rules.game.exact_target,
+        "entry": rules.turn.entry,
+        "singles": [[face, points] for face, points in rules.scoring.singles],
+        "kinds": kinds,
+        "in_play": [entry(n) for n in acting],
+        "off": [entry(n) for n in OPTIONS if n not in acting],
+    }
 
 
 def presets_json(lang: str = "en") -> dict[str, Any]:

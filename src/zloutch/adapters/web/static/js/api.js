@@ -41,8 +41,24 @@ export function holdSeat(game, seat, token) {
   const held = seatsHeld(game);
   held[seat] = token;
   localStorage.setItem(key(game), JSON.stringify(held));
+  remember(game);
+}
+
+function remember(game) {
   const games = knownGames().filter((g) => g !== game);
   localStorage.setItem("zloutch:games", JSON.stringify([game, ...games].slice(0, 20)));
+}
+
+// The host's token of a game this browser made: its seat list shows every invitation, and
+// the host may reissue one.
+export function holdHost(game, token) {
+  if (!token) return;
+  localStorage.setItem(`zloutch:host:${game}`, token);
+  remember(game);
+}
+
+export function hostToken(game) {
+  return localStorage.getItem(`zloutch:host:${game}`);
 }
 
 export function knownGames() {

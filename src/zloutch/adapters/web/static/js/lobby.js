@@ -1,11 +1,14 @@
 // The lobby: a rule set (a preset and its options), the players and bots, real dice or the
 // server's; create, then share the invitations and go to the table.
 
-import { ApiError, getJSON, holdSeat, knownGames, postJSON } from "./api.js";
+import { ApiError, getJSON, holdHost, holdSeat, knownGames, postJSON } from "./api.js";
 import { h } from "./dom.js";
 import { N_, t } from "./i18n.js";
+import { linkRow, origin } from "./share.js";
 
 const MAX_SEATS = 8;
+// The choices most tables make, shown first; the other options are under "More rules".
+const COMMON = ["target", "entry", "exact_target"]; // in this order
 // The bots' levels, as the server names them (for the catalog): translated with t(level).
 N_("beginner");
 N_("easy");
@@ -128,7 +131,7 @@ class Lobby {
 
   optionsPanel() {
     const values = this.presets.find((p) => p.name === this.preset).values || {};
-    const rows = this.options.map((option) => {
+    const row = (option) => {
       const id = `option-${option.name}`;
       const value = this.chosen[option.name];
       const base = values[option.name];
@@ -165,19 +168,41 @@ class Lobby {
           oninput: (e) => set(e.target.value.trim()),
         });
       }
+      // The plain meaning first; the option's name and rule id for those who write specs.
       return h(
         "li",
-        { class: "option" },
-        h("label", { for: id }, h("code", {}, option.name), " ", h("span", { class: "rule" }, option.rule)),
-        h("span", { class: "meaning" }, option.meaning),
+        { class: "option", "data-search": `${option.name} ${option.rule} ${option.meaning}`.toLowerCase() },
+        h("label", { for: id, class: "meaning" }, option.meaning),
+        h("span", { class: "name" }, h("code", {}, option.name), " ", h("span", { class: "rule" }, option.rule)),
         input,
       );
+    };
+    const common = COMMON.map((name) => this.options.find((o) => o.name === name)).filter(Boolean);
+    const others = this.options.filter((o) => !COMMON.includes(o.name));
+    const list = h("ul", { id: "more-options" }, others.map(row));
+    const search = h("input", {
+      id: "option-search",
+      type: "search",
+      placeholder: t("Search the rules (a word, a rule id)"),
+      "aria-label": t("Search the rules (a word, a rule id)"),
+      oninput: (e) => {
+        const words = e.target.value.trim().toLowerCase().split(/\s+/).filter(Boolean);
+        for (const item of list.children) {
+          item.hidden = !words.every((w) => item.dataset.search.includes(w));
+        }
+      },
     });
     return h(
-      "details",
-      { class: "options" },
-      h("summary", {}, t("Options (every rule, with its rule id)")),
-      h("ul", {}, rows),
+      "div",
+      { class: "options-panel" },
+      h("ul", { class: "common-options", id: "common-options" }, common.map(row)),
+      h(
+        "details",
+        { class: "options" },
+        h("summary", {}, t("More rules ({n}), each with its rule id", { n: others.length })),
+        search,
+        list,
+      ),
     );
   }
 
@@ -252,6 +277,7 @@ class Lobby {
       error.textContent = problem instanceof ApiError ? problem.message : String(problem);
       return;
     }
+    holdHost(created.game, created.host);
     // My seat: the first person's; at a real table this phone keeps the score for everyone.
     const mine = this.realDice ? created.invites : created.invites.slice(0, 1);
     for (const invite of mine) {
@@ -262,64 +288,22 @@ class Lobby {
   }
 
   showInvites(created, taken) {
-    // The links are built on the address the server says players open (a network address,
-    // or --public-url), not on the one this browser used (127.0.0.1 opens on no phone).
-    const origin = created.public_url ? created.public_url.replace(/\/$/, "") : location.origin;
+    const base = origin(created.public_url);
     const others = created.invites.filter((i) => !taken.has(i.seat));
-    const link = (id, label, url) =>
-      h(
-        "li",
-        { class: "invite" },
-        h("label", { for: id }, label),
-        h("input", { id, readonly: true, value: origin + url, onfocus: (e) => e.target.select() }),
-        h(
-          "button",
-          {
-            type: "button",
-            class: "small",
-            onclick: async (e) => {
-              const text = origin + url;
-              const button = e.target;
-              // navigator.share and navigator.clipboard exist only in a secure context
-              // (https, or this machine): over plain http on a home network the link is
-              // selected and copied the old way, and the button says what happened.
-              let done = false;
-              if (navigator.share) {
-                done = await navigator.share({ title: "Zloutch", url: text }).then(() => true, () => false);
-              }
-              if (!done && navigator.clipboard && window.isSecureContext) {
-                done = await navigator.clipboard.writeText(text).then(() => true, () => false);
-              }
-              if (!done) {
-                const field = document.getElementById(id);
-                field.focus();
-                field.select();
-                try {
-                  done = document.execCommand("copy");
-                } catch (error) {
-                  done = false;
-                }
-              }
-              button.textContent = done ? t("Copied") : t("Select the link and copy it");
-            },
-          },
-          navigator.share ? t("Share") : t("Copy"),
-        ),
-      );
     const card = h(
       "section",
       { class: "card invites", "aria-labelledby": "invites-title" },
       h("h2", { id: "invites-title", tabindex: "-1" }, t("The game is ready")),
       others.length
-        ? h("p", {}, t("Send each player their invitation: it seats them, once."))
+        ? h("p", {}, t("Send each player their invitation: it seats them, on each of their devices. The table's seat list keeps these links."))
         : h("p", {}, t("Every seat is taken: start when you like.")),
       h(
         "ul",
         {},
         others.map((i) =>
-          link(`invite-${i.seat}`, t("Invitation for {name}", { name: i.name }), i.url),
+          linkRow(`invite-${i.seat}`, t("Invitation for {name}", { name: i.name }), base + i.url),
         ),
-        link("watch-link", t("To watch"), created.watch),
+        linkRow("watch-link", t("To watch"), base + created.watch),
       ),
       h(
         "a",
@@ -360,11 +344,27 @@ class Lobby {
   gamesPanel() {
     const games = knownGames();
     if (!games.length) return "";
-    return h(
-      "section",
-      { class: "card" },
-      h("h2", {}, t("Your games")),
-      h("ul", {}, games.map((g) => h("li", {}, h("a", { href: `/g/${g}` }, g)))),
-    );
+    // Each game named by its rules, its players and whose turn it is, as the server says.
+    const items = games.map((g) => {
+      const link = h("a", { href: `/g/${g}`, id: `game-${g}` }, t("a game ({id})", { id: g }));
+      const about = h("span", { class: "about" });
+      getJSON(`/api/games/${g}`).then(
+        (s) => {
+          const names = s.seats.map((seat) => seat.name).join(", ");
+          link.textContent = `${s.rules} · ${names}`;
+          about.textContent =
+            s.status === "over"
+              ? s.sheet.winners.length
+                ? t("over: {names} won", { names: s.sheet.winners.join(" & ") })
+                : t("over")
+              : s.status === "expired"
+                ? t("expired")
+                : t("{name}'s turn", { name: s.seats[s.turn_player]?.name ?? "?" });
+        },
+        () => (about.textContent = t("no longer on this server")),
+      );
+      return h("li", {}, link, " ", about);
+    });
+    return h("section", { class: "card your-games" }, h("h2", {}, t("Your games")), h("ul", {}, items));
   }
 }

@@ -2,11 +2,12 @@
 // actions are legal, why the others are not, the keeps and their points, the sheet: all come
 // in the state (docs/server.md).
 
-import { getJSON, seatsHeld } from "./api.js";
+import { getJSON, hostToken, postJSON, seatsHeld } from "./api.js";
 import { dieFace } from "./dice.js";
 import { announce, h } from "./dom.js";
 import { showEnd } from "./end.js";
 import { N_, lang, t } from "./i18n.js";
+import { linkRow, origin } from "./share.js";
 
 // The hint's objectives, as the server names them: translated with t(objective).
 N_("expected points");
@@ -14,6 +15,8 @@ N_("win probability");
 N_("long-run points per turn (F-1)");
 
 const ACTION_KEYS = { t: "throw", b: "bank", x: "take", f: "fresh", o: "off", u: "undo" };
+const PING_EVERY = 2500; // ms between pings: a socket silent for SILENT_AFTER is taken as lost
+const SILENT_AFTER = 6000;
 
 export class Table {
   constructor(main, game, { watch = false } = {}) {
@@ -34,8 +37,19 @@ export class Table {
     this.hint = null;
     this.endShown = null;
     this.retry = 500;
-    this.main.replaceChildren(h("p", { class: "loading" }, t("Connecting…")));
+    this.seatList = null; // the seat list with the invitations this browser may pass on
+    this.rules = null; // the rules panel's content (/api/games/{id}/rules)
+    this.rulesOpen = false;
+    this.queue = []; // intents taken while the socket is down, sent when it is back
+    this.connection = "connecting"; // connected, reconnecting, back
+    this.retryAt = 0;
+    this.lastHeard = 0;
+    this.wasLost = false;
+    this.connectionBadge = h("p", { class: "connection", id: "connection", role: "status", "aria-live": "polite" });
+    this.renderConnection();
+    this.main.replaceChildren(this.connectionBadge, h("p", { class: "loading" }, t("Connecting…")));
     document.addEventListener("keydown", (e) => this.key(e));
+    setInterval(() => this.heartbeat(), PING_EVERY / 2);
     this.connect();
   }
 
@@ -45,31 +59,129 @@ export class Table {
     const scheme = location.protocol === "https:" ? "wss:" : "ws:";
     const ws = new WebSocket(`${scheme}//${location.host}/ws/${this.game}`);
     this.ws = ws;
+    this.lastHeard = Date.now();
     ws.onopen = () => {
       this.retry = 500;
+      this.lastHeard = Date.now();
       const token = Object.values(this.held)[0] || null;
       ws.send(JSON.stringify({ type: "hello", token, since: this.version ?? 0, lang: lang() }));
     };
-    ws.onmessage = (message) => this.receive(JSON.parse(message.data));
-    ws.onclose = () => {
-      if (this.ws !== ws) return;
-      this.setNotice(t("Connection lost: reconnecting…"), "note");
-      setTimeout(() => this.connect(), this.retry);
-      this.retry = Math.min(this.retry * 2, 8000);
+    ws.onmessage = (message) => {
+      this.lastHeard = Date.now();
+      this.receive(JSON.parse(message.data));
     };
+    ws.onclose = () => {
+      if (this.ws === ws) this.lost();
+    };
+  }
+
+  /** The socket closed, or went silent: say so at once, count down, and connect again. */
+  lost() {
+    const ws = this.ws;
+    this.ws = null;
+    if (ws) {
+      ws.onclose = null;
+      try {
+        ws.close();
+      } catch (error) {
+        // already closed
+      }
+    }
+    // What was sent and not acknowledged goes again, with its id: the server knows a retry.
+    for (const [id, message] of this.pending) {
+      if (!this.queue.some((q) => q.id === id)) this.queue.push(message);
+    }
+    this.pending.clear();
+    this.wasLost = true;
+    this.connection = "reconnecting";
+    const wait = this.retry;
+    this.retry = Math.min(this.retry * 2, 8000);
+    this.retryAt = Date.now() + wait;
+    clearTimeout(this.reconnectTimer);
+    this.reconnectTimer = setTimeout(() => this.connect(), wait);
+    this.renderConnection();
+  }
+
+  heartbeat() {
+    const ws = this.ws;
+    if (this.connection === "reconnecting") {
+      this.renderConnection(); // the countdown
+      return;
+    }
+    if (!ws || ws.readyState !== WebSocket.OPEN) return;
+    if (Date.now() - this.lastHeard > SILENT_AFTER) {
+      this.lost();
+      return;
+    }
+    if (Date.now() - this.lastHeard > PING_EVERY) ws.send(JSON.stringify({ type: "ping" }));
+  }
+
+  /** Sent once the socket is back and caught up: the intents queued meanwhile. */
+  flush() {
+    const queued = this.queue;
+    this.queue = [];
+    for (const message of queued) {
+      this.pending.set(message.id, message);
+      this.ws.send(JSON.stringify(message));
+    }
+    if (queued.length) {
+      this.addLog(t("Sent now: {actions}", { actions: queued.map((m) => m.action).join(", ") }), "note");
+    }
+  }
+
+  connectionText() {
+    const waiting = this.queue.length;
+    const queued = waiting ? " · " + t("{n} moves waiting to be sent", { n: waiting }) : "";
+    if (this.connection === "reconnecting") {
+      const seconds = Math.max(0, Math.ceil((this.retryAt - Date.now()) / 1000));
+      const when = seconds > 0 ? t("Connection lost: reconnecting in {n} s", { n: seconds }) : t("Connection lost: reconnecting…");
+      return when + queued;
+    }
+    if (this.connection === "back") return t("Connected again") + queued;
+    if (this.connection === "connected") return t("Connected") + queued;
+    return t("Connecting…");
+  }
+
+  renderConnection() {
+    const badge = this.connectionBadge;
+    const text = this.connectionText();
+    if (badge.textContent !== text) badge.textContent = text;
+    badge.className = `connection ${this.connection}`;
+    badge.dataset.state = this.connection;
+    badge.dataset.queued = String(this.queue.length);
   }
 
   receive(message) {
     switch (message.type) {
       case "welcome":
         this.seat = message.seat;
-        if (this.notice && this.notice.kind === "note") this.notice = null;
+        this.connection = this.wasLost ? "back" : "connected";
+        this.flushAfterCatchUp = true;
+        if (this.wasLost) {
+          clearTimeout(this.backTimer);
+          this.backTimer = setTimeout(() => {
+            if (this.connection === "back") {
+              this.connection = "connected";
+              this.renderConnection();
+            }
+          }, 4000);
+        }
+        this.renderConnection();
+        this.loadSeats();
+        if (!this.rules) this.loadRules();
         break;
       case "state":
         this.setState(message.state, []);
+        this.afterCatchUp();
         break;
       case "events":
         this.setState(message.state, message.entries);
+        this.afterCatchUp();
+        break;
+      case "seats":
+        if (this.state) this.state.seats = message.seats;
+        this.loadSeats();
+        this.render();
         break;
       case "ack":
         this.pending.delete(message.id);
@@ -144,6 +256,44 @@ export class Table {
     this.notice = { text, kind };
   }
 
+  afterCatchUp() {
+    if (!this.flushAfterCatchUp) return;
+    this.flushAfterCatchUp = false;
+    this.flush();
+    this.renderConnection();
+  }
+
+  /** The seat list (POST /api/games/{id}/seats) with the host's token or a seat's. */
+  async loadSeats() {
+    const token = hostToken(this.game) || this.anyToken();
+    if (!token) return;
+    try {
+      this.seatList = await postJSON(`/api/games/${this.game}/seats`, { token });
+    } catch (error) {
+      this.seatList = null;
+    }
+    this.render();
+  }
+
+  async loadRules() {
+    try {
+      this.rules = await getJSON(`/api/games/${this.game}/rules`);
+    } catch (error) {
+      this.rules = null;
+    }
+    this.render();
+  }
+
+  async reissue(seat, name) {
+    if (!confirm(t("A new invitation for {name}: the old link stops working. Go on?", { name }))) return;
+    try {
+      await postJSON(`/api/games/${this.game}/reissue`, { token: hostToken(this.game), seat });
+    } catch (error) {
+      this.setNotice(error.message, "refused");
+    }
+    await this.loadSeats();
+  }
+
   /** The token to act with: a seat held here that may act now. */
   actingToken() {
     if (!this.state) return null;
@@ -156,15 +306,22 @@ export class Table {
   }
 
   send(action, { token = this.actingToken() || this.anyToken() } = {}) {
-    if (!this.state || this.ws.readyState !== WebSocket.OPEN) return;
+    if (!this.state) return;
     this.count += 1;
     // A random id (128 bits): a retry of this intent is known by it, and no one can guess it.
     const random = crypto.getRandomValues(new Uint8Array(16));
     const id = `p-${Array.from(random, (b) => b.toString(16).padStart(2, "0")).join("")}`;
-    this.pending.set(id, action);
-    this.ws.send(
-      JSON.stringify({ type: "intent", id, version: this.state.version, action, token }),
-    );
+    const message = { type: "intent", id, version: this.state.version, action, token };
+    if (!this.ws || this.ws.readyState !== WebSocket.OPEN || this.connection === "reconnecting") {
+      // Kept, said, and sent once the socket is back (or refused then, with the reason).
+      this.queue.push(message);
+      this.addLog(t("Not connected: {action} is sent when the connection is back", { action }), "note");
+      this.renderConnection();
+      this.render();
+      return;
+    }
+    this.pending.set(id, message);
+    this.ws.send(JSON.stringify(message));
   }
 
   // -- what the player does
@@ -276,8 +433,11 @@ export class Table {
     if (!s) return;
     const active = focus || (document.activeElement && document.activeElement.id) || null;
     const over = s.status !== "playing";
+    this.renderConnection();
     const parts = [
+      this.connectionBadge,
       this.statusBar(),
+      this.rulesLine(),
       this.noticeBar(),
       h(
         "div",
@@ -295,6 +455,8 @@ export class Table {
           { class: "side" },
           over ? null : this.hintPanel(),
           this.sheet(),
+          this.rulesPanel(),
+          this.seatsPanel(),
           this.logPanel(),
         ),
       ),
@@ -757,6 +919,121 @@ export class Table {
         h("tbody", {}, body),
         h("tfoot", {}, h("tr", {}, foot)),
       ),
+    );
+  }
+
+  /** The rule set, its target and entry, always in sight (players and spectators). */
+  rulesLine() {
+    const s = this.state;
+    const title = this.rules ? this.rules.title : s.rules;
+    const target = s.exact_target ? t("exactly {target}", { target: s.target }) : t("to {target}", { target: s.target });
+    const parts = [h("strong", {}, title), " · ", target];
+    if (s.entry) parts.push(" · ", t("{entry} to enter", { entry: s.entry }));
+    if (this.rules && this.rules.spec !== this.rules.name) parts.push(" · ", h("code", {}, this.rules.spec));
+    return h("p", { class: "rules-line", id: "rules-line" }, parts);
+  }
+
+  rulesPanel() {
+    const r = this.rules;
+    if (!r) return null;
+    const shown = (value) => (value === true ? t("on") : value === false ? t("off") : String(value));
+    const row = (o) =>
+      h(
+        "li",
+        { class: "rule-row", "data-option": o.option },
+        h("span", { class: "rule-id" }, o.rule),
+        " ",
+        h("span", { class: "meaning" }, o.meaning),
+        " ",
+        h("strong", { class: "value" }, shown(o.value)),
+      );
+    const faces = [1, 2, 3, 4, 5, 6];
+    const kinds = Object.entries(r.kinds);
+    const scores = h(
+      "table",
+      { class: "scores", id: "scores" },
+      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("dice")), faces.map((f) => h("th", { scope: "col" }, String(f))))),
+      h(
+        "tbody",
+        {},
+        h(
+          "tr",
+          {},
+          h("th", { scope: "row" }, t("one die")),
+          faces.map((f) => {
+            const single = r.singles.find(([face]) => face === f);
+            return h("td", {}, single ? String(single[1]) : "-");
+          }),
+        ),
+        kinds.map(([count, byFace]) =>
+          h(
+            "tr",
+            {},
+            h("th", { scope: "row" }, t("{n} of a kind", { n: count })),
+            faces.map((f) => h("td", {}, byFace[f] === undefined ? "-" : byFace[f] === "win" ? t("wins") : String(byFace[f]))),
+          ),
+        ),
+      ),
+    );
+    return h(
+      "section",
+      { class: "card rules-card" },
+      h(
+        "details",
+        { id: "rules-panel", open: this.rulesOpen, ontoggle: (e) => (this.rulesOpen = e.target.open) },
+        h("summary", {}, h("h3", { class: "inline" }, t("The rules"))),
+        h("p", { class: "summary" }, r.summary),
+        scores,
+        h("h4", {}, t("In play")),
+        h("ul", { class: "rule-list", id: "rules-in-play" }, r.in_play.map(row)),
+        h("details", {}, h("summary", {}, t("Switched off ({n})", { n: r.off.length })), h("ul", { class: "rule-list" }, r.off.map(row))),
+      ),
+    );
+  }
+
+  seatsPanel() {
+    const s = this.state;
+    const listed = this.seatList ? Object.fromEntries(this.seatList.seats.map((x) => [x.seat, x])) : {};
+    const base = origin(this.seatList && this.seatList.public_url);
+    const host = Boolean(this.seatList && this.seatList.host);
+    const waiting = s.seats.filter((x) => !x.taken).length;
+    const rows = s.seats.map((seat) => {
+      const known = listed[seat.seat] || {};
+      const state = seat.bot
+        ? t("bot")
+        : !seat.taken
+          ? t("not yet joined")
+          : seat.away
+            ? t("away: a bot plays for them")
+            : t("joined");
+      const parts = [
+        h("span", { class: "seat-name" }, seat.name),
+        " ",
+        h("span", { class: `tag seat-state${seat.taken ? "" : " warn"}` }, state),
+        known.mine ? h("span", { class: "tag" }, t("you")) : null,
+      ];
+      const invite = known.invite;
+      let links = null;
+      if (invite) {
+        const again = host && !seat.bot
+          ? h(
+              "button",
+              { type: "button", class: "small", id: `reissue-${seat.seat}`, onclick: () => this.reissue(seat.seat, seat.name) },
+              t("New invitation"),
+            )
+          : null;
+        const label = known.mine ? t("Your link, for another device") : t("Invitation for {name}", { name: seat.name });
+        const row = h("ul", { class: "links" }, linkRow(`seat-link-${seat.seat}`, label, base + invite.url, { extra: again }));
+        // A seat still to take shows its invitation; the others keep theirs folded.
+        links = seat.taken ? h("details", {}, h("summary", {}, t("link")), row) : row;
+      }
+      return h("li", { class: "seat-row", id: `seat-${seat.seat}`, "data-taken": String(seat.taken) }, parts, links);
+    });
+    return h(
+      "section",
+      { class: "card seats-card", "aria-labelledby": "seats-title" },
+      h("h3", { id: "seats-title" }, t("The seats"), waiting ? " · " + t("{n} to join", { n: waiting }) : ""),
+      h("ul", { class: "seat-list" }, rows),
     );
   }
 
