@@ -14,8 +14,16 @@ import types
 
 import pytest
 
+from zloutch.sim import cluster
 from zloutch.sim.cluster import CONNECT_TIMEOUT, connect_timeout, ray_map
 from zloutch.sim.runner import SimulationError
+
+
+@pytest.fixture(autouse=True)
+def no_probe(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The first try in a process apart runs the real Ray (tests/sim/test_ray.py tries it
+    against a real cluster); here the stand-in plays this process's own connection."""
+    monkeypatch.setattr(cluster, "_probe", lambda address, timeout: None)
 
 
 def fake_ray(init: object) -> types.ModuleType:
@@ -57,3 +65,14 @@ def test_the_timeout_is_configurable(monkeypatch: pytest.MonkeyPatch) -> None:
         monkeypatch.setenv("ZLOUTCH_RAY_TIMEOUT", bad)
         with pytest.raises(SimulationError, match="ZLOUTCH_RAY_TIMEOUT"):
             connect_timeout()
+
+
+def test_the_probes_error_is_the_last_line_of_its_traceback() -> None:
+    lines = [
+        b"Traceback (most recent call last):\n",
+        b'  File "<string>", line 3, in <module>\n',
+        b"[2026-12-03 10:04:19,193 W 1 2] gcs_client.cc:210: Failed to get cluster ID\n",
+        b"ConnectionError: Could not find any running Ray instance.\n",
+    ]
+    assert cluster._last_error(lines) == "Could not find any running Ray instance."
+    assert cluster._last_error([]) == "the connection failed"

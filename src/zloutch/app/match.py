@@ -298,6 +298,12 @@ class Match:
         self.last_events = events
 
 
+def undone_words(actions: Sequence[str]) -> list[str]:
+    """Actions taken back, as the front ends say them: a typed throw (the action
+    ``roll 2 5 5``) is a throw, as everywhere else people read (``throw 2 5 5``)."""
+    return [f"throw {a[len('roll ') :]}" if a.startswith("roll ") else a for a in actions]
+
+
 def is_bot_name(name: str) -> bool:
     """Whether a player's name calls for a bot (``bot:medium``)."""
     return name.lower().startswith(BOT_PREFIX)

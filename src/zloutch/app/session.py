@@ -26,7 +26,7 @@ from zloutch.app.dice import (
 )
 from zloutch.app.files import check_writable, shown, write_atomically
 from zloutch.app.hints import advice_of, new_advisor
-from zloutch.app.match import BOT_PREFIX, Match, Need, NothingToUndoError
+from zloutch.app.match import BOT_PREFIX, Match, Need, NothingToUndoError, undone_words
 from zloutch.app.store import load_game_solution
 from zloutch.engine import (
     Action,
@@ -554,7 +554,7 @@ class Session:
             raise SessionError(str(exc)) from None
         record = self.match.record
         self.match.record = replace(record, dice=_trimmed(record.dice, record.actions))
-        self.log.append(LogEntry("undone: " + ", then ".join(removed), kind="note"))
+        self.log.append(LogEntry("undone: " + ", then ".join(undone_words(removed)), kind="note"))
         self._keep_record()
         return removed
 

@@ -65,6 +65,7 @@ def new_page(browser: Any) -> Iterator[Callable[..., Any]]:
     """Pages, each in a browser context of its own (its own localStorage: its own seats)."""
     contexts: list[Any] = []
     errors: list[str] = []
+    dialogs: list[str] = []
 
     def make(locale: str = "en-GB", viewport: dict[str, int] = PHONE) -> Any:
         context = browser.new_context(locale=locale, viewport=viewport)
@@ -72,6 +73,8 @@ def new_page(browser: Any) -> Iterator[Callable[..., Any]]:
         contexts.append(context)
         page = context.new_page()
         page.on("pageerror", lambda error: errors.append(str(error)))
+        # A question the page asks (a die off the table, a new invitation) is answered yes.
+        page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.accept()))
         return page
 
     yield make

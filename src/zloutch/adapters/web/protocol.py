@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from zloutch.adapters.web.i18n import translate, translate_event
+from zloutch.app.match import undone_words
 from zloutch.engine import (
     GameState,
     Phase,
@@ -61,7 +62,7 @@ def undone_json(played: Played, lang: str = "en") -> list[dict[str, Any]]:
     if not played.undone:
         return []
     then = f", {translate('then', lang)} "
-    text = f"{translate('undone', lang)}: " + then.join(played.undone)
+    text = f"{translate('undone', lang)}: " + then.join(undone_words(played.undone))
     return [{"type": "Undone", "actions": list(played.undone), "text": text}]
 
 

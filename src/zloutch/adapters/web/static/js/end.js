@@ -24,7 +24,8 @@ export function showEnd(section, table) {
 }
 
 function rankingTable(outcome) {
-  return h(
+  const n = outcome.ranking.length;
+  const table = h(
     "table",
     { class: "ranking", id: "ranking" },
     h("caption", {}, t("Ranking and kicks (G-9)")),
@@ -54,6 +55,13 @@ function rankingTable(outcome) {
         ),
       ),
     ),
+  );
+  // The sailors' custom, said once under the table: the n-th of N gives N - n, takes n - 1.
+  return h(
+    "div",
+    {},
+    table,
+    h("p", { class: "kicks-note", id: "kicks-note" }, t("Kicks, in the sailors' custom (G-9): the player ranked n of {n} gives {n} - n kicks and takes n - 1. Just for fun.", { n })),
   );
 }
 

@@ -37,7 +37,7 @@ class Lobby {
     this.preset = this.presets[0].name;
     this.chosen = {}; // option name -> the value written in the spec
     this.seats = [
-      { kind: "person", name: t("Me") },
+      { kind: "person", name: localStorage.getItem("zloutch:name") || "" },
       { kind: "bot", level: "medium" },
     ];
     this.realDice = false;
@@ -237,7 +237,7 @@ class Lobby {
         : h("input", {
             id: `seat-${i}-name`,
             "aria-label": t("Player {n}: name", { n: i + 1 }),
-            placeholder: t("Player {n}", { n: i + 1 }),
+            placeholder: i === 0 ? t("Your name") : t("Player {n}", { n: i + 1 }),
             value: seat.name || "",
             maxlength: 40,
             oninput: (e) => (seat.name = e.target.value),
@@ -262,6 +262,8 @@ class Lobby {
   async create() {
     const error = document.getElementById("create-error");
     error.textContent = "";
+    const mine = this.seats.find((s) => s.kind === "person");
+    if (mine && (mine.name || "").trim()) localStorage.setItem("zloutch:name", mine.name.trim());
     const seats = this.seats.map((s) =>
       s.kind === "bot" ? { bot: s.level || "medium" } : { name: (s.name || "").trim() },
     );
@@ -279,12 +281,12 @@ class Lobby {
     }
     holdHost(created.game, created.host);
     // My seat: the first person's; at a real table this phone keeps the score for everyone.
-    const mine = this.realDice ? created.invites : created.invites.slice(0, 1);
-    for (const invite of mine) {
+    const held = this.realDice ? created.invites : created.invites.slice(0, 1);
+    for (const invite of held) {
       const joined = await postJSON(`/api/join/${invite.code}`);
       holdSeat(joined.game, joined.seat, joined.token);
     }
-    this.showInvites(created, new Set(mine.map((i) => i.seat)));
+    this.showInvites(created, new Set(held.map((i) => i.seat)));
   }
 
   showInvites(created, taken) {

@@ -14,6 +14,13 @@ N_("expected points");
 N_("win probability");
 N_("long-run points per turn (F-1)");
 
+// A bot's seat is named bot:LEVEL (or a bot's name): shown as "medium (bot)", translated.
+export function shownName(name) {
+  if (typeof name !== "string" || !name.startsWith("bot:")) return name;
+  const level = name.slice(4).split("#")[0];
+  return t("{level} (bot)", { level: t(level) });
+}
+
 const ACTION_KEYS = { t: "throw", b: "bank", x: "take", f: "fresh", o: "off", u: "undo" };
 const PING_EVERY = 2500; // ms between pings: a socket silent for SILENT_AFTER is taken as lost
 const SILENT_AFTER = 6000;
@@ -442,14 +449,17 @@ export class Table {
       h(
         "div",
         { class: "play" },
-        h(
-          "section",
-          { class: "card felt", "aria-label": t("The dice") },
-          this.diceArea(animate),
-          this.turnLine(),
-          over ? null : this.keepsList(),
-          over ? null : this.actions(),
-        ),
+        // At the end the felt goes: the last dice thrown no longer sit under the result.
+        over
+          ? null
+          : h(
+              "section",
+              { class: "card felt", "aria-label": t("The dice") },
+              this.diceArea(animate),
+              this.turnLine(),
+              this.keepsList(),
+              this.actions(),
+            ),
         h(
           "div",
           { class: "side" },
@@ -472,7 +482,7 @@ export class Table {
   }
 
   name(seat) {
-    return this.state.seats[seat] ? this.state.seats[seat].name : "?";
+    return this.state.seats[seat] ? shownName(this.state.seats[seat].name) : "?";
   }
 
   canAct() {
@@ -721,23 +731,23 @@ export class Table {
     return t("It is {name}'s turn", { name: this.name(s.turn_player) });
   }
 
-  button(kind, label, onclick, { enabled, reason, key }) {
+  button(kind, label, onclick, { enabled, reason, key, look = "" }) {
     return h(
       "div",
-      { class: "action" },
+      { class: `action${enabled ? "" : " off"}` },
       h(
         "button",
         {
           type: "button",
           id: `act-${kind}`,
-          class: kind === "throw" || kind === "roll" ? "primary" : "",
+          class: kind === "throw" || kind === "roll" ? "primary" : look,
           disabled: !enabled,
           "aria-describedby": reason ? `why-${kind}` : null,
           "aria-keyshortcuts": key || null,
           onclick,
         },
         label,
-        key ? h("kbd", { "aria-hidden": "true" }, key) : null,
+        key ? h("kbd", { "aria-hidden": "true" }, key === "Enter" ? t("Enter") : key) : null,
       ),
       reason ? h("small", { class: "why", id: `why-${kind}` }, reason) : null,
     );
@@ -751,14 +761,17 @@ export class Table {
 
   actions() {
     const s = this.state;
+    if (this.seat === null && !Object.keys(this.held).length) {
+      return h("p", { class: "watching", id: "watching" }, t("You are watching: the players' moves appear here as they make them."));
+    }
     const mine = this.canAct();
     const turnReason = mine ? null : this.turnReason();
     const buttons = [];
-    const add = (kind, label, onclick, key, extra = null) => {
+    const add = (kind, label, onclick, key, extra = null, look = "") => {
       if (!(kind in s.refusals)) return;
       const why = this.reasonOf(kind) || extra;
       buttons.push(
-        this.button(kind, label, onclick, { enabled: mine && !why, reason: turnReason || why, key }),
+        this.button(kind, label, onclick, { enabled: mine && !why, reason: turnReason || why, key, look }),
       );
     };
     if (!(s.table_mode && s.phase === "roll")) {
@@ -772,8 +785,8 @@ export class Table {
       );
       add("throw", t("Throw"), () => this.send("throw"), "T");
       add("bank", s.turn.total ? t("Bank {total}", { total: s.turn.total }) : t("Bank"), () => this.send("bank"), "B");
-      add("take", s.offer && s.offer.busts ? t("Take over (certain to bust)") : t("Take over"), () => this.send("take"), "X");
-      add("fresh", t("Start fresh"), () => this.send("fresh"), "F");
+      add("take", s.offer && s.offer.busts ? t("Take over (certain to bust)") : t("Take over"), () => this.send("take"), "X", null, "offer");
+      add("fresh", t("Start fresh"), () => this.send("fresh"), "F", null, "fresh");
       if ("joker" in s.refusals) {
         const jokers = s.legal.filter((a) => a.startsWith("joker"));
         if (jokers.length && mine) {
@@ -793,7 +806,9 @@ export class Table {
       }
     }
     // At a real table a die may fall off as the dice are thrown, before their faces are given.
-    add("off", t("A die off the table"), () => this.send("off"), "O");
+    add("off", t("A die off the table"), () => {
+      if (confirm(t("A die fell off the table: the turn is lost (V-1). Go on?"))) this.send("off");
+    }, "O");
     if ("undo" in s.refusals) {
       const why = this.reasonOf("undo");
       const held = Object.keys(this.held).length > 0;
@@ -872,7 +887,7 @@ export class Table {
       if (s.sheet.winners.includes(p.name)) marks.push(h("span", { class: "mark", title: t("winner") }, " ★"));
       else if (!over && seat === s.turn_player) marks.push(h("span", { class: "mark", title: t("to play") }, " ◀"));
       const label = s.sheet.winners.includes(p.name) ? t("{name}, winner", { name: p.name }) : !over && seat === s.turn_player ? t("{name}, to play", { name: p.name }) : p.name;
-      return h("th", { scope: "col", class: seat === s.turn_player && !over ? "turn" : "", "aria-label": label }, p.name, marks);
+      return h("th", { scope: "col", class: seat === s.turn_player && !over ? "turn" : "", "aria-label": label }, shownName(p.name), marks);
     });
     const body = [];
     for (let i = 0; i < rows; i++) {
@@ -1007,7 +1022,7 @@ export class Table {
             ? t("away: a bot plays for them")
             : t("joined");
       const parts = [
-        h("span", { class: "seat-name" }, seat.name),
+        h("span", { class: "seat-name" }, shownName(seat.name)),
         " ",
         h("span", { class: `tag seat-state${seat.taken ? "" : " warn"}` }, state),
         known.mine ? h("span", { class: "tag" }, t("you")) : null,
