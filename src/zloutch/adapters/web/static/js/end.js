@@ -3,7 +3,7 @@
 
 import { getJSON, holdSeat, postJSON } from "./api.js";
 import { h, svg } from "./dom.js";
-import { t } from "./i18n.js";
+import { shownName, t } from "./i18n.js";
 import { verifyRecord } from "./verify.js";
 
 export function showEnd(section, table) {
@@ -48,7 +48,7 @@ function rankingTable(outcome) {
           "tr",
           { class: outcome.winners.includes(r.seat) ? "winner" : "" },
           h("td", { class: "num" }, r.rank, outcome.winners.includes(r.seat) ? " ★" : ""),
-          h("td", {}, r.name),
+          h("td", {}, shownName(r.name)),
           h("td", { class: "num" }, r.score),
           h("td", { class: "num" }, r.kicks_given),
           h("td", { class: "num" }, r.kicks_taken),

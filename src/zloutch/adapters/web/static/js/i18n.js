@@ -51,3 +51,10 @@ export function t(text, vars = {}) {
 
 /** Marks a text for the catalog that is translated later, by t(variable). */
 export const N_ = (text) => text;
+
+// A bot's seat is named bot:LEVEL (or a bot's name): shown as "medium (bot)", translated.
+export function shownName(name) {
+  if (typeof name !== "string" || !name.startsWith("bot:")) return name;
+  const level = name.slice(4).split("#")[0];
+  return t("{level} (bot)", { level: t(level) });
+}

@@ -6,20 +6,13 @@ import { getJSON, hostToken, postJSON, seatsHeld } from "./api.js";
 import { dieFace } from "./dice.js";
 import { announce, h } from "./dom.js";
 import { showEnd } from "./end.js";
-import { N_, lang, t } from "./i18n.js";
+import { N_, lang, shownName, t } from "./i18n.js";
 import { linkRow, origin } from "./share.js";
 
 // The hint's objectives, as the server names them: translated with t(objective).
 N_("expected points");
 N_("win probability");
 N_("long-run points per turn (F-1)");
-
-// A bot's seat is named bot:LEVEL (or a bot's name): shown as "medium (bot)", translated.
-export function shownName(name) {
-  if (typeof name !== "string" || !name.startsWith("bot:")) return name;
-  const level = name.slice(4).split("#")[0];
-  return t("{level} (bot)", { level: t(level) });
-}
 
 const ACTION_KEYS = { t: "throw", b: "bank", x: "take", f: "fresh", o: "off", u: "undo" };
 const PING_EVERY = 2500; // ms between pings: a socket silent for SILENT_AFTER is taken as lost
@@ -785,8 +778,11 @@ export class Table {
       );
       add("throw", t("Throw"), () => this.send("throw"), "T");
       add("bank", s.turn.total ? t("Bank {total}", { total: s.turn.total }) : t("Bank"), () => this.send("bank"), "B");
-      add("take", s.offer && s.offer.busts ? t("Take over (certain to bust)") : t("Take over"), () => this.send("take"), "X", null, "offer");
-      add("fresh", t("Start fresh"), () => this.send("fresh"), "F", null, "fresh");
+      // The two answers to a take-back offer (G-8), shown only while one stands.
+      if (s.offer) {
+        add("take", s.offer.busts ? t("Take over (certain to bust)") : t("Take over"), () => this.send("take"), "X", null, "offer");
+        add("fresh", t("Start fresh"), () => this.send("fresh"), "F", null, "fresh");
+      }
       if ("joker" in s.refusals) {
         const jokers = s.legal.filter((a) => a.startsWith("joker"));
         if (jokers.length && mine) {
