@@ -12,6 +12,7 @@ from textual.geometry import Region
 from textual.pilot import Pilot
 from tui_helpers import game_screen, keep, make_app, press, run
 
+from zloutch.adapters.tui import ZloutchApp
 from zloutch.adapters.tui.views import keeps_text, tray_view
 from zloutch.adapters.tui.widgets import Die, HintPanel
 from zloutch.app.dice import ScriptedDice
@@ -153,5 +154,51 @@ def test_the_buttons_stay_on_screen_however_many_keeps() -> None:
                     assert fully_shown(pilot, button.region), (button.id, button.region)
             keeps = screen.query_one("#keeps-scroll")
             assert keeps.max_scroll_y > 0  # the list scrolls in its own room
+
+    run(test)
+
+
+def test_at_80x24_every_key_of_the_footer_is_in_view() -> None:
+    """The footer listed keys up to p and cut the rest; the keeps began below the fold.
+    Only the keys that can apply are shown (take over and start fresh with an offer,
+    jokers under V-2), in the compact footer: all of them fit 80 columns."""
+    from textual.widgets._footer import FooterKey
+
+    for table in (False, True):
+        app = make_app("dix-mille", "Ana,Bob", "1 1 4 5 6", table=table)
+
+        async def test(app: ZloutchApp = app, table: bool = table) -> None:
+            async with app.run_test(size=SMALL) as pilot:
+                await press(pilot, "t")
+                if table:
+                    await press(pilot, *"11456", "enter")
+                await pilot.pause()
+                keys = list(game_screen(pilot).app.screen.query(FooterKey))
+                shown = {k.key for k in keys}
+                assert {"t", "k", "b", "h", "q"} <= shown and "x" not in shown, shown
+                assert ("o" in shown) == table and "j" not in shown
+                for key in keys:
+                    assert fully_shown(pilot, key.region) and key.region.right <= 80, key.key
+                keeps = game_screen(pilot).query_one("#keeps-scroll").region
+                assert keeps.height >= 4 and fully_shown(pilot, keeps), keeps
+
+        run(test)
+
+
+def test_a_key_after_a_throw_at_a_real_table_is_the_tables_not_a_face() -> None:
+    """At a real table, t puts the dice in the air and the faces' field takes the keys:
+    q was typed into it. Digits and spaces go there; q is the table's (it quits)."""
+    app = make_app("dix-mille", "Ana,Bob", table=True)
+
+    async def test() -> None:
+        async with app.run_test(size=SMALL) as pilot:
+            await press(pilot, "t")
+            await pilot.pause()
+            faces = game_screen(pilot).query_one("#faces")
+            assert faces.has_focus
+            await press(pilot, "1", "space", "5", "q")
+            await pilot.pause()
+            assert faces.value == "1 5"  # type: ignore[attr-defined]
+            assert not isinstance(pilot.app.screen, type(game_screen(pilot)))  # asked to quit
 
     run(test)

@@ -55,11 +55,13 @@ class NewGameScreen(Screen[None]):
     NewGameScreen #preset { width: 30; }
     NewGameScreen #summary { width: 1fr; padding-left: 2; color: $text-muted; }
     NewGameScreen #spec { width: 60; }
-    NewGameScreen .option { height: auto; }
-    NewGameScreen .option .rule { width: 14; color: $accent; }
-    NewGameScreen .option .name { width: 30; }
+    NewGameScreen .option {
+        layout: grid; grid-size: 3; grid-columns: 14 1fr 22; height: auto; margin-bottom: 1;
+    }
+    NewGameScreen .option .rule { color: $accent; }
     NewGameScreen .option .control { width: 22; }
-    NewGameScreen .option .meaning { width: 1fr; color: $text-muted; }
+    /* The meaning on a line of its own, the width of the screen: at 80 columns it had 4. */
+    NewGameScreen .option .meaning { column-span: 3; color: $text-muted; }
     NewGameScreen .player { height: auto; }
     NewGameScreen .player Label { width: 4; }
     NewGameScreen .player Input { width: 30; }

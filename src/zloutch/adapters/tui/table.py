@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, ScrollableContainer, Vertical, VerticalScroll
@@ -94,10 +95,10 @@ class GameScreen(Screen[None]):
     GameScreen #sheet { width: auto; }
     GameScreen #status { height: auto; color: $text; text-style: bold; }
     GameScreen #aside { height: auto; }
-    GameScreen #keeps-scroll { height: 1fr; min-height: 2; margin-top: 1; }
+    GameScreen #keeps-scroll { height: 1fr; min-height: 2; }
     GameScreen #keeps { height: auto; }
     GameScreen #actions {
-        layout: grid; grid-size: 4; grid-gutter: 0 1; height: auto; margin-top: 1;
+        layout: grid; grid-size: 4; grid-gutter: 0 1; height: auto;
     }
     GameScreen #actions Button { width: 1fr; min-width: 8; }
     GameScreen #reasons { height: auto; color: $text-muted; }
@@ -108,7 +109,7 @@ class GameScreen(Screen[None]):
     GameScreen #hint { height: auto; max-height: 60%; margin-bottom: 1; display: none; }
     GameScreen #hint.shown { display: block; }
     GameScreen #log {
-        height: 20%; min-height: 4; max-height: 12; border-top: solid $foreground 30%;
+        height: 20%; min-height: 5; max-height: 12; border-top: solid $foreground 30%;
     }
     """
 
@@ -120,11 +121,11 @@ class GameScreen(Screen[None]):
         Binding("x", "take", "Take over"),
         Binding("f", "fresh", "Fresh"),
         Binding("j", "joker", "Joker"),
-        Binding("o", "off", "Off table"),
+        Binding("o", "off", "Off"),
         Binding("u", "undo", "Undo"),
         Binding("h", "hint", "Hint"),
         Binding("p", "sheet", "Sheet"),
-        Binding("s", "app.save_game", "Save"),
+        Binding("s", "app.save_game", "Save", show=False),  # in the help: the keys fit 80
         Binding("question_mark,f1", "help", "Help"),
         Binding("q", "app.quit_game", "Quit"),
         *(Binding(str(i), f"pick({i - 1})", show=False) for i in range(1, 7)),
@@ -141,7 +142,7 @@ class GameScreen(Screen[None]):
         """Why the game cannot go on (the dice file ran out), or empty."""
         self._shown = 0
         self._timer: Timer | None = None
-        self._bindings_for: bool | None = None
+        self._bindings_for: tuple[bool, bool] | None = None
 
     @property
     def zapp(self) -> ZloutchApp:
@@ -164,9 +165,7 @@ class GameScreen(Screen[None]):
                 yield Static(id="reasons")
                 if self.session.state.table_mode:
                     with Vertical(id="typed"):
-                        yield Input(
-                            placeholder="faces (1 1 4 4 3) or a command", id="faces", compact=True
-                        )
+                        yield FacesInput(placeholder="faces (1 1 4 4 3)", id="faces", compact=True)
                         with Horizontal():
                             for face in range(1, 7):
                                 yield Button(str(face), id=f"face-{face}", compact=True)
@@ -180,7 +179,7 @@ class GameScreen(Screen[None]):
                 with ScrollableContainer(id="sheet-scroll"):
                     yield SheetView(id="sheet")
         yield RichLog(id="log", wrap=True, markup=False, max_lines=1000, min_width=20)
-        yield Footer()
+        yield Footer(compact=True)
 
     def on_mount(self) -> None:
         for button in self.query(Button):
@@ -263,6 +262,12 @@ class GameScreen(Screen[None]):
         reason, goes to the log ("Ana banks 650? No: ..."); the buttons show legality.
         """
         if action in ("off", "undo") and not self.session.state.table_mode:
+            return False
+        # Take over and start fresh answer a take-back offer (G-8), jokers need V-2: out of
+        # the footer (and the buttons) where they cannot apply, so that the keys fit 80 columns.
+        if action in ("take", "fresh") and self.session.state.offer is None:
+            return False
+        if action == "joker" and not self.session.state.rules.variants.joker:
             return False
         if action in (*GAME_ACTIONS, "keep", "joker", "pick", "default"):
             return True if self.person_to_move() else None
@@ -427,8 +432,12 @@ class GameScreen(Screen[None]):
             advice = s.advice() if self.person_to_move() else None
             hint.show(advice, name)
         self.write_log()
-        if self._bindings_for != self.person_to_move():
-            self._bindings_for = self.person_to_move()
+        typed = self.query("#typed")
+        if typed:  # the faces' field only while real dice are in the air
+            typed.first().display = s.need() is Need.TYPED_DICE
+        shown = (self.person_to_move(), state.offer is not None)
+        if self._bindings_for != shown:
+            self._bindings_for = shown
             self.refresh_bindings()  # the footer is rebuilt: only when moves open or close
 
     def fit_side(self) -> None:
@@ -452,6 +461,9 @@ class GameScreen(Screen[None]):
         person = self.person_to_move()
         for name, _ in BUTTONS:
             button = self.query_one(f"#do-{name}", Button)
+            button.display = self.check_action(name, ()) is not False
+            if not button.display:
+                continue
             if name in GAME_ACTIONS:
                 reason = s.refusal(GAME_ACTIONS[name]) if person else "not your move"
             elif name == "keep":
@@ -480,6 +492,24 @@ class GameScreen(Screen[None]):
             if isinstance(entry.event, Bumped | Crossed):
                 self.notify(entry.text, severity="warning")
         self._shown = len(entries)
+
+
+class FacesInput(Input):
+    """The faces of real dice, typed: digits and spaces go in the field; any other key is
+    the table's (q quits, h hints, u undoes...), as when no dice are in the air."""
+
+    FACE_KEYS = frozenset("123456 ")
+
+    def check_consume_key(self, key: str, character: str | None) -> bool:
+        """Only a face or a space is the field's: the bindings see every other key."""
+        if character is not None and character.isprintable():
+            return character in self.FACE_KEYS
+        return super().check_consume_key(key, character)
+
+    async def _on_key(self, event: events.Key) -> None:
+        # Textual runs Input's own handler after this one unless the default is prevented.
+        if event.is_printable and event.character not in self.FACE_KEYS:
+            event.prevent_default()
 
 
 def _capital(text: str) -> str:
