@@ -3,6 +3,7 @@ clients, over SQLite and over PostgreSQL (``ZLOUTCH_TEST_POSTGRES``)."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -252,10 +253,23 @@ def make_server(db_url: str, tmp_path: Path) -> Iterator[Callable[[], Server]]:
         server.stop()
 
 
-@pytest.fixture(scope="module")
-def server(db_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    """One server for the tests of a module (each plays games of its own)."""
-    running = Server(db_url, log=tmp_path_factory.mktemp("log") / "server.log")
-    running.start()
-    yield running
-    running.stop()
+@pytest.fixture(scope="session", params=["sqlite", "postgres"])
+def server(
+    request: pytest.FixtureRequest,
+    tmp_path_factory: pytest.TempPathFactory,
+    fresh_schema: Callable[[str], AbstractContextManager[str]],
+) -> Iterator[Server]:
+    """One server per database for the tests of a worker that only talk to it (each plays
+    games of its own): starting one costs about a second of CPU, and it was started again
+    for every module. A test that kills, restarts or shares its database with another
+    process starts its own (``make_server``)."""
+    folder = tmp_path_factory.mktemp("shared-server")
+    with contextlib.ExitStack() as stack:
+        if request.param == "sqlite":
+            url = f"sqlite:///{folder / 'games.sqlite'}"
+        else:
+            url = stack.enter_context(fresh_schema(postgres_or_skip()))
+        running = Server(url, log=folder / "server.log")
+        running.start()
+        stack.callback(running.stop)
+        yield running
