@@ -48,7 +48,7 @@ def win_probability_reason(rules: RuleSet, players: int) -> str | None:
     """Why a game cannot be graded in win probability (None: it can, once solved)."""
     if players != 2:
         return f"win probabilities are solved for two players, and this game has {players}"
-    return unsupported_reason(rules)
+    return unsupported_reason(rules, how=False)  # the game was played: no rule to switch
 
 
 @dataclass(frozen=True)

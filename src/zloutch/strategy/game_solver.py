@@ -78,10 +78,12 @@ def history_rules(rules: RuleSet) -> list[tuple[str, str]]:
     return found
 
 
-def unsupported_reason(rules: RuleSet) -> str | None:
-    """Why the exact game solver cannot solve this rule set (None: it can)."""
+def unsupported_reason(rules: RuleSet, *, how: bool = True) -> str | None:
+    """Why the exact game solver cannot solve this rule set (None: it can); ``how``: with
+    the option that switches each rule off (for someone choosing what to solve, not for a
+    player reviewing the game they played)."""
     g, t = rules.game, rules.turn
-    reasons = [f"{name}: {how}" if how else name for name, how in history_rules(rules)]
+    reasons = [f"{name}: {off}" if off and how else name for name, off in history_rules(rules)]
     if t.farkle_penalty:
         others = [
             name

@@ -146,10 +146,11 @@ class Lobby {
       if (option.kind === "bool") {
         input = h(
           "select",
-          { id, onchange: (e) => set(e.target.value === "" ? "" : e.target.value === "on" || "off") },
+          // Written in the spec as the server writes it back (a flag alone, or =false).
+          { id, onchange: (e) => set(e.target.value === "" ? "" : e.target.value === "on" || "false") },
           h("option", { value: "" }, asPreset),
           h("option", { value: "on", selected: value === true }, t("on")),
-          h("option", { value: "off", selected: value === "off" }, t("off")),
+          h("option", { value: "off", selected: value === "false" }, t("off")),
         );
       } else if (option.kind === "choice") {
         input = h(
