@@ -87,3 +87,43 @@ def test_unwritable_output_is_a_user_error(tmp_path: Path) -> None:
     result = runner.invoke(app, [*BASE, "--players", "greedy,cautious", "--json", str(target)])
     assert result.exit_code == 2
     assert result.output.strip().startswith(f"error: --json {target}: cannot write it")
+
+
+def test_optimal_solves_its_game_first_and_the_json_says_what_each_seat_played(
+    tmp_path: Path, _private_cache: Path
+) -> None:
+    """With no solved game cached, optimal played the turn-optimal policy and said nothing
+    (every game the same as expert's): it solves the game first now, and the JSON names
+    the policy each seat played."""
+    out = tmp_path / "out.json"
+    args = ["simulate", "-r", "greed(target=1000)", "-n", "200", "--seed", "2", "-j", "1"]
+    result = runner.invoke(app, [*args, "-p", "best,expert", "--json", str(out), "-q"])
+    assert result.exit_code == 0, result.output
+    document = json.loads(out.read_text())
+    assert document["policies"] == [
+        "the solved game of greed(target=1000) (win probability)",
+        "expert",
+    ]
+    assert list(_private_cache.rglob("*game*")), "the solved game is cached for the next run"
+    optimal = runner.invoke(app, [*args, "-p", "optimal,expert", "--json", str(out), "-q"])
+    expert = runner.invoke(app, [*args, "-p", "expert,expert", "--json", str(tmp_path / "e")])
+    assert optimal.exit_code == expert.exit_code == 0
+    played = json.loads(out.read_text())
+    same = json.loads((tmp_path / "e").read_text())
+    assert played["players"][0]["wins"] != same["players"][0]["wins"]  # another policy
+
+
+@pytest.mark.parametrize(
+    ("rules", "players", "words"),
+    [
+        ("greed", "optimal,expert,greedy", "this game has 3 players"),
+        ("dix-mille(final_round)", "optimal,expert", "does not model"),
+    ],
+)
+def test_optimal_is_refused_in_one_line_where_it_cannot_play_its_policy(
+    rules: str, players: str, words: str
+) -> None:
+    result = runner.invoke(app, ["simulate", "-r", rules, "-p", players, "-n", "5", "-q"])
+    assert result.exit_code == 2, result.output
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: optimal") and words in lines[0]

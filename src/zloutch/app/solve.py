@@ -223,3 +223,35 @@ def solved_game(
         solution = solve_game(rules, progress=progress, threads=threads)
     save_game_solution(solution)
     return solution, False
+
+
+def optimal_policy(
+    rules: RuleSet,
+    players: int,
+    *,
+    progress: Callable[[int, int], None] | None = None,
+) -> tuple[str, bool]:
+    """Make ready what the ``optimal`` bot plays in a game of ``rules`` with ``players``,
+    solving it first where it is not cached; returns (what it plays, in words; whether it
+    was cached). Where it could only play a weaker policy than its name (more than two
+    players, a rule set neither it nor its sheet-blind model solves), a one-line
+    ``ZloutchError`` says why: the bot never plays another policy without saying so."""
+    if players != 2:
+        raise ZloutchError(
+            f"optimal plays the solved two-player game, and this game has {players} players "
+            "(expert plays each turn optimally with any number)"
+        )
+    model = rules if unsupported_reason(rules) is None else sheet_blind(rules)
+    if model is None:
+        raise UnsupportedRulesError(
+            f"optimal cannot play {rules.spec}: {unsupported_reason(rules, how=False)} "
+            "(expert plays each turn optimally)"
+        )
+    _, cached = solved_game(model, progress=progress)
+    if model == rules:
+        return f"the solved game of {rules.spec} (win probability)", cached
+    return (
+        f"the solved sheet-blind model {model.spec} of {rules.spec} (win probability; "
+        "ticks, bumps and take-back are not in its model)",
+        cached,
+    )

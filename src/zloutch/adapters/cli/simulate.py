@@ -20,6 +20,7 @@ from zloutch.adapters.cli.support import (
     check_outputs,
     console,
     off_terminal,
+    progress_bar,
     user_errors,
     warnings_as_lines,
     write_output,
@@ -111,6 +112,7 @@ def simulate(
         if jobs is not None and jobs < 1:
             raise SimulationError(f"--jobs must be at least 1, not {jobs}")
         workers = default_jobs() if jobs is None else jobs
+        policies = _policies(rules, names, quiet=quiet)
         result = _interruptible(
             lambda progress: run_simulation(
                 rules,
@@ -133,6 +135,7 @@ def simulate(
         interrupted = result.games < games
         document = result.to_json()
         document["jobs"] = workers
+        document["policies"] = policies
         if interrupted:
             document["interrupted"] = True
             typer.echo(
@@ -147,6 +150,26 @@ def simulate(
         render_simulation(document)
     if interrupted:
         raise typer.Exit(EXIT_INTERRUPTED)
+
+
+def _policies(rules: Any, names: list[str], *, quiet: bool) -> list[str]:
+    """What each seat really plays: ``optimal`` (and the ``best`` level) solves its game
+    first, under a progress bar, or is refused in one line where it cannot play its name's
+    policy; the other bots are what they are named."""
+    from zloutch.app.solve import optimal_policy
+    from zloutch.strategy.bots import make_bot
+
+    words: dict[str, str] = {}
+    shown = []
+    for name in names:
+        bot = make_bot(name)
+        if bot.name == "optimal" and "optimal" not in words:
+            with progress_bar(
+                "Solving the game for optimal", "score levels", disable=quiet or off_terminal()
+            ) as progress:
+                words["optimal"], _ = optimal_policy(rules, len(names), progress=progress)
+        shown.append(words["optimal"] if bot.name == "optimal" else bot.name)
+    return shown
 
 
 def _interruptible(run: Any, games: int, *, quiet: bool) -> Any:
