@@ -450,6 +450,12 @@ FILE_ERRORS = [
         '[rules]\nname = "x"\ndice = 5\n[game]\ntarget = 1000\n[scoring]\nthree_pairs = 500\n',
         "scoring.three_pairs: needs six dice, this rule set has 5",
     ),
+    (  # 0 made V-7's later pair a combination worth nothing: a farkle became a full hand
+        '[rules]\nextends = "dix-mille"\n[scoring]\nfull_house_pair = 0\n'
+        "[variants]\nmultiples_over_throws = true\n",
+        "scoring.full_house_pair: a pair worth 0 x its face counts for nothing: give a "
+        "multiple of at least 1 (full_house = sum, S-13; V-7's later pair), or switch them off",
+    ),
     (
         '[rules]\nname = "x"\ndice = 5\n[game]\ntarget = 1000\n'
         "final_round = true\nfinal_turns = true\n",

@@ -77,6 +77,15 @@ def validate(rules: RuleSet) -> None:
         raise InvalidRulesError(
             f"a full house needs five dice, this rule set has {dice}", "scoring.full_house"
         )
+    if s.full_house_pair < 1 and (s.full_house == "sum" or v.multiples_over_throws):
+        # 0 made a combination worth nothing: under V-7 a later pair kept for 0 points
+        # turned a farkle into a full hand.
+        raise InvalidRulesError(
+            f"a pair worth {s.full_house_pair} x its face counts for nothing: give a "
+            "multiple of at least 1 (full_house = sum, S-13; V-7's later pair), or switch "
+            "them off",
+            "scoring.full_house_pair",
+        )
     if g.target <= 0:
         raise InvalidRulesError("the target must be positive", "game.target")
     if g.exact_target and g.target % rules.unit:
