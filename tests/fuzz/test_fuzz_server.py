@@ -133,7 +133,9 @@ def request(
 def watch(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Watch]:
     folder = tmp_path_factory.mktemp("server-fuzz")
     harness = web_harness()
-    server = harness.Server(f"sqlite:///{folder / 'fuzz.db'}", log=folder / "serve.log")
+    server = harness.Server(
+        f"sqlite:///{folder / 'fuzz.db'}", log=folder / "serve.log", cache=folder / "cache"
+    )
     server.start()
     watched = Watch(server)
     for rules in ("dix-mille", "farkle", "greed"):

@@ -11,8 +11,10 @@ solve once, whatever the number of games and clients asking.
 from __future__ import annotations
 
 import math
+import multiprocessing
 import threading
 from collections import OrderedDict
+from concurrent.futures import Future, ProcessPoolExecutor
 
 from zloutch.app.store import load_game_solution
 from zloutch.engine import GameState, current_player
@@ -41,24 +43,85 @@ def advice_of(advisor: TurnAdvisor, state: GameState) -> Advice | None:
     return Advice(values, advice.objective) if values else None
 
 
+def _solve_and_keep(rules: RuleSet) -> bool:
+    """In the solving process: the two-player game solved and saved in the cache."""
+    from zloutch.app.solve import solved_game
+
+    solved_game(rules)
+    return True
+
+
+class BackgroundSolves:
+    """Two-player games solved in a process apart (never on the asker's thread or a
+    server's event loop), one at a time, each saved in the solver cache for the next games
+    and processes. ``ready(rules)`` says when a game's table can be read."""
+
+    def __init__(self) -> None:
+        self._pool: ProcessPoolExecutor | None = None
+        self._jobs: dict[RuleSet, Future[bool]] = {}
+        self._lock = threading.Lock()
+
+    def start(self, rules: RuleSet) -> None:
+        """Solve ``rules``'s two-player game, unless it is solving or the solver does not
+        model it."""
+        from zloutch.strategy.game_solver import unsupported_reason
+
+        with self._lock:
+            if rules in self._jobs or unsupported_reason(rules) is not None:
+                return
+            if self._pool is None:
+                # spawn: a server's threads and event loop are not copied into the child
+                context = multiprocessing.get_context("spawn")
+                self._pool = ProcessPoolExecutor(1, mp_context=context)
+            self._jobs[rules] = self._pool.submit(_solve_and_keep, rules)
+
+    def ready(self, rules: RuleSet) -> bool:
+        """Whether ``rules``'s game was solved here and is in the cache now."""
+        with self._lock:
+            job = self._jobs.get(rules)
+        return job is not None and job.done() and job.exception() is None
+
+    def close(self) -> None:
+        with self._lock:
+            if self._pool is not None:
+                self._pool.shutdown(wait=False, cancel_futures=True)
+                self._pool = None
+
+
 class SharedAdvisors:
     """One advisor per (rule set, two players or not), for every game of a process; safe to
-    ask from several threads (one solve at a time: a second asker waits for the table)."""
+    ask from several threads (one solve at a time: a second asker waits for the table).
 
-    def __init__(self, size: int = SHARED_ADVISORS) -> None:
+    With ``solves`` (the server), a two-player game whose solved table is not cached is
+    solved there on first use, and its hint is in expected points until the table is
+    ready, then in the chance to win."""
+
+    def __init__(self, size: int = SHARED_ADVISORS, solves: BackgroundSolves | None = None):
         self.size = size
+        self.solves = solves
         self._advisors: OrderedDict[tuple[RuleSet, bool], TurnAdvisor] = OrderedDict()
         self._lock = threading.Lock()
 
     def advice(self, state: GameState) -> Advice | None:
         """The hint for the player to move in ``state``."""
         with self._lock:
-            key = (state.rules, len(state.sheets) == 2)
+            two = len(state.sheets) == 2
+            key = (state.rules, two)
             advisor = self._advisors.get(key)
+            solves = self.solves if two else None
+            if (
+                advisor is not None
+                and solves is not None
+                and not isinstance(advisor, GameAdvisor)
+                and solves.ready(state.rules)
+            ):
+                advisor = None  # the table is in the cache now: read it
             if advisor is None:
                 advisor = new_advisor(state.rules, len(state.sheets))
                 self._advisors[key] = advisor
                 while len(self._advisors) > self.size:
                     self._advisors.popitem(last=False)
+                if solves is not None and not isinstance(advisor, GameAdvisor):
+                    solves.start(state.rules)
             self._advisors.move_to_end(key)
             return advice_of(advisor, state)

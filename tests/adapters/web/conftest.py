@@ -71,6 +71,8 @@ class Server:
     port: int = field(default_factory=free_port)
     process: subprocess.Popen[bytes] | None = None
     log: Path | None = None
+    cache: Path | None = None
+    """The server's solver cache (``ZLOUTCH_CACHE``); None: the test's, from its environment."""
 
     @property
     def base(self) -> str:
@@ -78,6 +80,8 @@ class Server:
 
     def start(self) -> None:
         env = {**os.environ, "PYTHONPATH": f"{SRC}{os.pathsep}{os.environ.get('PYTHONPATH', '')}"}
+        if self.cache is not None:
+            env["ZLOUTCH_CACHE"] = str(self.cache)
         command = [sys.executable, "-m", "zloutch", "serve", "--port", str(self.port)]
         out = open(self.log, "ab") if self.log else subprocess.DEVNULL  # noqa: SIM115
         self.process = subprocess.Popen(
@@ -269,7 +273,9 @@ def server(
             url = f"sqlite:///{folder / 'games.sqlite'}"
         else:
             url = stack.enter_context(fresh_schema(postgres_or_skip()))
-        running = Server(url, log=folder / "server.log")
+        # A cache of its own: started before any test's private one is set, it read and
+        # wrote the user's.
+        running = Server(url, log=folder / "server.log", cache=folder / "cache")
         running.start()
         stack.callback(running.stop)
         yield running

@@ -54,7 +54,9 @@ def browser() -> Iterator[Any]:
 @pytest.fixture(scope="module")
 def web(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     folder = tmp_path_factory.mktemp("web")
-    running = Server(f"sqlite:///{folder / 'games.sqlite'}", log=folder / "server.log")
+    running = Server(
+        f"sqlite:///{folder / 'games.sqlite'}", log=folder / "server.log", cache=folder / "cache"
+    )
     running.start()
     yield running
     running.stop()

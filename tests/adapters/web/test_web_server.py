@@ -482,3 +482,33 @@ def test_a_games_rules_are_served_for_its_rules_panel(server: Server) -> None:
     assert french_meanings["bump"] != in_play["bump"]["meaning"]
     assert french["title"] == "Dix mille" and french["summary"] != english["summary"]
     assert server.get("/api/games/nope/rules")["status"] == 404
+
+
+@pytest.mark.slow  # a solve in a process of its own: Numba's kernels loaded there, then the game
+def test_a_hint_switches_to_wins_once_the_game_is_solved_in_the_background(
+    server: Server,
+) -> None:
+    """No solved table cached: the first hint is in expected points and starts the solve in
+    a process apart (the event loop never waits: health answers meanwhile); once it is
+    done, the same game's hint is the chance to win (it stayed in points until someone ran
+    zloutch solve --game)."""
+    import time
+
+    # A rule set of its own per database: the servers share the solver cache.
+    rules = "greed(target=1500)" if server.db.startswith("sqlite") else "greed(target=1600)"
+    created, _ = server.new_game(rules=rules, seats=[{"name": "Ana"}, {"name": "Bob"}])
+    game = created["game"]
+    first = server.get(f"/api/games/{game}/hint")
+    assert first["objective"] == "expected points" and first["values"], first
+    deadline = time.monotonic() + 120
+    while True:
+        began = time.monotonic()
+        assert server.get("/api/health")["ok"] is True
+        assert time.monotonic() - began < 2  # the solve is not on the event loop
+        hint = server.get(f"/api/games/{game}/hint")
+        if hint["objective"] == "win probability":
+            break
+        assert time.monotonic() < deadline, "the game was not solved in 120 s"
+        time.sleep(0.5)
+    assert all(0 <= v["value"] <= 1 for v in hint["values"])
+    assert "Traceback" not in server.read_log()

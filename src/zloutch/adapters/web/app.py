@@ -56,7 +56,7 @@ from zloutch.adapters.web.protocol import (
     state_json,
     state_text,
 )
-from zloutch.app.hints import SharedAdvisors
+from zloutch.app.hints import BackgroundSolves, SharedAdvisors
 from zloutch.app.review import review_record
 from zloutch.app.review_words import format_value, game_table, review_header
 from zloutch.rules import ZloutchError
@@ -182,6 +182,8 @@ def create_app(
     takeover = TAKEOVER_AFTER if store.postgres else None
     hub = Hub(rooms, wire=WIRE, expire_after=expire_after, takeover_after=takeover)
     checks = ThreadPoolExecutor(CHECK_THREADS, thread_name_prefix="zloutch-check")
+    # The two-player games the hints ask for, solved in a process apart on first use.
+    solves = BackgroundSolves()
 
     async def checked(build: Callable[..., NewRoom], *args: Any) -> NewRoom:
         """A new game checked and built off the event loop, within ``CHECK_BUDGET``: a rule
@@ -207,6 +209,7 @@ def create_app(
         yield
         await hub.stop()
         checks.shutdown(wait=False, cancel_futures=True)
+        solves.close()
         store.close()
 
     app = FastAPI(title="zloutch serve", lifespan=lifespan)
@@ -356,7 +359,7 @@ def create_app(
             client.send({"type": "rematch", "game": joined.game_id})
         return {"game": joined.game_id, "seat": joined.seat, "token": joined.token}
 
-    advisors = SharedAdvisors()
+    advisors = SharedAdvisors(solves=solves)
 
     @app.get("/api/games/{game_id}/hint")
     def hint(game_id: str) -> dict[str, Any]:
