@@ -66,7 +66,9 @@ class OptimalBot:
         return source(rules) if source is not None else None
 
     def advisor(self, rules: RuleSet) -> GameAdvisor | None:
-        if rules not in self._advisors:
+        """The solved game's advisor; a table not found is looked for again at the next
+        move (a server solves the game in the background on first use)."""
+        if self._advisors.get(rules) is None:
             found = self._find(rules)
             if found is None and (blind := sheet_blind(rules)) is not None:
                 found = self._find(blind)
