@@ -29,6 +29,10 @@ from zloutch.sim.turns import TurnScores, simulate_turns
 from zloutch.strategy.bots import make_bot
 from zloutch.strategy.game_solver import GameSolution, PairSolutions, solve_game
 
+# The game solver's Numba kernels compiled once for a fresh clone, by the worker that runs
+# the simulator's (about 5 s of CPU each time a worker compiles them): tests/conftest.py.
+pytestmark = pytest.mark.xdist_group("sim-kernels")
+
 SMALL_GAME = "greed(target=500)"
 """A game the solver takes well under a second to solve (10 x 10 score pairs)."""
 

@@ -21,6 +21,10 @@ from zloutch.rules import load_rules
 from zloutch.strategy.bots import make_bot
 from zloutch.strategy.game_solver import GameSolution, solve_game
 
+# The game solver's Numba kernels compiled once for a fresh clone, by the worker that runs
+# the simulator's (about 5 s of CPU each time a worker compiles them): tests/conftest.py.
+pytestmark = pytest.mark.xdist_group("sim-kernels")
+
 NO_ENTRY = "farkle-minimal(target=1000)"
 """Two players, no entry minimum, no take-back: a bank of 100 is legal."""
 SMALL_GAME = "farkle-minimal(target=500)"

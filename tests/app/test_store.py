@@ -42,6 +42,10 @@ from zloutch.rules import RuleSet, load_rules
 from zloutch.strategy.game_solver import GAME_SOLVER_VERSION, GameSolution, solve_game
 from zloutch.strategy.turn_solver import SOLVER_VERSION, Situation
 
+# The game solver's Numba kernels compiled once for a fresh clone, by the worker that runs
+# the simulator's (about 5 s of CPU each time a worker compiles them): tests/conftest.py.
+pytestmark = pytest.mark.xdist_group("sim-kernels")
+
 SMALL_GAME = "farkle-minimal(target=300)"
 TURN_RULES = "greed"
 

@@ -21,6 +21,10 @@ from zloutch.strategy.game_solver import (
 )
 from zloutch.strategy.optimal import OptimalBot
 
+# The game solver's Numba kernels compiled once for a fresh clone, by the worker that runs
+# the simulator's (about 5 s of CPU each time a worker compiles them): tests/conftest.py.
+pytestmark = pytest.mark.xdist_group("sim-kernels")
+
 TINY = """
 [rules]
 name = "tiny"

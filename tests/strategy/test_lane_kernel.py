@@ -34,6 +34,10 @@ from zloutch.strategy.kernels import (
 from zloutch.strategy.kernels import lanes as lane_layout
 from zloutch.strategy.turn_solver import TurnModel
 
+# The game solver's Numba kernels compiled once for a fresh clone, by the worker that runs
+# the simulator's (about 5 s of CPU each time a worker compiles them): tests/conftest.py.
+pytestmark = pytest.mark.xdist_group("sim-kernels")
+
 
 @cache
 def tables_of(spec: str) -> Tables:

@@ -20,6 +20,10 @@ from zloutch.strategy.expert import ExpertBot
 from zloutch.strategy.game_solver import UnsupportedRulesError, sheet_blind, solve_game
 from zloutch.strategy.optimal import OptimalBot
 
+# The game solver's Numba kernels compiled once for a fresh clone, by the worker that runs
+# the simulator's (about 5 s of CPU each time a worker compiles them): tests/conftest.py.
+pytestmark = pytest.mark.xdist_group("sim-kernels")
+
 SMALL = "dix-mille(target=1500,entry=300)"
 """Ticks, bumps, take-back and an exact target (T-9), small enough to solve in a second."""
 

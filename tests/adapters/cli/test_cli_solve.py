@@ -10,6 +10,10 @@ from typer.testing import CliRunner
 
 from zloutch.adapters.cli import app
 
+# The game solver's Numba kernels compiled once for a fresh clone, by the worker that runs
+# the simulator's (about 5 s of CPU each time a worker compiles them): tests/conftest.py.
+pytestmark = pytest.mark.xdist_group("sim-kernels")
+
 runner = CliRunner()
 
 

@@ -18,6 +18,10 @@ from zloutch.engine.record import Record
 from zloutch.rules import load_rules
 from zloutch.strategy.game_solver import solve_game
 
+# The game solver's Numba kernels compiled once for a fresh clone, by the worker that runs
+# the simulator's (about 5 s of CPU each time a worker compiles them): tests/conftest.py.
+pytestmark = pytest.mark.xdist_group("sim-kernels")
+
 THROWS = ";".join(
     [
         "2 3 4 6 6",  # Ana: nothing
