@@ -460,6 +460,14 @@ def test_table_mode_face_buttons_type_the_throw() -> None:
             for face in (1, 1, 4, 4, 3):
                 assert await pilot.click(f"#face-{face}")
             assert faces.value == "1 1 4 4 3" and faces.has_focus
+            await pilot.click("#face-clear")
+            await pilot.click("#face-1", times=2)  # two 1s tapped at once: two faces
+            await pilot.click("#face-1")
+            await pilot.pause()
+            assert faces.value == "1 1 1"
+            await pilot.click("#face-clear")
+            for face in (1, 1, 4, 4, 3):
+                assert await pilot.click(f"#face-{face}")
             await press(pilot, "enter")
             assert app.session is not None
             assert app.session.state.turn.throw == (1, 1, 3, 4, 4)
