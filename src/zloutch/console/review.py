@@ -31,13 +31,11 @@ def _table(title: str) -> Table:
 def summary_table(review: Review) -> Table:
     """One row per player: decisions, accuracy, total and average cost, forced moves."""
     table = _table(f"Players (cost in {cost_unit(review)})")
-    table.add_column("Player", no_wrap=True)
-    table.add_column("Decisions", justify="right")
-    table.add_column("Accurate", justify="right")
-    table.add_column("Accuracy", justify="right")
-    table.add_column("Cost", justify="right")
-    table.add_column("Per decision", justify="right")
-    table.add_column("Forced", justify="right")
+    # The numbers' headers keep their width (at 80 columns Rich cut them to "Decisi…"); a
+    # long name is what gives way.
+    table.add_column("Player", overflow="fold")
+    for header in ("Decisions", "Accurate", "Accuracy", "Cost", "Average", "Forced"):
+        table.add_column(header, justify="right", min_width=len(header))
     for s in review.summaries:
         table.add_row(
             escape(s.player),

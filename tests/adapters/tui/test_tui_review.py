@@ -90,3 +90,19 @@ def test_the_end_screen_without_a_record_has_no_review() -> None:
             assert isinstance(app.screen, EndScreen)
 
     run(play)
+
+
+def test_the_players_table_keeps_its_headers_at_80_columns() -> None:
+    """In the review at 80x24 (72 columns inside the frame) Rich cut the headers to
+    "Decisi…" and "Accura…"; the numbers' headers keep their width, a long name folds."""
+    from zloutch.console.review import summary_table
+
+    spec = "farkle-minimal(target=500)"
+    actions = ("throw", "roll 1 2 3 4 6 6", "keep 1", "bank", "throw", "roll 1 5 2 3 4 6")
+    review = grade(Record(spec, ("Anastasia", "bot:cautious"), actions))
+    console = Console(width=72, file=io.StringIO(), record=True)
+    console.print(summary_table(review))
+    text = console.export_text()
+    for header in ("Decisions", "Accurate", "Accuracy", "Cost", "Average", "Forced"):
+        assert header in text, text
+    assert "…" not in text and all(len(line) <= 72 for line in text.splitlines())
