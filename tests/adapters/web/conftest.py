@@ -218,18 +218,27 @@ def postgres_or_skip() -> str:
     return POSTGRES
 
 
+@contextlib.contextmanager
+def new_database(
+    kind: str, folder: Path, fresh_schema: Callable[[str], AbstractContextManager[str]]
+) -> Iterator[str]:
+    """A new SQLite file in ``folder``, or a new schema in the PostgreSQL test database
+    (dropped at the end): its URL."""
+    if kind == "sqlite":
+        yield f"sqlite:///{folder / 'games.sqlite'}"
+        return
+    with fresh_schema(postgres_or_skip()) as url:
+        yield url
+
+
 @pytest.fixture(scope="module", params=["sqlite", "postgres"])
 def db_url(
     request: pytest.FixtureRequest,
     tmp_path_factory: pytest.TempPathFactory,
     fresh_schema: Callable[[str], AbstractContextManager[str]],
 ) -> Iterator[str]:
-    """A database of the module's own: a new SQLite file, or a new schema in the PostgreSQL
-    test database (dropped at the end)."""
-    if request.param == "sqlite":
-        yield f"sqlite:///{tmp_path_factory.mktemp('db') / 'games.sqlite'}"
-        return
-    with fresh_schema(postgres_or_skip()) as url:
+    """A database of the module's own."""
+    with new_database(request.param, tmp_path_factory.mktemp("db"), fresh_schema) as url:
         yield url
 
 
@@ -268,14 +277,12 @@ def server(
     for every module. A test that kills, restarts or shares its database with another
     process starts its own (``make_server``)."""
     folder = tmp_path_factory.mktemp("shared-server")
-    with contextlib.ExitStack() as stack:
-        if request.param == "sqlite":
-            url = f"sqlite:///{folder / 'games.sqlite'}"
-        else:
-            url = stack.enter_context(fresh_schema(postgres_or_skip()))
+    with new_database(request.param, folder, fresh_schema) as url:
         # A cache of its own: started before any test's private one is set, it read and
         # wrote the user's.
         running = Server(url, log=folder / "server.log", cache=folder / "cache")
         running.start()
-        stack.callback(running.stop)
-        yield running
+        try:
+            yield running
+        finally:
+            running.stop()
