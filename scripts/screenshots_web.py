@@ -1,12 +1,14 @@
 """Screenshots of the web page on a phone (360x640) and a desktop (1280x800).
 
 Run: python scripts/screenshots_web.py [--out docs/screenshots] [--chromium /usr/bin/chromium]
+[--lang fr]
 
 Starts ``zloutch serve`` on a free port over a throwaway SQLite file, plays a game in
 Chromium through the page's own buttons (Ana against a bot; the dice are the server's, so
 each run shows another game), and saves web-phone-*.png and web-desktop-*.png of the lobby,
 the table in the middle of a game (dice selected, the hint open) and the end (ranking,
-review, the dice checked). Needs the web extra, Playwright and Debian's Chromium
+review, the dice checked); with ``--lang fr`` the page is in French and the names end in
+``-fr``. Needs the web extra, Playwright and Debian's Chromium
 (``apt-get install -y chromium``); never downloads a browser.
 """
 
@@ -64,9 +66,9 @@ def best_button(page: Any) -> str | None:
     """The button of the hint's best action (the hint panel open), if it shows one."""
     action = page.evaluate(
         """(version) => {
-            const cell = document.querySelector(
-                `.hint-table[data-version="${version}"] tbody tr td`);
-            return cell ? cell.firstChild.textContent : null;
+            const row = document.querySelector(
+                `.hint-table[data-version="${version}"] tbody tr`);
+            return row ? row.dataset.action : null;
         }""",
         version(page),
     )
@@ -114,7 +116,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=ROOT / "docs" / "screenshots")
     parser.add_argument("--chromium", default="/usr/bin/chromium")
+    parser.add_argument("--lang", choices=("en", "fr"), default="en")
     args = parser.parse_args()
+    suffix = "" if args.lang == "en" else f"-{args.lang}"
     args.out.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as folder, sync_playwright() as playwright:
         process, base = serve(folder)
@@ -123,7 +127,8 @@ def main() -> None:
                 executable_path=args.chromium, args=["--no-sandbox"]
             )
             for size, viewport in SIZES.items():
-                context = browser.new_context(viewport=viewport, locale="en-GB")
+                locale = "en-GB" if args.lang == "en" else "fr-FR"
+                context = browser.new_context(viewport=viewport, locale=locale)
                 context.set_default_timeout(20_000)
                 page = context.new_page()
                 page.goto(base + "/")
@@ -134,7 +139,7 @@ def main() -> None:
                 page.click("details.options summary")
                 if size == "phone":
                     page.locator("#preset").scroll_into_view_if_needed()
-                shoot(page, args.out, f"web-{size}-lobby.png")
+                shoot(page, args.out, f"web-{size}-lobby{suffix}.png")
                 page.fill("#option-target", RULES_TARGET)
                 page.fill("#option-entry", "0")
                 page.select_option("#option-exact_target", "off")
@@ -162,7 +167,7 @@ def main() -> None:
                             page.keyboard.press(str(i + 1))
                             break
                 page.wait_for_selector(".hint-table")
-                shoot(page, args.out, f"web-{size}-table.png")
+                shoot(page, args.out, f"web-{size}-table{suffix}.png")
                 deadline = time.monotonic() + 180
                 while page.locator("#end").count() == 0 and time.monotonic() < deadline:
                     if not move(page, hinted=True):
@@ -172,7 +177,7 @@ def main() -> None:
                 page.wait_for_selector("#dice-verdict")
                 page.locator("#end").scroll_into_view_if_needed()
                 page.evaluate("document.getElementById('end').scrollIntoView()")
-                shoot(page, args.out, f"web-{size}-end.png")
+                shoot(page, args.out, f"web-{size}-end{suffix}.png")
                 context.close()
             browser.close()
         finally:

@@ -29,6 +29,8 @@ from zloutch.adapters.web.i18n import (
     ui_catalog,
 )
 from zloutch.adapters.web.protocol import event_json, preset_title
+from zloutch.app.review import WIN, Review, review_record, situation_words
+from zloutch.app.review_words import game_table, review_header
 from zloutch.engine import (
     Action,
     Bank,
@@ -49,6 +51,7 @@ from zloutch.engine import (
     throw_score,
     why_illegal,
 )
+from zloutch.engine.record import Record
 from zloutch.rules import OPTIONS, PRESETS, RuleSet, ZloutchError, load_rules
 
 # Names with spaces, an apostrophe, "and", "'s" and digits: they must come through whole.
@@ -350,3 +353,63 @@ def test_an_undo_at_a_real_table_is_said_in_the_language(lang: str) -> None:
     assert french != english and "keep 1 5" in french and "throw" in french
     for refusal in ("there is nothing to undo", "undo exists only at a real table (real dice)"):
         assert_translated(refusal, lang)
+
+
+# -------------------------------------------------------------------------- the review
+
+
+def reviewed_game(spec: str, seed: int, players: int, *, solve: bool = False) -> Review:
+    """A game of random moves (at most 160), reviewed as the server reviews one."""
+    rules = load_rules(spec)
+    rng = random.Random(seed)
+    state = new_game(rules, NAMES[:players], table_mode=seed % 5 == 4)
+    actions: list[Action] = []
+    while state.phase is not Phase.OVER and len(actions) < 160:
+        action = choose(state, rng)
+        actions.append(action)
+        state, _ = step(state, action)
+    record = Record(rules.spec, NAMES[:players], table_mode=state.table_mode)
+    solution, note = game_table(rules, players, solve=solve)
+    return review_record(record.extended(actions), solution=solution, note=note)
+
+
+def review_texts(review: Review) -> Iterator[str]:
+    yield from review_header(review)
+    for decision in review.decisions:
+        yield situation_words(decision)
+        yield decision.chosen.words
+        yield decision.best.words
+        yield from (option.action for option in decision.options)  # the hint's words
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_every_text_of_a_review_is_translated(lang: str) -> None:
+    """The review's paragraph and its table (the web's end of game) in the language: every
+    preset and option set, two and three players, finished and not."""
+    specs = (*PRESETS, *OPTION_SPECS, "farkle-minimal(target=500)", "greed(target=500)")
+    texts: set[str] = set()
+    for seed, spec in enumerate(specs):
+        rules = load_rules(spec)
+        players = 3 if seed % 3 == 2 and rules.game.max_players >= 3 else 2
+        texts.update(review_texts(reviewed_game(spec, seed, players)))
+    joined = "\n".join(texts)
+    for words in ("not finished.", "won.", "solved for two players", "does not model", "bank "):
+        assert words in joined, words
+    for text in texts:
+        assert_translated(text, lang, NAMES)
+
+
+@pytest.mark.xdist_group("sim-kernels")  # the game solver's kernels: tests/conftest.py
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_a_review_in_win_probability_is_translated(lang: str) -> None:
+    solved = reviewed_game("farkle-minimal(target=500)", 3, 2, solve=True)
+    assert solved.objective == WIN
+    cached = reviewed_game("farkle-minimal(target=500)", 4, 2)
+    assert cached.objective == WIN
+    header = [*review_header(solved), *review_header(cached)]
+    assert "cached" in header[1] + header[4] and "chance to win" in header[2]
+    for line in header:
+        assert_translated(line, lang, NAMES)
+    assert translate(header[2], lang) == (
+        "Une décision est juste quand elle coûte moins de 0,1 % de la chance de gagner."
+    )

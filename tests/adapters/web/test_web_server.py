@@ -57,6 +57,18 @@ def test_two_players_and_a_spectator_play_a_whole_game(server: Server, tmp_path:
     record = server.get(f"/api/games/{game}/record")
     assert record["dice"]["secret"] and record["dice"]["commitment"] == created["commitment"]
     assert [s["seed"] for s in record["dice"]["seeds"]] == ["ana's words", "12345"]
+    # The end's review in the players' language: the paragraph and every decision's words.
+    english, french = (server.get(f"/api/games/{game}/review?lang={x}") for x in ("en", "fr"))
+    assert english["header"][0].startswith(f"{SHORT}: Ana against Bob, finished: ")
+    assert french["header"][0].startswith(f"{SHORT} : Ana contre Bob, partie gagnée par ")
+    assert french["header"][1].startswith("Évalué en points espérés : ")
+    pairs = zip(english["decisions"], french["decisions"], strict=True)
+    for en, fr in pairs:
+        assert (en["chosen"], en["cost"]) == (fr["chosen"], fr["cost"])
+        for key in ("situation", "chosen_words", "best_words"):
+            assert fr[key] != en[key] or en[key][0].isdigit(), (key, en[key])
+    unknown = server.get(f"/api/games/{game}/review?lang=xx")
+    assert unknown == {"status": 404, "error": "unknown language 'xx': the languages are en, fr"}
     path = tmp_path / "game.json"
     path.write_text(json.dumps(record))
     runner = CliRunner()
@@ -477,6 +489,11 @@ def test_a_games_rules_are_served_for_its_rules_panel(server: Server) -> None:
     off = {o["option"] for o in english["off"]}
     assert in_play["target"]["value"] == 2000 and in_play["target"]["rule"] == "G-2"
     assert "take_back" in off and "take_back" not in in_play
+    # The preset's summary is of the preset as shipped: the changes are listed apart.
+    assert [(o["option"], o["value"]) for o in english["changed"]] == [
+        ("take_back", False),
+        ("target", 2000),
+    ]
     assert in_play["bump"]["value"] == "current" and in_play["bump"]["meaning"]
     french_meanings = {o["option"]: o["meaning"] for o in french["in_play"]}
     assert french_meanings["bump"] != in_play["bump"]["meaning"]

@@ -362,8 +362,9 @@ def create_app(
     advisors = SharedAdvisors(solves=solves)
 
     @app.get("/api/games/{game_id}/hint")
-    def hint(game_id: str) -> dict[str, Any]:
+    def hint(game_id: str, lang: str = "en") -> dict[str, Any]:
         # A plain def: FastAPI runs it on a worker thread, the loop never waits for a solve.
+        lang = check_language(lang)
         room = rooms.room(game_id)
         state = room.state
         advice = None if room.over else advisors.advice(state)
@@ -373,11 +374,15 @@ def create_app(
             "objective": None if advice is None else advice.objective,
             "values": []
             if advice is None
-            else [{"action": str(a), "value": v} for a, v in advice.values],
+            else [
+                {"action": str(a), "words": translate(str(a), lang), "value": v}
+                for a, v in advice.values
+            ],
         }
 
     @app.get("/api/games/{game_id}/review")
-    def review(game_id: str) -> dict[str, Any]:
+    def review(game_id: str, lang: str = "en") -> dict[str, Any]:
+        lang = check_language(lang)
         room = rooms.room(game_id)
         if not room.over:
             raise RoomError("the review is for a game that is over")
@@ -385,12 +390,16 @@ def create_app(
         solution, note = game_table(rules, len(room.state.sheets), solve=False)
         graded = review_record(room.full_record(), solution=solution, note=note)
         document = graded.to_json()
-        document["header"] = review_header(graded)
+        document["header"] = [translate(line, lang) for line in review_header(graded)]
         for decision, shown in zip(graded.decisions, document["decisions"], strict=True):
-            shown["chosen_words"] = decision.chosen.words
-            shown["best_words"] = decision.best.words
+            shown["situation"] = translate(shown["situation"], lang)
+            shown["chosen_words"] = translate(decision.chosen.words, lang)
+            shown["best_words"] = translate(decision.best.words, lang)
             shown["chosen_shown"] = format_value(graded, decision.chosen.value)
             shown["best_shown"] = format_value(graded, decision.best.value)
+        for summary in document["summary"]:
+            for mistake in summary["mistakes"]:
+                mistake["situation"] = translate(mistake["situation"], lang)
         return document
 
     @app.post("/api/waiting")

@@ -9,13 +9,15 @@ time with Babel (no build step) and kept once per process:
   compiled once into a regular expression whose placeholders capture, an English text is
   matched against them and the msgstr is filled with what they caught. A placeholder's name
   says what it stands for (``KINDS``; any other name is a number): numbers, dice and player
-  names are written as they came; ``{why}`` is a text translated in turn; a name that is a
+  names are written as they came; ``{why}`` is a text translated in turn (``{whys}`` and
+  ``{items}``: texts joined by ``; `` or ``, ``, each translated); a name that is a
   msgctxt of the catalog (``{count}``, ``{kind}``) is a word translated by that context's
   entries (``three`` -> ``trois``, or ``brelan`` for a kind).
 - ``ui.po``: the page's own labels (``ui_catalog``), sent to the page as they are.
 
 A text no msgid matches is returned as it is; a test drives games over every preset and
-checks that everything the engine can say is matched.
+checks that everything the engine can say is matched, and another reviews games of every
+preset and checks the review's words (``zloutch.app.review_words``) the same way.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from types import MappingProxyType
 from typing import Any
 
 from babel.messages.pofile import read_po
+from babel.numbers import get_decimal_symbol
 
 from zloutch.rules import ZloutchError
 
@@ -56,6 +59,11 @@ KINDS: Mapping[str, str] = MappingProxyType(
         "error": r"\w+",  # the name of an exception
         "rule": r"[A-Z]-[0-9]+",  # a rule id: T-8
         "why": r".+",  # a text of its own, translated in turn
+        "whys": r".+",  # texts joined by "; ", each translated in turn
+        "items": r".+",  # texts joined by ", ", each translated in turn
+        "players": _NAME,  # names joined by " against " (the msgctxt "list" translates it)
+        "spec": r"\S+",  # a rule set's spec: dix-mille(target=1000,joker)
+        "amount": r"-?[0-9]+(?:\.[0-9]+)?",  # a number that may have decimals: 0.5
     }
 )
 
@@ -202,8 +210,12 @@ def fill(msgstr: str, values: Mapping[str, str]) -> str:
     return _PLACEHOLDER.sub(lambda m: values[m.group(1)], msgstr)
 
 
-def _list_word(book: Catalog) -> str:
-    return book.words.get("list", {}).get("and", "and")
+def _list_word(book: Catalog, word: str = "and") -> str:
+    return book.words.get("list", {}).get(word, word)
+
+
+_JOINED = {"whys": "; ", "items": ", "}
+"""The kinds that are texts joined by a separator, each translated in turn."""
 
 
 def _value(name: str, value: str, lang: str, book: Catalog) -> str:
@@ -211,8 +223,16 @@ def _value(name: str, value: str, lang: str, book: Catalog) -> str:
         return book.words[name][value]
     if name == "why":
         return translate(value, lang)
+    if name in _JOINED:
+        joint = _JOINED[name]
+        mark = _list_word(book, joint.strip())  # French writes " ; "
+        return f"{mark} ".join(translate(part, lang) for part in value.split(joint))
     if name == "winners":
         return f" {_list_word(book)} ".join(value.split(" and "))
+    if name == "players":
+        return f" {_list_word(book, 'against')} ".join(value.split(" against "))
+    if name == "amount":
+        return value.replace(".", get_decimal_symbol(lang))
     return value
 
 

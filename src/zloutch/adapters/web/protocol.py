@@ -247,8 +247,9 @@ def preset_title(name: str) -> str:
 def rules_json(rules: RuleSet, lang: str = "en") -> dict[str, Any]:
     """A game's rules for its table's rules panel: the rule set's name, summary, spec,
     target and entry, its scores, and every option with its rule id, its meaning in
-    ``lang`` and its value; ``in_play`` lists the options that act (on, or a number or
-    choice other than 0 and off), ``off`` the others."""
+    ``lang`` and its value; ``changed`` lists the options switched on the preset or rule
+    file (its summary says what it is as shipped), ``in_play`` the options that act (on, or
+    a number or choice other than 0 and off), ``off`` the others."""
     values = rules.option_values()
 
     def entry(name: str) -> dict[str, Any]:
@@ -271,6 +272,7 @@ def rules_json(rules: RuleSet, lang: str = "en") -> dict[str, Any]:
         "entry": rules.turn.entry,
         "singles": [[face, points] for face, points in rules.scoring.singles],
         "kinds": kinds,
+        "changed": [entry(n) for n, _ in rules.options],
         "in_play": [entry(n) for n in acting],
         "off": [entry(n) for n in OPTIONS if n not in acting],
     }

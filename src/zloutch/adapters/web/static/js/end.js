@@ -3,7 +3,7 @@
 
 import { getJSON, holdSeat, postJSON } from "./api.js";
 import { h, svg } from "./dom.js";
-import { shownName, t } from "./i18n.js";
+import { lang, shownName, t, withShownNames } from "./i18n.js";
 import { verifyRecord } from "./verify.js";
 
 export function showEnd(section, table) {
@@ -163,7 +163,7 @@ async function checkDice(table) {
 async function loadReview(place, table) {
   let review;
   try {
-    review = await getJSON(`/api/games/${table.game}/review`);
+    review = await getJSON(`/api/games/${table.game}/review?lang=${lang()}`);
   } catch (error) {
     place.replaceChildren(h("p", { class: "error" }, error.message));
     return;
@@ -173,7 +173,7 @@ async function loadReview(place, table) {
   const decisions = review.decisions.filter((d) => !d.forced);
   place.replaceChildren(
     h("h3", {}, t("Review")),
-    ...review.header.map((line) => h("p", { class: "review-note" }, line)),
+    ...review.header.map((line) => h("p", { class: "review-note" }, withShownNames(line, review.players))),
     curve(review),
     h(
       "table",
@@ -195,7 +195,7 @@ async function loadReview(place, table) {
           h(
             "tr",
             {},
-            h("td", {}, p.player),
+            h("td", {}, shownName(p.player)),
             h("td", { class: "num" }, p.decisions),
             h("td", { class: "num" }, p.accuracy === null ? "-" : `${Math.round(100 * p.accuracy)}%`),
             h("td", { class: "num" }, cost(p.total_cost)),
@@ -229,7 +229,7 @@ async function loadReview(place, table) {
               "tr",
               { class: d.mistake ? "mistake" : "" },
               h("td", { class: "num" }, d.action),
-              h("td", {}, d.player),
+              h("td", {}, shownName(d.player)),
               h("td", {}, d.situation),
               h("td", {}, d.mistake ? "✗ " : "✓ ", d.chosen_words),
               h("td", {}, d.chosen === d.best ? "=" : d.best_words),
@@ -250,9 +250,11 @@ function curve(review) {
   const points = review.curve.points;
   if (points.length < 2) return h("p", {}, t("No curve: too few decisions"));
   const win = review.curve.measure === "win probability";
-  const width = 320;
+  // Room on the right for the longest name written at a line's end (about 7 units a letter).
+  const right = Math.max(56, 8 + 7 * Math.max(...review.players.map((n) => shownName(n).length)));
+  const width = 264 + right;
   const height = 160;
-  const pad = { left: 34, right: 56, top: 10, bottom: 22 };
+  const pad = { left: 34, right, top: 10, bottom: 22 };
   const top = win ? 1 : Math.max(1, ...points.flatMap((p) => p.values));
   const x = (i) => pad.left + (i / (points.length - 1)) * (width - pad.left - pad.right);
   const y = (v) => pad.top + (1 - v / top) * (height - pad.top - pad.bottom);
@@ -264,7 +266,7 @@ function curve(review) {
       "g",
       { class: `curve-line seat-${seat % 8}` },
       svg("polyline", { points: path, fill: "none", "stroke-dasharray": DASHES[seat % 8] }),
-      svg("text", { x: width - pad.right + 4, y: y(last) + 4, class: "curve-label" }, document.createTextNode(name)),
+      svg("text", { x: width - pad.right + 4, y: y(last) + 4, class: "curve-label" }, document.createTextNode(shownName(name))),
     );
   });
   const axis = [0, 0.5, 1].map((f) =>
@@ -281,7 +283,7 @@ function curve(review) {
   );
   const title = win ? t("Each player's chance to win, decision by decision") : t("Each player's expected score, decision by decision");
   const last = points[points.length - 1].values;
-  const words = players.map((n, seat) => `${n} ${win ? `${Math.round(100 * last[seat])}%` : Math.round(last[seat])}`).join(", ");
+  const words = players.map((n, seat) => `${shownName(n)} ${win ? `${Math.round(100 * last[seat])}%` : Math.round(last[seat])}`).join(", ");
   return h(
     "figure",
     { class: "curve" },

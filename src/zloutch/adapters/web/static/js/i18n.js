@@ -58,3 +58,11 @@ export function shownName(name) {
   const level = name.slice(4).split("#")[0];
   return t("{level} (bot)", { level: t(level) });
 }
+
+/** A text of the server's (a log line, the review) with each bot's seat name (bot:strong)
+ * among `names` written as the page shows it ("strong (bot)"). */
+export function withShownNames(text, names) {
+  return names
+    .filter((n) => typeof n === "string" && n.startsWith("bot:"))
+    .reduce((line, n) => line.split(n).join(shownName(n)), text);
+}

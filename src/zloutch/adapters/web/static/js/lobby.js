@@ -76,7 +76,11 @@ class Lobby {
           ),
         ),
       ),
-      h("p", { class: "summary", id: "preset-summary" }, preset.summary),
+      h(
+        "p",
+        { class: "summary", id: "preset-summary" },
+        this.spec() === preset.name ? preset.summary : t("As shipped: {summary}", { summary: preset.summary }),
+      ),
       this.optionsPanel(),
       h("p", { class: "spec" }, t("Rules:"), " ", h("code", { id: "spec" }, this.spec())),
       h("h3", {}, t("Players")),

@@ -6,7 +6,7 @@ import { getJSON, hostToken, postJSON, seatsHeld } from "./api.js";
 import { dieFace } from "./dice.js";
 import { announce, h } from "./dom.js";
 import { showEnd } from "./end.js";
-import { N_, lang, shownName, t } from "./i18n.js";
+import { N_, lang, shownName, t, withShownNames } from "./i18n.js";
 import { linkRow, origin } from "./share.js";
 
 // The hint's objectives, as the server names them: translated with t(objective).
@@ -228,7 +228,8 @@ export class Table {
     for (const entry of entries) {
       if (this.version !== null && entry.seq <= this.version && this.log.length) continue;
       for (const event of entry.events) {
-        this.addLog(event.text, event.type === "Farkled" ? "farkle" : "event");
+        const names = state.sheet.players.map((p) => p.name);
+        this.addLog(withShownNames(event.text, names), event.type === "Farkled" ? "farkle" : "event");
         if (event.type === "Thrown") thrown.push(event);
       }
     }
@@ -415,7 +416,7 @@ export class Table {
   async loadHint() {
     const version = this.state.version;
     try {
-      const hint = await getJSON(`/api/games/${this.game}/hint`);
+      const hint = await getJSON(`/api/games/${this.game}/hint?lang=${lang()}`);
       if (this.state.version === version) {
         this.hint = hint;
         this.render();
@@ -844,8 +845,8 @@ export class Table {
               hint.values.map((v, i) =>
                 h(
                   "tr",
-                  { class: i === 0 ? "best" : "" },
-                  h("td", {}, v.action, i === 0 ? h("span", { class: "tag" }, t("best")) : null),
+                  { class: i === 0 ? "best" : "", "data-action": v.action },
+                  h("td", {}, v.words, i === 0 ? h("span", { class: "tag" }, t("best")) : null),
                   h("td", { class: "num" }, shown(v.value)),
                 ),
               ),
@@ -993,7 +994,10 @@ export class Table {
         "details",
         { id: "rules-panel", open: this.rulesOpen, ontoggle: (e) => (this.rulesOpen = e.target.open) },
         h("summary", {}, h("h3", { class: "inline" }, t("The rules"))),
-        h("p", { class: "summary" }, r.summary),
+        h("p", { class: "summary" }, r.changed.length ? t("As shipped: {summary}", { summary: r.summary }) : r.summary),
+        r.changed.length
+          ? h("p", { class: "changed", id: "rules-changed" }, t("Changed for this game:"), " ", r.changed.map((o) => `${o.option}=${o.value}`).join(", "))
+          : null,
         scores,
         h("h4", {}, t("In play")),
         h("ul", { class: "rule-list", id: "rules-in-play" }, r.in_play.map(row)),
