@@ -1,10 +1,11 @@
 """Games per second of ``zloutch simulate``: the engine path against the fast path.
 
 Run: python benchmarks/simulate.py [--players expert,threshold:300] [--engine-games N]
-     [--fast-games M] [--jobs J]
+     [--fast-games M] [--jobs J] [--rules SPEC;SPEC...]
 
-For each rule set the fast path can play (the presets without ticks, bumps, take-back,
-final round or F-1 penalty, and dix-mille with its sheet switched off), the same line-up
+For each rule set the fast path can play (every preset but those with the final round G-6,
+the F-1 penalty or jokers V-2, and dix-mille with its sheet switched off beside the full
+one), or the rule sets of ``--rules`` (separated by ``;``), the same line-up
 plays N games through the engine (``--method engine``, J processes) and M games on the fast
 path (``--method fast``, J threads). Both times include everything ``simulate`` does for
 those games; the fast path's set-up (tables built, kernels loaded) is also shown on its own,
@@ -37,8 +38,10 @@ def main() -> None:
     parser.add_argument("--fast-games", type=int, default=200_000)
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--rules", default="", help="rule sets separated by ';'")
     args = parser.parse_args()
     players = [p.strip() for p in args.players.split(",")]
+    specs = [r.strip() for r in args.rules.split(";") if r.strip()] or rule_sets()
     # Compile the kernels once, outside every timing (the cache makes later runs quick).
     simulate(load_rules("farkle-minimal"), ["greedy", "greedy"], 10, 0, method="fast")
     print(f"players: {','.join(players)}; jobs: {args.jobs}; cores: {os.cpu_count()}")
@@ -47,7 +50,7 @@ def main() -> None:
         f"{'play g/s':>10} {'ratio':>7}"
     )
     print(header)
-    for spec in rule_sets():
+    for spec in specs:
         rules = load_rules(spec)
         begin = time.perf_counter()
         simulate(rules, players, args.engine_games, args.seed, jobs=args.jobs, method="engine")

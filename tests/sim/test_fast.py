@@ -9,6 +9,7 @@ and bank sizes of many games agree with the engine path's within their sampling 
 from __future__ import annotations
 
 import math
+import random
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -17,14 +18,18 @@ from typer.testing import CliRunner
 
 from zloutch.adapters.cli import app
 from zloutch.engine import GameState, Phase, legal_actions, new_game, step
-from zloutch.engine.actions import Bank, Keep, Roll, Throw
+from zloutch.engine.actions import Action, Bank, Fresh, Keep, Roll, Take, Throw
+from zloutch.engine.events import Bumped, Event, Ticked, TookBack
 from zloutch.engine.game import throw_score
-from zloutch.rules import RuleSet, load_rules
+from zloutch.rules import RuleSet, ZloutchError, load_rules
 from zloutch.sim import SimulationError, seating, simulate
 from zloutch.sim.fast import (
+    SHEET_COUNTS,
     TRACE_BANK,
+    TRACE_FRESH,
     TRACE_KEEP,
     TRACE_ROLL,
+    TRACE_TAKE,
     TRACE_THROW,
     FastPathUnsupported,
     FastSimulator,
@@ -32,6 +37,8 @@ from zloutch.sim.fast import (
     fast_unsupported,
     simulate_fast,
 )
+from zloutch.strategy.bots import make_bot
+from zloutch.strategy.expert import ExpertBot
 
 # One worker compiles the simulation's Numba kernels (about 9 s of CPU on a fresh clone),
 # not every worker: the tests that play fast games share it (tests/conftest.py).
@@ -51,6 +58,14 @@ REPLAYED = [
     (f"dix-mille({NO_SHEET},confirmation)", ["expert", "threshold:300"]),  # V-1
     (f"dix-mille({NO_SHEET},multiples_over_throws,target=4000)", ["expert", "greedy"]),  # V-7
     (f"dix-mille-6({NO_SHEET},figure_full_hand,target=3000)", ["expert", "greedy"]),  # S-16
+    # The sheet: ticks (G-3), bumps (G-4), take-back (G-8) with its entry rule.
+    ("dix-mille", ["expert", "threshold:300"]),
+    ("dix-mille(target=2000)", ["greedy", "expert", "cautious"]),  # three sheets to bump
+    ("dix-mille(bump=any,fallback_bumps,ticks_to_cross=2,target=2500)", ["expert", "greedy"]),
+    ("dix-mille(ticks_restart=false,reentry,ticks_to_cross=1,target=2000)", ["greedy"] * 3),
+    ("dix-mille(take_back_counts_for_entry,entry=800,target=3000)", ["expert", "threshold:400"]),
+    ("dix-mille-6(target=4000)", ["expert", "greedy"]),  # entry by throw, with take-back
+    ("farkle(take_back,bump=any,ticks_to_cross=3)", ["expert", "threshold:350"]),  # F-4
 ]
 SHORTER = {
     "cinq-mille(target=2500)": "cinq-mille(target=1500)",
@@ -58,6 +73,8 @@ SHORTER = {
     f"dix-mille({NO_SHEET})": f"dix-mille({NO_SHEET},target=3000)",
     f"dix-mille-6({NO_SHEET},target=4000)": f"dix-mille-6({NO_SHEET},target=2000)",
     f"dix-mille({NO_SHEET},confirmation)": f"dix-mille({NO_SHEET},confirmation,target=3000)",
+    "dix-mille": "dix-mille(target=3000)",
+    "dix-mille-6(target=4000)": "dix-mille-6(target=2500)",
 }
 """The default run's twin of a replayed rule set: the same rules to a lower target. Most of a
 replay's time goes to the expert's tables, one turn solved per score up to the target; the
@@ -75,41 +92,77 @@ def replayed() -> list[object]:
     return params
 
 
-def replay(sim: FastSimulator, rules: RuleSet, seed: int, game: int) -> GameState:
-    """Feed one traced fast-path game to the engine: its rolls, keeps, banks and throws."""
+def replay(
+    sim: FastSimulator,
+    rules: RuleSet,
+    seed: int,
+    game: int,
+    names: Sequence[str],
+    events: list[Event] | None = None,
+) -> GameState:
+    """Feed one traced fast-path game to the engine: its rolls, keeps, banks, throws and
+    starts (take back or fresh, G-8). At every choice the engine's own bot of that seat
+    (``make_bot``) must choose what the fast path's table chose: the tables are the bots.
+    ``events``: every event of the game, appended."""
     fm = sim.model
     seats = seating(sim.players, game)
+    bots = [make_bot(names[p]) for p in seats]
+    rng = random.Random(0)  # the table bots use no randomness
     state = new_game(rules, [f"p{p}" for p in seats])
     node = fm.throw_nodes[0]
     dice: tuple[int, ...] = ()
+
+    def chosen() -> Action:
+        return bots[state.turn.player].choose(state, rng)
+
+    def move(action: Action) -> GameState:
+        after, said = step(state, action)
+        if events is not None:
+            events.extend(said)
+        return after
+
     for kind, value in sim.trace_game(seed, game):
         if kind == TRACE_ROLL:
             if state.phase is Phase.START:
-                state, _ = step(state, Throw())
+                assert state.offer is None  # an offer is answered first: take or fresh
+                state = move(Throw())
             assert state.phase is Phase.ROLL
             node = fm.throw_nodes[int(fm.roll_base.searchsorted(value, side="right")) - 1]
             dice = sim.roll_faces(value)
-            state, _ = step(state, Roll(dice))
+            state = move(Roll(dice))
+        elif kind in (TRACE_TAKE, TRACE_FRESH):
+            assert state.phase is Phase.START and state.offer is not None
+            action = Take() if kind == TRACE_TAKE else Fresh()
+            assert chosen() == action, (game, state.turns, action)
+            state = move(action)
         elif kind == TRACE_KEEP:
             if state.phase is not Phase.KEEP:
                 continue  # the roll itself ended the turn: a win, a farkle, an overshoot (T-9)
             wanted = (int(fm.opt_pts[value]), int(fm.opt_dest[value]))
             keeps = {k.dice: k for k in throw_score(state).keeps}
             options = fm.model.keep_options
-            chosen = [
+            leads = [
                 a
                 for a in legal_actions(state)
                 if isinstance(a, Keep) and wanted in options(node, dice, keeps[a.dice])
             ]
-            assert chosen, f"no legal keep of {dice} leads to {wanted}"
-            state, _ = step(state, chosen[0])
+            assert leads, f"no legal keep of {dice} leads to {wanted}"
+            bot = chosen()
+            if bot not in leads:  # the expert's tie (equal values) broken another way
+                player = bots[state.turn.player]
+                assert isinstance(player, ExpertBot), (game, state.turns, dice, bot, leads)
+                values = dict(player.advisor(rules).advise(state).values)
+                assert values[bot] == pytest.approx(values[leads[0]], abs=1e-9), (bot, leads)
+            state = move(leads[0])
         elif kind == TRACE_BANK:
             assert Bank() in legal_actions(state)
-            state, _ = step(state, Bank())
+            assert chosen() == Bank(), (game, state.turns)
+            state = move(Bank())
         else:
             assert kind == TRACE_THROW
             assert state.phase is Phase.DECIDE
-            state, _ = step(state, Throw())
+            assert chosen() == Throw(), (game, state.turns)
+            state = move(Throw())
     return state
 
 
@@ -121,15 +174,90 @@ def test_traced_games_replay_through_the_engine_to_the_same_end(
     sim = FastSimulator(rules, players)
     seed = 7
     for game in range(12):
-        state = replay(sim, rules, seed, game)
+        events: list[Event] = []
+        state = replay(sim, rules, seed, game, players, events)
         assert state.phase is Phase.OVER, f"game {game} did not end in the engine"
         one = sim.play(seed, game, game + 1)
         seats = seating(sim.players, game)
         for s, sheet in enumerate(state.sheets):
-            assert sheet.score == one.per_player[seats[s]].score, (game, s)
+            mine = one.per_player[seats[s]]
+            assert sheet.score == mine.score, (game, s)
             won = 1.0 / len(state.winners) if s in state.winners else 0.0
-            assert one.per_player[seats[s]].wins == won, (game, s)
+            assert mine.wins == won, (game, s)
             assert one.seat_wins[s] == won
+        # The sheet (G-3, G-4, G-8): the engine's events, counted as the kernel counts them.
+        said = {name: [0] * len(players) for name in SHEET_COUNTS}
+        for event in events:
+            if isinstance(event, Bumped):
+                said["bumps"][seats[event.player]] += 1
+                said["bumped"][seats[event.victim]] += 1
+            elif isinstance(event, Ticked):
+                said["ticks"][seats[event.player]] += 1
+            elif isinstance(event, TookBack):
+                said["take_backs"][seats[event.player]] += 1
+        for name, counts in said.items():
+            assert counts == [getattr(p, name) for p in one.per_player], (game, name)
+
+
+SHEET_OPTIONS: dict[str, Sequence[object]] = {
+    "ticks_to_cross": (0, 1, 2, 3),
+    "ticks_restart": (True, False),
+    "bump": ("off", "current", "any"),
+    "fallback_bumps": (True, False),
+    "take_back": (True, False),
+    "take_back_counts_for_entry": (True, False),
+    "reentry": (True, False),
+    "entry": (0, 300, 500, 800),
+    "exact_target": (True, False),
+    "petit_palier": (True, False),
+    "last_thousand": (True, False),
+    "final_turns": (True, False),
+    "target": (1500, 2000, 3000),
+}
+"""The options of the sheet and of the game's end, drawn at random for the replay below."""
+
+
+def random_option_set(seed: int) -> tuple[str, list[str]]:
+    """A rule set of random sheet options on a random base, and a random line-up."""
+    rng = random.Random(seed)
+    while True:
+        base = rng.choice(("dix-mille", "dix-mille-6", "cinq-mille", "farkle"))
+        chosen = {name: rng.choice(values) for name, values in SHEET_OPTIONS.items()}
+        words = [f"{n}={str(v).lower()}" for n, v in sorted(chosen.items())]
+        spec = f"{base}({','.join(words)})"
+        try:
+            rules = load_rules(spec)
+        except ZloutchError:
+            continue  # options that do not go together: another draw
+        if fast_unsupported(rules) is None:
+            break
+    bots = ("expert", "greedy", "cautious", "threshold:350")
+    return spec, [rng.choice(bots) for _ in range(rng.choice((2, 3)))]
+
+
+@pytest.mark.parametrize(
+    "seed", [*range(3), *(pytest.param(s, marks=pytest.mark.slow) for s in range(3, 40))]
+)
+def test_random_option_sets_replay_through_the_engine(seed: int) -> None:
+    """Random sheets and game ends (ticks, bumps, take-back, entry, exact target, G-7, F-4):
+    every traced game ends in the engine with the same scores, winners and sheet counts,
+    and every choice is the engine bot's own."""
+    spec, players = random_option_set(seed)
+    rules = load_rules(spec)
+    sim = FastSimulator(rules, players)
+    for game in range(4):
+        events: list[Event] = []
+        state = replay(sim, rules, seed, game, players, events)
+        assert state.phase is Phase.OVER, (spec, game)
+        one = sim.play(seed, game, game + 1)
+        seats = seating(sim.players, game)
+        for s, sheet in enumerate(state.sheets):
+            assert sheet.score == one.per_player[seats[s]].score, (spec, game, s)
+        ticks = [0] * len(players)
+        for event in events:
+            if isinstance(event, Ticked):
+                ticks[seats[event.player]] += 1
+        assert ticks == [p.ticks for p in one.per_player], (spec, game)
 
 
 def two_proportions_z(p1: float, n1: int, p2: float, n2: int) -> float:
@@ -155,6 +283,7 @@ AGREEMENT = [
     # Smaller targets keep the engine side quick (the expert solves a turn per score there).
     ("cinq-mille(target=2500)", ["expert", "greedy"]),
     (f"dix-mille({NO_SHEET},target=3000)", ["threshold:400", "expert"]),
+    ("dix-mille(target=3000)", ["expert", "threshold:300"]),  # the sheet: G-3, G-4, G-8
 ]
 
 
@@ -218,7 +347,7 @@ def test_games_stopped_at_the_turn_limit_are_counted_unfinished() -> None:
 @pytest.mark.parametrize(
     ("spec", "words"),
     [
-        ("dix-mille", "ticks (G-3), bumps (G-4), take-back (G-8)"),
+        ("dix-mille(final_round)", "the final round (G-6)"),
         ("zilch", "consecutive-farkle penalty (F-1)"),
         (f"dix-mille({NO_SHEET},joker)", "jokers (V-2)"),
     ],
@@ -265,8 +394,8 @@ def test_cli_method_flag(tmp_path: object) -> None:
     document = json.loads(out.read_text())
     assert document["method"] == "fast" and document["games"] == 2000
     assert sum(p["wins"] for p in document["players"]) == document["finished"]
-    code, _, err = run_cli(["simulate", "-r", "dix-mille", "--method", "fast", "-n", "5"])
-    assert code == 2 and "error: the fast path does not play ticks" in err
+    code, _, err = run_cli(["simulate", "-r", "zilch", "--method", "fast", "-n", "5"])
+    assert code == 2 and "error: the fast path does not play the consecutive-farkle" in err
     code, _, err = run_cli(["simulate", "-r", "farkle", "--method", "warp", "-n", "5"])
     assert code == 2 and "--method is one of auto, engine, fast" in err
 

@@ -1,19 +1,25 @@
 """The fast path of ``zloutch simulate``: many games at once on arrays, compiled by Numba.
 
 The engine (``zloutch.sim.runner``) is the reference: it plays every rule of every rule set,
-one immutable state at a time. This module plays the games whose state is the scores alone
-(the rule sets the exact game solver supports: no ticks G-3, bumps G-4, take-back G-8, final
-round G-6 nor consecutive-farkle penalty F-1; and no joker V-2), with policies that can be
+one immutable state at a time. This module plays every rule set but those with the final
+round (G-6), the consecutive-farkle penalty (F-1) or jokers (V-2), with policies that can be
 written as tables:
 
 - the turn, as the compiled turn (``zloutch.engine.compiled``, whose layout it keeps)
   flattened to arrays: throw nodes, each roll of a node (indexed by its faces, base-7 code
   of the counts), each roll's options ``(points, destination)``, decision nodes and the
   throw each one leads to; and the end of the game (``GameEnd``: T-9, G-2, G-7, F-4);
-- a policy, as two tables: the option it keeps for every (situation, turn total, roll), and
+- the sheet (G-3 ticks, G-4 bumps, G-8 take-back), as each player's stack of the levels
+  not crossed, with the ticks beside each: a bank writes a level above the others (a score
+  only grows by a bank), so the stack is sorted and as deep as the target has steps; a
+  crossing pops it, a bump on any level (``bump = "any"``) takes one out of it; the bumps a
+  crossing sets off (``fallback_bumps``) run on a stack of frames, in the engine's order;
+- a policy, as three tables: the option it keeps for every (situation, turn total, roll),
   whether it banks at every (situation, turn total, decision node), banking rules included
-  (``CompiledTurn.bankable``). Situations are the compiled turn's
-  (``Situation.normalise``: entered or not, and the score where the rule set makes it matter).
+  (``CompiledTurn.bankable``), and whether it takes back (G-8) a total left at a decision
+  node. Situations are the compiled turn's (``Situation.normalise``: entered or not, the
+  score where the rule set makes it matter, and the points taken back where they count
+  apart toward the entry).
 
 The bots that tabulate give their own tables (``zloutch.strategy.tables``): ``cautious``,
 ``threshold:N``, ``greedy`` (``zloutch.strategy.bots``) and ``expert`` (the turn solver's
@@ -40,10 +46,10 @@ import numpy as np
 import numpy.typing as npt
 
 from zloutch.engine.compiled import WIN, CompiledTurn, GameEnd, Hand, Situation, ThrowNode
+from zloutch.engine.state import TakeBackOffer
 from zloutch.rules import RuleSet
 from zloutch.sim.runner import MAX_TURNS, SimulationError, Tally, check_setup
 from zloutch.strategy.bots import make_bot
-from zloutch.strategy.game_solver import history_rules
 from zloutch.strategy.tables import PolicyTable, TableFrame, Tabulated
 from zloutch.strategy.turn_solver import TurnModel, turn_cap
 
@@ -51,8 +57,13 @@ Ints = npt.NDArray[np.int64]
 Bools = npt.NDArray[np.bool_]
 
 KIND_FARKLE, KIND_WIN, KIND_HAND, KIND_THROW = 0, 1, 2, 3
-TRACE_ROLL, TRACE_KEEP, TRACE_BANK, TRACE_THROW = 0, 1, 2, 3
-"""Trace records (kind, value): a roll (its index), a keep (its option), bank, throw again."""
+TRACE_ROLL, TRACE_KEEP, TRACE_BANK, TRACE_THROW, TRACE_TAKE, TRACE_FRESH = 0, 1, 2, 3, 4, 5
+"""Trace records (kind, value): a roll (its index), a keep (its option), bank, throw again,
+take back the offer on the table (G-8), start fresh instead."""
+SHEET_COUNTS = ("bumps", "bumped", "ticks", "take_backs")
+"""What the kernel counts of each player's sheet, as ``PlayerTally`` names it."""
+BUMP_OFF, BUMP_CURRENT, BUMP_ANY = 0, 1, 2
+"""G-4, as the kernel reads ``bump``."""
 BATCH = 20_000
 """Games per kernel call: the progress bar moves once per batch."""
 
@@ -75,7 +86,7 @@ path plays the rule set (``--method auto``), or ``--method fast`` says why not."
 def fast_unsupported(rules: RuleSet) -> str | None:
     """Why the fast path cannot play this rule set (None: it can)."""
     t = rules.turn
-    reasons = [name for name, _ in history_rules(rules)]
+    reasons = ["the final round (G-6)"] if rules.game.final_round else []
     if t.farkle_penalty:
         reasons.append("the consecutive-farkle penalty (F-1)")
     if rules.variants.joker:
@@ -125,6 +136,14 @@ class FastModel:
     """Turn totals tabulated; totals past the last row use the last row."""
     throw_nodes: tuple[ThrowNode, ...]
     hands: tuple[Hand, ...]
+    hand_take_col: Ints
+    """G-8: the column of the throw of a turn taken back from a bank at hand ``h`` (-1: no
+    take-back, or a full hand: no offer)."""
+    taken: Ints
+    """``taken[s, t]``: the situation of a player in situation ``s`` who takes back ``t``
+    units (see ``TableFrame``)."""
+    depth: int
+    """Room for each player's levels not crossed: one per step of the target, and more."""
 
     @property
     def rolls(self) -> int:
@@ -161,6 +180,7 @@ def fast_model(rules: RuleSet) -> FastModel:
     # T-9: an exact target bounds the total; else the turn solver's cap (totals past it bank).
     caps = [turn_cap(rules, s) // unit + 1 for s in situations]
     rows = target + 1 if g.exact_target else max(caps)
+    hand_take_col, taken = _take_back(model.compiled, hands, situations, sit_of, rows)
     return FastModel(
         rules=rules,
         model=model,
@@ -182,7 +202,45 @@ def fast_model(rules: RuleSet) -> FastModel:
         rows=rows,
         throw_nodes=throws,
         hands=hands,
+        hand_take_col=hand_take_col,
+        taken=taken,
+        depth=target + 3,
     )
+
+
+def _take_back(
+    compiled: CompiledTurn,
+    hands: tuple[Hand, ...],
+    situations: dict[Situation, int],
+    sit_of: Ints,
+    rows: int,
+) -> tuple[Ints, Ints]:
+    """G-8 in the flat form: each hand's take column, and the situations a take leads to
+    (added to ``situations``). A player who has not entered has no level standing, so a
+    score of 0: only that situation takes points that count apart toward the entry."""
+    rules = compiled.rules
+    take_col = np.full(len(hands), -1, dtype=np.int64)
+    if rules.game.take_back:
+        for h, hand in enumerate(hands):
+            if hand.free == 0 or hand.pending or hand.rethrow:
+                continue  # a full hand leaves no offer; these hands never bank
+            aside = compiled.turn_at(hand).set_aside
+            node = compiled.take_node(TakeBackOffer(0, hand.free, aside, hand.multiples))
+            found = compiled.column.get(node)
+            if found is None:  # pragma: no cover - every take node is a node of the turn
+                raise FastPathUnsupported(f"no column for the turn taken back at {hand}")
+            take_col[h] = found
+    taken = np.repeat(np.arange(len(situations), dtype=np.int64)[:, None], rows, axis=1)
+    if rules.game.take_back:
+        fresh = int(sit_of[0, 0])
+        for t in range(rows):
+            s = Situation.normalise(rules, False, 0, t * rules.unit)
+            taken[fresh, t] = situations.setdefault(s, len(situations))
+        extra = len(situations) - taken.shape[0]
+        if extra:
+            more = np.arange(taken.shape[0], len(situations), dtype=np.int64)
+            taken = np.concatenate([taken, np.repeat(more[:, None], rows, axis=1)])
+    return take_col, taken
 
 
 # ---------------------------------------------------------------------------- policies
@@ -198,7 +256,8 @@ def table_policy(name: str, fm: FastModel) -> TablePolicy:
     bot = make_bot(name)
     if not isinstance(bot, Tabulated):
         raise FastPathUnsupported(f"the fast path does not play the {bot.name} bot")
-    return bot.turn_table(TableFrame(fm.model, fm.situations, fm.rows))
+    frame = TableFrame(fm.model, fm.situations, fm.rows, fm.hand_take_col, fm.taken)
+    return bot.turn_table(frame)
 
 
 # ---------------------------------------------------------------------------- the kernel
@@ -221,6 +280,82 @@ def _mix_py(z: Any) -> Any:  # pragma: no cover - compiled
 _mix: Any = njit(cache=True, nogil=True)(_mix_py)
 
 
+def _cross_py(q: int, lv_val: Ints, lv_tk: Ints, lv_n: Ints, restart: bool) -> int:
+    # pragma: no cover - compiled
+    """Cross player ``q``'s current level; the score fallen back to (0: no level left)."""
+    n = lv_n[q] - 1
+    lv_n[q] = n
+    if n == 0:
+        return 0
+    if restart:  # G-3 Reading: ticks restart from 0 at the level fallen back to
+        lv_tk[q, n - 1] = 0
+    return int(lv_val[q, n - 1])
+
+
+_cross: Any = njit(cache=True, nogil=True)(_cross_py)
+
+
+def _bumps_py(
+    p: int,
+    value: int,
+    players: int,
+    lv_val: Ints,
+    lv_tk: Ints,
+    lv_n: Ints,
+    sheet: Any,
+    frames: Ints,
+    hits: Ints,
+) -> None:  # pragma: no cover - compiled
+    """G-4: player ``p``'s new level ``value`` crosses the others' equal current (or any)
+    level; with ``fallback_bumps`` each crossing bumps in turn from the level fallen back
+    to. The engine's recursion (``_bump`` and ``_cross_current``) on a stack of frames
+    ``(bumper, value, next player to look at)``, so the crossings come in its order.
+    ``hits[seat]``: the bumps it gave and took, counted."""
+    _, restart, mode, fallback, _, _ = sheet
+    if mode == 0:
+        return
+    sp = 0
+    frames[0, 0] = p
+    frames[0, 1] = value
+    frames[0, 2] = 0
+    while sp >= 0:
+        q = frames[sp, 2]
+        if q >= players:
+            sp -= 1
+            continue
+        frames[sp, 2] = q + 1
+        if q == frames[sp, 0]:
+            continue
+        v = frames[sp, 1]
+        n = lv_n[q]
+        if n == 0:
+            continue
+        if lv_val[q, n - 1] == v:
+            hits[frames[sp, 0], 0] += 1
+            hits[q, 1] += 1
+            back = _cross(q, lv_val, lv_tk, lv_n, restart)
+            if fallback and back != 0:
+                sp += 1
+                frames[sp, 0] = q
+                frames[sp, 1] = back
+                frames[sp, 2] = 0
+        elif mode == 2:  # any level: one below the current is crossed, nothing else moves
+            for i in range(n - 1):
+                if lv_val[q, i] > v:
+                    break
+                if lv_val[q, i] == v:
+                    hits[frames[sp, 0], 0] += 1
+                    hits[q, 1] += 1
+                    for j in range(i, n - 1):
+                        lv_val[q, j] = lv_val[q, j + 1]
+                        lv_tk[q, j] = lv_tk[q, j + 1]
+                    lv_n[q] = n - 1
+                    break
+
+
+_bumps: Any = njit(cache=True, nogil=True)(_bumps_py)
+
+
 def _play_game_py(
     key: Any,
     game: int,
@@ -229,18 +364,22 @@ def _play_game_py(
     turn: Any,
     policy: Any,
     game_rules: Any,
+    sheet: Any,
     max_turns: int,
     score: Ints,
     wins: Any,
     seat_wins: Any,
     turns: Ints,
     farkles: Ints,
+    sheets: Ints,
     hist: Ints,
     trace: Ints,
 ) -> int:  # pragma: no cover - compiled; returns the turns started, -1 if unfinished
-    """Play game ``game``; per-player results into the given rows (by player, not seat).
+    """Play game ``game``; per-player results into the given rows (by player, not seat):
+    ``sheets[p]`` counts its bumps given and taken, ticks and take-backs (``SHEET_COUNTS``).
 
-    ``turn``, ``policy`` and ``game_rules``: the tuples of ``FastSimulator._arguments``.
+    ``turn``, ``policy``, ``game_rules`` and ``sheet``: the tuples of
+    ``FastSimulator._arguments``.
     """
     (
         start_col,
@@ -253,18 +392,36 @@ def _play_game_py(
         opt_pts,
         opt_dest,
         hand_throw_col,
+        hand_take_col,
     ) = turn
-    sit_of, keep_base, keep_sits, keep_rows, keep_flat, rolls, bank_base, rows, hands, bank_flat = (
-        policy
-    )
+    (
+        sit_of,
+        keep_base,
+        keep_sits,
+        keep_rows,
+        keep_flat,
+        rolls,
+        bank_base,
+        rows,
+        hands,
+        bank_flat,
+        taken,
+        take_flat,
+    ) = policy
     final_turns, cut, lost, reaches = game_rules
+    limit, _, _, _, reentry, depth = sheet
     last_a, last_t, last_x = cut.shape[0] - 1, cut.shape[1] - 1, reaches.shape[0] - 1
     state = _mix(key ^ (np.uint64(game) * _GOLDEN))
     shift = game % players
     bins = hist.shape[1]
     n_trace = 0
-    entered = np.zeros(players, dtype=np.bool_)
-    seat_score = np.zeros(players, dtype=np.int64)
+    # Each seat's levels not crossed, lowest first, with the ticks beside each (G-3).
+    lv_val = np.zeros((players, depth), dtype=np.int64)
+    lv_tk = np.zeros((players, depth), dtype=np.int64)
+    lv_n = np.zeros(players, dtype=np.int64)
+    ever = np.zeros(players, dtype=np.bool_)
+    frames = np.zeros((players * depth + 2, 3), dtype=np.int64)
+    hits = np.zeros((players, 4), dtype=np.int64)  # by seat, as sheets[p]
     for p in range(players):
         score[p] = 0
         wins[p] = 0.0
@@ -275,18 +432,38 @@ def _play_game_py(
     started = 1
     holder = -1
     winner = -1
+    offer_t = 0
+    offer_h = -1  # G-8: the hand a bank with dice left was made at (-1: no offer)
     while True:
         if started > max_turns:
             break
         player = (mover + shift) % players
         pol = pol_of[player]
-        a = seat_score[mover]
-        sit = sit_of[min(a, sit_of.shape[0] - 1), 1 if entered[mover] else 0]
-        ksit = sit if keep_sits[pol] > 1 else 0
-        krows = keep_rows[pol]
+        n = lv_n[mover]
+        a = lv_val[mover, n - 1] if n > 0 else 0
+        entered = n > 0 or (not reentry and ever[mover])
+        sit = sit_of[min(a, sit_of.shape[0] - 1), 1 if entered else 0]
         col = start_col
         t = 0
+        if offer_h >= 0:
+            orow = min(offer_t, rows - 1)
+            if take_flat[((pol * taken.shape[0] + sit) * rows + orow) * hands + offer_h]:
+                sit = taken[sit, orow]
+                col = hand_take_col[offer_h]
+                t = offer_t
+                hits[mover, 3] += 1
+                kind_taken = 4
+            else:
+                kind_taken = 5
+            if n_trace + 2 <= trace.shape[0]:
+                trace[n_trace] = kind_taken
+                trace[n_trace + 1] = 0
+                n_trace += 2
+            offer_h = -1
+        ksit = sit if keep_sits[pol] > 1 else 0
+        krows = keep_rows[pol]
         outcome = 0  # 0 farkle (or overshoot), 1 instant win, 2 bank
+        h = -1
         while True:
             kind = col_kind[col]
             if kind == 0:
@@ -342,11 +519,26 @@ def _play_game_py(
         turns[player] += 1
         if outcome == 0:
             farkles[player] += 1
+            if limit > 0:
+                hits[mover, 2] += 1  # G-3: a tick, loose without a level (it crosses nothing)
+            if limit > 0 and n > 0:  # G-3: a tick beside the current level
+                lv_tk[mover, n - 1] += 1
+                if lv_tk[mover, n - 1] >= limit:
+                    back = _cross(mover, lv_val, lv_tk, lv_n, sheet[1])
+                    if sheet[3] and back != 0:
+                        _bumps(mover, back, players, lv_val, lv_tk, lv_n, sheet, frames, hits)
         else:
             value = a + t - cut[min(a, last_a), min(t, last_t)]  # G-7: the last 1000
-            seat_score[mover] = value
-            entered[mover] = True
+            if value != a:  # a new level, its ticks from 0; it may bump (G-4)
+                lv_val[mover, n] = value
+                lv_tk[mover, n] = 0
+                lv_n[mover] = n + 1
+                ever[mover] = True
+                _bumps(mover, value, players, lv_val, lv_tk, lv_n, sheet, frames, hits)
             hist[player, min(t, bins - 1)] += 1
+            if hand_take_col[h] >= 0:  # G-8: dice left, offered to the next player
+                offer_t = t
+                offer_h = h
             reached = reaches[min(value, last_x)]
             if reached:
                 if not final_turns:
@@ -358,8 +550,13 @@ def _play_game_py(
         if holder >= 0 and mover == holder:
             break
         started += 1
+    seat_score = np.zeros(players, dtype=np.int64)
     for s in range(players):
+        m = lv_n[s]
+        seat_score[s] = lv_val[s, m - 1] if m > 0 else 0
         score[(s + shift) % players] = seat_score[s]
+        for c in range(4):
+            sheets[(s + shift) % players, c] = hits[s, c]
     if started > max_turns:
         return -1  # stopped unfinished: scores count, no winner
     if winner >= 0:
@@ -388,12 +585,14 @@ def _play_batch_py(  # pragma: no cover - compiled
     turn: Any,
     policy: Any,
     game_rules: Any,
+    sheet: Any,
     max_turns: int,
     score: Ints,
     wins: Any,
     seat_wins: Any,
     turns: Ints,
     farkles: Ints,
+    sheets: Ints,
     started: Ints,
     hist: Ints,
 ) -> None:
@@ -410,12 +609,14 @@ def _play_batch_py(  # pragma: no cover - compiled
                 turn,
                 policy,
                 game_rules,
+                sheet,
                 max_turns,
                 score[i],
                 wins[i],
                 seat_wins[i],
                 turns[i],
                 farkles[i],
+                sheets[i],
                 hist[c],
                 no_trace,
             )
@@ -458,11 +659,16 @@ class FastSimulator:
         self.bank_flat = np.concatenate([p.bank.ravel() for p in self.policies])
         sizes = [p.bank.size for p in self.policies]
         self.bank_base = np.asarray([sum(sizes[:i]) for i in range(len(sizes))], np.int64)
+        full = (len(fm.situations), fm.rows, len(fm.hands))
+        self.take_flat = np.concatenate(
+            [np.broadcast_to(p.take, full).ravel() for p in self.policies]
+        )
         self.bins = 4 * fm.rows
         """Bank sizes are counted exactly up to this many units (larger ones in the last)."""
 
-    def _arguments(self) -> tuple[Any, Any, Any]:
-        """The kernel's inputs as three tuples: the turn graph, the players' tables, the game."""
+    def _arguments(self) -> tuple[Any, Any, Any, Any]:
+        """The kernel's inputs as four tuples: the turn graph, the players' tables, the end
+        of the game, the sheet."""
         fm = self.model
         turn = (
             fm.start_col,
@@ -475,6 +681,7 @@ class FastSimulator:
             fm.opt_pts,
             fm.opt_dest,
             fm.hand_throw_col,
+            fm.hand_take_col,
         )
         policy = (
             fm.sit_of,
@@ -487,9 +694,21 @@ class FastSimulator:
             fm.rows,
             len(fm.hands),
             self.bank_flat,
+            fm.taken,
+            self.take_flat,
         )
         end = fm.end
-        return turn, policy, (end.final_turns, end.cut, end.lost, end.reached)
+        g = self.rules.game
+        bump = {"off": BUMP_OFF, "current": BUMP_CURRENT, "any": BUMP_ANY}[g.bump]
+        sheet = (
+            int(g.ticks_to_cross),
+            bool(g.ticks_restart),
+            bump,
+            bool(g.fallback_bumps),
+            bool(g.reentry),
+            fm.depth,
+        )
+        return turn, policy, (end.final_turns, end.cut, end.lost, end.reached), sheet
 
     def play(
         self,
@@ -507,6 +726,7 @@ class FastSimulator:
         seat_wins = np.zeros((n, players), dtype=np.float64)
         turns = np.zeros((n, players), dtype=np.int64)
         farkles = np.zeros((n, players), dtype=np.int64)
+        sheets = np.zeros((n, players, len(SHEET_COUNTS)), dtype=np.int64)
         started = np.zeros(n, dtype=np.int64)
         chunks = max(1, min(chunks, n))
         hist = np.zeros((chunks, players, self.bins), dtype=np.int64)
@@ -524,10 +744,13 @@ class FastSimulator:
             seat_wins,
             turns,
             farkles,
+            sheets,
             started,
             hist,
         )
-        return self._tally(start, score, wins, seat_wins, turns, farkles, started, hist, max_turns)
+        return self._tally(
+            start, score, wins, seat_wins, turns, farkles, sheets, started, hist, max_turns
+        )
 
     def _tally(
         self,
@@ -537,6 +760,7 @@ class FastSimulator:
         seat_wins: npt.NDArray[np.float64],
         turns: Ints,
         farkles: Ints,
+        sheets: Ints,
         started: Ints,
         hist: Ints,
         max_turns: int,
@@ -556,6 +780,8 @@ class FastSimulator:
             pt.score = int(score[:, p].sum()) * unit
             pt.turns = int(turns[:, p].sum())
             pt.farkles = int(farkles[:, p].sum())
+            for c, name in enumerate(SHEET_COUNTS):
+                setattr(pt, name, int(sheets[:, p, c].sum()))
             pt.banks = {int(t) * unit: int(c) for t, c in enumerate(banks[p]) if c}
         for s in range(self.players):
             tally.seat_wins[s] = float(seat_wins[finished, s].sum())
@@ -569,6 +795,7 @@ class FastSimulator:
         rows = [np.zeros(players, dtype=np.int64) for _ in range(3)]
         floats = [np.zeros(players, dtype=np.float64) for _ in range(2)]
         hist = np.zeros((players, self.bins), dtype=np.int64)
+        sheets = np.zeros((players, len(SHEET_COUNTS)), dtype=np.int64)
         play: Any = _play_game
         play(
             seed_key(seed),
@@ -582,6 +809,7 @@ class FastSimulator:
             floats[1],
             rows[1],
             rows[2],
+            sheets,
             hist,
             trace,
         )

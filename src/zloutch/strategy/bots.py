@@ -121,6 +121,10 @@ class ThresholdBot:
         """The turn total it banks at with ``in_hand`` dice to throw next: its threshold."""
         return self.threshold
 
+    def take_below(self) -> int:
+        """It takes back (G-8) an offer of three dice or more worth less than this."""
+        return self.threshold
+
     def turn_table(self, frame: TableFrame) -> PolicyTable:
         """Its choices as tables, for the fast simulator (``zloutch.strategy.tables``)."""
         return _threshold_table(self, frame)
@@ -128,7 +132,7 @@ class ThresholdBot:
     def _start(self, state: GameState, actions: tuple[Action, ...]) -> Action:
         offer = state.offer
         if offer is not None and _TAKE in actions:
-            wanted = offer.dice >= 3 and offer.total < self.threshold
+            wanted = offer.dice >= 3 and offer.total < self.take_below()
             return _TAKE if wanted and not takeover_busts(state) else _FRESH
         return actions[0]
 
@@ -158,6 +162,11 @@ class GreedyBot:
         a full hand): 1000 with three or more, 300 with one or two."""
         return 1000 if in_hand >= 3 else 300
 
+    def take_below(self) -> int:
+        """Its starts are the threshold bot's that never banks by itself: any offer of
+        three dice or more is taken back."""
+        return self._inner.take_below()
+
     def turn_table(self, frame: TableFrame) -> PolicyTable:
         """Its choices as tables, for the fast simulator (``zloutch.strategy.tables``)."""
         return _threshold_table(self, frame)
@@ -170,7 +179,7 @@ def _threshold_table(bot: ThresholdBot | GreedyBot, frame: TableFrame) -> Policy
 
     dice = frame.model.rules.dice
     wanted = np.asarray([bot.bank_threshold(n) for n in range(dice + 1)], dtype=np.int64)
-    return threshold_table(bot.name, frame, wanted)
+    return threshold_table(bot.name, frame, wanted, bot.take_below())
 
 
 LEVELS = {

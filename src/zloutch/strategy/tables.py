@@ -1,8 +1,9 @@
 """A bot's turn as tables, laid over the compiled turn's flat form (for the fast simulator).
 
 A bot whose choices depend only on the situation (``Situation``), the turn total and the
-node of the turn can be written as two tables (``PolicyTable``): the option it keeps from
-every roll, and whether it banks at every decision node. Such a bot gives its own table
+node of the turn can be written as three tables (``PolicyTable``): the option it keeps from
+every roll, whether it banks at every decision node, and whether it takes back (G-8) what
+the previous player left at a decision node. Such a bot gives its own table
 (``Tabulated.turn_table``), so that what it does is stated once, beside its ``choose``: the
 fast simulator (``zloutch.sim.fast``) plays the table, never the bot's name.
 
@@ -21,7 +22,7 @@ import numpy.typing as npt
 
 from zloutch.engine.compiled import Situation
 from zloutch.strategy.expert import PASSING
-from zloutch.strategy.turn_solver import TurnModel, solve_turn
+from zloutch.strategy.turn_solver import TurnModel, TurnSolution, solve_turn
 
 Ints = npt.NDArray[np.int64]
 Bools = npt.NDArray[np.bool_]
@@ -31,11 +32,41 @@ Bools = npt.NDArray[np.bool_]
 class TableFrame:
     """What a table is laid over: a rule set's turn model, the situations the table tells
     apart (its first index), and the turn totals it covers (``rows``, in units; totals past
-    the last row read the last)."""
+    the last row read the last).
+
+    Take-back (G-8): ``take_cols[h]`` is the column of the throw of a turn taken back from
+    a bank at hand ``h`` (-1: that bank leaves no offer, a full hand), and ``taken[s, t]``
+    the situation of a player in situation ``s`` who takes back ``t`` units (the points
+    inherited count apart toward the entry, ``Situation.inherited``). Without take-back
+    (or a frame built without them) nobody is offered anything."""
 
     model: TurnModel
     situations: tuple[Situation, ...]
     rows: int
+    take_cols: Ints | None = None
+    taken: Ints | None = None
+
+    @property
+    def hands(self) -> int:
+        return int(self.model.compiled.flat.hand_col.shape[0])
+
+    def offers(self) -> Bools:
+        """``[h]``: whether a bank at hand ``h`` leaves an offer to the next player."""
+        if self.take_cols is None:
+            return np.zeros(self.hands, dtype=np.bool_)
+        found: Bools = self.take_cols >= 0
+        return found
+
+    def busts(self) -> Bools:
+        """``[s, t]``: taking back ``t`` units in situation ``s`` is certain to lose the turn:
+        the total on the score is at or past an exact target (``engine.game.takeover_busts``)."""
+        rules = self.model.rules
+        if not rules.game.exact_target:
+            return np.zeros((len(self.situations), self.rows), dtype=np.bool_)
+        scores = np.asarray([s.score for s in self.situations], dtype=np.int64)
+        totals = np.arange(self.rows, dtype=np.int64) * rules.unit
+        found: Bools = scores[:, None] + totals[None, :] >= rules.game.target
+        return found
 
     @property
     def rolls(self) -> int:
@@ -55,12 +86,14 @@ class PolicyTable:
     ``keep[s, t, r]``: the option (counted from ``roll_opt_start[r]``) kept from roll ``r``
     at turn total ``t`` in situation ``s`` (a table of one situation or one total applies
     to all). ``bank[s, t, h]``: whether it banks at hand ``h`` (only where banking is
-    allowed).
+    allowed). ``take[s, t, h]``: whether, at the start of its turn in situation ``s``, it
+    takes back (G-8) a total of ``t`` left by a bank at hand ``h`` (else it starts fresh).
     """
 
     name: str
     keep: npt.NDArray[np.int16]
     bank: Bools
+    take: Bools
 
 
 @runtime_checkable
@@ -144,9 +177,11 @@ def _score_plus_total(frame: TableFrame, target: int) -> Ints:
     return found
 
 
-def threshold_table(name: str, frame: TableFrame, wanted: Ints) -> PolicyTable:
+def threshold_table(name: str, frame: TableFrame, wanted: Ints, take_below: int) -> PolicyTable:
     """Keep most points; bank as soon as the total reaches ``wanted[dice in hand]`` points
-    (the dice the hand throws next), or lands on an exact target (``bots.banks_on_target``)."""
+    (the dice the hand throws next), or lands on an exact target (``bots.banks_on_target``);
+    take back an offer of three dice or more worth less than ``take_below`` points unless
+    it is certain to bust (``bots.ThresholdBot._start``)."""
     flat = frame.model.compiled.flat
     totals = np.arange(frame.rows, dtype=np.int64) * frame.model.rules.unit
     node_of_col = np.zeros(flat.columns, dtype=np.int64)
@@ -159,19 +194,49 @@ def threshold_table(name: str, frame: TableFrame, wanted: Ints) -> PolicyTable:
         target = _target_units(frame)
         lands = _score_plus_total(frame, target + 1) == target  # [s, t]
         want = want | lands[:, :, None]
-    return PolicyTable(name, most_points_keep(frame), frame.allowed() & want)
+    totals_below = totals < take_below
+    three = flat.hand_free >= 3
+    take = (
+        frame.offers()[None, None, :]
+        & three[None, None, :]
+        & totals_below[None, :, None]
+        & ~frame.busts()[:, :, None]
+    )
+    return PolicyTable(name, most_points_keep(frame), frame.allowed() & want, take)
 
 
 def expert_table(frame: TableFrame) -> PolicyTable:
-    """The turn solver's choices in every situation (``ExpertBot``: ties bank, first keep)."""
+    """The turn solver's choices in every situation (``ExpertBot``: ties bank, first keep,
+    start fresh rather than take back)."""
     flat, model = frame.model.compiled.flat, frame.model
     hands = int(flat.hand_col.shape[0])
-    keep = np.zeros((len(frame.situations), frame.rows, frame.rolls), dtype=np.int16)
-    bank = np.zeros((len(frame.situations), frame.rows, hands), dtype=np.bool_)
+    sits = len(frame.situations)
+    keep = np.zeros((sits, frame.rows, frame.rolls), dtype=np.int16)
+    bank = np.zeros((sits, frame.rows, hands), dtype=np.bool_)
     t = np.arange(frame.rows)
     exact, target = model.rules.game.exact_target, _target_units(frame)
+    offers = frame.offers()
+    # G-8: a take-back is valued in the taker's situation with the points inherited
+    # (``TurnAdvisor.advise``): the rows of each situation that some (s, t) takes into.
+    taking = offers.any() and frame.taken is not None
+    fresh = np.zeros(sits, dtype=np.float64)
+    took = np.zeros((sits, frame.rows, hands), dtype=np.float64)
+    into: dict[int, list[tuple[int, int]]] = {}
+    if taking:
+        assert frame.taken is not None
+        for (s0, t0), s1 in np.ndenumerate(frame.taken):
+            into.setdefault(int(s1), []).append((s0, t0))
     for s, situation in enumerate(frame.situations):
         sol = solve_turn(model.rules, situation, model=model)
+        if taking:
+            fresh[s] = sol.column_value(0, flat.start_col)
+            assert frame.take_cols is not None
+            pairs = into.get(s)
+            if pairs:
+                where = np.asarray(pairs, dtype=np.int64)
+                took[where[:, 0], where[:, 1]] = _column_values(
+                    sol, where[:, 1], np.maximum(frame.take_cols, 0)
+                )
         last = sol.values.shape[0] - 1
         at = np.minimum(t[:, None] + flat.roll_opt_pts[None, :], last)
         values = sol.values[at, flat.roll_opt_dest]
@@ -183,4 +248,21 @@ def expert_table(frame: TableFrame) -> PolicyTable:
         bank_value = sol.bank_values[np.minimum(t, sol.bank_values.shape[0] - 1)]
         allowed = model.compiled.bankable(situation, frame.rows)
         bank[s] = allowed & (bank_value[:, None] >= throw)
-    return PolicyTable("expert", keep, bank)
+    take = offers[None, None, :] & (took > fresh[:, None, None])
+    return PolicyTable("expert", keep, bank, take)
+
+
+def _column_values(sol: TurnSolution, totals: Ints, cols: Ints) -> npt.NDArray[np.float64]:
+    """``[i, j]``: ``sol.column_value(totals[i] units, cols[j])`` for throw columns, at once."""
+    last = sol.values.shape[0] - 1
+    found: npt.NDArray[np.float64] = sol.values[np.minimum(totals, last)][:, cols]
+    beyond = totals > last
+    if not beyond.any():
+        return found
+    if sol.rules.game.exact_target and sol.terminal is not None:
+        found[beyond] = sol.terminal.farkle  # T-9: past the target the turn is lost
+        return found
+    unit = sol.unit
+    for i in np.flatnonzero(beyond):
+        found[i] = [sol.column_value(int(totals[i]) * unit, int(c)) for c in cols]
+    return found
