@@ -62,6 +62,10 @@ WHOLE_THROWS = [
     ("kinds-n-minus-2", (3, 3, 3, 3, 3, 2), 3 * 300),
     ("kinds-n-minus-2", (6, 6, 6, 6, 6, 6), 4 * 600),
     ("kinds-n-minus-2", (1, 1, 1, 1, 1, 5), 3 * 1000 + 50),
+    ("kinds-three-plus", (2, 2, 2, 2, 3, 4), 200 + 500),
+    ("kinds-three-plus", (1, 1, 1, 1, 1, 3), 1000 + 2 * 500),
+    ("kinds-three-plus", (6, 6, 6, 6, 6, 6), 600 + 3 * 500),
+    ("kinds-three-plus", (5, 5, 5, 5, 1, 2), 500 + 500 + 100),
     # flat 1000 / 2000 / 3000
     ("kinds-flat", (2, 2, 2, 2, 3, 4), 1000),
     ("kinds-flat", (1, 1, 1, 1, 5, 5), 1000 + 50 + 50),
@@ -167,6 +171,7 @@ def test_there_is_an_example_for_every_shape_of_f5() -> None:
         "three-ones-300",
         "kinds-double",
         "kinds-n-minus-2",
+        "kinds-three-plus",
         "kinds-flat",
         "kinds-1000-x-face",
         "kinds-per-face",
@@ -435,7 +440,7 @@ FILE_ERRORS = [
     (
         '[rules]\nname = "x"\ndice = 5\n[game]\ntarget = 1000\n[scoring.kinds]\n4 = "lots"\n',
         "scoring.kinds.4: 'lots' is not a kind rule: write points (1000), \"K x face\", "
-        '"double", "(n-2) x three", "win" or "none"',
+        '"double", "(n-2) x three", "three + K per extra die", "win" or "none"',
     ),
     (
         '[rules]\nextends = "dix-mille"\nname = "x"\n[scoring.kinds]\n4 = "none"\n',

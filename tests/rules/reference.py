@@ -89,7 +89,8 @@ class Reference:
         """n dice of ``face`` by the kind rule written for count n (F-5, S-3..S-6, S-11).
 
         Evaluated from the rule's text: a flat number, "K x face", "double" (twice n - 1 of
-        the same face), "(n-2) x three" (n - 2 times three of the same face), "win" or
+        the same face), "(n-2) x three" (n - 2 times three of the same face), "three + K
+        per extra die" (three of the same face, and K for each die past three), "win" or
         "none"; a count with no rule is no combination. G-5 is not here: it adds a win.
         """
         written = [k for k in self.rules.scoring.kinds if k.count == n]
@@ -113,6 +114,10 @@ class Reference:
             three = self.kind(3, face)
             assert isinstance(three, int), "the loader refuses (n-2) x three of no points"
             return (n - 2) * three
+        if rule.startswith("three + ") and rule.endswith(" per extra die"):
+            three = self.kind(3, face)
+            assert isinstance(three, int), "the loader refuses three + K of no points"
+            return three + (n - 3) * int(rule.removeprefix("three + ").split(" ")[0])
         raise AssertionError(f"not a kind rule: {rule!r}")
 
     def five_ones_win(self, block: tuple[int, ...]) -> bool:

@@ -35,7 +35,7 @@ FAMILY_TOML = """
 # Every F-5 shape the presets do not use, in one six-dice file.
 [rules]
 name = "family"
-summary = "six of a kind as three pairs, (n-2) x three, per-face values, a run on three dice"
+summary = "six of a kind as three pairs, (n-2) x three, three + K, per-face values, a run on three dice"
 dice = 6
 
 [scoring]
@@ -52,7 +52,7 @@ keep_whole_multiples = true
 [scoring.kinds]
 3 = { default = "100 x face", 1 = 300, 2 = "none" }
 4 = { default = "(n-2) x three", 2 = 700, 6 = 1500 }
-5 = 2000
+5 = { default = "three + 400 per extra die", 2 = 2000 }
 6 = { default = "double", 1 = "win" }
 
 [[scoring.patterns]]

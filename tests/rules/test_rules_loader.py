@@ -236,7 +236,10 @@ def test_a_family_file_states_every_shape() -> None:
     assert (3, 2) not in kinds
     assert kinds[(4, 3)] == 600  # (n - 2) x three
     assert kinds[(4, 2)] == 700
-    assert kinds[(6, 3)] == 4000  # double of five (2000)
+    assert kinds[(5, 3)] == 300 + 2 * 400  # three + 400 per extra die
+    assert kinds[(5, 2)] == 2000  # its face's override
+    assert kinds[(6, 3)] == 2 * 1100  # double of five
+    assert kinds[(6, 2)] == 2 * 2000
     assert kinds[(6, 1)] == "win"
     assert rules.scoring.patterns[1].thrown == 3
     assert rules.scoring.patterns[0].name == "straight 1-2-3-4-5-6"
@@ -673,8 +676,27 @@ def test_empty_options_are_refused(spec: str, words: str) -> None:
     assert words in str(error_of(spec))
 
 
+def test_three_plus_k_per_extra_die(tmp_path: Path) -> None:
+    """The kind rule "three + K per extra die": the same face's three and K for each die past
+    three, written with or without spaces, x, and "x extra"; K must be positive and small
+    enough, and three of that face must score."""
+    for written in ("three + 250 per extra die", "Three+250 per  extra die", "three + 250 × extra"):
+        text = MINIMAL_FILE + f'[scoring.kinds]\n3 = "100 x face"\n4 = "{written}"\n'
+        rules = load_rules(write(tmp_path / "ok.toml", text))
+        assert rules.scoring.kinds[1].default == "three + 250 per extra die"
+        assert rules.kinds_values()[(4, 6)] == 600 + 250
+    text = MINIMAL_FILE + '[scoring.kinds]\n3 = { default = "100 x face", 2 = "none" }\n'
+    err = error_of(write(tmp_path / "bad.toml", text + '4 = "three + 100 per extra die"\n'))
+    assert "four 2s: 'three + 100 per extra die' needs three 2s" in str(err)
+    for bad in ("three + 0 per extra die", "three + -5 per extra die", "three plus 100"):
+        err = error_of(write(tmp_path / "bad.toml", MINIMAL_FILE + f'[scoring.kinds]\n4 = "{bad}"\n'))
+        assert err.key == "scoring.kinds.4" and '"three + K per extra die"' in str(err), bad
+    huge = MINIMAL_FILE + '[scoring.kinds]\n3 = 100\n4 = "three + 99999 per extra die"\n'
+    assert "100000" in str(error_of(write(tmp_path / "huge.toml", huge))).replace(",", "")
+
+
 def test_three_of_a_kind_cannot_double(tmp_path: Path) -> None:
-    for rule in ('"double"', '"(n-2) x three"'):
+    for rule in ('"double"', '"(n-2) x three"', '"three + 100 per extra die"'):
         text = MINIMAL_FILE + f"[scoring.kinds]\n3 = {rule}\n"
         err = error_of(write(tmp_path / "bad.toml", text))
         assert err.key == "scoring.kinds"

@@ -62,9 +62,11 @@ def test_reference_evaluates_the_kind_rules_itself() -> None:
     assert [family.kind(3, f) for f in range(1, 7)] == [300, None, 300, 400, 500, 600]
     # 4 = { default = "(n-2) x three", 2 = 700, 6 = 1500 }
     assert [family.kind(4, f) for f in range(1, 7)] == [600, 700, 600, 800, 1000, 1500]
-    assert family.kind(5, 4) == 2000  # flat
-    # 6 = { default = "double", 1 = "win" }: twice five of a kind (2000)
-    assert (family.kind(6, 1), family.kind(6, 3)) == ("win", 4000)
+    # 5 = { default = "three + 400 per extra die", 2 = 2000 }
+    assert family.kind(5, 4) == 400 + 2 * 400
+    assert family.kind(5, 2) == 2000  # flat, for the face whose three is none
+    # 6 = { default = "double", 1 = "win" }: twice five of a kind
+    assert (family.kind(6, 1), family.kind(6, 3)) == ("win", 2 * (300 + 2 * 400))
     dix = Reference(load_rules("dix-mille"))
     assert [dix.kind(n, 1) for n in (3, 4, 5)] == [1000, 2000, 4000]  # doubling
     assert dix.kind(6, 1) is None  # no rule for six: no combination

@@ -50,8 +50,9 @@ class KindRule:
     """How ``count`` dice of one face score (F-5): one rule for every face, with overrides.
 
     A rule is a canonical text: ``"none"`` (not a combination), ``"win"`` (wins the game),
-    ``"double"`` (twice the value of one die fewer), ``"(n-2) x three"``, ``"K x face"``
-    or a flat number of points such as ``"1000"``.
+    ``"double"`` (twice the value of one die fewer), ``"(n-2) x three"``,
+    ``"three + K per extra die"``, ``"K x face"`` or a flat number of points such as
+    ``"1000"``.
     """
 
     count: int
@@ -496,8 +497,9 @@ def _evaluate_kind(
         return int(rule)
     if rule.endswith("x face"):
         return int(rule.split()[0]) * face
-    if n == 3 and rule in ("double", "(n-2) x three"):
-        what = "double" if rule == "double" else "be '(n-2) x three' of itself"
+    plus = rule.startswith("three + ")
+    if n == 3 and (rule in ("double", "(n-2) x three") or plus):
+        what = "double" if rule == "double" else f"be '{rule}' of itself"
         raise ValueError(
             f"three of a kind cannot {what}: there is no smaller kind to measure it on; "
             'write points (1000) or "K x face"'
@@ -517,4 +519,11 @@ def _evaluate_kind(
                 f"{KIND_WORDS[n]} {face}s: '(n-2) x three' needs three {face}s to be worth points"
             )
         return (n - 2) * three
+    if plus:
+        three = known.get((3, face))
+        if not isinstance(three, int):
+            raise ValueError(
+                f"{KIND_WORDS[n]} {face}s: '{rule}' needs three {face}s to be worth points"
+            )
+        return three + (n - 3) * int(rule.split()[2])
     raise ValueError(f"unknown kind rule {rule!r}")  # pragma: no cover - parser guards

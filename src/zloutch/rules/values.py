@@ -22,6 +22,8 @@ from zloutch.rules.ruleset import (
 )
 
 _KIND_RULE = re.compile(r"^(\d+)\s*x\s*face$")
+_THREE_PLUS = re.compile(r"^three\+(\d+)(?:x?perextradie|xextra)$")
+"""``three + K per extra die`` written without its spaces (``three + 100 x extra`` too)."""
 
 # ---------------------------------------------------------------------------- limits
 # What a rule file or a spec may say, and no more (docs/rules-format.md, "Limits"): the
@@ -147,12 +149,21 @@ def _normalise_kind_rule(value: object, key: str) -> str:
         return str(_as_int(points, key, maximum=MAX_POINTS))
     if compact in ("(n-2)xthree", "n-2xthree"):
         return "(n-2) x three"
+    plus = _THREE_PLUS.match(compact)
+    if plus is not None:
+        try:
+            extra = _number_text(plus.group(1))
+        except InvalidRulesError as exc:
+            raise InvalidRulesError(exc.reason, key) from None
+        if extra is not None and extra > 0:
+            _as_int(extra * 3, key, maximum=MAX_POINTS)  # three extra dice at most
+            return f"three + {extra} per extra die"
     if times is not None and times > 0:
         _as_int(times * 6, key, maximum=MAX_POINTS)  # six x face is the most it makes
         return f"{times} x face"
     raise InvalidRulesError(
         f'{excerpt(value)} is not a kind rule: write points (1000), "K x face", "double", '
-        '"(n-2) x three", "win" or "none"',
+        '"(n-2) x three", "three + K per extra die", "win" or "none"',
         key,
     )
 
