@@ -197,6 +197,20 @@ def test_there_is_an_example_for_every_shape_of_f5() -> None:
 # ---------------------------------------------------------------------------- shapes in detail
 
 
+def test_six_of_a_kind_as_two_triplets() -> None:
+    """F-5: a table that counts six of a kind as two triplets (the example file's comment)."""
+    plain = score_throw(example("two-triplets"), (4,) * 6)
+    assert plain.points == 400 + 400
+    rules = example("two-triplets", "six_of_a_kind_as_two_triplets")
+    result = score_throw(rules, (4,) * 6)
+    assert result.points == 2500
+    assert result.best is not None and result.best.dice == (4,) * 6
+    assert score_throw(rules, (2, 2, 2, 3, 3, 3)).points == 2500  # still two triplets
+    # Without two_triplets the switch has nothing to count six of a kind as.
+    dix6 = load_rules("dix-mille-6(six_of_a_kind_as_two_triplets)")
+    assert score_throw(dix6, (4,) * 6).points == score_throw(load_rules("dix-mille-6"), (4,) * 6).points
+
+
 def test_five_ones_win() -> None:
     result = score_throw(example("kinds-win"), (1, 1, 1, 1, 1))
     assert result.best is not None

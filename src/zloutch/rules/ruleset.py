@@ -101,6 +101,9 @@ class Scoring:
     two_triplets: int = _option(
         0, "F-5", "Points of two three-of-a-kinds of different faces; 0: not a combination."
     )
+    six_of_a_kind_as_two_triplets: bool = _option(
+        False, "F-5", "Six of a kind also counts as two triplets (with two_triplets)."
+    )
     full_house: Literal["off", "sum", "times"] = _option(
         "off",
         "S-13, S-14",

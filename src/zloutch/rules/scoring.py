@@ -289,7 +289,8 @@ class ScoreTable:
                 found.append(
                     Combination("four of a kind and a pair", throw, s.four_and_pair, figure=True)
                 )
-            if s.two_triplets and shape == [3, 3]:
+            triplets = shape == [3, 3] or (s.six_of_a_kind_as_two_triplets and shape == [6])
+            if s.two_triplets and triplets:
                 found.append(Combination("two triplets", throw, s.two_triplets, figure=True))
         if s.full_house != "off":
             for three in range(1, 7):
