@@ -208,7 +208,8 @@ def test_six_of_a_kind_as_two_triplets() -> None:
     assert score_throw(rules, (2, 2, 2, 3, 3, 3)).points == 2500  # still two triplets
     # Without two_triplets the switch has nothing to count six of a kind as.
     dix6 = load_rules("dix-mille-6(six_of_a_kind_as_two_triplets)")
-    assert score_throw(dix6, (4,) * 6).points == score_throw(load_rules("dix-mille-6"), (4,) * 6).points
+    plain6 = load_rules("dix-mille-6")
+    assert score_throw(dix6, (4,) * 6).points == score_throw(plain6, (4,) * 6).points
 
 
 def test_five_ones_win() -> None:

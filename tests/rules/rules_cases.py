@@ -35,7 +35,7 @@ FAMILY_TOML = """
 # Every F-5 shape the presets do not use, in one six-dice file.
 [rules]
 name = "family"
-summary = "six of a kind as three pairs, (n-2) x three, three + K, per-face values, a run on three dice"
+summary = "six as three pairs, (n-2) x three, three + K, per-face values, a run on three dice"
 dice = 6
 
 [scoring]

@@ -680,7 +680,12 @@ def test_three_plus_k_per_extra_die(tmp_path: Path) -> None:
     """The kind rule "three + K per extra die": the same face's three and K for each die past
     three, written with or without spaces, x, and "x extra"; K must be positive and small
     enough, and three of that face must score."""
-    for written in ("three + 250 per extra die", "Three+250 per  extra die", "three + 250 × extra"):
+    times = "\u00d7"  # the multiplication sign, read as x
+    for written in (
+        "three + 250 per extra die",
+        "Three+250 per  extra die",
+        f"three + 250 {times} extra",
+    ):
         text = MINIMAL_FILE + f'[scoring.kinds]\n3 = "100 x face"\n4 = "{written}"\n'
         rules = load_rules(write(tmp_path / "ok.toml", text))
         assert rules.scoring.kinds[1].default == "three + 250 per extra die"
@@ -689,7 +694,8 @@ def test_three_plus_k_per_extra_die(tmp_path: Path) -> None:
     err = error_of(write(tmp_path / "bad.toml", text + '4 = "three + 100 per extra die"\n'))
     assert "four 2s: 'three + 100 per extra die' needs three 2s" in str(err)
     for bad in ("three + 0 per extra die", "three + -5 per extra die", "three plus 100"):
-        err = error_of(write(tmp_path / "bad.toml", MINIMAL_FILE + f'[scoring.kinds]\n4 = "{bad}"\n'))
+        text = MINIMAL_FILE + f'[scoring.kinds]\n4 = "{bad}"\n'
+        err = error_of(write(tmp_path / "bad.toml", text))
         assert err.key == "scoring.kinds.4" and '"three + K per extra die"' in str(err), bad
     huge = MINIMAL_FILE + '[scoring.kinds]\n3 = 100\n4 = "three + 99999 per extra die"\n'
     assert "100000" in str(error_of(write(tmp_path / "huge.toml", huge))).replace(",", "")
