@@ -481,6 +481,33 @@ def winrates_figure(document: dict[str, Any], *, title: str, caption: str) -> Pi
     return picture
 
 
+def first_player_figure(documents: list[dict[str, Any]], *, title: str, caption: str) -> Picture:
+    """Seat 1's win rate with its 95% interval, one row per simulation (its rules), the
+    fair share dashed: how the first player's edge moves from one rule set to another."""
+    picture = new_picture(title, caption, 9, 1.6 + 0.42 * len(documents))
+    ax = picture.figure.subplots()
+    labels = [str(d["rules"]) for d in documents]
+    seats = [d["seats"][0] for d in documents]
+    rates = np.asarray([100 * s["win_rate"] for s in seats])
+    low = np.asarray([100 * s["win_rate_ci95"][0] for s in seats])
+    high = np.asarray([100 * s["win_rate_ci95"][1] for s in seats])
+    where = np.arange(len(documents))[::-1]
+    errors = np.vstack([np.maximum(rates - low, 0), np.maximum(high - rates, 0)])
+    ax.errorbar(rates, where, xerr=errors, fmt="o", color="C0", ecolor="black", capsize=4)
+    for y, rate, top in zip(where, rates, high, strict=True):
+        ax.annotate(f" {rate:.2f}%", (top, y), va="center", fontsize=8)
+    fair = 100 / len(documents[0]["seats"])
+    ax.axvline(fair, color="0.3", linestyle="--", linewidth=1, label=f"fair share {fair:g}%")
+    ax.set_yticks(where, labels, fontsize=8)
+    ax.set_xlabel("seat 1's win rate (%), 95% interval")
+    lowest, highest = min(float(low.min()), fair), max(float(high.max()), fair)
+    span = highest - lowest
+    ax.set_xlim(lowest - 0.1 * span, highest + 0.35 * span)
+    ax.legend(fontsize=8, loc="lower right")
+    ax.grid(axis="x", alpha=0.3)
+    return picture
+
+
 def _rate_bars(
     ax: Axes, labels: list[str], entries: list[dict[str, Any]], colours: list[str]
 ) -> None:

@@ -144,6 +144,27 @@ def test_winrates_from_a_simulation(tmp_path: Path, simulation: Path) -> None:
     assert png.read_bytes()[:8] == PNG
 
 
+def test_first_player_compares_simulations(tmp_path: Path, simulation: Path) -> None:
+    other = tmp_path / "other.json"
+    args = ["simulate", "-r", "greed(target=500)", "-p", "expert,expert", "-n", "40"]
+    result = runner.invoke(app, [*args, "--seed", "1", "-j", "1", "-q", "--json", str(other)])
+    assert result.exit_code == 0, result.output
+    out = tmp_path / "first.svg"
+    plot("first-player", str(simulation), str(other), "-o", str(out))
+    text = svg_text(out)
+    assert "The first player's win rate, by rule set" in text
+    assert "greed(target=1000)" in text and "greed(target=500)" in text
+    assert "40 or 60 games each" in text and "fair share 50%" in text
+    for path in (simulation, other):
+        seat = json.loads(path.read_text())["seats"][0]
+        assert f"{100 * seat['win_rate']:.2f}%" in text
+    three = tmp_path / "three.json"
+    args = ["simulate", "-r", "greed(target=500)", "-p", "expert,expert,greedy", "-n", "9"]
+    assert runner.invoke(app, [*args, "-j", "1", "-q", "--json", str(three)]).exit_code == 0
+    result = runner.invoke(app, ["plot", "first-player", str(other), str(three), "-o", str(out)])
+    assert result.exit_code == 2 and "seat different numbers of players" in result.output
+
+
 def test_turn_scores(tmp_path: Path) -> None:
     out = tmp_path / "turns.svg"
     args = ["turn-scores", "-r", "greed", "-p", "expert,threshold:300", "-n", "300"]

@@ -275,6 +275,43 @@ def winrates(
     typer.echo(f"wrote {path}")
 
 
+@plot_app.command("first-player", cls=Command)
+def first_player(
+    result_files: Annotated[
+        list[str],
+        typer.Argument(
+            metavar="SIM_JSON...",
+            help="Results of zloutch simulate --json FILE (JSON), one row each.",
+        ),
+    ],
+    out: OutOption = None,
+) -> None:
+    """Seat 1's win rate with its 95% interval, one row per simulation: the first player's
+    edge under each rule set."""
+    from zloutch.adapters import plots
+    from zloutch.app.dice import read_text
+
+    with user_errors():
+        path = checked_out(out)
+        documents = [
+            plots.simulation_document(read_text(f, "simulation result"), f) for f in result_files
+        ]
+        seats = {len(d["seats"]) for d in documents}
+        if len(seats) > 1:
+            raise plots.PlotError(
+                "the simulations seat different numbers of players: compare like with like"
+            )
+        games = sorted({d["games"] for d in documents})
+        counts = " or ".join(f"{g:,}" for g in games)
+        caption = (
+            f"{counts} games each (zloutch simulate, seats rotated); bars: 95% Wilson "
+            f"intervals; dashed: the fair share."
+        )
+        title = "The first player's win rate, by rule set"
+        plots.first_player_figure(documents, title=title, caption=caption).save(path)
+    typer.echo(f"wrote {path}")
+
+
 # ---------------------------------------------------------------------------- turn scores
 
 
