@@ -161,7 +161,10 @@ def test_example_file_loads_and_explains_itself(name: str) -> None:
 
 
 def test_every_example_file_has_worked_scores_checked() -> None:
-    checked = {name for name, _, _ in WHOLE_THROWS} | {"keep-whole-multiples"}
+    checked = {name for name, _, _ in WHOLE_THROWS} | {
+        "keep-whole-multiples",
+        "keep-every-multiple",
+    }
     assert set(example_names()) == checked
 
 
@@ -189,6 +192,7 @@ def test_there_is_an_example_for_every_shape_of_f5() -> None:
         "keep-free-choice",
         "keep-all-scoring",
         "keep-whole-multiples",
+        "keep-every-multiple",
         "extends-preset",
     }
     assert shapes <= set(example_names())
@@ -320,6 +324,27 @@ def test_keep_all_scoring_keeps() -> None:
         "every scoring die must be kept at its best value: keep 1 1 5 5 (keep_all_scoring, T-2)"
         in str(exc.value)
     )
+
+
+def test_keep_every_multiple_keeps() -> None:
+    """The example file's worked keeps: every multiple of a throw kept whole, loose 1s and 5s
+    free (the table's "every complete three of a kind must be taken")."""
+    rules = example("keep-every-multiple")
+    keeps = score_throw(rules, (5, 5, 5, 1, 2)).keeps
+    assert sorted((k.dice, k.points) for k in keeps) == [((1, 5, 5, 5), 600), ((5, 5, 5), 500)]
+    for kept in ((1,), (5,)):
+        with pytest.raises(IllegalKeepError) as exc:
+            validate_keep(rules, (5, 5, 5, 1, 2), kept)
+        assert str(exc.value) == (
+            "every multiple of the throw must be kept: keep the three 5s (keep_every_multiple, F-5)"
+        )
+    keeps = score_throw(rules, (2, 2, 2, 2, 3)).keeps
+    assert [(k.dice, k.points) for k in keeps] == [((2, 2, 2, 2), 2 * 200)]
+    assert len(score_throw(rules, (1, 1, 5, 5, 4)).keeps) == 8
+    keeps = score_throw(rules, (3, 3, 3, 4, 4, 4)).keeps
+    assert [(k.dice, k.points) for k in keeps] == [((3, 3, 3, 4, 4, 4), 300 + 400)]
+    with pytest.raises(IllegalKeepError, match="keep the three 3s"):
+        validate_keep(rules, (3, 3, 3, 4, 4, 4), (4, 4, 4))
 
 
 def test_keep_whole_multiples_keeps() -> None:

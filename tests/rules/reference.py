@@ -243,6 +243,20 @@ class Reference:
                 for key, keep in legal.items()
                 if not any(0 < Counter(keep.dice)[face] < whole[face] for face in range(1, 7))
             }
+        if s.keep_every_multiple:
+            # Every multiple of the throw, at its largest count that is a combination.
+            have = Counter(throw)
+            sizes = {
+                face: max(
+                    (n for n in range(3, have[face] + 1) if self.is_multiple(n, face)), default=0
+                )
+                for face in range(1, 7)
+            }
+            legal = {
+                key: keep
+                for key, keep in legal.items()
+                if all(Counter(keep.dice)[face] >= sizes[face] for face in range(1, 7))
+            }
         if s.keep_all_scoring and legal:
             top = max((k.wins, k.points) for k in legal.values())
             legal = {key: k for key, k in legal.items() if (k.wins, k.points) == top}

@@ -26,6 +26,8 @@ OPTION_SPECS: tuple[str, ...] = (
     "impair(four_two_one,full_house=times,keep_all_scoring)",
     "farkle(full_house=sum,four_two_one)",
     "farkle(keep_whole_multiples)",
+    "farkle(keep_every_multiple)",
+    "dix-mille(keep_every_multiple,full_house=sum)",
     "zilch(keep_all_scoring)",
     "greed(full_house=sum,full_house_pair=100,keep_whole_multiples)",
 )

@@ -66,6 +66,8 @@ REPLAYED = [
     ("dix-mille(take_back_counts_for_entry,entry=800,target=3000)", ["expert", "threshold:400"]),
     ("dix-mille-6(target=4000)", ["expert", "greedy"]),  # entry by throw, with take-back
     ("farkle(take_back,bump=any,ticks_to_cross=3)", ["expert", "threshold:350"]),  # F-4
+    # Rule-file keys read through the compiled turn: a keep rule, a kind rule.
+    ("farkle(keep_every_multiple,six_of_a_kind_as_two_triplets,target=3000)", ["expert", "greedy"]),
 ]
 SHORTER = {
     "cinq-mille(target=2500)": "cinq-mille(target=1500)",

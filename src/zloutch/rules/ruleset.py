@@ -127,6 +127,11 @@ class Scoring:
     keep_whole_multiples: bool = _option(
         False, "F-5", "A keep that takes dice of a multiple must take the whole multiple."
     )
+    keep_every_multiple: bool = _option(
+        False,
+        "F-5",
+        "Every multiple in the throw (three of a kind or more) must be kept, whole.",
+    )
 
 
 @dataclass(frozen=True)

@@ -376,6 +376,8 @@ class ScoreTable:
         legal = list(scoring)
         if s.keep_whole_multiples:
             legal = [k for k in legal if not self._breaks_multiple(throw, k.dice)]
+        if s.keep_every_multiple:
+            legal = [k for k in legal if self._left_multiple(throw, k.dice) is None]
         if s.keep_all_scoring and legal:
             top = max(_value_order(k) for k in legal)
             legal = [k for k in legal if _value_order(k) == top]
@@ -396,6 +398,16 @@ class ScoreTable:
             if need and 0 < kept_counts[face - 1] < need:
                 return True
         return False
+
+    def _left_multiple(self, throw: Dice, kept: Dice) -> tuple[int, Face] | None:
+        """A multiple of the throw (its size and face) the keep does not take whole (None:
+        it takes them all), for ``keep_every_multiple``."""
+        kept_counts = counts(kept)
+        for face in range(1, 7):
+            need = self.whole_multiple(throw, face)
+            if need and kept_counts[face - 1] < need:
+                return need, face
+        return None
 
     # ------------------------------------------------------------------ checking
 
@@ -446,6 +458,13 @@ class ScoreTable:
                         f"{KIND_WORDS[need]} {face}s must be taken whole: keep all {need} of them "
                         "(keep_whole_multiples, F-5)"
                     )
+        unkept = self._left_multiple(entry.throw, dice)
+        if self.rules.scoring.keep_every_multiple and unkept is not None:
+            need, face = unkept
+            raise IllegalKeepError(
+                f"every multiple of the throw must be kept: keep the {KIND_WORDS[need]} {face}s "
+                "(keep_every_multiple, F-5)"
+            )
         best = entry.keeps[0] if entry.keeps else None
         if self.rules.scoring.keep_all_scoring and best is not None:
             raise IllegalKeepError(
