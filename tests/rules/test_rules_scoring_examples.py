@@ -446,6 +446,42 @@ def test_V7_a_later_pair_is_a_full_house_over_throws() -> None:
     assert 600 + throw_points(MULTIPLES, [4, 4], context) == 800
 
 
+def test_V7_without_its_pair_rule() -> None:
+    """``late_pair=false``: the multiple still grows over throws, but 4 4 thrown after 6 6 6
+    with the hand's last two dice scores nothing: a farkle (one table's V-7 has no pair)."""
+    rules = load_rules("dix-mille(multiples_over_throws,late_pair=false)")
+    context = HandContext(set_aside=(6, 6, 6), multiples=(6,))
+    assert is_farkle(rules, [4, 4], context)
+    assert keeps(rules, [6, 3], context) == {(6,): 600}
+    assert keeps(rules, [5, 5], context) == {(5,): 50, (5, 5): 100}  # singles still count
+    # Without the pair rule full_house_pair counts nowhere, so 0 is no longer refused.
+    assert load_rules("dix-mille(multiples_over_throws,late_pair=false,full_house_pair=0)")
+
+
+def test_V7_a_multiple_extended_takes_every_matching_die() -> None:
+    """``multiples_take_all``: after 6 6 6 set aside, a keep that adds 6s takes every 6 of
+    the throw (or none of them)."""
+    from zloutch.rules import IllegalKeepError, validate_keep
+
+    rules = load_rules("dix-mille(multiples_over_throws,multiples_take_all)")
+    context = HandContext(set_aside=(6, 6, 6), multiples=(6,))
+    # Free, the plain V-7: one 6 alone may be kept (600) and the other thrown again.
+    assert keeps(MULTIPLES, [6, 6], context) == {(6,): 600, (6, 6): 1800}
+    assert keeps(rules, [6, 6], context) == {(6, 6): 1800}
+    six = load_rules("dix-mille-6(multiples_over_throws,multiples_take_all)")
+    free = load_rules("dix-mille-6(multiples_over_throws)")
+    assert set(keeps(free, [6, 6, 1], context)) == {(1,), (6,), (1, 6), (6, 6), (1, 6, 6)}
+    assert keeps(six, [6, 6, 1], context) == {(1,): 100, (6, 6): 1800, (1, 6, 6): 1900}
+    with pytest.raises(IllegalKeepError) as exc:
+        validate_keep(rules, [6, 6], [6], context)
+    assert str(exc.value) == (
+        "the 6s add to the multiple set aside: keep all 2 of them (multiples_take_all, V-7)"
+    )
+    # No die of the multiple's face: nothing changes; without a multiple set aside, neither.
+    assert keeps(rules, [1, 4], HandContext(set_aside=(6, 6, 6), multiples=(6,))) == {(1,): 100}
+    assert keeps(rules, [6, 6, 1, 3, 4]) == keeps(MULTIPLES, [6, 6, 1, 3, 4])
+
+
 def test_V7_context_read_from_set_aside_dice() -> None:
     assert HandContext.from_set_aside([6, 6, 6]) == HandContext((6, 6, 6), (6,))
     assert HandContext.from_set_aside([6, 1, 6]) == HandContext((1, 6, 6), ())

@@ -68,6 +68,10 @@ REPLAYED = [
     ("farkle(take_back,bump=any,ticks_to_cross=3)", ["expert", "threshold:350"]),  # F-4
     # Rule-file keys read through the compiled turn: a keep rule, a kind rule.
     ("farkle(keep_every_multiple,six_of_a_kind_as_two_triplets,target=3000)", ["expert", "greedy"]),
+    (
+        "dix-mille-6(multiples_over_throws,multiples_take_all,late_pair=false,target=3000)",
+        ["expert", "greedy"],
+    ),
 ]
 SHORTER = {
     "cinq-mille(target=2500)": "cinq-mille(target=1500)",

@@ -365,7 +365,7 @@ def _hand_span(rules: RuleSet) -> int:
 def step_of(rules: RuleSet) -> int:
     """The step of every turn total: the rule set's unit, and V-7's pair (x its face)."""
     step = rules.unit
-    if rules.variants.multiples_over_throws:
+    if rules.variants.late_pair_scores:
         step = math.gcd(step, rules.scoring.full_house_pair)
     return step
 

@@ -273,11 +273,28 @@ class Variants:
         "V-7",
         "Each later die of a set-aside multiple doubles it; a later pair is a full house.",
     )
+    late_pair: bool = _option(
+        True,
+        "V-7",
+        "With multiples_over_throws: the hand's last two dice thrown as a pair after a "
+        "multiple are a full house (off: that pair scores nothing).",
+    )
+    multiples_take_all: bool = _option(
+        False,
+        "V-7",
+        "With multiples_over_throws: a keep that adds dice to a set-aside multiple takes "
+        "every die of its face in the throw.",
+    )
 
     @property
     def across_throws(self) -> bool:
         """V-6 or V-7: what a throw scores depends on the dice already set aside."""
         return self.straights_over_throws or self.multiples_over_throws
+
+    @property
+    def late_pair_scores(self) -> bool:
+        """V-7 with its pair rule: a later pair is a full house worth ``full_house_pair``."""
+        return self.multiples_over_throws and self.late_pair
 
 
 SECTIONS: dict[str, type] = {
@@ -457,7 +474,7 @@ class RuleSet:
         for kind in self.kinds_values().values():
             if isinstance(kind, int):
                 values.append(kind)
-        if self.scoring.full_house == "sum" or self.variants.multiples_over_throws:
+        if self.scoring.full_house == "sum" or self.variants.late_pair_scores:
             values.append(self.scoring.full_house_pair)  # a pair x its face (S-13, V-7)
         if self.variants.four_two_one:
             values.append(FOUR_TWO_ONE)

@@ -335,7 +335,7 @@ class ScoreTable:
                             f"{face}s on the multiple", (face,) * j, value * (2**j - 1), figure=True
                         )
                     )
-            pair = len(throw) == 2 and throw[0] == throw[1]
+            pair = len(throw) == 2 and throw[0] == throw[1] and v.late_pair
             if context.multiples and whole_hand and pair and throw[0] not in context.multiples:
                 points = rules.scoring.full_house_pair * throw[0]
                 found.append(Combination("full house over throws", throw, points, figure=True))
@@ -369,11 +369,15 @@ class ScoreTable:
             keeps.append(ScoredKeep(throw, (bonus,), bonus.points, True))
         keeps.sort(key=_keep_order)
         scoring = tuple(keeps)
-        return ThrowScore(throw, self._legal(throw, scoring), scoring)
+        return ThrowScore(throw, self._legal(throw, scoring, context), scoring)
 
-    def _legal(self, throw: Dice, scoring: tuple[ScoredKeep, ...]) -> tuple[ScoredKeep, ...]:
+    def _legal(
+        self, throw: Dice, scoring: tuple[ScoredKeep, ...], context: HandContext
+    ) -> tuple[ScoredKeep, ...]:
         s = self.rules.scoring
         legal = list(scoring)
+        if self._takes_all_of(context):
+            legal = [k for k in legal if self._short_of(throw, k.dice, context) is None]
         if s.keep_whole_multiples:
             legal = [k for k in legal if not self._breaks_multiple(throw, k.dice)]
         if s.keep_every_multiple:
@@ -398,6 +402,20 @@ class ScoreTable:
             if need and 0 < kept_counts[face - 1] < need:
                 return True
         return False
+
+    def _takes_all_of(self, context: HandContext) -> bool:
+        v = self.rules.variants
+        return v.multiples_over_throws and v.multiples_take_all and bool(context.multiples)
+
+    @staticmethod
+    def _short_of(throw: Dice, kept: Dice, context: HandContext) -> tuple[int, Face] | None:
+        """V-7 with ``multiples_take_all``: a face of a set-aside multiple the keep takes some
+        of the throw's dice of, not all (their count and face; None: no such face)."""
+        have, took = counts(throw), counts(kept)
+        for face in context.multiples:
+            if 0 < took[face - 1] < have[face - 1]:
+                return have[face - 1], face
+        return None
 
     def _left_multiple(self, throw: Dice, kept: Dice) -> tuple[int, Face] | None:
         """A multiple of the throw (its size and face) the keep does not take whole (None:
@@ -458,6 +476,13 @@ class ScoreTable:
                         f"{KIND_WORDS[need]} {face}s must be taken whole: keep all {need} of them "
                         "(keep_whole_multiples, F-5)"
                     )
+        short = self._short_of(entry.throw, dice, context)
+        if self._takes_all_of(context) and short is not None:
+            matching, face = short
+            raise IllegalKeepError(
+                f"the {face}s add to the multiple set aside: keep all {matching} of them "
+                "(multiples_take_all, V-7)"
+            )
         unkept = self._left_multiple(entry.throw, dice)
         if self.rules.scoring.keep_every_multiple and unkept is not None:
             need, face = unkept

@@ -77,7 +77,7 @@ def validate(rules: RuleSet) -> None:
         raise InvalidRulesError(
             f"a full house needs five dice, this rule set has {dice}", "scoring.full_house"
         )
-    if s.full_house_pair < 1 and (s.full_house == "sum" or v.multiples_over_throws):
+    if s.full_house_pair < 1 and (s.full_house == "sum" or v.late_pair_scores):
         # 0 made a combination worth nothing: under V-7 a later pair kept for 0 points
         # turned a farkle into a full hand.
         raise InvalidRulesError(
