@@ -446,6 +446,20 @@ def test_V7_a_later_pair_is_a_full_house_over_throws() -> None:
     assert 600 + throw_points(MULTIPLES, [4, 4], context) == 800
 
 
+def test_V4_the_odd_combinations_worked_example_with_V7() -> None:
+    """The odd-combinations section's own example, played as impair(multiples_over_throws):
+    6 6 6 4 3 = 600; 6 3 then doubles it (1200), a last 6 again (2400); or 4 4 makes 800.
+    The preset itself keeps V-7 off (docs/rules.md, Readings): there 4 4 is a farkle."""
+    odd = load_rules("impair(multiples_over_throws)")
+    assert keeps(odd, [6, 6, 6, 4, 3])[(6, 6, 6)] == 600
+    context = HandContext(set_aside=(6, 6, 6), multiples=(6,))
+    assert 600 + keeps(odd, [6, 3], context)[(6,)] == 1200
+    last = HandContext(set_aside=(6, 6, 6, 6), multiples=(6,))
+    assert 1200 + keeps(odd, [6], last)[(6,)] == 2400
+    assert 600 + keeps(odd, [4, 4], context)[(4, 4)] == 800
+    assert is_farkle(IMPAIR, [4, 4], context)
+
+
 def test_V7_without_its_pair_rule() -> None:
     """``late_pair=false``: the multiple still grows over throws, but 4 4 thrown after 6 6 6
     with the hand's last two dice scores nothing: a farkle (one table's V-7 has no pair)."""
