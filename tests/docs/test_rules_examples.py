@@ -19,6 +19,7 @@ from zloutch.rules import (
     InvalidRulesError,
     RuleSet,
     score_throw,
+    to_toml,
     validate_keep,
 )
 from zloutch.rules.ruleset import OPTIONS, SECTIONS
@@ -62,6 +63,11 @@ WHOLE_THROWS = [
     ("kinds-n-minus-2", (3, 3, 3, 3, 3, 2), 3 * 300),
     ("kinds-n-minus-2", (6, 6, 6, 6, 6, 6), 4 * 600),
     ("kinds-n-minus-2", (1, 1, 1, 1, 1, 5), 3 * 1000 + 50),
+    ("kinds-full-throw", (2, 2, 2, 3, 4), 200),
+    ("kinds-full-throw", (1, 1, 1, 5), 100 + 100 + 100 + 50),
+    ("kinds-full-throw", (2, 2, 2, 5), 50),
+    ("kinds-full-throw", (1, 2, 3, 4, 5), 1500),
+    ("kinds-full-throw", (3, 3, 3, 3, 3), 3000),
     ("kinds-three-plus", (2, 2, 2, 2, 3, 4), 200 + 500),
     ("kinds-three-plus", (1, 1, 1, 1, 1, 3), 1000 + 2 * 500),
     ("kinds-three-plus", (6, 6, 6, 6, 6, 6), 600 + 3 * 500),
@@ -175,6 +181,7 @@ def test_there_is_an_example_for_every_shape_of_f5() -> None:
         "kinds-double",
         "kinds-n-minus-2",
         "kinds-three-plus",
+        "kinds-full-throw",
         "kinds-flat",
         "kinds-1000-x-face",
         "kinds-per-face",
@@ -199,6 +206,23 @@ def test_there_is_an_example_for_every_shape_of_f5() -> None:
 
 
 # ---------------------------------------------------------------------------- shapes in detail
+
+
+def test_kinds_only_on_a_throw_of_all_the_dice() -> None:
+    """``thrown`` in a kind rule's table: 2 2 2 on four dice thrown is no combination, so a
+    keep of them is refused and 2 2 2 3 is a farkle; written back, the file says the same."""
+    rules = example("kinds-full-throw")
+    assert score_throw(rules, (2, 2, 2, 3)).farkle
+    with pytest.raises(IllegalKeepError, match="do not score"):
+        validate_keep(rules, (2, 2, 2, 5), (2, 2, 2, 5))
+    assert [k.dice for k in score_throw(rules, (2, 2, 2, 3, 4)).keeps] == [(2, 2, 2)]
+    written = to_toml(rules)
+    assert '3 = { default = "100 x face", 1 = 1000, thrown = 5 }' in written
+    assert parse_rules_text(written).scoring == rules.scoring
+    for bad, words in (("thrown = 2", "between 3 and 5"), ("thrown = 6", "between 3 and 5")):
+        text = (EXAMPLES / "kinds-full-throw.toml").read_text().replace("thrown = 5 }", f"{bad} }}")
+        with pytest.raises(InvalidRulesError, match=words):
+            parse_rules_text(text)
 
 
 def test_six_of_a_kind_as_two_triplets() -> None:

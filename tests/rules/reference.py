@@ -124,9 +124,17 @@ class Reference:
         """G-5: five 1s win the game, whatever their kind rule makes them worth."""
         return self.rules.game.five_ones_win and block == (1, 1, 1, 1, 1)
 
-    def is_multiple(self, n: int, face: int) -> bool:
-        """Whether n dice of ``face`` are a combination (points or a win)."""
-        return self.kind(n, face) is not None or self.five_ones_win((face,) * n)
+    def kind_on(self, n: int, face: int, thrown: int) -> KindValue:
+        """n dice of ``face`` in a throw of ``thrown`` dice: the kind rule's value where its
+        ``thrown`` (0: any throw) allows that throw, else no combination."""
+        written = [k for k in self.rules.scoring.kinds if k.count == n]
+        if written and written[0].thrown not in (0, thrown):
+            return None
+        return self.kind(n, face)
+
+    def is_multiple(self, n: int, face: int, thrown: int) -> bool:
+        """Whether n dice of ``face`` are a combination (points or a win) in that throw."""
+        return self.kind_on(n, face, thrown) is not None or self.five_ones_win((face,) * n)
 
     # ------------------------------------------------------------ one block
 
@@ -147,7 +155,7 @@ class Reference:
             yield (False, self.singles[block[0]])
         # S-3..S-6, S-11: n of a kind is a combination only where the rule set lists it.
         if n >= 3 and len(faces) == 1:
-            kind = self.kind(n, block[0])
+            kind = self.kind_on(n, block[0], thrown)
             if kind == "win":
                 yield (True, 0)
             elif kind is not None:
@@ -178,7 +186,7 @@ class Reference:
             count = Counter(block)
             three = next(f for f, k in count.items() if k == 3)
             pair = next(f for f, k in count.items() if k == 2)
-            base = self.kind(3, three)
+            base = self.kind_on(3, three, thrown)
             if isinstance(base, int):
                 if s.full_house == "sum":
                     yield (False, base + s.full_house_pair * pair)
@@ -234,7 +242,8 @@ class Reference:
             have = Counter(throw)
             whole = {
                 face: max(
-                    (n for n in range(3, have[face] + 1) if self.is_multiple(n, face)), default=0
+                    (n for n in range(3, have[face] + 1) if self.is_multiple(n, face, len(throw))),
+                    default=0,
                 )
                 for face in range(1, 7)
             }
@@ -248,7 +257,8 @@ class Reference:
             have = Counter(throw)
             sizes = {
                 face: max(
-                    (n for n in range(3, have[face] + 1) if self.is_multiple(n, face)), default=0
+                    (n for n in range(3, have[face] + 1) if self.is_multiple(n, face, len(throw))),
+                    default=0,
                 )
                 for face in range(1, 7)
             }

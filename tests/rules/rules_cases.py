@@ -54,7 +54,7 @@ keep_whole_multiples = true
 [scoring.kinds]
 3 = { default = "100 x face", 1 = 300, 2 = "none" }
 4 = { default = "(n-2) x three", 2 = 700, 6 = 1500 }
-5 = { default = "three + 400 per extra die", 2 = 2000 }
+5 = { default = "three + 400 per extra die", 2 = 2000, thrown = 6 }
 6 = { default = "double", 1 = "win" }
 
 [[scoring.patterns]]

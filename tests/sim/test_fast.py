@@ -45,6 +45,7 @@ from zloutch.strategy.expert import ExpertBot
 pytestmark = pytest.mark.xdist_group("sim-kernels")
 
 NO_SHEET = "ticks_to_cross=0,bump=off,take_back=false"
+EXAMPLES = Path(__file__).resolve().parents[2] / "docs" / "examples" / "rules"
 
 REPLAYED = [
     ("farkle", ["expert", "threshold:300"]),  # F-4 final turns, entry 500
@@ -72,6 +73,7 @@ REPLAYED = [
         "dix-mille-6(multiples_over_throws,multiples_take_all,late_pair=false,target=3000)",
         ["expert", "greedy"],
     ),
+    (f"{EXAMPLES}/kinds-full-throw.toml(target=3000)", ["expert", "greedy"]),  # kinds' thrown
 ]
 SHORTER = {
     "cinq-mille(target=2500)": "cinq-mille(target=1500)",

@@ -59,6 +59,9 @@ class KindRule:
     default: str
     faces: tuple[tuple[Face, str], ...] = ()
     """Per-face overrides, sorted by face."""
+    thrown: int = 0
+    """Counts only in a throw of exactly this many dice (a table that scores five of a kind
+    only on a throw of all five: 5); 0 means any throw."""
 
     def rule_for(self, face: Face) -> str:
         for f, rule in self.faces:

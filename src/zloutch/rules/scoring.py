@@ -209,6 +209,8 @@ class ScoreTable:
         # Multiples as points: G-5 adds a winning reading of five 1s, it does not take away
         # the points the kind rule gives them (S-5: five 1s = 4000 in dix-mille).
         self._kind_points = resolve_kinds(rules.scoring.kinds, False, rules.dice)
+        # A kind rule with ``thrown`` counts only in a throw of that many dice.
+        self._kind_thrown = {k.count: k.thrown for k in rules.scoring.kinds if k.thrown}
         self._five_ones_win = rules.game.five_ones_win and rules.dice >= 5
         self._context_matters = rules.variants.across_throws
         # Each throw is read the first time it is looked up (scoring one throw reads one),
@@ -254,7 +256,7 @@ class ScoreTable:
             if c[face - 1]:
                 found.append(Combination(f"single {face}", (face,), points))
         for (n, face), value in sorted(self._kind_points.items()):
-            if c[face - 1] >= n:
+            if c[face - 1] >= n and self._kind_counts(n, len(throw)):
                 wins = value == "win"
                 found.append(
                     Combination(
@@ -296,6 +298,8 @@ class ScoreTable:
             for three in range(1, 7):
                 base = self._kind_points.get((3, three))
                 if c[three - 1] < 3 or not isinstance(base, int):
+                    continue
+                if not self._kind_counts(3, len(throw)):  # its three must count here
                     continue
                 for pair in range(1, 7):
                     if pair != three and c[pair - 1] >= 2:
@@ -389,10 +393,18 @@ class ScoreTable:
             legal = [k for k in legal if len(k.dice) == most]
         return tuple(legal)
 
+    def _kind_counts(self, n: int, thrown: int) -> bool:
+        """Whether n of a kind is a combination in a throw of ``thrown`` dice."""
+        return self._kind_thrown.get(n, 0) in (0, thrown)
+
     def whole_multiple(self, throw: Dice, face: Face) -> int:
         """The size of the largest multiple of ``face`` in the throw that scores (0: none)."""
         have = counts(throw)[face - 1]
-        sizes = [n for (n, f) in self._kinds if f == face and n <= have]
+        sizes = [
+            n
+            for (n, f) in self._kinds
+            if f == face and n <= have and self._kind_counts(n, len(throw))
+        ]
         return max(sizes, default=0)
 
     def _breaks_multiple(self, throw: Dice, kept: Dice) -> bool:

@@ -192,14 +192,22 @@ def _parse_kinds(data: object, dice: int, base: tuple[KindRule, ...]) -> tuple[K
             )
         if isinstance(rule, Mapping):
             default = "none"
+            thrown = 0
             overrides: list[tuple[int, str]] = []
             for face_text, face_rule in rule.items():
                 if face_text == "default":
                     default = _normalise_kind_rule(face_rule, f"{key}.default")
+                elif face_text == "thrown":
+                    thrown = _as_int(face_rule, f"{key}.thrown")
+                    if thrown and not count <= thrown <= dice:
+                        raise InvalidRulesError(
+                            f"must be 0 (any throw) or between {count} and {dice}",
+                            f"{key}.thrown",
+                        )
                 else:
                     face = _parse_face(face_text, f"{key}.{face_text}")
                     overrides.append((face, _normalise_kind_rule(face_rule, f"{key}.{face}")))
-            by_count[count] = KindRule(count, default, tuple(sorted(overrides)))
+            by_count[count] = KindRule(count, default, tuple(sorted(overrides)), thrown)
         else:
             by_count[count] = KindRule(count, _normalise_kind_rule(rule, key))
     kinds = tuple(

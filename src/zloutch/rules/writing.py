@@ -48,9 +48,10 @@ def to_toml(rules: RuleSet) -> str:
             lines.append(f"{f.name} = {_toml_value(getattr(rules.scoring, f.name))}")
     lines += ["", "[scoring.kinds]"]
     for kind in rules.scoring.kinds:
-        if kind.faces:
+        if kind.faces or kind.thrown:
             parts = [f"default = {_kind_value(kind.default)}"]
             parts += [f"{face} = {_kind_value(rule)}" for face, rule in kind.faces]
+            parts += [f"thrown = {kind.thrown}"] if kind.thrown else []
             lines.append(f"{kind.count} = {{ " + ", ".join(parts) + " }")
         else:
             lines.append(f"{kind.count} = {_kind_value(kind.default)}")
