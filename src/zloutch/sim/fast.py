@@ -374,12 +374,14 @@ def _play_game_py(
     sheets: Ints,
     hist: Ints,
     trace: Ints,
+    work: Any,
 ) -> int:  # pragma: no cover - compiled; returns the turns started, -1 if unfinished
     """Play game ``game``; per-player results into the given rows (by player, not seat):
     ``sheets[p]`` counts its bumps given and taken, ticks and take-backs (``SHEET_COUNTS``).
 
     ``turn``, ``policy``, ``game_rules`` and ``sheet``: the tuples of
-    ``FastSimulator._arguments``.
+    ``FastSimulator._arguments``; ``work``: the arrays a game works in (``_work``), made
+    once for many games (only what a game reads before it writes is reset here).
     """
     (
         start_col,
@@ -409,19 +411,18 @@ def _play_game_py(
         take_flat,
     ) = policy
     final_turns, cut, lost, reaches = game_rules
-    limit, _, _, _, reentry, depth = sheet
+    limit, restart, bump_mode, fallback, reentry, depth = sheet
     last_a, last_t, last_x = cut.shape[0] - 1, cut.shape[1] - 1, reaches.shape[0] - 1
     state = _mix(key ^ (np.uint64(game) * _GOLDEN))
     shift = game % players
     bins = hist.shape[1]
     n_trace = 0
-    # Each seat's levels not crossed, lowest first, with the ticks beside each (G-3).
-    lv_val = np.zeros((players, depth), dtype=np.int64)
-    lv_tk = np.zeros((players, depth), dtype=np.int64)
-    lv_n = np.zeros(players, dtype=np.int64)
-    ever = np.zeros(players, dtype=np.bool_)
-    frames = np.zeros((players * depth + 2, 3), dtype=np.int64)
-    hits = np.zeros((players, 4), dtype=np.int64)  # by seat, as sheets[p]
+    # Each seat's levels not crossed, lowest first, with the ticks beside each (G-3); a level
+    # is written before it is read, so only the counts start again from 0.
+    lv_val, lv_tk, lv_n, ever, frames, hits = work  # hits: by seat, as sheets[p]
+    lv_n[:] = 0
+    ever[:] = False
+    hits[:] = 0
     for p in range(players):
         score[p] = 0
         wins[p] = 0.0
@@ -524,8 +525,8 @@ def _play_game_py(
             if limit > 0 and n > 0:  # G-3: a tick beside the current level
                 lv_tk[mover, n - 1] += 1
                 if lv_tk[mover, n - 1] >= limit:
-                    back = _cross(mover, lv_val, lv_tk, lv_n, sheet[1])
-                    if sheet[3] and back != 0:
+                    back = _cross(mover, lv_val, lv_tk, lv_n, restart)
+                    if fallback and back != 0 and bump_mode != 0:
                         _bumps(mover, back, players, lv_val, lv_tk, lv_n, sheet, frames, hits)
         else:
             value = a + t - cut[min(a, last_a), min(t, last_t)]  # G-7: the last 1000
@@ -534,7 +535,8 @@ def _play_game_py(
                 lv_tk[mover, n] = 0
                 lv_n[mover] = n + 1
                 ever[mover] = True
-                _bumps(mover, value, players, lv_val, lv_tk, lv_n, sheet, frames, hits)
+                if bump_mode != 0:
+                    _bumps(mover, value, players, lv_val, lv_tk, lv_n, sheet, frames, hits)
             hist[player, min(t, bins - 1)] += 1
             if hand_take_col[h] >= 0:  # G-8: dice left, offered to the next player
                 offer_t = t
@@ -550,11 +552,12 @@ def _play_game_py(
         if holder >= 0 and mover == holder:
             break
         started += 1
-    seat_score = np.zeros(players, dtype=np.int64)
+    best = 0
     for s in range(players):
         m = lv_n[s]
-        seat_score[s] = lv_val[s, m - 1] if m > 0 else 0
-        score[(s + shift) % players] = seat_score[s]
+        value = lv_val[s, m - 1] if m > 0 else 0
+        score[(s + shift) % players] = value
+        best = max(best, value)
         for c in range(4):
             sheets[(s + shift) % players, c] = hits[s, c]
     if started > max_turns:
@@ -563,13 +566,31 @@ def _play_game_py(
         wins[(winner + shift) % players] = 1.0
         seat_wins[winner] = 1.0
     else:
-        best = seat_score.max()
-        share = 1.0 / np.sum(seat_score == best)
+        tied = 0
         for s in range(players):
-            if seat_score[s] == best:
+            if score[(s + shift) % players] == best:
+                tied += 1
+        share = 1.0 / tied
+        for s in range(players):
+            if score[(s + shift) % players] == best:
                 wins[(s + shift) % players] = share
                 seat_wins[s] = share
     return started
+
+
+def _work_py(players: int, depth: int) -> Any:  # pragma: no cover - compiled
+    """The arrays one game works in (see ``_play_game``), for many games in turn."""
+    return (
+        np.empty((players, depth), dtype=np.int64),
+        np.empty((players, depth), dtype=np.int64),
+        np.zeros(players, dtype=np.int64),
+        np.zeros(players, dtype=np.bool_),
+        np.empty((players * depth + 2, 3), dtype=np.int64),
+        np.zeros((players, 4), dtype=np.int64),
+    )
+
+
+_work: Any = njit(cache=True, nogil=True)(_work_py)
 
 
 _play_game: Any = njit(cache=True, nogil=True)(_play_game_py)
@@ -600,6 +621,7 @@ def _play_batch_py(  # pragma: no cover - compiled
     for c in prange(chunks):
         lo = c * n_games // chunks
         hi = (c + 1) * n_games // chunks
+        work = _work(players, sheet[5])
         for i in range(lo, hi):
             started[i] = _play_game(
                 key,
@@ -619,6 +641,7 @@ def _play_batch_py(  # pragma: no cover - compiled
                 sheets[i],
                 hist[c],
                 no_trace,
+                work,
             )
 
 
@@ -812,6 +835,7 @@ class FastSimulator:
             sheets,
             hist,
             trace,
+            _work(players, self.model.depth),
         )
         used = int(np.argmax(trace < 0)) if (trace < 0).any() else length
         return [(int(trace[i]), int(trace[i + 1])) for i in range(0, used, 2)]
