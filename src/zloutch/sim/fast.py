@@ -411,7 +411,7 @@ def _play_game_py(
         take_flat,
     ) = policy
     final_turns, cut, lost, reaches = game_rules
-    limit, restart, bump_mode, fallback, reentry, depth = sheet
+    limit, restart, bump_mode, fallback, reentry, _ = sheet
     last_a, last_t, last_x = cut.shape[0] - 1, cut.shape[1] - 1, reaches.shape[0] - 1
     state = _mix(key ^ (np.uint64(game) * _GOLDEN))
     shift = game % players
