@@ -100,3 +100,27 @@ def test_a_dice_file_that_stops_matching_exits_2(tmp_path: object) -> None:
     )
     assert result.exit_code == 2
     assert "but 3 dice are thrown now" in result.stderr
+
+
+def test_a_hint_in_the_chance_to_win_reads_as_a_percentage() -> None:
+    """With a solved two-player game in the cache the hint's values are chances to win: said
+    as such, in percent (the line mode printed "win probability banked by this turn: throw:
+    0.7"), and the same in the full-screen app's hint table."""
+    from zloutch.adapters.tui.widgets import advice_table
+    from zloutch.app.solve import solved_game
+    from zloutch.rules import load_rules
+
+    spec = "farkle-minimal(target=500)"
+    solved_game(load_rules(spec))  # into this test's private cache (tests/conftest.py)
+    session = Session.new(spec, "Ana,Bob")
+    out = io.StringIO()
+    PlainGame(session, io.StringIO("hint\nquit\n"), out).run()
+    text = out.getvalue()
+    assert "Hint for Ana, the chance to win after each move:" in text
+    line = next(x for x in text.splitlines() if x.strip().startswith("throw:"))
+    value = float(line.split(":")[1].split("%")[0])
+    assert 50 < value < 100 and line.endswith("% (best)")
+    advice = session.advice()
+    assert advice is not None
+    rows = advice_table(advice, "Ana").columns[1]._cells  # type: ignore[attr-defined]
+    assert rows == [f"{100 * advice.values[0][1]:.1f}%"]

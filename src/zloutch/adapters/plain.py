@@ -21,6 +21,7 @@ from types import FrameType
 from typing import TextIO
 
 from zloutch.app.dice import DiceExhaustedError, DiceFileError, count_dice
+from zloutch.app.hints import hint_heading, shown_value
 from zloutch.app.match import Need
 from zloutch.app.session import (
     META_WORDS,
@@ -187,10 +188,10 @@ def hint_lines(session: Session) -> list[str]:
             return ["No hint while the dice are in the air: type their faces first."]
         return ["No hint now: nobody has a choice to make."]
     name = session.names[session.state.turn.player]
-    lines = [f"Hint for {name}, {advice.objective} banked by this turn:"]
+    lines = [hint_heading(advice, name)]
     for i, (action, value) in enumerate(advice.values):
         best = " (best)" if i == 0 else ""
-        lines.append(f"  {action}: {value:.1f}{best}")
+        lines.append(f"  {action}: {shown_value(advice, value)}{best}")
     return lines
 
 

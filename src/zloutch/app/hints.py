@@ -19,7 +19,7 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from zloutch.app.store import load_game_solution
 from zloutch.engine import GameState, current_player
 from zloutch.rules import RuleSet
-from zloutch.strategy.expert import Advice, TurnAdvisor
+from zloutch.strategy.expert import WIN_PROBABILITY, Advice, TurnAdvisor
 from zloutch.strategy.optimal import GameAdvisor
 
 SHARED_ADVISORS = 16
@@ -41,6 +41,18 @@ def advice_of(advisor: TurnAdvisor, state: GameState) -> Advice | None:
     # A die off the table is no choice: the advisor gives it no value (-inf).
     values = tuple((a, v) for a, v in advice.values if math.isfinite(v))
     return Advice(values, advice.objective) if values else None
+
+
+def shown_value(advice: Advice, value: float) -> str:
+    """A hint's value as people read it: ``67.6%`` of a chance to win, or ``412.3`` points."""
+    return f"{100 * value:.1f}%" if advice.objective == WIN_PROBABILITY else f"{value:,.1f}"
+
+
+def hint_heading(advice: Advice, name: str) -> str:
+    """What a hint's values are, for ``name``: the chance to win, or points of this turn."""
+    if advice.objective == WIN_PROBABILITY:
+        return f"Hint for {name}, the chance to win after each move:"
+    return f"Hint for {name}, {advice.objective} banked by this turn:"
 
 
 def _solve_and_keep(rules: RuleSet) -> bool:

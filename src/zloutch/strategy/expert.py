@@ -38,6 +38,8 @@ POINTS = "expected points"
 """The objective of a turn solved alone: the expected points it banks."""
 LONG_RUN = "long-run points per turn (F-1)"
 """The objective under the consecutive-farkle penalty: the long-run average per turn."""
+WIN_PROBABILITY = "win probability"
+"""The objective of a solved game (``optimal.GameAdvisor``): the chance to win, 0 to 1."""
 
 
 class AdviceError(ZloutchError):

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from zloutch.engine.actions import Action
 from zloutch.engine.state import GameState
 from zloutch.rules.ruleset import RuleSet
-from zloutch.strategy.expert import Advice, ExpertBot, TurnAdvisor
+from zloutch.strategy.expert import WIN_PROBABILITY, Advice, ExpertBot, TurnAdvisor
 from zloutch.strategy.game_solver import GameSolution, PairSolutions, sheet_blind
 from zloutch.strategy.turn_solver import TurnSolution
 
@@ -34,7 +34,7 @@ class GameAdvisor(TurnAdvisor):
 
     def advise(self, state: GameState) -> Advice:
         advice = super().advise(state)
-        return Advice(advice.values, objective="win probability")
+        return Advice(advice.values, objective=WIN_PROBABILITY)
 
 
 SolutionSource = Callable[[RuleSet], "GameSolution | None"]

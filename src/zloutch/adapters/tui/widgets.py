@@ -16,6 +16,7 @@ from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Static
 
+from zloutch.app.hints import shown_value
 from zloutch.console.render import Change, sheet_table
 from zloutch.engine import GameState
 from zloutch.strategy.expert import Advice
@@ -152,7 +153,7 @@ def advice_table(advice: Advice | None, who: str) -> RenderableType:
     for i, (action, value) in enumerate(advice.values):
         mark = "best" if i == 0 else ""
         style = "bold green" if i == 0 else ""
-        table.add_row(str(action), f"{value:.1f}", mark, style=style)
+        table.add_row(str(action), shown_value(advice, value), mark, style=style)
     return table
 
 
