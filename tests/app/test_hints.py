@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
-from zloutch.app.hints import SharedAdvisors
+import time
+
+import pytest
+
+from zloutch.adapters.plain import hint_lines
+from zloutch.app.hints import SOLVING_NOTE, SharedAdvisors
+from zloutch.app.match import Need
 from zloutch.app.session import Session
 from zloutch.engine import Throw, new_game, step
 from zloutch.rules import load_rules
@@ -30,3 +36,70 @@ def test_one_advisor_per_rule_set_and_none_while_the_dice_roll() -> None:
         shared.advice(new_game(load_rules(spec), ("Ana", "Bob")))
     assert len(shared._advisors) == 2  # the least recently asked went first
     assert (rules, True) not in shared._advisors
+
+
+def play_bots(session: Session) -> None:
+    """Bots' moves and drawn dice until a person is to move or the game is over."""
+    while session.need() in (Need.BOT, Need.DICE):
+        if session.need() is Need.BOT:
+            session.bot_step()
+        else:
+            session.roll()
+
+
+def notes(session: Session) -> list[str]:
+    return [entry.text for entry in session.log if entry.kind == "note"]
+
+
+@pytest.mark.slow  # a process of its own solves the game (Numba's kernels loaded there)
+def test_a_terminal_game_solves_in_the_background_and_its_hint_and_bot_turn_to_wins() -> None:
+    """``Session.solve_in_background`` (what ``zloutch play`` does at a terminal): the
+    optimal bot asks for its game at once and says it plays turn-optimal until it is solved;
+    the hint is in points meanwhile and says so; once the table is in the cache the hint is
+    in the chance to win and the bot says it plays to win."""
+    spec = "farkle-minimal(target=500)"
+    session = Session.new(spec, "bot:best,Ana")
+    assert not session.solving()  # nothing asked for it: no background solve by default
+    session.solve_in_background()
+    assert session.solving()
+    play_bots(session)
+    assert any("solving it now, in the background" in n for n in notes(session)), notes(session)
+    hint = hint_lines(session)
+    assert hint[0] == "Hint for Ana, expected points banked by this turn:"
+    assert hint[-1] == f"({SOLVING_NOTE})"
+    deadline = time.monotonic() + 120
+    while session.solving() and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert not session.solving(), "the background solve did not finish in 120 s"
+    after = session.advice()
+    assert after is not None and after.objective == "win probability"
+    assert hint_lines(session)[0] == "Hint for Ana, the chance to win after each move:"
+    while session.need() is Need.PERSON:  # Ana banks or throws on: the bot's turn comes
+        action = after.best if (after := session.advice()) else session.moves()[0]
+        session.act(action)
+        play_bots(session)
+        if any("is solved: playing to win" in n for n in notes(session)):
+            break
+    assert any("is solved: playing to win" in n for n in notes(session)), notes(session)
+    session.close()
+
+
+def test_closing_a_session_stops_its_background_solve() -> None:
+    """A terminal game that quits does not wait for a solve nobody will read."""
+    session = Session.new("farkle", "Ana,Bob")
+    session.solve_in_background()
+    assert session.advice() is not None and session.solving()
+    begin = time.monotonic()
+    session.close()
+    assert time.monotonic() - begin < 5
+    deadline = time.monotonic() + 10
+    while session.solving() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not session.solving()
+
+
+def test_a_hint_in_points_says_nothing_of_a_solve_nobody_asked_for() -> None:
+    session = Session.new("dix-mille", "Ana,Bob")
+    lines = hint_lines(session)
+    assert lines[0] == "Hint for Ana, expected points banked by this turn:"
+    assert not any("background" in line for line in lines)

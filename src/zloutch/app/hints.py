@@ -55,6 +55,10 @@ def hint_heading(advice: Advice, name: str) -> str:
     return f"Hint for {name}, {advice.objective} banked by this turn:"
 
 
+SOLVING_NOTE = "solving this game in the background: the hint turns to the chance to win"
+"""What a hint in points says while its game's table is being solved."""
+
+
 def _solve_and_keep(rules: RuleSet) -> bool:
     """In the solving process: the two-player game solved and saved in the cache."""
     from zloutch.app.solve import solved_game
@@ -93,11 +97,24 @@ class BackgroundSolves:
             job = self._jobs.get(rules)
         return job is not None and job.done() and job.exception() is None
 
-    def close(self) -> None:
+    def running(self, rules: RuleSet) -> bool:
+        """Whether ``rules``'s game is being solved here (or waits its turn)."""
         with self._lock:
-            if self._pool is not None:
-                self._pool.shutdown(wait=False, cancel_futures=True)
-                self._pool = None
+            job = self._jobs.get(rules)
+        return job is not None and not job.done()
+
+    def close(self, *, kill: bool = False) -> None:
+        """No more solves; ``kill``: the one under way is stopped too (a terminal game that
+        quits does not wait minutes for a table nobody will read; the cache keeps only
+        whole tables)."""
+        with self._lock:
+            pool, self._pool = self._pool, None
+        if pool is None:
+            return
+        workers = list(getattr(pool, "_processes", {}).values()) if kill else []
+        pool.shutdown(wait=False, cancel_futures=True)
+        for worker in workers:  # Python 3.14 has pool.terminate_workers() for this
+            worker.terminate()
 
 
 class SharedAdvisors:

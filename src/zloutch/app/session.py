@@ -25,7 +25,7 @@ from zloutch.app.dice import (
     count_dice,
 )
 from zloutch.app.files import check_writable, shown, write_atomically
-from zloutch.app.hints import advice_of, new_advisor
+from zloutch.app.hints import BackgroundSolves, SharedAdvisors
 from zloutch.app.match import BOT_PREFIX, Match, Need, NothingToUndoError, undone_words
 from zloutch.app.store import load_game_solution
 from zloutch.engine import (
@@ -66,7 +66,7 @@ from zloutch.engine.record import (
 from zloutch.rules import Dice, ZloutchError, format_dice, parse_dice
 from zloutch.sim import MAX_TURNS
 from zloutch.strategy.bots import LEVELS, make_bot
-from zloutch.strategy.expert import Advice, TurnAdvisor
+from zloutch.strategy.expert import Advice
 from zloutch.strategy.policy import Policy
 
 BOTS_ALONE_TURNS = MAX_TURNS
@@ -304,7 +304,9 @@ class Session:
                 self.bots[seat] = bot
         self.log: list[LogEntry] = []
         self._noted: set[str] = set()
-        self._advisor: TurnAdvisor | None = None
+        self._solves = BackgroundSolves()
+        self._hints = SharedAdvisors(size=2)
+        """The hint's advisor: the cached solved game, or points (``solve_in_background``)."""
         self.record_path: str | None = None
         """Where the record is kept on disk after every action (``record_to``); None: nowhere."""
         self.record_error: str | None = None
@@ -314,6 +316,27 @@ class Session:
         self.closed = False
         """The game stopped here (``close``): its dice secret is in the record, no more moves."""
         self._reveal_if_over()
+
+    def solve_in_background(self) -> None:
+        """Solve this two-player game in a process apart where no table is cached (the
+        terminal app does, as a server does): the hint asks for it on first use and turns
+        to the chance to win once it is in the cache; an optimal bot asks for it (or its
+        sheet-blind model, ``sheet_blind``) at once, says so while it waits and plays it
+        from its next move. ``close`` stops a solve under way."""
+        self._hints = SharedAdvisors(size=2, solves=self._solves)
+        if len(self.record.players) != 2:
+            return
+        if not any(bot.name == "optimal" for bot in self.bots.values()):
+            return
+        from zloutch.strategy.game_solver import sheet_blind  # NumPy: only for this bot
+        from zloutch.strategy.optimal import OptimalBot
+
+        model = sheet_blind(self.state.rules) or self.state.rules
+        for bot in self.bots.values():
+            if isinstance(bot, OptimalBot):
+                bot.solving = self._solves.running
+        if load_game_solution(model) is None:
+            self._solves.start(model)
 
     # -- making one
 
@@ -448,9 +471,11 @@ class Session:
         """Each legal action with its value for the player to move, best first (the hint)."""
         if self.need() not in (Need.PERSON, Need.BOT):
             return None
-        if self._advisor is None:
-            self._advisor = new_advisor(self.state.rules, len(self.state.sheets))
-        return advice_of(self._advisor, self.state)
+        return self._hints.advice(self.state)
+
+    def solving(self) -> bool:
+        """Whether this game's table is being solved in the background (the hint says so)."""
+        return self._solves.running(self.state.rules)
 
     # -- reading what people type
 
@@ -602,6 +627,7 @@ class Session:
         (the caller writes it). Nothing more can be played in this session: a resume throws
         from a new secret, so the secret written here tells no throw to come."""
         self.closed = True
+        self._solves.close(kill=True)
         self._reveal()
 
     def _reveal_if_over(self) -> None:

@@ -58,6 +58,10 @@ class OptimalBot:
         self._advisors: dict[RuleSet, GameAdvisor | None] = {}
         self._expert = ExpertBot()
         self.note = ""
+        self.solving: Callable[[RuleSet], bool] | None = None
+        """Whether a rule set's game is being solved now (a terminal game or a server that
+        solves it in the background): the note says so while the bot waits for it."""
+        self._waited = False
 
     def _find(self, rules: RuleSet) -> GameSolution | None:
         source = self._source
@@ -78,17 +82,26 @@ class OptimalBot:
     def choose(self, state: GameState, rng: random.Random) -> Action:
         advisor = self.advisor(state.rules) if len(state.sheets) == 2 else None
         if advisor is None:
-            spec = (sheet_blind(state.rules) or state.rules).spec
-            self.note = (
-                f"no solved game for {state.rules.spec}: playing turn-optimal "
-                f"(solve it with: zloutch solve --game --rules '{spec}')"
-            )
+            model = sheet_blind(state.rules) or state.rules
+            if self.solving is not None and self.solving(model):
+                self._waited = True
+                self.note = (
+                    f"no solved game for {state.rules.spec} yet: playing turn-optimal until "
+                    f"{model.spec} is solved (solving it now, in the background)"
+                )
+            else:
+                self.note = (
+                    f"no solved game for {state.rules.spec}: playing turn-optimal "
+                    f"(solve it with: zloutch solve --game --rules '{model.spec}')"
+                )
             return self._expert.choose(state, rng)
         if advisor.game.rules != state.rules:
             self.note = (
                 f"playing the sheet-blind model {advisor.game.rules.spec} of "
                 f"{state.rules.spec}: ticks, bumps and take-back are not in its model"
             )
+        elif self._waited:
+            self.note = f"the game of {state.rules.spec} is solved: playing to win from now on"
         else:
             self.note = ""
         return advisor.advise(state).best

@@ -200,6 +200,8 @@ def run_game(
         saves_to = record_path
         if saves_to is None and resume is not None:  # saved back where it was
             saves_to = resumed_record_path(resume)
+        if sys.stdin.isatty():  # a person: the hint and bot:best need not wait for a solve
+            session.solve_in_background()
         game = PlainGame(
             session,
             sys.stdin,
@@ -223,6 +225,7 @@ def run_game(
         record_path=record_path,
         dice=dice,
         resume_path=resume,
+        background_solves=True,  # the full-screen app runs only at a terminal
     )
     app = ZloutchApp(config)
     status = app.run()  # 2: a dice file that stopped matching the game (the record is written)

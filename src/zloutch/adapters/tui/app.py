@@ -41,6 +41,9 @@ class AppConfig:
     """The dice of ``--dice`` or ``--seed`` for the game the new-game screen starts."""
     resume_path: str | None = None
     """``--resume``: the file the save dialog offers first."""
+    background_solves: bool = False
+    """Solve a two-player game with no cached table in a process apart (a person at a
+    terminal, ``Session.solve_in_background``); off in tests, which want the same hint."""
 
 
 class ZloutchApp(App[int]):
@@ -77,6 +80,8 @@ class ZloutchApp(App[int]):
             self.push_screen(self.new_game_screen())
         else:
             self.session.record_to(self.record_path)
+            if self.config.background_solves:
+                self.session.solve_in_background()
             self.push_screen(GameScreen(self.session, pace=self.config.pace))
 
     def _catch_signals(self) -> None:
@@ -110,6 +115,8 @@ class ZloutchApp(App[int]):
         """Leave the new-game screen for the table."""
         self.session = session
         session.record_to(self.record_path)
+        if self.config.background_solves:
+            session.solve_in_background()
         self.switch_screen(GameScreen(session, pace=self.config.pace))
 
     def game_over(self, note: str = "") -> None:

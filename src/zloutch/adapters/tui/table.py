@@ -430,7 +430,7 @@ class GameScreen(Screen[None]):
         hint = self.query_one("#hint", HintPanel)
         if hint.has_class("shown"):
             advice = s.advice() if self.person_to_move() else None
-            hint.show(advice, name)
+            hint.show(advice, name, solving=s.solving())
         self.write_log()
         typed = self.query("#typed")
         if typed:  # the faces' field only while real dice are in the air

@@ -16,7 +16,7 @@ from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Static
 
-from zloutch.app.hints import shown_value
+from zloutch.app.hints import SOLVING_NOTE, shown_value
 from zloutch.console.render import Change, sheet_table
 from zloutch.engine import GameState
 from zloutch.strategy.expert import Advice
@@ -136,12 +136,15 @@ class SheetView(Static):
         self.update(sheet_table(state, changes, title="Sheet", compact=True))
 
 
-def advice_table(advice: Advice | None, who: str) -> RenderableType:
-    """Each legal action with its value, the recommended one first and marked."""
+def advice_table(advice: Advice | None, who: str, *, solving: bool = False) -> RenderableType:
+    """Each legal action with its value, the recommended one first and marked; ``solving``:
+    the game is being solved in the background (said under the table)."""
     if advice is None:
         return Text("Hint: no decision to make right now.")
     table = Table(
         title=f"Hint for {who}: {advice.objective}",
+        caption=SOLVING_NOTE if solving else None,
+        caption_justify="left",
         title_justify="left",
         box=box.SIMPLE_HEAD,
         show_edge=False,
@@ -164,6 +167,6 @@ class HintPanel(Static):
         super().__init__(id=id)
         self.advice: Advice | None = None
 
-    def show(self, advice: Advice | None, who: str) -> None:
+    def show(self, advice: Advice | None, who: str, *, solving: bool = False) -> None:
         self.advice = advice
-        self.update(advice_table(advice, who))
+        self.update(advice_table(advice, who, solving=solving))
