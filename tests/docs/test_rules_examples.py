@@ -369,6 +369,11 @@ def test_keep_every_multiple_keeps() -> None:
     assert [(k.dice, k.points) for k in keeps] == [((3, 3, 3, 4, 4, 4), 300 + 400)]
     with pytest.raises(IllegalKeepError, match="keep the three 3s"):
         validate_keep(rules, (3, 3, 3, 4, 4, 4), (4, 4, 4))
+    # Six of a face where only three of a kind scores are two threes: both are kept.
+    triplets = example("two-triplets", "keep_every_multiple")
+    assert [k.dice for k in score_throw(triplets, (4,) * 6).keeps] == [(4,) * 6]
+    with pytest.raises(IllegalKeepError, match="keep the six 4s"):
+        validate_keep(triplets, (4,) * 6, (4, 4, 4))
 
 
 def test_keep_whole_multiples_keeps() -> None:

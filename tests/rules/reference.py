@@ -253,19 +253,20 @@ class Reference:
                 if not any(0 < Counter(keep.dice)[face] < whole[face] for face in range(1, 7))
             }
         if s.keep_every_multiple:
-            # Every multiple of the throw, at its largest count that is a combination.
+            # Every die of a face that the throw's multiples can take at once (six 4s are two
+            # threes where only three of a kind scores), found by trying every split.
             have = Counter(throw)
-            sizes = {
-                face: max(
-                    (n for n in range(3, have[face] + 1) if self.is_multiple(n, face, len(throw))),
-                    default=0,
-                )
-                for face in range(1, 7)
-            }
+            taken = {}
+            for face in range(1, 7):
+                sizes = [n for n in range(3, 7) if self.is_multiple(n, face, len(throw))]
+                splits = {0}
+                for _ in range(have[face]):
+                    splits |= {a + n for a in splits for n in sizes if a + n <= have[face]}
+                taken[face] = max(splits)
             legal = {
                 key: keep
                 for key, keep in legal.items()
-                if all(Counter(keep.dice)[face] >= sizes[face] for face in range(1, 7))
+                if all(Counter(keep.dice)[face] >= taken[face] for face in range(1, 7))
             }
         if s.keep_all_scoring and legal:
             top = max((k.wins, k.points) for k in legal.values())

@@ -697,7 +697,11 @@ def test_three_plus_k_per_extra_die(tmp_path: Path) -> None:
         text = MINIMAL_FILE + f'[scoring.kinds]\n4 = "{bad}"\n'
         err = error_of(write(tmp_path / "bad.toml", text))
         assert err.key == "scoring.kinds.4" and '"three + K per extra die"' in str(err), bad
+    # K is refused by what it makes, not by three times itself: four 6s at 40,600 load.
+    fine = MINIMAL_FILE + '[scoring.kinds]\n3 = "100 x face"\n4 = "three + 40000 per extra die"\n'
+    assert load_rules(write(tmp_path / "fine.toml", fine)).kinds_values()[(4, 6)] == 40600
     huge = MINIMAL_FILE + '[scoring.kinds]\n3 = 100\n4 = "three + 99999 per extra die"\n'
+    huge += '5 = "three + 99999 per extra die"\n'
     assert "100000" in str(error_of(write(tmp_path / "huge.toml", huge))).replace(",", "")
 
 

@@ -472,6 +472,18 @@ def test_V7_without_its_pair_rule() -> None:
     assert load_rules("dix-mille(multiples_over_throws,late_pair=false,full_house_pair=0)")
 
 
+def test_V7_without_its_pair_counts_no_pair_toward_an_entry_by_one_throw() -> None:
+    """The entry check (T-7 by one throw) reads the same V-7 as the game: without its pair
+    rule the best throw is five 1s (4000), so an entry of 5000 is refused; with it, a pair
+    worth 1000 x face reaches it."""
+    from zloutch.rules import InvalidRulesError
+
+    pair = "multiples_over_throws,full_house_pair=1000,entry_by=throw,entry=5000"
+    assert load_rules(f"dix-mille({pair})")
+    with pytest.raises(InvalidRulesError, match="no player could ever enter"):
+        load_rules(f"dix-mille({pair},late_pair=false)")
+
+
 def test_V7_a_multiple_extended_takes_every_matching_die() -> None:
     """``multiples_take_all``: after 6 6 6 set aside, a keep that adds 6s takes every 6 of
     the throw (or none of them)."""

@@ -44,8 +44,8 @@ def advice_of(advisor: TurnAdvisor, state: GameState) -> Advice | None:
 
 
 def shown_value(advice: Advice, value: float) -> str:
-    """A hint's value as people read it: ``67.6%`` of a chance to win, or ``412.3`` points."""
-    return f"{100 * value:.1f}%" if advice.objective == WIN_PROBABILITY else f"{value:,.1f}"
+    """A hint's value as people read it: ``67.6%`` of a chance to win, or ``1243.8`` points."""
+    return f"{100 * value:.1f}%" if advice.objective == WIN_PROBABILITY else f"{value:.1f}"
 
 
 def hint_heading(advice: Advice, name: str) -> str:

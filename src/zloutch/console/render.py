@@ -73,6 +73,8 @@ def kinds_table(rules: RuleSet) -> Table:
         else:
             rule = kind.default
             rule += "".join(f"; {face}s: {face_rule}" for face, face_rule in kind.faces)
+            if kind.thrown:
+                rule += f"; only when exactly {kind.thrown} dice are thrown"
         cells = []
         for face in range(1, 7):
             value = values.get((count, face))
@@ -108,7 +110,8 @@ def combinations_table(rules: RuleSet) -> Table:
     if s.four_and_pair:
         add("four of a kind + a pair", "six dice", str(s.four_and_pair), "")
     if s.two_triplets:
-        add("two triplets", "six dice", str(s.two_triplets), "")
+        note = "also counted: six of a kind" if s.six_of_a_kind_as_two_triplets else ""
+        add("two triplets", "six dice", str(s.two_triplets), note)
     if s.full_house == "sum":
         formula = f"three + {s.full_house_pair} x pair"
         add("full house", "three + a pair", formula, "S-13, a full hand")
@@ -124,8 +127,12 @@ def combinations_table(rules: RuleSet) -> Table:
             "multiple over throws",
             "a later die of it",
             "doubles it",
-            f"V-7; a later pair: {s.full_house_pair} x face",
+            f"V-7; a later pair: {s.full_house_pair} x face"
+            if v.late_pair
+            else "V-7; a later pair: nothing",
         )
+    if v.multiples_over_throws and v.multiples_take_all:
+        add("", "", "", "V-7: a keep adding to it takes every die of its face")
     if s.no_score_bonus:
         add(NO_SCORE_BONUS, f"all {rules.dice} dice", str(s.no_score_bonus), "F-2: throw again")
     notes = any(row[-1] for row in rows)

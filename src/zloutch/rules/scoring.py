@@ -430,11 +430,17 @@ class ScoreTable:
         return None
 
     def _left_multiple(self, throw: Dice, kept: Dice) -> tuple[int, Face] | None:
-        """A multiple of the throw (its size and face) the keep does not take whole (None:
-        it takes them all), for ``keep_every_multiple``."""
-        kept_counts = counts(kept)
+        """For ``keep_every_multiple``: the dice of a face that the throw's multiples take
+        (how many and the face; six 4s are two threes where only three of a kind scores)
+        when the keep takes fewer of them (None: it takes every multiple)."""
+        kept_counts, have = counts(kept), counts(throw)
         for face in range(1, 7):
-            need = self.whole_multiple(throw, face)
+            sizes = [
+                n
+                for (n, f) in self._kinds
+                if f == face and n <= have[face - 1] and self._kind_counts(n, len(throw))
+            ]
+            need = _most_covered(have[face - 1], sizes)
             if need and kept_counts[face - 1] < need:
                 return need, face
         return None
@@ -512,6 +518,14 @@ class ScoreTable:
 
 
 Split = tuple[Combination, ...]
+
+
+def _most_covered(dice: int, sizes: list[int]) -> int:
+    """The most of ``dice`` dice of one face that multiples of these sizes can take at once."""
+    reach = {0}
+    for _ in range(dice):
+        reach |= {r + n for r in reach for n in sizes if r + n <= dice}
+    return max(reach)
 
 
 def _best_split(combos: list[Combination]) -> Callable[[Dice], Split | None]:
@@ -623,6 +637,7 @@ def throw_extremes(rules: RuleSet) -> tuple[int, bool]:
             four_two_one=v.four_two_one,
             straights_over_throws=v.straights_over_throws,
             multiples_over_throws=v.multiples_over_throws,
+            late_pair=v.late_pair,
         ),
     )
     return _throw_extremes(scoring_only)

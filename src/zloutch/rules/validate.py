@@ -58,6 +58,13 @@ def validate(rules: RuleSet) -> None:
                 "only one pattern, with one value",
                 f"scoring.patterns[{j}]",
             )
+    for kind in s.kinds:
+        if kind.thrown and not kind.count <= kind.thrown <= dice:
+            raise InvalidRulesError(
+                f"{KIND_WORDS[kind.count]} of a kind counts only when {kind.thrown} dice are "
+                f"thrown, this rule set has {dice}",
+                "scoring.kinds",
+            )
     for pattern in s.patterns:
         if pattern.thrown > dice:
             raise InvalidRulesError(

@@ -156,7 +156,7 @@ def _normalise_kind_rule(value: object, key: str) -> str:
         except InvalidRulesError as exc:
             raise InvalidRulesError(exc.reason, key) from None
         if extra is not None and extra > 0:
-            _as_int(extra * 3, key, maximum=MAX_POINTS)  # three extra dice at most
+            _as_int(extra, key, maximum=MAX_POINTS)  # what it makes is checked as a value
             return f"three + {extra} per extra die"
     if times is not None and times > 0:
         _as_int(times * 6, key, maximum=MAX_POINTS)  # six x face is the most it makes

@@ -62,7 +62,9 @@ export function shownName(name) {
 /** A text of the server's (a log line, the review) with each bot's seat name (bot:strong)
  * among `names` written as the page shows it ("strong (bot)"). */
 export function withShownNames(text, names) {
+  // The longest first: bot:medium#2 before bot:medium, which it contains.
   return names
     .filter((n) => typeof n === "string" && n.startsWith("bot:"))
+    .sort((a, b) => b.length - a.length)
     .reduce((line, n) => line.split(n).join(shownName(n)), text);
 }
