@@ -269,6 +269,9 @@ _M1 = np.uint64(0xBF58476D1CE4E5B9)
 _M2 = np.uint64(0x94D049BB133111EB)
 _S30, _S27, _S31, _S32 = np.uint64(30), np.uint64(27), np.uint64(31), np.uint64(32)
 _SIX = np.uint64(6)
+_POW7 = np.asarray([7**f for f in range(6)], dtype=np.int64)
+"""A face's digit in a roll's code (the counts of faces 1..6 in base 7): a table read, where
+``7**face`` computed a power for every die thrown."""
 
 
 def _mix_py(z: Any) -> Any:  # pragma: no cover - compiled
@@ -497,8 +500,7 @@ def _play_game_py(
             for _ in range(node_dice[k]):
                 state = state + _GOLDEN
                 z = _mix(state)
-                face = int(((z >> _S32) * _SIX) >> _S32)
-                code += 7**face
+                code += _POW7[((z >> _S32) * _SIX) >> _S32]
             r = roll_base[k] + code_local[code]
             if n_trace + 2 <= trace.shape[0]:
                 trace[n_trace] = 0

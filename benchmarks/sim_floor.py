@@ -1,0 +1,172 @@
+"""The fast simulator against its floor: what any simulator of these games must do at least.
+
+Run: python benchmarks/sim_floor.py [--games N] [--rules farkle] [--threshold 300]
+
+The floor is a compiled loop that does only the unavoidable work of a game of two players who
+bank at a threshold: draw the dice (the fast path's own generator, SplitMix64), count their
+faces, read one table a throw (the keep worth most points: its points and the dice it takes;
+a farkle), add the points, throw the rest (all the dice again after a full hand) or bank at
+the threshold, to the target. No rule beyond that (no entry, no final turns, no exact
+target): it is a lower bound of the work, not a simulator. Beside it, in the same run, what
+``zloutch simulate -r RULES -p threshold:T,threshold:T -n N --method fast`` really runs: the
+fast path's games on one thread and on every core (``simulate`` with ``jobs``), and the
+command itself timed from the shell, with a thousand games and with N, whose difference
+gives its fixed cost (start-up, imports, tables). The ratios are of this one run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import time
+from typing import Any
+
+import numpy as np
+from numba import njit, prange, set_num_threads
+
+from zloutch.rules import load_rules, score_throw
+from zloutch.rules.dice import multisets
+from zloutch.sim import simulate
+
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+_M1 = np.uint64(0xBF58476D1CE4E5B9)
+_M2 = np.uint64(0x94D049BB133111EB)
+_S30, _S27, _S31, _S32 = np.uint64(30), np.uint64(27), np.uint64(31), np.uint64(32)
+_SIX = np.uint64(6)
+_POW7 = np.asarray([7**f for f in range(6)], dtype=np.int64)
+
+
+@njit(cache=True, nogil=True)
+def _mix(z: Any) -> Any:
+    z = (z ^ (z >> _S30)) * _M1
+    z = (z ^ (z >> _S27)) * _M2
+    return z ^ (z >> _S31)
+
+
+@njit(cache=True, nogil=True)
+def _game(
+    key: Any, game: int, dice: int, points: Any, used: Any, threshold: int, target: int
+) -> int:
+    state = _mix(key ^ (np.uint64(game) * _GOLDEN))
+    scores = np.zeros(2, dtype=np.int64)
+    mover = game % 2
+    turns = 0
+    while True:
+        turns += 1
+        n = dice
+        total = 0
+        while True:
+            code = 0
+            for _ in range(n):
+                state = state + _GOLDEN
+                z = _mix(state)
+                code += _POW7[((z >> _S32) * _SIX) >> _S32]
+            gained = points[code]
+            if gained == 0:  # a farkle
+                total = 0
+                break
+            total += gained
+            n -= used[code]
+            if n == 0:
+                n = dice  # a full hand: all the dice again
+            if total >= threshold:
+                break
+        scores[mover] += total
+        if scores[mover] >= target:
+            return turns
+        mover = 1 - mover
+
+
+@njit(cache=True, parallel=True, nogil=True)
+def _games(
+    key: Any,
+    n_games: int,
+    chunks: int,
+    dice: int,
+    points: Any,
+    used: Any,
+    threshold: int,
+    target: int,
+) -> int:
+    turns = np.zeros(chunks, dtype=np.int64)
+    for c in prange(chunks):
+        lo = c * n_games // chunks
+        hi = (c + 1) * n_games // chunks
+        for g in range(lo, hi):
+            turns[c] += _game(key, g, dice, points, used, threshold, target)
+    return int(turns.sum())
+
+
+def tables(spec: str) -> tuple[int, Any, Any, int]:
+    """The keep worth most points of every roll (by the counts of its faces, base 7): its
+    points and the dice it takes (0 points: a farkle)."""
+    rules = load_rules(spec)
+    points = np.zeros(7**6, dtype=np.int64)
+    used = np.zeros(7**6, dtype=np.int64)
+    for n in range(1, rules.dice + 1):
+        for roll in multisets(n):
+            best = score_throw(rules, roll).best
+            code = sum(7 ** (face - 1) for face in roll)
+            if best is not None and not best.wins:
+                points[code] = best.points
+                used[code] = len(best.dice)
+    return rules.dice, points, used, rules.game.target
+
+
+def rate(run: Any, games: int) -> float:
+    begin = time.perf_counter()
+    run()
+    return games / (time.perf_counter() - begin)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=1_000_000)
+    parser.add_argument("--rules", default="farkle")
+    parser.add_argument("--threshold", type=int, default=300)
+    args = parser.parse_args()
+    dice, points, used, target = tables(args.rules)
+    key = np.uint64(12345)
+    cores = os.cpu_count() or 1
+    players = [f"threshold:{args.threshold}"] * 2
+    rules = load_rules(args.rules)
+    # Compile everything once, outside every timing.
+    _games(key, 1000, 4, dice, points, used, args.threshold, target)
+    simulate(rules, players, 1000, 0, method="fast", jobs=1)
+    rows = []
+    for threads in (1, cores):
+        set_num_threads(threads)
+        floor = rate(
+            lambda: _games(key, args.games, 64, dice, points, used, args.threshold, target),
+            args.games,
+        )
+        fast = rate(
+            lambda t=threads: simulate(rules, players, args.games, 1, method="fast", jobs=t),
+            args.games,
+        )
+        rows.append((threads, floor, fast))
+    command = [sys.executable, "-m", "zloutch", "simulate", "-r", args.rules, "-p"]
+    command += [",".join(players), "--method", "fast", "-q", "-n"]
+    walls = {}
+    for n in (1000, args.games):
+        begin = time.perf_counter()
+        subprocess.run([*command, str(n)], check=True, capture_output=True)
+        walls[n] = time.perf_counter() - begin
+    print(f"{args.rules}, {players[0]} against itself, {args.games:,} games; cores: {cores}")
+    print(f"{'threads':>7} {'floor g/s':>12} {'simulate g/s':>13} {'of floor':>9}")
+    for threads, floor, fast in rows:
+        print(f"{threads:>7} {floor:>12,.0f} {fast:>13,.0f} {fast / floor:>8.2f}x")
+    one, many = rows[0][2], rows[-1][2]
+    print(f"simulate on {cores} threads: {many / one:.2f}x its rate on one")
+    per_game = (walls[args.games] - walls[1000]) / (args.games - 1000)
+    fixed = walls[1000] - 1000 * per_game
+    print(
+        f"the command: {walls[1000]:.2f} s for 1,000 games, {walls[args.games]:.2f} s for "
+        f"{args.games:,}: about {fixed:.2f} s of fixed cost"
+    )
+
+
+if __name__ == "__main__":
+    main()
