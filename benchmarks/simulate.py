@@ -3,9 +3,9 @@
 Run: python benchmarks/simulate.py [--players expert,threshold:300] [--engine-games N]
      [--fast-games M] [--jobs J] [--rules SPEC;SPEC...]
 
-For each rule set the fast path can play (every preset but those with the final round G-6,
-the F-1 penalty or jokers V-2, and dix-mille with its sheet switched off beside the full
-one), or the rule sets of ``--rules`` (separated by ``;``), the same line-up
+For each rule set the fast path can play (every preset, and dix-mille with its sheet
+switched off beside the full one), or the rule sets of ``--rules`` (separated by ``;``), the
+same line-up
 plays N games through the engine (``--method engine``, J processes) and M games on the fast
 path (``--method fast``, J threads). Both times include everything ``simulate`` does for
 those games; the fast path's set-up (tables built, kernels loaded) is also shown on its own,

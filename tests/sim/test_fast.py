@@ -19,7 +19,7 @@ from typer.testing import CliRunner
 from zloutch.adapters.cli import app
 from zloutch.engine import GameState, Phase, legal_actions, new_game, step
 from zloutch.engine.actions import Action, Bank, Fresh, Keep, Roll, Take, Throw
-from zloutch.engine.events import Bumped, Event, Ticked, TookBack
+from zloutch.engine.events import Bumped, Event, Penalised, Ticked, TookBack
 from zloutch.engine.game import throw_score
 from zloutch.rules import RuleSet, ZloutchError, load_rules
 from zloutch.sim import SimulationError, seating, simulate
@@ -74,6 +74,9 @@ REPLAYED = [
         ["expert", "greedy"],
     ),
     (f"{EXAMPLES}/kinds-full-throw.toml(target=3000)", ["expert", "greedy"]),  # kinds' thrown
+    # F-1: three farkles in a row cost 500 (scores below 0), the expert's long run by count.
+    ("zilch", ["expert", "greedy"]),
+    ("zilch(farkle_penalty_after=2,entry=500)", ["expert", "threshold:350", "cautious"]),
 ]
 SHORTER = {
     "cinq-mille(target=2500)": "cinq-mille(target=1500)",
@@ -83,6 +86,7 @@ SHORTER = {
     f"dix-mille({NO_SHEET},confirmation)": f"dix-mille({NO_SHEET},confirmation,target=3000)",
     "dix-mille": "dix-mille(target=3000)",
     "dix-mille-6(target=4000)": "dix-mille-6(target=2500)",
+    "zilch": "zilch(target=3000)",
 }
 """The default run's twin of a replayed rule set: the same rules to a lower target. Most of a
 replay's time goes to the expert's tables, one turn solved per score up to the target; the
@@ -203,6 +207,8 @@ def test_traced_games_replay_through_the_engine_to_the_same_end(
                 said["ticks"][seats[event.player]] += 1
             elif isinstance(event, TookBack):
                 said["take_backs"][seats[event.player]] += 1
+            elif isinstance(event, Penalised):
+                said["penalties"][seats[event.player]] += 1
         for name, counts in said.items():
             assert counts == [getattr(p, name) for p in one.per_player], (game, name)
 
@@ -356,7 +362,9 @@ def test_games_stopped_at_the_turn_limit_are_counted_unfinished() -> None:
     ("spec", "words"),
     [
         ("dix-mille(final_round)", "the final round (G-6)"),
-        ("zilch", "consecutive-farkle penalty (F-1)"),
+        ("zilch(ticks_to_cross=3)", "consecutive-farkle penalty (F-1) together with the sheet"),
+        ("zilch(exact_target)", "(F-1) where the score changes the turn"),
+        ("zilch(farkle_penalty=520)", "penalty (F-1) of 520, off the rule set's step of 50"),
         (f"dix-mille({NO_SHEET},joker)", "jokers (V-2)"),
     ],
 )
@@ -379,7 +387,8 @@ def test_bots_that_are_not_tables_are_refused_or_left_to_the_engine(bot: str) ->
 def test_auto_takes_the_fast_path_when_it_can() -> None:
     rules = load_rules("farkle-minimal")
     assert simulate(rules, ["expert", "greedy"], 10, 1, method="auto").method == "fast"
-    assert simulate(load_rules("zilch"), ["greedy"] * 2, 5, 1, method="auto").method == "engine"
+    zilch = load_rules("zilch(ticks_to_cross=3)")
+    assert simulate(zilch, ["greedy"] * 2, 5, 1, method="auto").method == "engine"
     with pytest.raises(SimulationError, match="--method"):
         simulate(rules, ["greedy"] * 2, 5, 1, method="quick")
 
@@ -402,8 +411,8 @@ def test_cli_method_flag(tmp_path: object) -> None:
     document = json.loads(out.read_text())
     assert document["method"] == "fast" and document["games"] == 2000
     assert sum(p["wins"] for p in document["players"]) == document["finished"]
-    code, _, err = run_cli(["simulate", "-r", "zilch", "--method", "fast", "-n", "5"])
-    assert code == 2 and "error: the fast path does not play the consecutive-farkle" in err
+    code, _, err = run_cli(["simulate", "-r", "dix-mille(joker)", "--method", "fast", "-n", "5"])
+    assert code == 2 and "error: the fast path does not play jokers (V-2)" in err
     code, _, err = run_cli(["simulate", "-r", "farkle", "--method", "warp", "-n", "5"])
     assert code == 2 and "--method is one of auto, engine, fast" in err
 

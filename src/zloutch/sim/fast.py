@@ -2,13 +2,15 @@
 
 The engine (``zloutch.sim.runner``) is the reference: it plays every rule of every rule set,
 one immutable state at a time. This module plays every rule set but those with the final
-round (G-6), the consecutive-farkle penalty (F-1) or jokers (V-2), with policies that can be
-written as tables:
+round (G-6) or jokers (V-2), or with the consecutive-farkle penalty (F-1) together with the
+sheet or a score that changes the turn, with policies that can be written as tables:
 
 - the turn, as the compiled turn (``zloutch.engine.compiled``, whose layout it keeps)
   flattened to arrays: throw nodes, each roll of a node (indexed by its faces, base-7 code
   of the counts), each roll's options ``(points, destination)``, decision nodes and the
   throw each one leads to; and the end of the game (``GameEnd``: T-9, G-2, G-7, F-4);
+- F-1, as each player's farkles in a row and a level written at the penalty (the score may
+  go below 0); the expert's turn is the long run's for that count (``solve_average_reward``);
 - the sheet (G-3 ticks, G-4 bumps, G-8 take-back), as each player's stack of the levels
   not crossed, with the ticks beside each: a bank writes a level above the others (a score
   only grows by a bank), so the stack is sorted and as deep as the target has steps; a
@@ -50,6 +52,7 @@ from zloutch.engine.state import TakeBackOffer
 from zloutch.rules import RuleSet
 from zloutch.sim.runner import MAX_TURNS, SimulationError, Tally, check_setup
 from zloutch.strategy.bots import make_bot
+from zloutch.strategy.expert import long_run
 from zloutch.strategy.tables import PolicyTable, TableFrame, Tabulated
 from zloutch.strategy.turn_solver import TurnModel, turn_cap
 
@@ -60,7 +63,7 @@ KIND_FARKLE, KIND_WIN, KIND_HAND, KIND_THROW = 0, 1, 2, 3
 TRACE_ROLL, TRACE_KEEP, TRACE_BANK, TRACE_THROW, TRACE_TAKE, TRACE_FRESH = 0, 1, 2, 3, 4, 5
 """Trace records (kind, value): a roll (its index), a keep (its option), bank, throw again,
 take back the offer on the table (G-8), start fresh instead."""
-SHEET_COUNTS = ("bumps", "bumped", "ticks", "take_backs")
+SHEET_COUNTS = ("bumps", "bumped", "ticks", "take_backs", "penalties")
 """What the kernel counts of each player's sheet, as ``PlayerTally`` names it."""
 BUMP_OFF, BUMP_CURRENT, BUMP_ANY = 0, 1, 2
 """G-4, as the kernel reads ``bump``."""
@@ -86,9 +89,17 @@ path plays the rule set (``--method auto``), or ``--method fast`` says why not."
 def fast_unsupported(rules: RuleSet) -> str | None:
     """Why the fast path cannot play this rule set (None: it can)."""
     t = rules.turn
-    reasons = ["the final round (G-6)"] if rules.game.final_round else []
-    if t.farkle_penalty:
-        reasons.append("the consecutive-farkle penalty (F-1)")
+    g = rules.game
+    reasons = ["the final round (G-6)"] if g.final_round else []
+    if t.farkle_penalty and (g.ticks_to_cross or g.bump != "off" or g.take_back):
+        reasons.append("the consecutive-farkle penalty (F-1) together with the sheet")
+    elif t.farkle_penalty and Situation.score_matters(rules):
+        reasons.append("the consecutive-farkle penalty (F-1) where the score changes the turn")
+    elif t.farkle_penalty % rules.unit:
+        reasons.append(
+            f"a consecutive-farkle penalty (F-1) of {t.farkle_penalty}, off the rule set's "
+            f"step of {rules.unit} points"
+        )
     if rules.variants.joker:
         reasons.append("jokers (V-2)")
     try:
@@ -131,7 +142,10 @@ class FastModel:
     hand_throw_col: Ints
     situations: tuple[Situation, ...]
     sit_of: Ints
-    """``sit_of[score, entered]``: the index of the situation of a player at that score."""
+    """``sit_of[score, entered, z]``: the index of the situation of a player at that score
+    with ``z`` farkles in a row (F-1: the long run's turn depends on them; else one z)."""
+    farkles: tuple[int, ...]
+    """Each situation's farkles in a row (0 but under F-1's long run)."""
     rows: int
     """Turn totals tabulated; totals past the last row use the last row."""
     throw_nodes: tuple[ThrowNode, ...]
@@ -170,15 +184,19 @@ def fast_model(rules: RuleSet) -> FastModel:
     idx[flat.node_col] = np.arange(len(throws))
     kind[flat.hand_col] = KIND_HAND
     idx[flat.hand_col] = np.arange(len(hands))
-    # Situations: entered or not, and the score where it matters (the turn solver's keys).
-    situations: dict[Situation, int] = {}
-    sit_of = np.zeros((target + 1, 2), dtype=np.int64)
+    # Situations: entered or not, the score where it matters (the turn solver's keys), and
+    # under F-1 the farkles in a row where the turn is valued for the long run.
+    situations: dict[tuple[Situation, int], int] = {}
+    counts = max(rules.turn.farkle_penalty_after, 1) if rules.turn.farkle_penalty else 1
+    sit_of = np.zeros((target + 1, 2, counts), dtype=np.int64)
     for a in range(target + 1):
         for entered in (False, True):
             s = Situation.normalise(rules, entered, a * unit)
-            sit_of[a, int(entered)] = situations.setdefault(s, len(situations))
+            for z in range(counts):
+                key = (s, z if long_run(rules, entered, a * unit) else 0)
+                sit_of[a, int(entered), z] = situations.setdefault(key, len(situations))
     # T-9: an exact target bounds the total; else the turn solver's cap (totals past it bank).
-    caps = [turn_cap(rules, s) // unit + 1 for s in situations]
+    caps = [turn_cap(rules, s) // unit + 1 for s, _ in situations]
     rows = target + 1 if g.exact_target else max(caps)
     hand_take_col, taken = _take_back(model.compiled, hands, situations, sit_of, rows)
     return FastModel(
@@ -197,8 +215,9 @@ def fast_model(rules: RuleSet) -> FastModel:
         opt_pts=flat.roll_opt_pts,
         opt_dest=flat.roll_opt_dest,
         hand_throw_col=flat.hand_throw_col,
-        situations=tuple(situations),
+        situations=tuple(s for s, _ in situations),
         sit_of=sit_of,
+        farkles=tuple(z for _, z in situations),
         rows=rows,
         throw_nodes=throws,
         hands=hands,
@@ -211,7 +230,7 @@ def fast_model(rules: RuleSet) -> FastModel:
 def _take_back(
     compiled: CompiledTurn,
     hands: tuple[Hand, ...],
-    situations: dict[Situation, int],
+    situations: dict[tuple[Situation, int], int],
     sit_of: Ints,
     rows: int,
 ) -> tuple[Ints, Ints]:
@@ -232,10 +251,10 @@ def _take_back(
             take_col[h] = found
     taken = np.repeat(np.arange(len(situations), dtype=np.int64)[:, None], rows, axis=1)
     if rules.game.take_back:
-        fresh = int(sit_of[0, 0])
+        fresh = int(sit_of[0, 0, 0])
         for t in range(rows):
             s = Situation.normalise(rules, False, 0, t * rules.unit)
-            taken[fresh, t] = situations.setdefault(s, len(situations))
+            taken[fresh, t] = situations.setdefault((s, 0), len(situations))
         extra = len(situations) - taken.shape[0]
         if extra:
             more = np.arange(taken.shape[0], len(situations), dtype=np.int64)
@@ -256,7 +275,7 @@ def table_policy(name: str, fm: FastModel) -> TablePolicy:
     bot = make_bot(name)
     if not isinstance(bot, Tabulated):
         raise FastPathUnsupported(f"the fast path does not play the {bot.name} bot")
-    frame = TableFrame(fm.model, fm.situations, fm.rows, fm.hand_take_col, fm.taken)
+    frame = TableFrame(fm.model, fm.situations, fm.rows, fm.hand_take_col, fm.taken, fm.farkles)
     return bot.turn_table(frame)
 
 
@@ -314,7 +333,7 @@ def _bumps_py(
     to. The engine's recursion (``_bump`` and ``_cross_current``) on a stack of frames
     ``(bumper, value, next player to look at)``, so the crossings come in its order.
     ``hits[seat]``: the bumps it gave and took, counted."""
-    _, restart, mode, fallback, _, _ = sheet
+    restart, mode, fallback = sheet[1], sheet[2], sheet[3]
     if mode == 0:
         return
     sp = 0
@@ -414,7 +433,12 @@ def _play_game_py(
         take_flat,
     ) = policy
     final_turns, cut, lost, reaches = game_rules
-    limit, restart, bump_mode, fallback, reentry, _ = sheet
+    limit, restart, bump_mode, fallback, reentry, _, penalty, penalty_after = sheet
+    # F-1 comes without the sheet (fast_unsupported): no level is ever crossed, so a seat's
+    # score is its last level, kept alone at the bottom of its stack, and it has entered
+    # once it has banked (a penalty's level enters no one).
+    one_level = penalty > 0
+    counts = sit_of.shape[2]
     last_a, last_t, last_x = cut.shape[0] - 1, cut.shape[1] - 1, reaches.shape[0] - 1
     state = _mix(key ^ (np.uint64(game) * _GOLDEN))
     shift = game % players
@@ -422,10 +446,11 @@ def _play_game_py(
     n_trace = 0
     # Each seat's levels not crossed, lowest first, with the ticks beside each (G-3); a level
     # is written before it is read, so only the counts start again from 0.
-    lv_val, lv_tk, lv_n, ever, frames, hits = work  # hits: by seat, as sheets[p]
+    lv_val, lv_tk, lv_n, ever, frames, hits, in_row = work  # hits: by seat, as sheets[p]
     lv_n[:] = 0
     ever[:] = False
     hits[:] = 0
+    in_row[:] = 0
     for p in range(players):
         score[p] = 0
         wins[p] = 0.0
@@ -445,8 +470,10 @@ def _play_game_py(
         pol = pol_of[player]
         n = lv_n[mover]
         a = lv_val[mover, n - 1] if n > 0 else 0
-        entered = n > 0 or (not reentry and ever[mover])
-        sit = sit_of[min(a, sit_of.shape[0] - 1), 1 if entered else 0]
+        entered = ever[mover] if one_level else (n > 0 or (not reentry and ever[mover]))
+        ai = max(min(a, last_a), 0)  # F-1 may take a score below 0: the tables start at 0
+        z = min(in_row[mover], counts - 1)
+        sit = sit_of[min(ai, sit_of.shape[0] - 1), 1 if entered else 0, z]
         col = start_col
         t = 0
         if offer_h >= 0:
@@ -478,7 +505,7 @@ def _play_game_py(
                 break
             if kind == 2:
                 h = col_idx[col]
-                if lost[min(a, last_a), min(t, last_t)]:
+                if lost[ai, min(t, last_t)]:
                     outcome = 0  # T-9: past the target, the turn is lost
                     break
                 row = min(t, rows - 1)
@@ -524,6 +551,13 @@ def _play_game_py(
             farkles[player] += 1
             if limit > 0:
                 hits[mover, 2] += 1  # G-3: a tick, loose without a level (it crosses nothing)
+            if penalty > 0:  # F-1: the farkles in a row, and their penalty
+                in_row[mover] += 1
+                if in_row[mover] >= penalty_after:
+                    in_row[mover] = 0
+                    lv_val[mover, 0] = a - penalty
+                    lv_n[mover] = 1
+                    hits[mover, 4] += 1
             if limit > 0 and n > 0:  # G-3: a tick beside the current level
                 lv_tk[mover, n - 1] += 1
                 if lv_tk[mover, n - 1] >= limit:
@@ -531,8 +565,13 @@ def _play_game_py(
                     if fallback and back != 0 and bump_mode != 0:
                         _bumps(mover, back, players, lv_val, lv_tk, lv_n, sheet, frames, hits)
         else:
-            value = a + t - cut[min(a, last_a), min(t, last_t)]  # G-7: the last 1000
-            if value != a:  # a new level, its ticks from 0; it may bump (G-4)
+            value = a + t - cut[ai, min(t, last_t)]  # G-7: the last 1000
+            in_row[mover] = 0
+            if one_level:
+                lv_val[mover, 0] = value
+                lv_n[mover] = 1
+                ever[mover] = True
+            elif value != a:  # a new level, its ticks from 0; it may bump (G-4)
                 lv_val[mover, n] = value
                 lv_tk[mover, n] = 0
                 lv_n[mover] = n + 1
@@ -543,7 +582,7 @@ def _play_game_py(
             if hand_take_col[h] >= 0:  # G-8: dice left, offered to the next player
                 offer_t = t
                 offer_h = h
-            reached = reaches[min(value, last_x)]
+            reached = reaches[max(min(value, last_x), 0)]
             if reached:
                 if not final_turns:
                     winner = mover
@@ -554,13 +593,13 @@ def _play_game_py(
         if holder >= 0 and mover == holder:
             break
         started += 1
-    best = 0
+    best = -(2**62)
     for s in range(players):
         m = lv_n[s]
         value = lv_val[s, m - 1] if m > 0 else 0
         score[(s + shift) % players] = value
         best = max(best, value)
-        for c in range(4):
+        for c in range(hits.shape[1]):
             sheets[(s + shift) % players, c] = hits[s, c]
     if started > max_turns:
         return -1  # stopped unfinished: scores count, no winner
@@ -588,7 +627,8 @@ def _work_py(players: int, depth: int) -> Any:  # pragma: no cover - compiled
         np.zeros(players, dtype=np.int64),
         np.zeros(players, dtype=np.bool_),
         np.empty((players * depth + 2, 3), dtype=np.int64),
-        np.zeros((players, 4), dtype=np.int64),
+        np.zeros((players, 5), dtype=np.int64),
+        np.zeros(players, dtype=np.int64),
     )
 
 
@@ -725,6 +765,8 @@ class FastSimulator:
         end = fm.end
         g = self.rules.game
         bump = {"off": BUMP_OFF, "current": BUMP_CURRENT, "any": BUMP_ANY}[g.bump]
+        t = self.rules.turn
+        penalty = -(-t.farkle_penalty // fm.unit) if t.farkle_penalty else 0
         sheet = (
             int(g.ticks_to_cross),
             bool(g.ticks_restart),
@@ -732,6 +774,8 @@ class FastSimulator:
             bool(g.fallback_bumps),
             bool(g.reentry),
             fm.depth,
+            penalty,
+            int(t.farkle_penalty_after),
         )
         return turn, policy, (end.final_turns, end.cut, end.lost, end.reached), sheet
 

@@ -21,8 +21,8 @@ import numpy as np
 import numpy.typing as npt
 
 from zloutch.engine.compiled import Situation
-from zloutch.strategy.expert import PASSING
-from zloutch.strategy.turn_solver import TurnModel, TurnSolution, solve_turn
+from zloutch.strategy.expert import PASSING, long_run
+from zloutch.strategy.turn_solver import TurnModel, TurnSolution, solve_average_reward, solve_turn
 
 Ints = npt.NDArray[np.int64]
 Bools = npt.NDArray[np.bool_]
@@ -45,6 +45,9 @@ class TableFrame:
     rows: int
     take_cols: Ints | None = None
     taken: Ints | None = None
+    farkles: tuple[int, ...] | None = None
+    """Under F-1: the farkles in a row of each situation's player (the long run's turn
+    depends on them, ``solve_average_reward``); None: 0 for every situation."""
 
     @property
     def hands(self) -> int:
@@ -226,8 +229,16 @@ def expert_table(frame: TableFrame) -> PolicyTable:
         assert frame.taken is not None
         for (s0, t0), s1 in np.ndenumerate(frame.taken):
             into.setdefault(int(s1), []).append((s0, t0))
+    average: tuple[TurnSolution, ...] = ()
     for s, situation in enumerate(frame.situations):
-        sol = solve_turn(model.rules, situation, model=model)
+        if long_run(model.rules, situation.entered, situation.score):
+            # F-1: the long-run turn of a player with z farkles in a row (TurnAdvisor).
+            if not average:
+                average = solve_average_reward(model.rules, model=model).solutions
+            z = frame.farkles[s] if frame.farkles is not None else 0
+            sol = average[min(max(z, 0), len(average) - 1)]  # as TurnAdvisor.solution
+        else:
+            sol = solve_turn(model.rules, situation, model=model)
         if taking:
             fresh[s] = sol.column_value(0, flat.start_col)
             assert frame.take_cols is not None
