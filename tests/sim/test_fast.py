@@ -88,6 +88,12 @@ SHORTER = {
     "dix-mille-6(target=4000)": "dix-mille-6(target=2500)",
     "zilch": "zilch(target=3000)",
 }
+ONLY_SLOW = {
+    "zilch(farkle_penalty_after=2,entry=500)",
+    "dix-mille-6(multiples_over_throws,multiples_take_all,late_pair=false,target=3000)",
+}
+"""Replayed in the slow run alone: the default run has a twin of each path they take (zilch,
+V-7 on dix-mille)."""
 """The default run's twin of a replayed rule set: the same rules to a lower target. Most of a
 replay's time goes to the expert's tables, one turn solved per score up to the target; the
 rule set itself runs under slow."""
@@ -98,6 +104,8 @@ def replayed() -> list[object]:
     for spec, players in REPLAYED:
         if spec in SHORTER:
             params.append(pytest.param(SHORTER[spec], players, id=SHORTER[spec]))
+            params.append(pytest.param(spec, players, id=spec, marks=pytest.mark.slow))
+        elif spec in ONLY_SLOW:
             params.append(pytest.param(spec, players, id=spec, marks=pytest.mark.slow))
         else:
             params.append(pytest.param(spec, players, id=spec))

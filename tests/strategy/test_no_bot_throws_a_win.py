@@ -162,7 +162,7 @@ def test_the_fast_tables_keep_and_bank_as_the_bots(spec: str, name: str) -> None
                 continue
             chosen = policy.choose(state, random.Random(0))
             assert isinstance(chosen, Keep)
-            s = fm.sit_of[score // fm.unit, 1]
+            s = fm.sit_of[score // fm.unit, 1, 0]
             node = fm.throw_nodes.index(fm.model.compiled.start)
             j = int(fm.code_local[sum(7 ** (f - 1) for f in state.turn.throw)])
             r = int(flat.roll_start[node]) + j

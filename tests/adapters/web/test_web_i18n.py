@@ -359,12 +359,12 @@ def test_an_undo_at_a_real_table_is_said_in_the_language(lang: str) -> None:
 
 
 def reviewed_game(spec: str, seed: int, players: int, *, solve: bool = False) -> Review:
-    """A game of random moves (at most 160), reviewed as the server reviews one."""
+    """A game of random moves (at most 100), reviewed as the server reviews one."""
     rules = load_rules(spec)
     rng = random.Random(seed)
     state = new_game(rules, NAMES[:players], table_mode=seed % 5 == 4)
     actions: list[Action] = []
-    while state.phase is not Phase.OVER and len(actions) < 160:
+    while state.phase is not Phase.OVER and len(actions) < 100:
         action = choose(state, rng)
         actions.append(action)
         state, _ = step(state, action)
