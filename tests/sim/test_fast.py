@@ -188,12 +188,13 @@ def replay(
 
 @pytest.mark.parametrize(("spec", "players"), replayed())
 def test_traced_games_replay_through_the_engine_to_the_same_end(
-    spec: str, players: list[str]
+    spec: str, players: list[str], request: pytest.FixtureRequest
 ) -> None:
+    """Eight games of each rule set (twelve under slow), every move checked."""
     rules = load_rules(spec)
     sim = FastSimulator(rules, players)
     seed = 7
-    for game in range(12):
+    for game in range(12 if request.node.get_closest_marker("slow") else 8):
         events: list[Event] = []
         state = replay(sim, rules, seed, game, players, events)
         assert state.phase is Phase.OVER, f"game {game} did not end in the engine"
