@@ -29,20 +29,7 @@ from numba import njit, prange, set_num_threads
 from zloutch.rules import load_rules, score_throw
 from zloutch.rules.dice import multisets
 from zloutch.sim import simulate
-
-_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
-_M1 = np.uint64(0xBF58476D1CE4E5B9)
-_M2 = np.uint64(0x94D049BB133111EB)
-_S30, _S27, _S31, _S32 = np.uint64(30), np.uint64(27), np.uint64(31), np.uint64(32)
-_SIX = np.uint64(6)
-_POW7 = np.asarray([7**f for f in range(6)], dtype=np.int64)
-
-
-@njit(cache=True, nogil=True)
-def _mix(z: Any) -> Any:
-    z = (z ^ (z >> _S30)) * _M1
-    z = (z ^ (z >> _S27)) * _M2
-    return z ^ (z >> _S31)
+from zloutch.sim.fast import _GOLDEN, _POW7, _S32, _SIX, _mix  # the fast path's generator
 
 
 @njit(cache=True, nogil=True)

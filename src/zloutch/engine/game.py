@@ -294,10 +294,15 @@ def takeover_busts(state: GameState) -> bool:
     total on the player's score at or past an exact target (every keep of the next throw
     passes it, and a throw that scores nothing loses the turn)."""
     offer = state.offer
-    if offer is None or not state.rules.game.exact_target:
+    if offer is None:
         return False
-    score = state.sheets[state.turn.player].score
-    return score + offer.total >= state.rules.game.target
+    return takeover_busts_at(state.rules, state.sheets[state.turn.player].score, offer.total)
+
+
+def takeover_busts_at(rules: RuleSet, score: int, total: int) -> bool:
+    """``takeover_busts`` for a player at ``score`` offered ``total`` (the bots' tables ask
+    it for every score and total)."""
+    return rules.game.exact_target and score + total >= rules.game.target
 
 
 def reaches_target(rules: RuleSet, score: int) -> bool:

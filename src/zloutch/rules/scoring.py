@@ -397,15 +397,18 @@ class ScoreTable:
         """Whether n of a kind is a combination in a throw of ``thrown`` dice."""
         return self._kind_thrown.get(n, 0) in (0, thrown)
 
-    def whole_multiple(self, throw: Dice, face: Face) -> int:
-        """The size of the largest multiple of ``face`` in the throw that scores (0: none)."""
+    def _multiple_sizes(self, throw: Dice, face: Face) -> list[int]:
+        """The counts of ``face`` that are a multiple in this throw (the throw has them)."""
         have = counts(throw)[face - 1]
-        sizes = [
+        return [
             n
             for (n, f) in self._kinds
             if f == face and n <= have and self._kind_counts(n, len(throw))
         ]
-        return max(sizes, default=0)
+
+    def whole_multiple(self, throw: Dice, face: Face) -> int:
+        """The size of the largest multiple of ``face`` in the throw that scores (0: none)."""
+        return max(self._multiple_sizes(throw, face), default=0)
 
     def _breaks_multiple(self, throw: Dice, kept: Dice) -> bool:
         kept_counts = counts(kept)
@@ -435,12 +438,7 @@ class ScoreTable:
         when the keep takes fewer of them (None: it takes every multiple)."""
         kept_counts, have = counts(kept), counts(throw)
         for face in range(1, 7):
-            sizes = [
-                n
-                for (n, f) in self._kinds
-                if f == face and n <= have[face - 1] and self._kind_counts(n, len(throw))
-            ]
-            need = _most_covered(have[face - 1], sizes)
+            need = _most_covered(have[face - 1], self._multiple_sizes(throw, face))
             if need and kept_counts[face - 1] < need:
                 return need, face
         return None

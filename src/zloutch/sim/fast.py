@@ -65,6 +65,7 @@ TRACE_ROLL, TRACE_KEEP, TRACE_BANK, TRACE_THROW, TRACE_TAKE, TRACE_FRESH = 0, 1,
 take back the offer on the table (G-8), start fresh instead."""
 SHEET_COUNTS = ("bumps", "bumped", "ticks", "take_backs", "penalties")
 """What the kernel counts of each player's sheet, as ``PlayerTally`` names it."""
+_COUNTED = len(SHEET_COUNTS)
 BUMP_OFF, BUMP_CURRENT, BUMP_ANY = 0, 1, 2
 """G-4, as the kernel reads ``bump``."""
 BATCH = 20_000
@@ -399,7 +400,8 @@ def _play_game_py(
     work: Any,
 ) -> int:  # pragma: no cover - compiled; returns the turns started, -1 if unfinished
     """Play game ``game``; per-player results into the given rows (by player, not seat):
-    ``sheets[p]`` counts its bumps given and taken, ticks and take-backs (``SHEET_COUNTS``).
+    ``sheets[p]`` counts its bumps given and taken, ticks, take-backs and penalties
+    (``SHEET_COUNTS``).
 
     ``turn``, ``policy``, ``game_rules`` and ``sheet``: the tuples of
     ``FastSimulator._arguments``; ``work``: the arrays a game works in (``_work``), made
@@ -627,7 +629,7 @@ def _work_py(players: int, depth: int) -> Any:  # pragma: no cover - compiled
         np.zeros(players, dtype=np.int64),
         np.zeros(players, dtype=np.bool_),
         np.empty((players * depth + 2, 3), dtype=np.int64),
-        np.zeros((players, 5), dtype=np.int64),
+        np.zeros((players, _COUNTED), dtype=np.int64),
         np.zeros(players, dtype=np.int64),
     )
 
@@ -766,7 +768,7 @@ class FastSimulator:
         g = self.rules.game
         bump = {"off": BUMP_OFF, "current": BUMP_CURRENT, "any": BUMP_ANY}[g.bump]
         t = self.rules.turn
-        penalty = -(-t.farkle_penalty // fm.unit) if t.farkle_penalty else 0
+        penalty = t.farkle_penalty // fm.unit  # a whole number of units (fast_unsupported)
         sheet = (
             int(g.ticks_to_cross),
             bool(g.ticks_restart),

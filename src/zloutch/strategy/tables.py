@@ -21,6 +21,7 @@ import numpy as np
 import numpy.typing as npt
 
 from zloutch.engine.compiled import Situation
+from zloutch.engine.game import takeover_busts_at
 from zloutch.strategy.expert import PASSING, long_run
 from zloutch.strategy.turn_solver import TurnModel, TurnSolution, solve_average_reward, solve_turn
 
@@ -61,14 +62,16 @@ class TableFrame:
         return found
 
     def busts(self) -> Bools:
-        """``[s, t]``: taking back ``t`` units in situation ``s`` is certain to lose the turn:
-        the total on the score is at or past an exact target (``engine.game.takeover_busts``)."""
-        rules = self.model.rules
+        """``[s, t]``: taking back ``t`` units in situation ``s`` is certain to lose the turn
+        (``engine.game.takeover_busts_at``)."""
+        rules, unit = self.model.rules, self.model.rules.unit
+        found: Bools = np.zeros((len(self.situations), self.rows), dtype=np.bool_)
         if not rules.game.exact_target:
-            return np.zeros((len(self.situations), self.rows), dtype=np.bool_)
-        scores = np.asarray([s.score for s in self.situations], dtype=np.int64)
-        totals = np.arange(self.rows, dtype=np.int64) * rules.unit
-        found: Bools = scores[:, None] + totals[None, :] >= rules.game.target
+            return found
+        for s, situation in enumerate(self.situations):
+            found[s] = [
+                takeover_busts_at(rules, situation.score, t * unit) for t in range(self.rows)
+            ]
         return found
 
     @property
@@ -245,8 +248,8 @@ def expert_table(frame: TableFrame) -> PolicyTable:
             pairs = into.get(s)
             if pairs:
                 where = np.asarray(pairs, dtype=np.int64)
-                took[where[:, 0], where[:, 1]] = _column_values(
-                    sol, where[:, 1], np.maximum(frame.take_cols, 0)
+                took[where[:, 0], where[:, 1]] = sol.column_values(
+                    where[:, 1], np.maximum(frame.take_cols, 0)
                 )
         last = sol.values.shape[0] - 1
         at = np.minimum(t[:, None] + flat.roll_opt_pts[None, :], last)
@@ -261,19 +264,3 @@ def expert_table(frame: TableFrame) -> PolicyTable:
         bank[s] = allowed & (bank_value[:, None] >= throw)
     take = offers[None, None, :] & (took > fresh[:, None, None])
     return PolicyTable("expert", keep, bank, take)
-
-
-def _column_values(sol: TurnSolution, totals: Ints, cols: Ints) -> npt.NDArray[np.float64]:
-    """``[i, j]``: ``sol.column_value(totals[i] units, cols[j])`` for throw columns, at once."""
-    last = sol.values.shape[0] - 1
-    found: npt.NDArray[np.float64] = sol.values[np.minimum(totals, last)][:, cols]
-    beyond = totals > last
-    if not beyond.any():
-        return found
-    if sol.rules.game.exact_target and sol.terminal is not None:
-        found[beyond] = sol.terminal.farkle  # T-9: past the target the turn is lost
-        return found
-    unit = sol.unit
-    for i in np.flatnonzero(beyond):
-        found[i] = [sol.column_value(int(totals[i]) * unit, int(c)) for c in cols]
-    return found

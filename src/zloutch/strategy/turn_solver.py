@@ -229,6 +229,22 @@ class TurnSolution:
             return self.terminal.farkle  # T-9: past the target the turn is lost
         return self._bank_beyond(t)  # past the cap the turn is taken as banked
 
+    def column_values(self, totals: Ints, columns: Ints) -> Floats:
+        """``[i, j]``: ``column_value`` of throw ``columns[j]`` at ``totals[i]`` units, at once
+        (the same rule for totals past the table)."""
+        t = np.asarray(totals, dtype=np.int64)
+        last = self.values.shape[0] - 1
+        found: Floats = self.values[np.minimum(t, last)][:, columns]
+        beyond = t > last
+        if not beyond.any() or self.terminal is None:
+            return found
+        if self.rules.game.exact_target:
+            found[beyond] = self.terminal.farkle  # T-9: past the target the turn is lost
+            return found
+        for i in np.flatnonzero(beyond):
+            found[i] = [self.column_value(int(t[i]) * self.unit, int(c)) for c in columns]
+        return found
+
     def bank_value(self, total: int) -> float:
         """What banking a turn total is worth (points, or the objective's terminal value)."""
         t = total // self.unit
