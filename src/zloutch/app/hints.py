@@ -12,9 +12,13 @@ from __future__ import annotations
 
 import math
 import multiprocessing
+import os
+import sys
 import threading
 from collections import OrderedDict
+from collections.abc import Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
+from contextlib import contextmanager
 
 from zloutch.app.store import load_game_solution
 from zloutch.engine import GameState, current_player
@@ -55,16 +59,35 @@ def hint_heading(advice: Advice, name: str) -> str:
     return f"Hint for {name}, {advice.objective} banked by this turn:"
 
 
-SOLVING_NOTE = "solving this game in the background: the hint turns to the chance to win"
+SOLVING_NOTE = "solving this game: the chance to win is coming"
 """What a hint in points says while its game's table is being solved."""
 
 
 def _solve_and_keep(rules: RuleSet) -> bool:
-    """In the solving process: the two-player game solved and saved in the cache."""
+    """In the solving process: the two-player game solved and saved in the cache. The
+    process says nothing on the terminal it was started from (a full-screen app draws
+    there): a failure comes back as the job's exception."""
     from zloutch.app.solve import solved_game
 
+    quiet = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(quiet, 2)
     solved_game(rules)
     return True
+
+
+@contextmanager
+def _real_stderr() -> Iterator[None]:
+    """A standard error with a file descriptor while a solving process starts:
+    multiprocessing hands it to the processes it starts (its resource tracker), and a
+    full-screen app (Textual) replaces ``sys.stderr`` with an object whose descriptor is -1
+    ("bad value(s) in fds_to_keep"). The null device: those processes say nothing."""
+    saved = sys.stderr
+    with open(os.devnull, "w") as quiet:
+        sys.stderr = quiet
+        try:
+            yield
+        finally:
+            sys.stderr = saved
 
 
 class BackgroundSolves:
@@ -85,11 +108,12 @@ class BackgroundSolves:
         with self._lock:
             if rules in self._jobs or unsupported_reason(rules) is not None:
                 return
-            if self._pool is None:
-                # spawn: a server's threads and event loop are not copied into the child
-                context = multiprocessing.get_context("spawn")
-                self._pool = ProcessPoolExecutor(1, mp_context=context)
-            self._jobs[rules] = self._pool.submit(_solve_and_keep, rules)
+            with _real_stderr():
+                if self._pool is None:
+                    # spawn: a server's threads and event loop are not copied into the child
+                    context = multiprocessing.get_context("spawn")
+                    self._pool = ProcessPoolExecutor(1, mp_context=context)
+                self._jobs[rules] = self._pool.submit(_solve_and_keep, rules)
 
     def ready(self, rules: RuleSet) -> bool:
         """Whether ``rules``'s game was solved here and is in the cache now."""

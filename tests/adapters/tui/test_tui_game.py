@@ -148,6 +148,32 @@ def test_refused_bank_is_logged_with_the_engines_reason() -> None:
     run(play)
 
 
+@pytest.mark.slow  # a process of its own solves the game
+def test_the_app_solves_in_the_background_from_inside_its_screen() -> None:
+    """The full-screen app replaces ``sys.stderr`` with an object with no file descriptor,
+    which multiprocessing hands to the solving process it starts: the hint's first use in
+    ``zloutch play`` (``background_solves``) crashed the app with "bad value(s) in
+    fds_to_keep". It starts the solve and says so under the hint."""
+    session = Session.new(
+        "farkle-minimal(target=500)",
+        "Ana,Bob",
+        dice=ScriptedDice.from_text("1 2 3 4 4 6\n", "test dice"),
+    )
+    app = ZloutchApp(AppConfig(session=session, pace=0, background_solves=True))
+
+    async def play() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await press(pilot, "t", "h")
+            panel = game_screen(pilot).query_one("#hint", HintPanel)
+            assert panel.advice is not None and panel.advice.objective == "expected points"
+            assert session.solving()
+            screen = app.export_screenshot().replace("&#160;", " ")
+            assert "solving" in screen and "Hint" in screen
+        session.close()
+
+    run(play)
+
+
 def test_hint_panel_shows_every_action_with_its_value_and_the_best() -> None:
     app = make_app("dix-mille", "Ana,Bob", "1 1 5 4 3")
 
