@@ -137,6 +137,8 @@ WHOLE_THROWS = [
     ("keep-all-scoring", (1, 1, 5, 5, 4), 100 + 100 + 50 + 50),
     ("keep-all-scoring", (5, 5, 5, 1, 2), 500 + 100),
     ("keep-all-scoring", (2, 2, 2, 2, 5), 2 * 200 + 50),
+    ("keep-all-scoring-jokers", (1, 1, 5, 5, 4), 100 + 100 + 50 + 50),
+    ("keep-all-scoring-jokers", (5, 5, 5, 1, 2), 500 + 100),
     ("keep-whole-multiples", (2, 2, 2, 2, 3), 2 * 200),
     # a preset with overrides
     ("extends-preset", (2, 2, 2, 6, 6), 200 + 50 * 6),
@@ -198,6 +200,7 @@ def test_there_is_an_example_for_every_shape_of_f5() -> None:
         "no-score-bonus",
         "keep-free-choice",
         "keep-all-scoring",
+        "keep-all-scoring-jokers",
         "keep-whole-multiples",
         "keep-every-multiple",
         "extends-preset",
@@ -348,6 +351,35 @@ def test_keep_all_scoring_keeps() -> None:
         "every scoring die must be kept at its best value: keep 1 1 5 5 (keep_all_scoring, T-2)"
         in str(exc.value)
     )
+
+
+def test_keep_all_scoring_with_jokers_keeps() -> None:
+    """The example file's worked keeps: the best keep, or a part of it whose rest is set
+    aside as jokers without breaking a combination."""
+    rules = example("keep-all-scoring-jokers")
+    keeps = {k.dice: k.points for k in score_throw(rules, (1, 1, 5, 5, 4)).keeps}
+    assert keeps == {
+        (1, 1, 5, 5): 300,
+        (1, 1, 5): 250,
+        (1, 1): 200,
+        (1, 5, 5): 200,
+        (1, 5): 150,
+        (1,): 100,
+        (5, 5): 100,
+        (5,): 50,
+    }
+    keeps = {k.dice: k.points for k in score_throw(rules, (5, 5, 5, 1, 2)).keeps}
+    assert keeps == {(1, 5, 5, 5): 600, (5, 5, 5): 500, (1,): 100}
+    assert [k.dice for k in score_throw(rules, (2, 2, 2, 3, 4)).keeps] == [(2, 2, 2)]
+    with pytest.raises(IllegalKeepError) as exc:
+        validate_keep(rules, (5, 5, 5, 1, 2), (5,))
+    assert str(exc.value) == (
+        "every scoring die must be kept at its best value, 1 5 5 5, or part of it kept and the "
+        "rest set aside as jokers without breaking a combination (keep_all_scoring with "
+        "jokers, V-2)"
+    )
+    # Every scoring die is a combination of a whole throw: nothing is left for jokers.
+    assert [k.dice for k in score_throw(rules, (1, 1, 1, 5, 5)).keeps] == [(1, 1, 1, 5, 5)]
 
 
 def test_keep_every_multiple_keeps() -> None:
@@ -572,12 +604,6 @@ FILE_ERRORS = [
 SPEC_ERRORS = [
     ("dix-mille(jokr)", "jokr: unknown option (did you mean 'joker'?)"),
     ("dix-mille(entry)", "entry: needs a value: entry=..."),
-    (
-        "charentaise(joker)",
-        "with these options: variants.joker: jokers (V-2) set scoring dice aside without "
-        "keeping them, which keep_all_scoring forbids (V-5: charentaise is played without "
-        "jokers)",
-    ),
     ("dix-mile", "dix-mile: unknown preset (did you mean 'dix-mille'?)"),
     (
         "dix-mille(target=2050)",

@@ -80,6 +80,9 @@ of a rule set always sweeps its first roll)."""
 
 OPTION_SEED = 20261130
 COMPANIONS = 3
+ATTEMPTS = 3
+"""Rounds over the presets for a switch whose companions contradict it on every preset that
+takes it (five_ones_win=false: cinq-mille alone)."""
 """At most this many other options are switched with the one each set is drawn for."""
 INTEGER_VALUES: dict[str, range] = {
     "target": range(2000, 5001, 100),  # short games; multiples of 100 suit T-6 and T-9
@@ -154,7 +157,7 @@ def draw_combinations() -> Drawn:
     for name in names:
         for wanted in values_to_draw(name):
             start, turn = turn, turn + 1  # each preset in turn, for variety
-            for k in range(len(bases)):
+            for k in range(len(bases) * ATTEMPTS):  # other companions on the next round
                 base = bases[(start + k) % len(bases)]
                 if wanted is not None and base.option(name) == wanted:
                     continue  # nothing to switch on this preset

@@ -11,6 +11,8 @@ from zloutch.engine import (
     Bank,
     Fresh,
     IllegalActionError,
+    Joker,
+    Keep,
     Level,
     Phase,
     Take,
@@ -22,6 +24,7 @@ from zloutch.engine import (
     outcome,
 )
 from zloutch.engine.events import Bumped, Confirmed, Crossed, Farkled, Penalised, Ticked
+from zloutch.engine.game import why_illegal
 
 # A farkle of five dice that no preset scores: 2 3 4 6 6.
 MISS5 = "throw; roll 2 3 4 6 6"
@@ -392,6 +395,48 @@ def test_V2_joker_throw_that_fails_loses_the_turn() -> None:
         s, "throw; roll 1 1 5 5 4; keep 1 1; joker 5 5; throw; roll 3; roll 2 3"
     )
     assert Farkled(0, 200, "farkle") in events
+
+
+ARTICLE_KEEP = "dix-mille(keep_all_scoring,joker)"
+"""The 10,000 article's own keep: every scoring die kept, except the jokers (V-2)."""
+
+
+def test_V2_article_keep_the_example_with_every_scoring_die_kept() -> None:
+    # 1 1 5 5 4: the 1s kept, the 5s jokers, the 4 thrown: a 1 falls, all count, full hand.
+    s = start(ARTICLE_KEEP)
+    s = play(s, "throw; roll 1 1 5 5 4")
+    assert Keep((1, 1)) in legal_actions(s) and Keep((1, 1, 5, 5)) in legal_actions(s)
+    s = play(s, "keep 1 1")
+    assert legal_actions(s) == (Joker((5, 5)),)  # the 5s must be jokers: no bank, no throw
+    assert why_illegal(s, Bank()) == (
+        "every scoring die is kept or set aside as jokers: set 5 5 aside as jokers first "
+        "(keep_all_scoring with jokers, V-2)"
+    )
+    assert why_illegal(s, Throw()) == why_illegal(s, Bank())
+    assert why_illegal(s, Joker((5,))) is not None  # a 5 would be left to throw
+    s = play(s, "joker 5 5; throw; roll 1; keep 1")
+    assert s.turn.total == 400 and s.turn.full_hand
+
+
+def test_V2_article_keep_the_jokers_thrown_after_a_farkle() -> None:
+    s = start(ARTICLE_KEEP)
+    s = play(s, "throw; roll 1 1 5 5 4; keep 1 1; joker 5 5; throw; roll 3")
+    assert s.phase is Phase.ROLL and s.turn.rolling == 2  # the jokers are thrown
+    s = play(s, "roll 5 2")
+    assert legal_actions(s) == (Keep((5,)),)  # every scoring die is kept
+    s = play(s, "keep 5")
+    assert s.turn.total == 250 and s.in_hand == 2
+    assert legal_actions(s) == (Throw(),)  # a whole keep owes no jokers; 250 ends in 50 (T-6)
+
+
+def test_V2_article_keep_a_whole_keep_owes_nothing_and_breaks_no_combination() -> None:
+    s = start(ARTICLE_KEEP)
+    s = play(s, "throw; roll 1 1 5 5 4; keep 1 1 5 5")
+    assert legal_actions(s) == (Throw(),)  # no joker owed (300 is below the entry, T-7)
+    s = start(ARTICLE_KEEP)
+    s = play(s, "throw; roll 5 5 5 1 2")
+    assert {a for a in legal_actions(s)} == {Keep((1, 5, 5, 5)), Keep((5, 5, 5)), Keep((1,))}
+    assert "without breaking a combination" in (why_illegal(s, Keep((5,))) or "")
 
 
 def test_V3_421_2150() -> None:

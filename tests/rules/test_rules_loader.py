@@ -311,7 +311,6 @@ def test_unreadable_specs(spec: str) -> None:
     ("spec", "key", "words"),
     [
         ("dix-mille(final_round,final_turns)", "game.final_turns", "choose one"),
-        ("charentaise(joker)", "variants.joker", "keep_all_scoring"),
         ("cinq-mille(full_hand_win)", "turn.full_hand_win", "needs exact_target"),
         ("dix-mille-6(straights_over_throws)", "variants.straights_over_throws", "5-dice"),
         ("dix-mille(target=10001)", "game.target", "cannot be reached exactly"),

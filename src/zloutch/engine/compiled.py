@@ -77,6 +77,7 @@ from zloutch.engine.game import (
     bank_refusal_of,
     banked_score,
     joker_choices,
+    jokers_owed,
     lands_on_target,
     overshoots,
     reaches_target,
@@ -550,7 +551,8 @@ def _keep_options(
     rules, unit = ct.rules, ct.unit
     after = turn_after_keep(rules, ct.turn_at(node, roll), keep)
     points = after.total // unit
-    found = [(points, col(ct.hand_of(after)))]
+    # keep_all_scoring with jokers: a keep that leaves scoring dice leads to its jokers only
+    found = [] if jokers_owed(rules, after) else [(points, col(ct.hand_of(after)))]
     for joker in joker_choices(rules, after):
         jokers = turn_after_throw(rules, turn_after_jokers(after, joker), fresh=False)
         found.append((points, col(ct.throw_node_of(jokers))))

@@ -210,6 +210,8 @@ def _legal_actions(state: GameState) -> tuple[Action, ...]:
         if not state.rules.variants.joker:
             return decided
         jokers = sorted(_joker_choices(state))
+        if jokers_owed(state.rules, state.turn):
+            return tuple(Joker(d) for d in jokers)
         return (*(Joker(d) for d in jokers), *decided)  # jokers sort before the rest
     if phase is Phase.KEEP:
         keeps: tuple[Action, ...] = _throw_facts(state).actions
@@ -236,7 +238,7 @@ def joker_reading(state: GameState) -> ThrowScore:
 # they read. The engine decides by them, and ``zloutch.engine.compiled`` tabulates them for
 # the solvers, the fast kernel and the bots: one rule, one place.
 
-BANK_RULES = ("V-2", "V-1", "F-2", "T-5", "T-7", "T-6", "T-8", "F-3", "T-3")
+BANK_RULES = ("T-2", "V-2", "V-1", "F-2", "T-5", "T-7", "T-6", "T-8", "F-3", "T-3")
 """The rules that can refuse a bank, in the order they are asked (T-3: nothing to bank)."""
 
 
@@ -342,6 +344,8 @@ def bank_rule(rules: RuleSet, t: TurnState, *, entered: bool, lands: bool) -> st
     """The rule (one of ``BANK_RULES``) that refuses a bank at a decision, the first asked;
     None: the turn can bank. ``bank_refusal_of`` adds the words."""
     total = t.total
+    if jokers_owed(rules, t):
+        return "T-2"
     if t.jokers:
         return "V-2"
     if t.pending:
@@ -370,9 +374,19 @@ def bank_rule(rules: RuleSet, t: TurnState, *, entered: bool, lands: bool) -> st
     return None
 
 
+def _owed_words(rules: RuleSet, t: TurnState) -> str:
+    owed = " or ".join(format_dice(k.dice) for k in joker_choices(rules, t))
+    return (
+        f"every scoring die is kept or set aside as jokers: set {owed} aside as jokers "
+        "first (keep_all_scoring with jokers, V-2)"
+    )
+
+
 def _refusal_words(rules: RuleSet, t: TurnState, rule: str) -> str:
     """What a player is told when ``rule`` refuses the bank of turn ``t``."""
     total, entry = t.total, rules.turn.entry
+    if rule == "T-2":
+        return _owed_words(rules, t)
     if rule == "V-2":
         return "you cannot bank with jokers set aside: throw the other dice (V-2)"
     if rule == "V-1":
@@ -466,11 +480,26 @@ def joker_choices(rules: RuleSet, t: TurnState) -> tuple[ScoredKeep, ...]:
     scoring dice left on the table that leave a die to throw."""
     if not rules.variants.joker or t.jokers or t.full_hand or not t.left:
         return ()
-    return tuple(
+    table = score_table(rules)
+    found = tuple(
         k
-        for k in score_table(rules).lookup(t.throw).scoring
+        for k in table.lookup(t.throw).scoring
         if contains(t.left, k.dice) and len(t.left) > len(k.dice) and not k.wins
     )
+    if rules.scoring.keep_all_scoring:  # every scoring die not kept is a joker
+        found = tuple(k for k in found if table.lookup(difference(t.left, k.dice)).farkle)
+    return found
+
+
+def jokers_owed(rules: RuleSet, t: TurnState) -> bool:
+    """``keep_all_scoring`` with jokers (V-2), the 10,000 article's keep: a keep that left
+    scoring dice of the throw on the table owes them as jokers (``joker_choices``) before
+    the player may bank or throw."""
+    if not (rules.scoring.keep_all_scoring and rules.variants.joker):
+        return False
+    if t.jokers or t.full_hand or not t.left or not t.throw:
+        return False
+    return not score_table(rules).lookup(t.left).farkle
 
 
 def turn_after_jokers(t: TurnState, joker: ScoredKeep) -> TurnState:
@@ -540,6 +569,8 @@ def throw_refusal(state: GameState) -> str | None:
         return "you cannot throw now: keep dice from the throw first (T-2)"
     if state.in_hand <= 0:  # pragma: no cover - a full hand rethrows every die
         return "there are no dice left to throw"
+    if jokers_owed(state.rules, state.turn):
+        return _owed_words(state.rules, state.turn)
     return None
 
 

@@ -391,7 +391,39 @@ class ScoreTable:
             legal = [k for k in legal if _value_order(k) == top]
             most = max(len(k.dice) for k in legal)
             legal = [k for k in legal if len(k.dice) == most]
+            if self.rules.variants.joker:
+                legal += self._joker_splits(throw, legal, scoring, context)
         return tuple(legal)
+
+    def _joker_splits(
+        self,
+        throw: Dice,
+        best: list[ScoredKeep],
+        scoring: tuple[ScoredKeep, ...],
+        context: HandContext,
+    ) -> list[ScoredKeep]:
+        """``keep_all_scoring`` with jokers (V-2), the 10,000 article's keep: every scoring
+        die is kept except those set aside as jokers. The keeps that take part of a best
+        keep and leave the rest to be jokers: the rest scores on the throw alone (as jokers
+        are read, ``joker_reading``), the two parts are worth the best keep's points (no
+        combination is broken), and a die that scores nothing is left to throw."""
+        alone = scoring
+        if self._context_matters and context != NO_CONTEXT:
+            alone = self.lookup(throw).scoring
+        found: list[ScoredKeep] = []
+        for whole in best:
+            if whole.wins or len(whole.dice) >= len(throw):
+                continue
+            for part in scoring:
+                if part.dice == whole.dice or not contains(whole.dice, part.dice):
+                    continue
+                rest = difference(whole.dice, part.dice)
+                if any(
+                    j.dice == rest and not j.wins and j.points + part.points == whole.points
+                    for j in alone
+                ):
+                    found.append(part)
+        return sorted(set(found) - set(best), key=_keep_order)
 
     def _kind_counts(self, n: int, thrown: int) -> bool:
         """Whether n of a kind is a combination in a throw of ``thrown`` dice."""
@@ -508,6 +540,12 @@ class ScoreTable:
             )
         best = entry.keeps[0] if entry.keeps else None
         if self.rules.scoring.keep_all_scoring and best is not None:
+            if self.rules.variants.joker:
+                raise IllegalKeepError(
+                    f"every scoring die must be kept at its best value, {format_dice(best.dice)}, "
+                    "or part of it kept and the rest set aside as jokers without breaking a "
+                    "combination (keep_all_scoring with jokers, V-2)"
+                )
             raise IllegalKeepError(
                 f"every scoring die must be kept at its best value: keep {format_dice(best.dice)} "
                 "(keep_all_scoring, T-2)"

@@ -124,12 +124,6 @@ def validate(rules: RuleSet) -> None:
         )
     if t.farkle_penalty and t.farkle_penalty_after < 1:
         raise InvalidRulesError("must be at least 1", "turn.farkle_penalty_after")
-    if v.joker and s.keep_all_scoring:
-        raise InvalidRulesError(
-            "jokers (V-2) set scoring dice aside without keeping them, which keep_all_scoring "
-            "forbids (V-5: charentaise is played without jokers)",
-            "variants.joker",
-        )
     if v.four_two_one and dice < 3:
         raise InvalidRulesError(f"4-2-1 cannot be thrown with {dice} dice", "variants.four_two_one")
     if v.straights_over_throws:
