@@ -172,6 +172,7 @@ def test_every_example_file_has_worked_scores_checked() -> None:
     checked = {name for name, _, _ in WHOLE_THROWS} | {
         "keep-whole-multiples",
         "keep-every-multiple",
+        "overshoot-throw-on",
     }
     assert set(example_names()) == checked
 
@@ -380,6 +381,36 @@ def test_keep_all_scoring_with_jokers_keeps() -> None:
     )
     # Every scoring die is a combination of a whole throw: nothing is left for jokers.
     assert [k.dice for k in score_throw(rules, (1, 1, 1, 5, 5)).keeps] == [(1, 1, 1, 5, 5)]
+
+
+def test_overshoot_throw_on_turns() -> None:
+    """The example file's worked turns: past the exact target the bank is refused and the
+    player throws on; the farkle that ends the turn ticks as the overshoot would have."""
+    from zloutch.engine import Bank, Keep, Phase, Roll, Throw, apply, legal_actions, new_game
+    from zloutch.engine.game import why_illegal
+
+    rules = example("overshoot-throw-on")
+    state = new_game(rules, ["Ana", "Bob"])
+    for action in (Throw(), Roll((1, 1, 1, 5, 2)), Keep((1, 1, 1, 5))):
+        state = apply(state, action)
+    assert state.phase is Phase.DECIDE and state.turn.total == 1050
+    assert legal_actions(state) == (Throw(),)
+    assert why_illegal(state, Bank()) == (
+        "you cannot bank 1050: it would pass the exact target of 1000 (T-9, overshoot = "
+        "throw_on): throw on"
+    )
+    state = apply(apply(state, Throw()), Roll((3,)))
+    assert state.turn.player == 1 and state.sheets[0].score == 0
+    lost = example("overshoot-throw-on", "overshoot=lost")
+    before = new_game(lost, ["Ana", "Bob"])
+    for action in (Throw(), Roll((1, 1, 1, 5, 2)), Keep((1, 1, 1, 5))):
+        before = apply(before, action)
+    assert before.turn.player == 1  # the keep itself ended the turn
+    assert before.sheets[0] == state.sheets[0]  # the same tick either way
+    state = new_game(rules, ["Ana", "Bob"])
+    for action in (Throw(), Roll((1, 1, 1, 2, 3)), Keep((1, 1, 1)), Bank()):
+        state = apply(state, action)
+    assert state.phase is Phase.OVER and state.winners == (0,)
 
 
 def test_keep_every_multiple_keeps() -> None:

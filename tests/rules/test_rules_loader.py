@@ -312,6 +312,7 @@ def test_unreadable_specs(spec: str) -> None:
     [
         ("dix-mille(final_round,final_turns)", "game.final_turns", "choose one"),
         ("cinq-mille(full_hand_win)", "turn.full_hand_win", "needs exact_target"),
+        ("farkle(overshoot=throw_on)", "game.overshoot", "needs exact_target"),
         ("dix-mille-6(straights_over_throws)", "variants.straights_over_throws", "5-dice"),
         ("dix-mille(target=10001)", "game.target", "cannot be reached exactly"),
         ("greed(multiples_over_throws,min_players=3,max_players=2)", "game.max_players", "<="),

@@ -152,6 +152,7 @@ def test_the_rule_label_marks_the_reading_among_the_ids() -> None:
         "take_back_counts_for_entry",
         "reentry",
         "joker_keeps_points",
+        "overshoot",
     }
 
 

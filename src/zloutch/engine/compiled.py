@@ -79,7 +79,7 @@ from zloutch.engine.game import (
     joker_choices,
     jokers_owed,
     lands_on_target,
-    overshoots,
+    passes_target,
     reaches_target,
     roll_verdict,
     turn_after_joker_farkle,
@@ -188,7 +188,9 @@ class BankOutcomes:
     reached: Bools
     """It reaches the target (G-2; exactly, T-9)."""
     lost: Bools
-    """The turn is lost before any bank: it passes an exact target (T-9)."""
+    """The turn is lost before any bank: it passes an exact target (T-9). With ``overshoot =
+    "throw_on"`` the engine throws on past it, which only ends in a farkle (the solvers do
+    not model an instant win there: ``strategy.game_solver.unsupported_reason``)."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -699,7 +701,9 @@ def _bank_outcomes(ct: CompiledTurn, score: int, rows: int) -> BankOutcomes:
         score=_frozen(np.asarray([w // unit for w in written], dtype=np.int64)),
         reached=_frozen(np.asarray([reaches_target(rules, w) for w in written], dtype=np.bool_)),
         lost=_frozen(
-            np.asarray([overshoots(rules, points, t * unit) for t in range(rows)], dtype=np.bool_)
+            np.asarray(
+                [passes_target(rules, points, t * unit) for t in range(rows)], dtype=np.bool_
+            )
         ),
     )
 

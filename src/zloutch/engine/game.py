@@ -238,7 +238,7 @@ def joker_reading(state: GameState) -> ThrowScore:
 # they read. The engine decides by them, and ``zloutch.engine.compiled`` tabulates them for
 # the solvers, the fast kernel and the bots: one rule, one place.
 
-BANK_RULES = ("T-2", "V-2", "V-1", "F-2", "T-5", "T-7", "T-6", "T-8", "F-3", "T-3")
+BANK_RULES = ("T-9", "T-2", "V-2", "V-1", "F-2", "T-5", "T-7", "T-6", "T-8", "F-3", "T-3")
 """The rules that can refuse a bank, in the order they are asked (T-3: nothing to bank)."""
 
 
@@ -255,9 +255,16 @@ def lands_on_target(rules: RuleSet, score: int, total: int) -> bool:
     return score + total == rules.game.target
 
 
-def overshoots(rules: RuleSet, score: int, total: int) -> bool:
-    """T-9: with an exact target, a turn whose total passes it on ``score`` is lost."""
+def passes_target(rules: RuleSet, score: int, total: int) -> bool:
+    """T-9: with an exact target, a turn total that passes it on ``score``: the turn can
+    only be lost (at once, or after throwing on, ``overshoot = "throw_on"``)."""
     return rules.game.exact_target and score + total > rules.game.target
+
+
+def overshoots(rules: RuleSet, score: int, total: int) -> bool:
+    """T-9: with an exact target, a turn whose total passes it on ``score`` is lost at once
+    (with ``overshoot = "throw_on"`` its bank is refused instead, ``BANK_RULES``'s T-9)."""
+    return rules.game.overshoot == "lost" and passes_target(rules, score, total)
 
 
 def banked_score(rules: RuleSet, score: int, total: int) -> int:
@@ -274,7 +281,7 @@ def keep_passes(state: GameState, keep: ScoredKeep) -> bool:
     is lost (the keep is legal: the player may still make it)."""
     t = state.turn
     total = t.total + t.joker_points + keep.points
-    return overshoots(state.rules, state.sheets[t.player].score, total)
+    return passes_target(state.rules, state.sheets[t.player].score, total)
 
 
 def keep_wins(state: GameState, keep: ScoredKeep) -> bool:
@@ -385,6 +392,11 @@ def _owed_words(rules: RuleSet, t: TurnState) -> str:
 def _refusal_words(rules: RuleSet, t: TurnState, rule: str) -> str:
     """What a player is told when ``rule`` refuses the bank of turn ``t``."""
     total, entry = t.total, rules.turn.entry
+    if rule == "T-9":
+        return (
+            f"you cannot bank {t.total}: it would pass the exact target of "
+            f"{rules.game.target} (T-9, overshoot = throw_on): throw on"
+        )
     if rule == "T-2":
         return _owed_words(rules, t)
     if rule == "V-2":
@@ -546,7 +558,10 @@ def bank_refusal(state: GameState) -> str | None:
     if state.phase is not Phase.DECIDE:
         return "you cannot bank now: there is nothing kept to bank"
     t = state.turn
-    lands = lands_on_target(state.rules, state.sheets[t.player].score, t.total)
+    score = state.sheets[t.player].score
+    if passes_target(state.rules, score, t.total):
+        return _refusal_words(state.rules, t, "T-9")
+    lands = lands_on_target(state.rules, score, t.total)
     refusal = bank_refusal_of(state.rules, t, entered=state.entered(t.player), lands=lands)
     return None if refusal is None else refusal.message
 
@@ -555,7 +570,10 @@ def _bank_rule(state: GameState) -> str | None:
     """``bank_rule`` for the player to move at a decision: the rule that refuses, or None."""
     t = state.turn
     rules = state.rules
-    lands = lands_on_target(rules, state.sheets[t.player].score, t.total)
+    score = state.sheets[t.player].score
+    if passes_target(rules, score, t.total):  # overshoot = "throw_on" (else the turn is lost)
+        return "T-9"
+    lands = lands_on_target(rules, score, t.total)
     return bank_rule(rules, t, entered=state.entered(t.player), lands=lands)
 
 

@@ -196,6 +196,13 @@ class GameRules:
     exact_target: bool = _option(
         False, "T-9", "The target must be hit exactly; a turn that would pass it is a farkle."
     )
+    overshoot: Literal["lost", "throw_on"] = _option(
+        "lost",
+        "T-9",
+        "With an exact target, a turn that passes it: lost at once, as a farkle (lost); or "
+        "its bank refused, the player throwing on until a farkle (throw_on).",
+        reading="T-9",
+    )
     ticks_to_cross: int = _option(
         0, "G-3", "At this many ticks the current level is crossed; 0: no ticks."
     )

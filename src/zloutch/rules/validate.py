@@ -117,6 +117,11 @@ def validate(rules: RuleSet) -> None:
         )
     if g.five_ones_win and dice < 5:
         raise InvalidRulesError(f"five 1s cannot be thrown with {dice} dice", "game.five_ones_win")
+    if g.overshoot != "lost" and not g.exact_target:
+        raise InvalidRulesError(
+            "what a turn that passes the target does (T-9) needs exact_target",
+            "game.overshoot",
+        )
     if t.full_hand_win and not g.exact_target:
         raise InvalidRulesError(
             "winning on a full hand that lands exactly on the target (T-10) needs exact_target",

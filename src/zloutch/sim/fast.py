@@ -103,6 +103,8 @@ def fast_unsupported(rules: RuleSet) -> str | None:
         )
     if rules.variants.joker:
         reasons.append("jokers (V-2)")
+    if g.exact_target and g.overshoot == "throw_on":
+        reasons.append("the throws after passing an exact target (T-9, overshoot = throw_on)")
     try:
         import numba  # noqa: F401
     except ImportError:  # pragma: no cover - numba is a dependency

@@ -101,6 +101,8 @@ def unsupported_reason(rules: RuleSet, *, how: bool = True) -> str | None:
             reasons.append(f"the consecutive-farkle penalty (F-1) together with {together}")
     if g.max_players < 2 or g.min_players > 2:
         reasons.append("two players")
+    if g.exact_target and g.overshoot == "throw_on" and "win" in rules.kinds_values().values():
+        reasons.append("a throw that wins at once past an exact target (T-9, overshoot = throw_on)")
     if not reasons:
         return None
     return "the exact game solver does not model " + "; ".join(reasons)
