@@ -173,6 +173,7 @@ def test_every_example_file_has_worked_scores_checked() -> None:
         "keep-whole-multiples",
         "keep-every-multiple",
         "overshoot-throw-on",
+        "blank-first-throw",
     }
     assert set(example_names()) == checked
 
@@ -411,6 +412,37 @@ def test_overshoot_throw_on_turns() -> None:
     for action in (Throw(), Roll((1, 1, 1, 2, 3)), Keep((1, 1, 1)), Bank()):
         state = apply(state, action)
     assert state.phase is Phase.OVER and state.winners == (0,)
+
+
+def test_blank_first_throw_turns() -> None:
+    """The example file's worked turns: a blank first throw of every die costs 2000 (the
+    score may go below 0), a later farkle of the turn only the turn."""
+    from zloutch.engine import Action, Bank, GameState, Keep, Roll, Throw, apply, new_game
+    from zloutch.engine.events import Penalised
+    from zloutch.engine.game import step
+
+    rules = example("blank-first-throw")
+    blank = (Throw(), Roll((2, 3, 4, 6, 6)))
+
+    def play(state: GameState, *actions: Action) -> tuple[GameState, list[object]]:
+        events: list[object] = []
+        for action in actions:
+            state, played = step(state, action)
+            events.extend(played)
+        return state, events
+
+    state, events = play(new_game(rules, ["Ana", "Bob"]), *blank)
+    assert state.sheets[0].score == -2000
+    assert Penalised(0, 2000, -2000, "blank") in events
+    assert not state.entered(0)  # a penalty enters no one
+    state = new_game(rules, ["Ana", "Bob"])
+    state, _ = play(state, Throw(), Roll((1, 1, 1, 2, 3)), Keep((1, 1, 1)), Bank(), *blank)
+    state, events = play(state, *blank)
+    assert state.sheets[0].score == 1000 - 2000 and state.sheets[1].score == -2000
+    state, events = play(state, Throw(), Roll((1, 2, 3, 4, 6)), Keep((1,)), Throw())
+    state, events = play(state, Roll((2, 3, 4, 6)))
+    assert state.sheets[0].score == -1000 and not any(isinstance(e, Penalised) for e in events)
+    assert apply(new_game(rules, ["Ana", "Bob"]), Throw()).sheets[0].score == 0
 
 
 def test_keep_every_multiple_keeps() -> None:

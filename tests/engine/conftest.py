@@ -274,7 +274,7 @@ class SheetFromEvents:
             elif isinstance(event, ev.Crossed):
                 self._crossed(event)
             elif isinstance(event, ev.Farkled):
-                self._farkled(event, following, todo[i:])
+                self._farkled(before, event, following, todo[i:])
             elif isinstance(event, ev.Ticked):
                 self._ticked(event)
             elif isinstance(event, ev.Penalised):
@@ -420,7 +420,9 @@ class SheetFromEvents:
             # G-4 option: the level fallen back to bumps the equal levels of the others
             self._due_bumps(event.player, column.score)
 
-    def _farkled(self, event: ev.Farkled, following: ev.Event | None, rest: list) -> None:
+    def _farkled(
+        self, before: GameState, event: ev.Farkled, following: ev.Event | None, rest: list
+    ) -> None:
         rules = self.rules
         column = self.columns[event.player]
         column.farkles_in_row += 1
@@ -430,8 +432,15 @@ class SheetFromEvents:
         )
         penalty = rules.turn.farkle_penalty
         due = bool(penalty) and column.farkles_in_row >= rules.turn.farkle_penalty_after
-        penalised = any(isinstance(e, ev.Penalised) for e in rest)
+        penalised = any(isinstance(e, ev.Penalised) and e.why == "row" for e in rest)
         assert due == penalised, f"F-1: farkle {column.farkles_in_row} in a row, penalty {due}"
+        # fresh_farkle_penalty: the turn's first throw, of every die, scored nothing
+        t = before.turn
+        first = not (t.total or t.inherited or t.set_aside or t.joker_roll)
+        blank = event.reason == "farkle" and first and t.rolling == self.rules.dice
+        due = bool(self.rules.turn.fresh_farkle_penalty) and blank
+        charged = any(isinstance(e, ev.Penalised) and e.why == "blank" for e in rest)
+        assert due == charged, f"a blank first throw ({blank}), penalty {due}"
 
     def _ticked(self, event: ev.Ticked) -> None:
         column = self.columns[event.player]
@@ -453,6 +462,12 @@ class SheetFromEvents:
 
     def _penalised(self, event: ev.Penalised) -> None:
         column = self.columns[event.player]
+        if event.why == "blank":
+            assert event.points == self.rules.turn.fresh_farkle_penalty, str(event)
+            assert event.level == column.score - event.points, str(event)
+            column.levels.append(_Level(event.level, entered=column.entered))
+            column.ticks = 0
+            return
         assert event.points == self.rules.turn.farkle_penalty, f"F-1: {event}"
         assert event.level == column.score - event.points, (
             f"F-1: {event} from a score of {column.score}"

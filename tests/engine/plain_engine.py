@@ -187,9 +187,33 @@ def lands_on_target(rules: RuleSet, score: int, total: int) -> bool:
     return score + total == rules.game.target
 
 
-def overshoots(rules: RuleSet, score: int, total: int) -> bool:
-    """T-9: with an exact target, a turn whose total passes it on ``score`` is lost."""
+def passes(rules: RuleSet, score: int, total: int) -> bool:
+    """T-9: with an exact target, a turn total that passes it on ``score``."""
     return rules.game.exact_target and score + total > rules.game.target
+
+
+def overshoots(rules: RuleSet, score: int, total: int) -> bool:
+    """T-9: a turn that passes an exact target is lost at once (unless ``overshoot =
+    "throw_on"``: then its bank is refused and the player throws on)."""
+    return rules.game.overshoot == "lost" and passes(rules, score, total)
+
+
+def jokers_owed(rules: RuleSet, t: TurnState) -> bool:
+    """keep_all_scoring with jokers: scoring dice of the throw left on the table after a keep
+    must be set aside as jokers before anything else."""
+    if not rules.scoring.keep_all_scoring or not rules.variants.joker:
+        return False
+    if t.jokers or t.full_hand or not t.left or not t.throw:
+        return False
+    return not score_table(rules).lookup(t.left).farkle
+
+
+def owed_words(rules: RuleSet, t: TurnState) -> str:
+    owed = " or ".join(format_dice(k.dice) for k in joker_choices(rules, t))
+    return (
+        f"every scoring die is kept or set aside as jokers: set {owed} aside as jokers "
+        "first (keep_all_scoring with jokers, V-2)"
+    )
 
 
 def banked_score(rules: RuleSet, score: int, total: int) -> int:
@@ -332,11 +356,14 @@ def joker_choices(rules: RuleSet, t: TurnState) -> tuple[ScoredKeep, ...]:
     scoring dice left on the table that leave a die to throw."""
     if not rules.variants.joker or t.jokers or t.full_hand or not t.left:
         return ()
-    return tuple(
-        k
-        for k in score_table(rules).lookup(t.throw).scoring
-        if contains(t.left, k.dice) and len(t.left) > len(k.dice) and not k.wins
-    )
+    found = []
+    for k in score_table(rules).lookup(t.throw).scoring:
+        if contains(t.left, k.dice) and len(t.left) > len(k.dice) and not k.wins:
+            rest = difference(t.left, k.dice)
+            if rules.scoring.keep_all_scoring and not score_table(rules).lookup(rest).farkle:
+                continue  # with every scoring die kept, the jokers take every one left
+            found.append(k)
+    return tuple(found)
 
 
 def turn_after_jokers(t: TurnState, joker: ScoredKeep) -> TurnState:
@@ -376,7 +403,15 @@ def bank_refusal(state: GameState) -> str | None:
     if state.phase is not Phase.DECIDE:
         return "you cannot bank now: there is nothing kept to bank"
     t = state.turn
-    lands = lands_on_target(state.rules, state.sheets[t.player].score, t.total)
+    score = state.sheets[t.player].score
+    if passes(state.rules, score, t.total):
+        return (
+            f"you cannot bank {t.total}: it would pass the exact target of "
+            f"{state.rules.game.target} (T-9, overshoot = throw_on): throw on"
+        )
+    if jokers_owed(state.rules, t):
+        return owed_words(state.rules, t)
+    lands = lands_on_target(state.rules, score, t.total)
     refusal = bank_refusal_of(state.rules, t, entered=state.entered(t.player), lands=lands)
     return None if refusal is None else refusal.message
 
@@ -391,6 +426,8 @@ def throw_refusal(state: GameState) -> str | None:
         return "you cannot throw now: keep dice from the throw first (T-2)"
     if state.in_hand <= 0:  # pragma: no cover - a full hand rethrows every die
         return "there are no dice left to throw"
+    if jokers_owed(state.rules, state.turn):
+        return owed_words(state.rules, state.turn)
     return None
 
 
@@ -636,6 +673,14 @@ def _lose_turn(state: GameState, reason: str, events: list[Event]) -> GameState:
         events.append(Penalised(p, penalty, value))
     else:
         sheets[p] = replace(sheet, farkles_in_row=in_row)
+    blank = rules.turn.fresh_farkle_penalty
+    first = t.total == 0 and not t.inherited and not t.set_aside and not t.joker_roll
+    if blank and reason == "farkle" and first and len(t.throw) == rules.dice:
+        sheet = sheets[p]  # the farkles in a row as F-1 left them: this penalty is apart
+        value = sheet.score - blank
+        written = sheet.write(Level(value, penalty=True))
+        sheets[p] = replace(written, farkles_in_row=sheet.farkles_in_row)
+        events.append(Penalised(p, blank, value, "blank"))
     return _next_turn(replace(state, sheets=tuple(sheets)), None, events)
 
 

@@ -90,6 +90,7 @@ INTEGER_VALUES: dict[str, range] = {
     "min_bank": range(0, 501, 50),
     "farkle_penalty": range(0, 1001, 50),
     "farkle_penalty_after": range(1, 5),
+    "fresh_farkle_penalty": range(0, 2001, 100),
     "no_score_bonus": range(0, 1001, 50),
     "three_pairs": range(0, 2501, 50),
     "four_and_pair": range(0, 2501, 50),

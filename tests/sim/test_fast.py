@@ -376,6 +376,11 @@ def test_games_stopped_at_the_turn_limit_are_counted_unfinished() -> None:
         ("zilch(exact_target)", "(F-1) where the score changes the turn"),
         ("zilch(farkle_penalty=520)", "penalty (F-1) of 520, off the rule set's step of 50"),
         (f"dix-mille({NO_SHEET},joker)", "jokers (V-2)"),
+        ("greed(fresh_farkle_penalty=2000)", "a blank first throw (fresh_farkle_penalty)"),
+        (
+            f"dix-mille({NO_SHEET},overshoot=throw_on)",
+            "after passing an exact target (T-9, overshoot = throw_on)",
+        ),
     ],
 )
 def test_rule_sets_it_cannot_play_are_named_with_the_reason(spec: str, words: str) -> None:

@@ -200,3 +200,24 @@ def test_the_advice_ranks_only_what_the_engine_allows(spec: str) -> None:
 @pytest.mark.parametrize("spec", ADVISED)
 def test_the_advice_ranks_only_what_the_engine_allows_long(spec: str) -> None:
     advised_states(spec, 1500, 12)
+
+
+def test_a_fresh_start_counts_the_penalty_for_a_blank_first_throw() -> None:
+    """fresh_farkle_penalty: against a take-back (G-8) a fresh start is worth its turn less
+    the penalty times the chance that a throw of every die scores nothing; the take-back's
+    value does not change (its throw is not a first throw of every die)."""
+    from zloutch.engine.actions import Fresh
+    from zloutch.strategy.turn_solver import farkle_probabilities
+
+    values = []
+    for spec in ("dix-mille", "dix-mille(fresh_farkle_penalty=2000)"):
+        rules = load_rules(spec)
+        state = new_game(rules, ["Ana", "Bob"])
+        for action in (Throw(), Roll((1, 1, 1, 2, 3)), Keep((1, 1, 1)), Bank()):
+            state = apply(state, action)
+        values.append(dict(TurnAdvisor(rules).advise(state).values))
+    plain, charged = values
+    blank = float(farkle_probabilities(load_rules("dix-mille"))[5])
+    assert blank == pytest.approx(25 / 324)  # 2 3 4 6 with no triple, on five dice
+    assert charged[Take()] == pytest.approx(plain[Take()], abs=1e-9)
+    assert charged[Fresh()] == pytest.approx(plain[Fresh()] - 2000 * blank, abs=1e-9)

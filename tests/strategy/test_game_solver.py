@@ -168,6 +168,15 @@ def test_unsupported_rule_sets_are_refused_with_the_reason() -> None:
     assert "F-1) together with an entry (T-7)" in str(
         unsupported_reason(load_rules("zilch(entry=500)"))
     )
+    assert "a blank first throw (fresh_farkle_penalty)" in str(
+        unsupported_reason(load_rules("greed(fresh_farkle_penalty=2000)"))
+    )
+    # Past the exact target a throw that wins at once (G-5) would still count: not modelled.
+    plain = "dix-mille(ticks_to_cross=0,bump=off,take_back=false,overshoot=throw_on)"
+    assert unsupported_reason(load_rules(plain)) is None  # past the target: lost in the end
+    assert "wins at once past an exact target" in str(
+        unsupported_reason(load_rules(plain.replace(")", ",five_ones_win)")))
+    )
 
 
 def self_play(full: int, quick: int) -> pytest.MarkDecorator:
@@ -280,3 +289,34 @@ def test_penalty_tables_are_saved_and_loaded_whole(
     assert loaded is not None and loaded.counts is not None and solution.counts is not None
     assert (loaded.counts == solution.counts).all() and (loaded.win == solution.win).all()
     assert (loaded.low, loaded.sweeps) == (solution.low, solution.sweeps)
+
+
+def test_the_penalty_solve_estimates_its_sweeps_from_the_last_two() -> None:
+    """The progress of an F-1 solve: its changes fall geometrically, so the sweeps left are
+    read from the last two (the bar's time left), never past the most allowed."""
+    from zloutch.strategy.game_solver import _sweeps_expected
+
+    assert _sweeps_expected([], 1e-12, 500) == 2
+    assert _sweeps_expected([0.3], 1e-12, 500) == 3
+    # 1e-2 then 1e-3: a tenth a sweep, 1e-12 nine sweeps later
+    assert _sweeps_expected([1e-2, 1e-3], 1e-12, 500) == 2 + 9
+    assert _sweeps_expected([1e-2, 1e-3], 1e-12, 5) == 5
+    assert _sweeps_expected([1e-2, 1e-13], 1e-12, 500) == 2
+    assert _sweeps_expected([1e-3, 1e-3], 1e-12, 500) == 3  # no fall: one more at a time
+
+
+def test_the_summary_counts_the_score_pairs_solved_below_zero_too(
+    penalty_solution: tuple[GameSolution, list[tuple[int, int]]],
+) -> None:
+    """Under F-1 scores go down to the floor: the summary counts the pairs from there (the
+    solve's own table), not the slice from 0 that ``win`` keeps."""
+    from zloutch.app.solve import game_summary
+
+    solution, _ = penalty_solution
+    summary = game_summary(solution)
+    n = solution.target - solution.low
+    assert solution.low < 0
+    assert summary["score_pairs"] == n * n > solution.win.size
+    assert summary["lowest_score"] == solution.low * solution.unit
+    assert summary["farkles_in_a_row"] == solution.rules.turn.farkle_penalty_after
+    assert summary["sweeps"] == solution.sweeps

@@ -161,6 +161,14 @@ def _finite(value: object) -> bool:
     return type(value) in (int, float) and math.isfinite(value)  # type: ignore[arg-type]
 
 
+def score_pairs(solution: GameSolution) -> int:
+    """The pairs of banked scores whose values were solved: from the lowest score (below 0
+    under F-1, ``GameSolution.low``) to the target, the mover's and the opponent's."""
+    if solution.counts is not None:
+        return int(np.count_nonzero(~np.isnan(solution.counts[0, 0])))
+    return int(np.count_nonzero(~np.isnan(solution.win)))
+
+
 def game_summary(solution: GameSolution, seconds: float | None = None) -> dict[str, Any]:
     """What ``zloutch solve --game --json`` prints."""
     points, chance = solution.fair_compensation()
@@ -173,9 +181,14 @@ def game_summary(solution: GameSolution, seconds: float | None = None) -> dict[s
         "levels": solution.levels,
         "passes": solution.passes,
         "states": solution.states,
-        "score_pairs": int(np.count_nonzero(~np.isnan(solution.win))),
+        "score_pairs": score_pairs(solution),
+        "lowest_score": solution.low * solution.unit,
         "solver_version": GAME_SOLVER_VERSION,
     }
+    if solution.counts is not None:  # F-1: each player's farkles in a row too
+        k = solution.counts.shape[0]
+        result["farkles_in_a_row"] = k
+        result["sweeps"] = solution.sweeps
     if seconds is not None:
         result["seconds"] = seconds
     return result

@@ -151,9 +151,18 @@ class Bumped(Event):
 class Penalised(Event):
     points: int
     level: int
+    why: str = "row"
+    """``row``: farkles in a row (F-1, ``farkle_penalty``); ``blank``: a turn's first throw,
+    of every die, that scored nothing (``fresh_farkle_penalty``)."""
 
     def describe(self, names: tuple[str, ...]) -> str:
-        return f"{names[self.player]} loses {self.points} for farkles in a row (F-1): {self.level}"
+        who = names[self.player]
+        if self.why == "blank":
+            return (
+                f"{who} loses {self.points} for a blank first throw (fresh_farkle_penalty): "
+                f"{self.level}"
+            )
+        return f"{who} loses {self.points} for farkles in a row (F-1): {self.level}"
 
 
 @dataclass(frozen=True)

@@ -916,7 +916,28 @@ def _lose_turn(state: GameState, reason: str, events: Events) -> GameState:
             events.append(Penalised(p, penalty, value))
     else:
         sheets[p] = _sheet(sheet, sheet.levels, sheet.ticks, in_row)
+    fresh = rules.turn.fresh_farkle_penalty
+    if fresh and reason == "farkle" and blank_first_throw(rules, t):
+        sheet = sheets[p]
+        value = sheet.score - fresh
+        written = (*sheet.levels, Level(value, penalty=True))
+        sheets[p] = _sheet(sheet, written, 0, sheet.farkles_in_row)
+        if events is not None:
+            events.append(Penalised(p, fresh, value, "blank"))
     return _next_turn(state, tuple(sheets), None, events)
+
+
+def blank_first_throw(rules: RuleSet, t: TurnState) -> bool:
+    """Whether the throw on the table is a turn's first, of every die (not a take-back's,
+    not after a full hand, not the jokers'): the throw ``fresh_farkle_penalty`` charges
+    when it scores nothing."""
+    return (
+        t.total == 0
+        and not t.inherited
+        and not t.set_aside
+        and not t.joker_roll
+        and len(t.throw) == rules.dice
+    )
 
 
 def _cross_current(

@@ -87,7 +87,8 @@ class Level:
     ticks: int = 0
     """Ticks written beside this level."""
     penalty: bool = False
-    """Written by the consecutive-farkle penalty (F-1), not by a bank."""
+    """Written by a penalty (F-1's farkles in a row, or ``fresh_farkle_penalty``), not by a
+    bank."""
 
 
 @dataclass(frozen=True)

@@ -180,6 +180,9 @@ class TurnRules:
         0, "F-1", "Points lost at the farkle_penalty_after-th farkle in a row; 0: off."
     )
     farkle_penalty_after: int = _option(3, "F-1", "How many farkles in a row cost the penalty.")
+    fresh_farkle_penalty: int = _option(
+        0, "F-1", "Points lost when a turn's first throw, of every die, scores nothing; 0: off."
+    )
 
     def round_enough(self, total: int) -> bool:
         """T-6: whether a turn total may be banked as to its roundness (with

@@ -127,6 +127,12 @@ def validate(rules: RuleSet) -> None:
             "winning on a full hand that lands exactly on the target (T-10) needs exact_target",
             "turn.full_hand_win",
         )
+    if t.fresh_farkle_penalty % rules.unit:
+        raise InvalidRulesError(
+            f"{t.fresh_farkle_penalty} is off the rule set's step of {rules.unit} points: "
+            "a penalty must keep the scores on it",
+            "turn.fresh_farkle_penalty",
+        )
     if t.farkle_penalty and t.farkle_penalty_after < 1:
         raise InvalidRulesError("must be at least 1", "turn.farkle_penalty_after")
     if v.four_two_one and dice < 3:
@@ -179,7 +185,9 @@ def _check_exact_target(rules: RuleSet) -> None:
         # T-6: every bank is a multiple of 100 (and of the unit); only an F-1 penalty can
         # move a score off that step.
         step = math.lcm(rules.unit, 100)
-        reach = math.gcd(step, t.farkle_penalty) if t.farkle_penalty else step
+        reach = step
+        for penalty in (t.farkle_penalty, t.fresh_farkle_penalty):
+            reach = math.gcd(reach, penalty) if penalty else reach
         if g.target % reach:
             raise InvalidRulesError(
                 f"{g.target} can never be hit exactly: with bank_multiple_of_100 (T-6) every "

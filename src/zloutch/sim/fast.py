@@ -103,6 +103,8 @@ def fast_unsupported(rules: RuleSet) -> str | None:
         )
     if rules.variants.joker:
         reasons.append("jokers (V-2)")
+    if t.fresh_farkle_penalty:
+        reasons.append("the penalty for a blank first throw (fresh_farkle_penalty)")
     if g.exact_target and g.overshoot == "throw_on":
         reasons.append("the throws after passing an exact target (T-9, overshoot = throw_on)")
     try:

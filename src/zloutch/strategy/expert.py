@@ -27,6 +27,7 @@ from zloutch.strategy.turn_solver import (
     TurnSolution,
     check_score,
     check_total,
+    farkle_probabilities,
     solve_average_reward,
     solve_turn,
 )
@@ -87,6 +88,13 @@ class TurnAdvisor:
         self.model = TurnModel(rules)
         self._solutions: dict[Situation, TurnSolution] = {}
         self._average: AverageReward | None = None
+        self.blank_cost = 0.0
+        """What a fresh turn's first throw costs on average (points): the penalty for a
+        blank one (``fresh_farkle_penalty``) times its chance. It weighs a fresh start against
+        a take-back (G-8); the game solver does not model it, so this counts in points."""
+        if rules.turn.fresh_farkle_penalty:
+            blank = farkle_probabilities(rules)[rules.dice]
+            self.blank_cost = rules.turn.fresh_farkle_penalty * float(blank)
 
     def average_reward(self) -> AverageReward:
         """The long-run solve of the consecutive-farkle penalty (F-1), solved once."""
@@ -134,7 +142,7 @@ class TurnAdvisor:
         passing: set[int] = set()
         for action in legal_actions(state):
             if isinstance(action, Throw | Fresh) and state.phase is Phase.START:
-                value = self.solution(state, 0).value(0, self.model.start)
+                value = self.solution(state, 0).value(0, self.model.start) - self.blank_cost
             elif isinstance(action, Take):
                 offer = state.offer
                 assert offer is not None

@@ -19,6 +19,7 @@ reason; ``sheet_blind`` gives the model the optimal bot plays dix-mille's sheet 
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -101,6 +102,8 @@ def unsupported_reason(rules: RuleSet, *, how: bool = True) -> str | None:
             reasons.append(f"the consecutive-farkle penalty (F-1) together with {together}")
     if g.max_players < 2 or g.min_players > 2:
         reasons.append("two players")
+    if t.fresh_farkle_penalty:
+        reasons.append("the penalty for a blank first throw (fresh_farkle_penalty)")
     if g.exact_target and g.overshoot == "throw_on" and "win" in rules.kinds_values().values():
         reasons.append("a throw that wins at once past an exact target (T-9, overshoot = throw_on)")
     if not reasons:
@@ -596,6 +599,20 @@ def _level_batches(
         yield group, LevelBanks.concat([banks_of[fb] for _, fb in group])
 
 
+def _sweeps_expected(changes: list[float], tolerance: float, most: int) -> int:
+    """How many sweeps the F-1 solve will take in all, for its progress: the largest change
+    of each sweep falls about geometrically, so the last two give the rate at which it
+    reaches ``tolerance``; before two sweeps, one more than done (no estimate yet)."""
+    done = len(changes)
+    if done < 2 or not 0 < changes[-1] < changes[-2]:
+        return done + 2 if done < 2 else done + 1
+    if changes[-1] < tolerance:
+        return done
+    rate = changes[-1] / changes[-2]
+    more = math.ceil(math.log(tolerance / changes[-1]) / math.log(rate))
+    return min(done + max(more, 1), most)
+
+
 def _solve_penalty(
     game: _Game,
     *,
@@ -625,7 +642,9 @@ def _solve_penalty(
     ones_cache: dict[int, Floats] = {}
     passes = states = sweeps = 0
     residual = float("inf")
+    changes: list[float] = []
     while sweeps < max_sweeps and residual >= tolerance:
+        expected = _sweeps_expected(changes, tolerance, max_sweeps)
         change = 0.0
         for done, (i, j, batches) in enumerate(penalty_sweep(game, low, W)):
             size = len(i)
@@ -646,10 +665,13 @@ def _solve_penalty(
                     W[fa, fb, i, j] = part
                     passes += 1
                 states += int(banks.rows.sum()) * game.tables.columns
-            if progress is not None:  # the sweeps are not known ahead: the total grows
-                progress(sweeps * levels + done + 1, (sweeps + 1) * levels)
+            if progress is not None:  # the sweeps to come, estimated from the last ones
+                progress(sweeps * levels + done + 1, expected * levels)
         sweeps += 1
         residual = change
+        changes.append(change)
+    if progress is not None:  # done: the estimate may have counted another sweep
+        progress(sweeps * levels, sweeps * levels)
     win = W[0, 0, -low:, -low:].copy()
     return GameSolution(
         rules,
