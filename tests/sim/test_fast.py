@@ -18,12 +18,19 @@ from typer.testing import CliRunner
 
 from zloutch.adapters.cli import app
 from zloutch.engine import GameState, Phase, legal_actions, new_game, step
-from zloutch.engine.actions import Action, Bank, Fresh, Keep, Roll, Take, Throw
+from zloutch.engine.actions import Action, Bank, Fresh, Joker, Keep, Roll, Take, Throw
+from zloutch.engine.compiled import ThrowNode, compile_turn
 from zloutch.engine.events import Bumped, Event, Penalised, Ticked, TookBack
-from zloutch.engine.game import throw_score
+from zloutch.engine.game import (
+    joker_reading,
+    throw_score,
+    turn_after_jokers,
+    turn_after_throw,
+)
 from zloutch.rules import RuleSet, ZloutchError, load_rules
 from zloutch.sim import SimulationError, seating, simulate
 from zloutch.sim.fast import (
+    KIND_THROW,
     SHEET_COUNTS,
     TRACE_BANK,
     TRACE_FRESH,
@@ -78,6 +85,15 @@ REPLAYED = [
     ("zilch", ["expert", "greedy"]),
     ("zilch(target=2000)", ["greedy", "threshold:350"]),  # the default run's twin, no expert
     ("zilch(farkle_penalty_after=2,entry=500)", ["expert", "threshold:350", "cautious"]),
+    # V-2: jokers set aside after a keep, thrown after a farkle; with the sheet, and with
+    # every scoring die kept but the jokers (the 10,000 article's keep); past an exact target.
+    ("dix-mille(joker,target=3000)", ["expert", "threshold:300"]),
+    ("dix-mille(keep_all_scoring,joker,target=3000)", ["expert", "greedy"]),
+    ("dix-mille-6(joker,joker_keeps_points,four_two_one,target=3000)", ["expert", "cautious"]),
+    ("cinq-mille(joker,exact_target,target=2000)", ["expert", "expert"]),
+    # G-6: the final round; a second player reaching the target crosses the first one's level
+    ("dix-mille(final_round,target=2000)", ["greedy", "expert", "cautious"]),
+    ("cinq-mille(final_round,target=2000)", ["expert", "expert", "greedy"]),
 ]
 SHORTER = {
     "cinq-mille(target=2500)": "cinq-mille(target=1500)",
@@ -111,6 +127,14 @@ def replayed() -> list[object]:
         else:
             params.append(pytest.param(spec, players, id=spec))
     return params
+
+
+def joker_node(state: GameState, action: Joker) -> ThrowNode:
+    """The throw node of the dice thrown after ``action`` sets jokers aside (V-2)."""
+    rules = state.rules
+    joker = next(k for k in joker_reading(state).scoring if k.dice == action.dice)
+    after = turn_after_throw(rules, turn_after_jokers(state.turn, joker), fresh=False)
+    return compile_turn(rules).throw_node_of(after)
 
 
 def replay(
@@ -175,6 +199,19 @@ def replay(
                 values = dict(player.advisor(rules).advise(state).values)
                 assert values[bot] == pytest.approx(values[leads[0]], abs=1e-9), (bot, leads)
             state = move(leads[0])
+            if fm.col_kind[wanted[1]] == KIND_THROW and state.phase is Phase.DECIDE:
+                # V-2: the option sets jokers aside and throws the other dice
+                thrown = fm.throw_nodes[int(fm.col_idx[wanted[1]])]
+                jokers = [
+                    a
+                    for a in legal_actions(state)
+                    if isinstance(a, Joker) and joker_node(state, a) == thrown
+                ]
+                assert jokers, f"no jokers after {leads[0]} lead to {thrown}"
+                bot = chosen()
+                assert bot in jokers or len(jokers) > 1, (game, state.turns, bot, jokers)
+                state = move(bot if bot in jokers else jokers[0])
+                state = move(Throw())
         elif kind == TRACE_BANK:
             assert Bank() in legal_actions(state)
             assert chosen() == Bank(), (game, state.turns)
@@ -237,6 +274,8 @@ SHEET_OPTIONS: dict[str, Sequence[object]] = {
     "last_thousand": (True, False),
     "final_turns": (True, False),
     "target": (1500, 2000, 3000),
+    "joker": (True, False),
+    "final_round": (True, False),
 }
 """The options of the sheet and of the game's end, drawn at random for the replay below."""
 
@@ -371,11 +410,10 @@ def test_games_stopped_at_the_turn_limit_are_counted_unfinished() -> None:
 @pytest.mark.parametrize(
     ("spec", "words"),
     [
-        ("dix-mille(final_round)", "the final round (G-6)"),
+        ("zilch(final_round)", "penalty (F-1) together with the final round (G-6)"),
         ("zilch(ticks_to_cross=3)", "consecutive-farkle penalty (F-1) together with the sheet"),
         ("zilch(exact_target)", "(F-1) where the score changes the turn"),
         ("zilch(farkle_penalty=520)", "penalty (F-1) of 520, off the rule set's step of 50"),
-        (f"dix-mille({NO_SHEET},joker)", "jokers (V-2)"),
         ("greed(fresh_farkle_penalty=2000)", "a blank first throw (fresh_farkle_penalty)"),
         (
             f"dix-mille({NO_SHEET},overshoot=throw_on)",
@@ -426,8 +464,8 @@ def test_cli_method_flag(tmp_path: object) -> None:
     document = json.loads(out.read_text())
     assert document["method"] == "fast" and document["games"] == 2000
     assert sum(p["wins"] for p in document["players"]) == document["finished"]
-    code, _, err = run_cli(["simulate", "-r", "dix-mille(joker)", "--method", "fast", "-n", "5"])
-    assert code == 2 and "error: the fast path does not play jokers (V-2)" in err
+    code, _, err = run_cli(["simulate", "-r", "zilch(final_round)", "--method", "fast", "-n", "5"])
+    assert code == 2 and "error: the fast path does not play the consecutive-farkle" in err
     code, _, err = run_cli(["simulate", "-r", "farkle", "--method", "warp", "-n", "5"])
     assert code == 2 and "--method is one of auto, engine, fast" in err
 

@@ -202,6 +202,9 @@ class GameEnd:
     """In units."""
     final_turns: bool
     """F-4: reaching the target gives every other player one more turn."""
+    final_round: bool
+    """G-6: reaching the target finishes the round; a player who also reaches it in that
+    round crosses the first one's level and opens a new round (``engine.game``)."""
     cut: Ints
     """``cut[a, t]``: ``a + t`` less the score a bank writes (G-7)."""
     lost: Bools
@@ -725,6 +728,7 @@ def _game_end(ct: CompiledTurn, rows: int) -> GameEnd:
     return GameEnd(
         target=target,
         final_turns=rules.game.final_turns,
+        final_round=rules.game.final_round,
         cut=_frozen(cut),
         lost=_frozen(lost),
         reached=_frozen(reached),

@@ -1,14 +1,21 @@
 """The fast path of ``zloutch simulate``: many games at once on arrays, compiled by Numba.
 
 The engine (``zloutch.sim.runner``) is the reference: it plays every rule of every rule set,
-one immutable state at a time. This module plays every rule set but those with the final
-round (G-6) or jokers (V-2), or with the consecutive-farkle penalty (F-1) together with the
-sheet or a score that changes the turn, with policies that can be written as tables:
+one immutable state at a time. This module plays every rule set but those with the
+consecutive-farkle penalty (F-1) together with the sheet, the final round or a score that
+changes the turn, the penalty for a blank first throw, or throws past an exact target
+(``overshoot = "throw_on"``), with policies that can be written as tables:
 
 - the turn, as the compiled turn (``zloutch.engine.compiled``, whose layout it keeps)
   flattened to arrays: throw nodes, each roll of a node (indexed by its faces, base-7 code
   of the counts), each roll's options ``(points, destination)``, decision nodes and the
-  throw each one leads to; and the end of the game (``GameEnd``: T-9, G-2, G-7, F-4);
+  throw each one leads to; and the end of the game (``GameEnd``: T-9, G-2, G-7, F-4, and
+  G-6's final round: the first to reach the target holds it until the round is finished,
+  and a player who also reaches it crosses the holder's level and opens a new round);
+- jokers (V-2), as the compiled turn has them: a keep's options include those that set
+  jokers aside and throw the other dice (a throw node that remembers the jokers), and a
+  farkle with jokers aside is an option worth nothing that throws them; a keep past an
+  exact target ends the turn there too, whether it leads to a decision or to a throw;
 - F-1, as each player's farkles in a row and a level written at the penalty (the score may
   go below 0); the expert's turn is the long run's for that count (``solve_average_reward``);
 - the sheet (G-3 ticks, G-4 bumps, G-8 take-back), as each player's stack of the levels
@@ -91,7 +98,9 @@ def fast_unsupported(rules: RuleSet) -> str | None:
     """Why the fast path cannot play this rule set (None: it can)."""
     t = rules.turn
     g = rules.game
-    reasons = ["the final round (G-6)"] if g.final_round else []
+    reasons: list[str] = []
+    if t.farkle_penalty and g.final_round:
+        reasons.append("the consecutive-farkle penalty (F-1) together with the final round (G-6)")
     if t.farkle_penalty and (g.ticks_to_cross or g.bump != "off" or g.take_back):
         reasons.append("the consecutive-farkle penalty (F-1) together with the sheet")
     elif t.farkle_penalty and Situation.score_matters(rules):
@@ -101,8 +110,6 @@ def fast_unsupported(rules: RuleSet) -> str | None:
             f"a consecutive-farkle penalty (F-1) of {t.farkle_penalty}, off the rule set's "
             f"step of {rules.unit} points"
         )
-    if rules.variants.joker:
-        reasons.append("jokers (V-2)")
     if t.fresh_farkle_penalty:
         reasons.append("the penalty for a blank first throw (fresh_farkle_penalty)")
     if g.exact_target and g.overshoot == "throw_on":
@@ -438,7 +445,7 @@ def _play_game_py(
         taken,
         take_flat,
     ) = policy
-    final_turns, cut, lost, reaches = game_rules
+    final_turns, final_round, cut, lost, reaches = game_rules
     limit, restart, bump_mode, fallback, reentry, _, penalty, penalty_after = sheet
     # F-1 comes without the sheet (fast_unsupported): no level is ever crossed, so a seat's
     # score is its last level, kept alone at the bottom of its stack, and it has entered
@@ -465,7 +472,8 @@ def _play_game_py(
         farkles[p] = 0
     mover = 0
     started = 1
-    holder = -1
+    holder = -1  # F-4, G-6: the seat that reached the target
+    stop = -1  # the game ends when the turn would pass to this seat
     winner = -1
     offer_t = 0
     offer_h = -1  # G-8: the hand a bank with dice left was made at (-1: no offer)
@@ -549,6 +557,9 @@ def _play_game_py(
                 n_trace += 2
             t += opt_pts[o]
             col = opt_dest[o]
+            if col_kind[col] == 3 and lost[ai, min(t, last_t)]:
+                outcome = 0  # T-9: a keep past the target, its jokers set aside (V-2)
+                break
         if outcome == 1:  # G-5: an instant win
             winner = mover
             break
@@ -590,13 +601,30 @@ def _play_game_py(
                 offer_h = h
             reached = reaches[max(min(value, last_x), 0)]
             if reached:
-                if not final_turns:
+                if final_round:  # G-6: the round is finished, or a new one opens
+                    if holder < 0:
+                        holder = mover
+                        stop = 0
+                    elif holder != mover:
+                        m = lv_n[holder]
+                        if m > 0 and reaches[max(min(lv_val[holder, m - 1], last_x), 0)]:
+                            back = _cross(holder, lv_val, lv_tk, lv_n, restart)
+                            if fallback and back != 0 and bump_mode != 0:
+                                _bumps(
+                                    holder, back, players, lv_val, lv_tk, lv_n, sheet, frames, hits
+                                )
+                        holder = mover
+                        stop = mover
+                elif not final_turns:
                     winner = mover
                     break
-                if holder < 0:
+                elif holder < 0:
                     holder = mover  # F-4: every other player has one last turn
+                    stop = mover
         mover = (mover + 1) % players
-        if holder >= 0 and mover == holder:
+        if holder >= 0 and mover == stop:
+            if final_round:
+                winner = holder
             break
         started += 1
     best = -(2**62)
@@ -783,7 +811,8 @@ class FastSimulator:
             penalty,
             int(t.farkle_penalty_after),
         )
-        return turn, policy, (end.final_turns, end.cut, end.lost, end.reached), sheet
+        game_rules = (end.final_turns, end.final_round, end.cut, end.lost, end.reached)
+        return turn, policy, game_rules, sheet
 
     def play(
         self,

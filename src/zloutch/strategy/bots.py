@@ -115,7 +115,8 @@ class ThresholdBot:
             return _BANK
         if _THROW in actions:
             return _THROW
-        return next(a for a in actions if not isinstance(a, Joker))
+        # no bank, no throw: jokers owed (keep_all_scoring with V-2), or nothing but jokers
+        return next((a for a in actions if not isinstance(a, Joker)), actions[0])
 
     def bank_threshold(self, in_hand: int) -> int:
         """The turn total it banks at with ``in_hand`` dice to throw next: its threshold."""

@@ -66,7 +66,7 @@ def history_rules(rules: RuleSet) -> list[tuple[str, str]]:
     """The rules in force that make the game's state more than the two scores: ticks (G-3),
     bumps (G-4), take-back (G-8), the final round (G-6); each with how to switch it off
     ('' where no option does). The solver does not model them (the fast simulator plays
-    all but the final round)."""
+    them all)."""
     g = rules.game
     found = []
     if g.ticks_to_cross:
