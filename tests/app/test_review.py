@@ -162,6 +162,56 @@ def test_win_probability_curve_ends_with_the_winner(small_solution: GameSolution
     assert review.curve_measure == "win probability"
 
 
+@pytest.mark.parametrize(
+    ("bots", "seed"),
+    [(("random", "expert"), 4), (("expert", "random"), 8), (("greedy", "random"), 9)],
+)
+def test_luck_and_skill_add_up_to_the_change_of_the_chance_to_win(
+    small_solution: GameSolution, bots: tuple[str, str], seed: int
+) -> None:
+    """Each move of a game the solver models exactly moves a player's chance to win by the
+    luck of a throw or the cost of a decision: from the first player's chance at the start
+    to 1 or 0 at the end, the sum is the player's luck less their cost, less the other's
+    luck plus the other's cost."""
+    record = bot_record(SMALL_GAME, bots, seed)
+    review = review_record(record, solution=small_solution)
+    assert review.finished
+    ana, bob = review.summaries
+    assert ana.luck is not None and bob.luck is not None
+    start = small_solution.first_player
+    end = 1.0 if 0 in review.winners else 0.0
+    change = ana.luck - ana.total_cost - bob.luck + bob.total_cost
+    assert change == pytest.approx(end - start, abs=1e-9)
+    assert ana.luck != 0 and len(review.decisions) > 4
+
+
+def test_luck_in_expected_points_counts_a_farkle_against_the_thrower() -> None:
+    # Ana throws five dice at 100 (a throw worth more than banking) and farkles: her luck
+    # is all she expected of the turn; Bob's first throw, 1 1 1 2 3 4, is better than his
+    # throw was worth on average.
+    record = Record(
+        load_rules(NO_ENTRY).spec,
+        ("Ana", "Bob"),
+        (
+            "throw",
+            "roll 1 2 3 4 6 6",
+            "keep 1",
+            "throw",
+            "roll 2 2 3 4 6",
+            "throw",
+            "roll 1 1 1 2 3 4",
+            "keep 1 1 1",
+        ),
+    )
+    review = review_record(record)
+    ana, bob = review.summaries
+    assert ana.luck is not None and bob.luck is not None
+    throws = [d for d in review.decisions if d.chosen.action == "throw" and d.seat == 0]
+    expected = throws[0].chosen.value  # before her first throw: the turn from 0
+    assert ana.luck == pytest.approx(0.0 - expected, abs=1e-9)
+    assert bob.luck > 0
+
+
 def test_three_players_are_graded_in_points_even_with_a_table(
     small_solution: GameSolution,
 ) -> None:
@@ -242,6 +292,7 @@ def test_json_shape() -> None:
         "accuracy",
         "total_cost",
         "average_cost",
+        "luck",
         "mistakes",
     }
     assert ana["mistakes"][0]["action"] == 4

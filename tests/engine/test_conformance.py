@@ -43,7 +43,7 @@ from zloutch.engine import (
     step,
 )
 from zloutch.engine import events as ev
-from zloutch.engine.endings import checked, load_rules
+from zloutch.engine.endings import check_endings, load_rules
 from zloutch.engine.record import Record, dump_record, load_record, roll, sheet_json
 from zloutch.rules import OPTIONS, PRESETS, InvalidRulesError, RuleSet, with_options
 from zloutch.rules.ruleset import OptionValue, format_option, option_choices, option_kind
@@ -51,7 +51,7 @@ from zloutch.rules.ruleset import OptionValue, format_option, option_choices, op
 
 def checked_options(rules: RuleSet, values: Any) -> RuleSet:
     """Options switched, the result proven to end (as ``load_rules`` of its spec does)."""
-    return checked(with_options(rules, values))
+    return with_options(rules, values, check=check_endings)
 
 
 # ---------------------------------------------------------------------------- the budget

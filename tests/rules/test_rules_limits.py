@@ -305,6 +305,7 @@ def test_every_preset_can_end() -> None:
         "farkle",
         "farkle-minimal",
         "zilch",
+        "facebook-farkle",
         "greed",
     ]
     for name in PRESETS:

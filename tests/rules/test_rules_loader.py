@@ -73,6 +73,7 @@ def test_presets_match_rules_section_6() -> None:
         "farkle": (6, 10000, False, 500, "optional"),
         "farkle-minimal": (6, 10000, False, 0, "optional"),
         "zilch": (6, 10000, False, 0, "optional"),
+        "facebook-farkle": (6, 10000, False, 0, "optional"),
         "greed": (5, 3000, False, 300, "optional"),
     }
     assert set(table) == set(PRESETS)

@@ -13,7 +13,7 @@ writes or prints.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 from zloutch.engine.actions import Action, Bank, Joker, Keep, parse_action
@@ -138,6 +138,12 @@ class PlayerSummary:
     total_cost: float
     mistakes: tuple[Decision, ...]
     """The biggest mistakes, the costliest first."""
+    luck: float | None = None
+    """What the dice brought: each of the player's throws, the value after it (the best move
+    it leaves, or where the turn's end leaves the player) less the value of the throw
+    chosen before it, summed (in the objective's unit). With the decisions' cost, the change
+    of a player's chance to win splits into luck and skill (the other's luck and cost aside).
+    None where the values are no measure of the game (F-1's long run)."""
 
     @property
     def accuracy(self) -> float | None:
@@ -250,6 +256,7 @@ class Review:
             "accuracy": s.accuracy,
             "total_cost": s.total_cost,
             "average_cost": s.average_cost,
+            "luck": s.luck,
             "mistakes": [
                 {
                     "action": d.number,
@@ -300,12 +307,14 @@ def review_record(
 
     decisions: list[Decision] = []
     curve: list[CurvePoint] = []
+    throws: set[int] = set()  # the decisions after which the dice were thrown
     for number, text in enumerate(record.actions, start=1):
         try:
             action = parse_action(text)
         except ZloutchError as exc:
             raise InvalidRecordError(f"action {number} ({text!r}): {exc}") from None
         seat = current_player(state)
+        decision = None
         if seat >= 0:
             decision = _decide(advisor, state, number, action)
             if decision is not None:
@@ -315,11 +324,19 @@ def review_record(
             state, _ = step(state, action)
         except ZloutchError as exc:
             raise InvalidRecordError(f"action {number} ({text!r}) is not legal: {exc}") from None
+        if decision is not None and state.phase is Phase.ROLL:
+            throws.add(number)
     if is_terminal(state):
         curve.append(_final_point(state, len(record.actions) + 1, objective))
 
+    luck: list[float] | None = _luck(decisions, curve, throws, objective, players)
+    if objective == POINTS and rules.turn.farkle_penalty:
+        luck = None  # the long run's values (F-1) are relative: no sum of them means a thing
     summaries = tuple(
-        _summarise(seat, name, [d for d in decisions if d.seat == seat], tolerance, top)
+        replace(
+            _summarise(seat, name, [d for d in decisions if d.seat == seat], tolerance, top),
+            luck=None if luck is None else luck[seat],
+        )
         for seat, name in enumerate(state.names)
     )
     return Review(
@@ -367,6 +384,28 @@ def _decide(advisor: TurnAdvisor, state: GameState, number: int, action: Action)
         best=best,
         options=options,
     )
+
+
+def _luck(
+    decisions: list[Decision],
+    curve: list[CurvePoint],
+    throws: set[int],
+    objective: Objective,
+    players: int,
+) -> list[float]:
+    """Each seat's luck: for every throw, where the game stood at the next point of the
+    curve (for the thrower) less the value of the throw chosen (``curve[i]`` is the point of
+    ``decisions[i]``; a throw not answered yet, at the end of an unfinished game, counts
+    nothing)."""
+    luck = [0.0] * players
+    for i, d in enumerate(decisions):
+        if d.number not in throws or i + 1 >= len(curve):
+            continue
+        before = d.chosen.value
+        if objective == POINTS:
+            before += d.scores[d.seat]  # the curve's expected score: the score plus the turn
+        luck[d.seat] += curve[i + 1].values[d.seat] - before
+    return luck
 
 
 def _words(state: GameState, action: Action) -> str:

@@ -52,6 +52,15 @@ def format_cost(review: Review, cost: float) -> str:
     return f"{100 * cost:.2f}%" if review.objective == WIN else f"{cost:,.1f}"
 
 
+def format_luck(review: Review, luck: float | None) -> str:
+    """A player's luck, signed ("+12.00%", "-320.5"); "-" where it is not measured."""
+    if luck is None:
+        return "-"
+    if review.objective == WIN:
+        return f"{100 * luck:+.2f}%"
+    return f"{luck:+,.1f}"
+
+
 def cost_unit(review: Review) -> str:
     return "chance to win" if review.objective == WIN else "expected points"
 

@@ -169,6 +169,21 @@ def score_pairs(solution: GameSolution) -> int:
     return int(np.count_nonzero(~np.isnan(solution.win)))
 
 
+def turn_states(rules: RuleSet, low: int = 0, counts: int = 1) -> int:
+    """The game's states counted as the published solves count them: a pair of banked scores
+    (from the lowest, below 0 under F-1), each player's farkles in a row (F-1), a turn total
+    and the dice to throw (every count, reachable or not). A total is counted while a bank
+    of it cannot reach the target yet, or it is below the smallest bank (``min_bank``): the
+    turn goes on. ``low``: the lowest score (units); ``counts``: the farkles in a row a
+    player may have (F-1: ``farkle_penalty_after``). Busche counts 423,765,000 for Facebook
+    Farkle with a floor of -2,500 (``turn_states(rules, -50, 3)``)."""
+    unit = rules.unit
+    target = -(-rules.game.target // unit)
+    least = -(-rules.turn.min_bank // unit)
+    totals = sum(max(target - a, least) for a in range(low, target))
+    return totals * (target - low) * counts * counts * rules.dice
+
+
 def game_summary(solution: GameSolution, seconds: float | None = None) -> dict[str, Any]:
     """What ``zloutch solve --game --json`` prints."""
     points, chance = solution.fair_compensation()
@@ -182,6 +197,11 @@ def game_summary(solution: GameSolution, seconds: float | None = None) -> dict[s
         "passes": solution.passes,
         "states": solution.states,
         "score_pairs": score_pairs(solution),
+        "turn_states": turn_states(
+            solution.rules,
+            solution.low,
+            solution.counts.shape[0] if solution.counts is not None else 1,
+        ),
         "lowest_score": solution.low * solution.unit,
         "solver_version": GAME_SOLVER_VERSION,
     }

@@ -18,6 +18,7 @@ from zloutch.app.review import Decision, Review, situation_words
 from zloutch.app.review_words import (
     cost_unit,
     format_cost,
+    format_luck,
     review_header,
 )
 
@@ -29,12 +30,14 @@ def _table(title: str) -> Table:
 
 
 def summary_table(review: Review) -> Table:
-    """One row per player: decisions, accuracy, total and average cost, forced moves."""
-    table = _table(f"Players (cost in {cost_unit(review)})")
+    """One row per player: decisions, accuracy, total and average cost, forced moves, and
+    the luck of the player's throws (what the dice brought, beside what the decisions
+    cost: luck and skill)."""
+    table = _table(f"Players (cost and luck in {cost_unit(review)})")
     # The numbers' headers keep their width (at 80 columns Rich cut them to "Decisi…"); a
     # long name is what gives way.
     table.add_column("Player", overflow="fold")
-    for header in ("Decisions", "Accurate", "Accuracy", "Cost", "Average", "Forced"):
+    for header in ("Decisions", "Accurate", "Accuracy", "Cost", "Average", "Forced", "Luck"):
         table.add_column(header, justify="right", min_width=len(header))
     for s in review.summaries:
         table.add_row(
@@ -45,6 +48,7 @@ def summary_table(review: Review) -> Table:
             format_cost(review, s.total_cost),
             "-" if s.average_cost is None else format_cost(review, s.average_cost),
             str(s.forced),
+            format_luck(review, s.luck),
         )
     return table
 

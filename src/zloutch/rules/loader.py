@@ -70,6 +70,7 @@ PRESETS: tuple[str, ...] = (
     "farkle",
     "farkle-minimal",
     "zilch",
+    "facebook-farkle",
     "greed",
 )
 

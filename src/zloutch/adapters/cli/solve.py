@@ -225,7 +225,10 @@ def render_game(document: dict[str, Any]) -> None:
         if document.get("cached")
         else f"solved in {document['seconds']:.1f} s"
     )
+    low = document.get("lowest_score", 0)
+    scores = f" (scores from {low})" if low < 0 else ""
     out.print(
-        f"{document['score_pairs']} score pairs, {document['passes']} passes, "
+        f"{document['score_pairs']:,} score pairs{scores}, {document['turn_states']:,} states "
+        f"(pairs, farkles in a row, turn totals, dice), {document['passes']} passes, "
         f"residual {document['residual']:.1e}; {how}."
     )

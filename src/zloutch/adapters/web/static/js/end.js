@@ -170,6 +170,8 @@ async function loadReview(place, table) {
   }
   const win = review.objective === "win probability";
   const cost = (v) => (win ? `${(100 * v).toFixed(2)}%` : v.toFixed(1));
+  // a player's luck, signed: what the dice brought, beside what the decisions cost
+  const luck = (v) => (v === null ? "-" : `${v >= 0 ? "+" : "-"}${cost(Math.abs(v))}`);
   const decisions = review.decisions.filter((d) => !d.forced);
   place.replaceChildren(
     h("h3", {}, t("Review")),
@@ -185,7 +187,9 @@ async function loadReview(place, table) {
         h(
           "tr",
           {},
-          [t("player"), t("decisions"), t("accuracy"), t("cost")].map((c) => h("th", { scope: "col" }, c)),
+          [t("player"), t("decisions"), t("accuracy"), t("cost"), t("luck")].map((c) =>
+            h("th", { scope: "col" }, c),
+          ),
         ),
       ),
       h(
@@ -199,6 +203,7 @@ async function loadReview(place, table) {
             h("td", { class: "num" }, p.decisions),
             h("td", { class: "num" }, p.accuracy === null ? "-" : `${Math.round(100 * p.accuracy)}%`),
             h("td", { class: "num" }, cost(p.total_cost)),
+            h("td", { class: "num" }, luck(p.luck)),
           ),
         ),
       ),
