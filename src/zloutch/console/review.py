@@ -37,7 +37,7 @@ def summary_table(review: Review) -> Table:
     # The numbers' headers keep their width (at 80 columns Rich cut them to "Decisi…"); a
     # long name is what gives way.
     table.add_column("Player", overflow="fold")
-    for header in ("Decisions", "Accurate", "Accuracy", "Cost", "Average", "Forced", "Luck"):
+    for header in ("Decisions", "Accurate", "Accuracy", "Cost", "Average", "Forced"):
         table.add_column(header, justify="right", min_width=len(header))
     for s in review.summaries:
         table.add_row(
@@ -48,8 +48,13 @@ def summary_table(review: Review) -> Table:
             format_cost(review, s.total_cost),
             "-" if s.average_cost is None else format_cost(review, s.average_cost),
             str(s.forced),
-            format_luck(review, s.luck),
         )
+    if any(s.luck is not None for s in review.summaries):
+        # luck and skill: what the dice brought each player, beside their decisions' cost
+        table.caption = "Luck: " + ", ".join(
+            f"{escape(s.player)} {format_luck(review, s.luck)}" for s in review.summaries
+        )
+        table.caption_justify = "left"
     return table
 
 
