@@ -205,7 +205,8 @@ def jokers_owed(rules: RuleSet, t: TurnState) -> bool:
         return False
     if t.jokers or t.full_hand or not t.left or not t.throw:
         return False
-    return not score_table(rules).lookup(t.left).farkle
+    combinations = score_table(rules).lookup(t.throw).scoring  # read on the throw itself
+    return any(not k.wins and contains(t.left, k.dice) for k in combinations)
 
 
 def owed_words(rules: RuleSet, t: TurnState) -> str:
@@ -357,10 +358,13 @@ def joker_choices(rules: RuleSet, t: TurnState) -> tuple[ScoredKeep, ...]:
     if not rules.variants.joker or t.jokers or t.full_hand or not t.left:
         return ()
     found = []
-    for k in score_table(rules).lookup(t.throw).scoring:
+    combinations = score_table(rules).lookup(t.throw).scoring
+    for k in combinations:
         if contains(t.left, k.dice) and len(t.left) > len(k.dice) and not k.wins:
             rest = difference(t.left, k.dice)
-            if rules.scoring.keep_all_scoring and not score_table(rules).lookup(rest).farkle:
+            if rules.scoring.keep_all_scoring and any(
+                not c.wins and contains(rest, c.dice) for c in combinations
+            ):
                 continue  # with every scoring die kept, the jokers take every one left
             found.append(k)
     return tuple(found)
@@ -404,7 +408,7 @@ def bank_refusal(state: GameState) -> str | None:
         return "you cannot bank now: there is nothing kept to bank"
     t = state.turn
     score = state.sheets[t.player].score
-    if passes(state.rules, score, t.total):
+    if passes(state.rules, score, t.total) and not jokers_owed(state.rules, t):
         return (
             f"you cannot bank {t.total}: it would pass the exact target of "
             f"{state.rules.game.target} (T-9, overshoot = throw_on): throw on"
@@ -483,6 +487,8 @@ def why_illegal(state: GameState, action: Action) -> str | None:
                 return "jokers are already set aside (V-2)"
             if not contains(t.left, action.dice):
                 return f"{format_dice(action.dice)} are not left on the table"
+            if jokers_owed(state.rules, t):
+                return owed_words(state.rules, t)
             return (
                 f"{format_dice(action.dice)} cannot be jokers: they must score and leave "
                 "a die to throw (V-2)"

@@ -50,6 +50,7 @@ from zloutch.engine.endings import checked, load_rules
 from zloutch.engine.game import (
     bank_refusal_of,
     joker_reading,
+    jokers_owed,
     lands_on_target,
     turn_after_jokers,
     turn_after_throw,
@@ -186,12 +187,16 @@ def check_roll(ct: CompiledTurn, state: GameState, roll: Roll, tally: Tally) -> 
             continue
         assert not lost[start + points], f"keeping {action.dice} fits the target (T-9)"
         assert kept.turn.total == t.total + points * ct.unit, f"the points of {action.dice}"
-        assert column == ct.column[ct.hand_of(kept.turn)], f"where keeping {action.dice} leads"
         jokers = [a for a in legal_actions(kept) if isinstance(a, Joker)]
-        assert len(found) == 1 + len(jokers), "the jokers after a keep (V-2)"
+        owed = jokers_owed(ct.rules, kept.turn)  # keep_all_scoring: jokers alone (V-2)
+        if owed:
+            assert legal_actions(kept) == tuple(jokers), "jokers owed: nothing else is legal"
+        else:
+            assert column == ct.column[ct.hand_of(kept.turn)], f"where keeping {action.dice} leads"
+        assert len(found) == (0 if owed else 1) + len(jokers), "the jokers after a keep (V-2)"
         thrown = [apply(apply(kept, joker), Throw()).turn for joker in jokers]
         wanted = sorted((points, ct.column[ct.throw_node_of(turn)]) for turn in thrown)
-        assert sorted(found[1:]) == wanted, "where jokers set aside lead (V-2)"
+        assert sorted(found[0 if owed else 1 :]) == wanted, "where jokers set aside lead (V-2)"
     assert reached == set(options), "the options of a throw are its keeps' destinations"
 
 
@@ -209,6 +214,9 @@ def check_decision(ct: CompiledTurn, state: GameState, tally: Tally) -> None:
             assert node == ct.throw_of(ct.hand_of(t)), "where a throw leads"
     if t.jokers:  # V-2: a throw with jokers set aside, no decision node
         assert Bank() not in actions
+        return
+    if jokers_owed(rules, t):  # keep_all_scoring: the keep led to its jokers, no decision
+        assert actions and all(isinstance(a, Joker) for a in actions)
         return
     hand = ct.hand_of(t)
     assert hand in ct.column, f"{hand} is not a node of the compiled turn"

@@ -439,6 +439,19 @@ def test_V2_article_keep_a_whole_keep_owes_nothing_and_breaks_no_combination() -
     assert "without breaking a combination" in (why_illegal(s, Keep((5,))) or "")
 
 
+def test_V2_article_keep_reads_what_is_owed_on_the_throw_itself() -> None:
+    # Three of a kind counts only on a throw of all five dice (``thrown``): from 1 2 2 2 3 the
+    # 2s scored, so keeping the 1 owes them as jokers, though on four dice they would not
+    # score; from six dice thrown (the file's own count is five) they never scored.
+    example = "docs/examples/rules/kinds-full-throw.toml"
+    s = start(f"{example}(keep_all_scoring,joker,min_bank=0)")
+    s = play(s, "throw; roll 1 2 2 2 3; keep 1")
+    assert legal_actions(s) == (Joker((2, 2, 2)),)
+    assert "set 2 2 2 aside as jokers first" in (why_illegal(s, Bank()) or "")
+    s = play(s, "joker 2 2 2; throw; roll 5; keep 5")
+    assert s.turn.total == 100 + 200 + 50 and s.turn.full_hand
+
+
 def test_V3_421_2150() -> None:
     s = start("dix-mille(four_two_one)")
     s = play(s, "throw; roll 1 5 2 3 3; keep 1 5; throw; roll 4 2 1; keep 1 2 4")

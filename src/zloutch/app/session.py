@@ -191,7 +191,10 @@ def standing_words(state: GameState, seat: int) -> list[str]:
 
 def passes_words(state: GameState) -> str:
     """What a keep that passes an exact target does (``engine.game.keep_passes``, T-9)."""
-    return f"passes {state.rules.game.target}: the turn is lost"
+    target = state.rules.game.target
+    if state.rules.game.overshoot == "throw_on":
+        return f"passes {target}: no bank any more, the turn ends with a farkle"
+    return f"passes {target}: the turn is lost"
 
 
 def busts_words(state: GameState) -> str:

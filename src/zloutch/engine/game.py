@@ -499,8 +499,16 @@ def joker_choices(rules: RuleSet, t: TurnState) -> tuple[ScoredKeep, ...]:
         if contains(t.left, k.dice) and len(t.left) > len(k.dice) and not k.wins
     )
     if rules.scoring.keep_all_scoring:  # every scoring die not kept is a joker
-        found = tuple(k for k in found if table.lookup(difference(t.left, k.dice)).farkle)
+        scoring = table.lookup(t.throw).scoring
+        found = tuple(k for k in found if not _holds_scoring(scoring, difference(t.left, k.dice)))
     return found
+
+
+def _holds_scoring(scoring: tuple[ScoredKeep, ...], dice: Dice) -> bool:
+    """Whether ``dice`` hold a combination of the throw (``scoring``: its combinations, read
+    on the throw: a kind that counts only on so many dice thrown is read on the throw, not
+    on the dice left). A combination that wins at once is no joker, so it does not count."""
+    return any(not k.wins and contains(dice, k.dice) for k in scoring)
 
 
 def jokers_owed(rules: RuleSet, t: TurnState) -> bool:
@@ -511,7 +519,7 @@ def jokers_owed(rules: RuleSet, t: TurnState) -> bool:
         return False
     if t.jokers or t.full_hand or not t.left or not t.throw:
         return False
-    return not score_table(rules).lookup(t.left).farkle
+    return _holds_scoring(score_table(rules).lookup(t.throw).scoring, t.left)
 
 
 def turn_after_jokers(t: TurnState, joker: ScoredKeep) -> TurnState:
@@ -559,7 +567,7 @@ def bank_refusal(state: GameState) -> str | None:
         return "you cannot bank now: there is nothing kept to bank"
     t = state.turn
     score = state.sheets[t.player].score
-    if passes_target(state.rules, score, t.total):
+    if passes_target(state.rules, score, t.total) and not jokers_owed(state.rules, t):
         return _refusal_words(state.rules, t, "T-9")
     lands = lands_on_target(state.rules, score, t.total)
     refusal = bank_refusal_of(state.rules, t, entered=state.entered(t.player), lands=lands)
@@ -571,8 +579,8 @@ def _bank_rule(state: GameState) -> str | None:
     t = state.turn
     rules = state.rules
     score = state.sheets[t.player].score
-    if passes_target(rules, score, t.total):  # overshoot = "throw_on" (else the turn is lost)
-        return "T-9"
+    if passes_target(rules, score, t.total) and not jokers_owed(rules, t):
+        return "T-9"  # overshoot = "throw_on" (else the turn is lost); owed jokers come first
     lands = lands_on_target(rules, score, t.total)
     return bank_rule(rules, t, entered=state.entered(t.player), lands=lands)
 
@@ -646,6 +654,8 @@ def why_illegal(state: GameState, action: Action) -> str | None:
                 return "jokers are already set aside (V-2)"
             if not contains(t.left, action.dice):
                 return f"{format_dice(action.dice)} are not left on the table"
+            if jokers_owed(state.rules, t):
+                return _owed_words(state.rules, t)
             return (
                 f"{format_dice(action.dice)} cannot be jokers: they must score and leave "
                 "a die to throw (V-2)"

@@ -66,7 +66,7 @@ def history_rules(rules: RuleSet) -> list[tuple[str, str]]:
     """The rules in force that make the game's state more than the two scores: ticks (G-3),
     bumps (G-4), take-back (G-8), the final round (G-6); each with how to switch it off
     ('' where no option does). The solver does not model them (the fast simulator plays
-    them all)."""
+    them all, but not together with F-1)."""
     g = rules.game
     found = []
     if g.ticks_to_cross:
@@ -602,7 +602,8 @@ def _level_batches(
 def _sweeps_expected(changes: list[float], tolerance: float, most: int) -> int:
     """How many sweeps the F-1 solve will take in all, for its progress: the largest change
     of each sweep falls about geometrically, so the last two give the rate at which it
-    reaches ``tolerance``; before two sweeps, one more than done (no estimate yet)."""
+    reaches ``tolerance``; before two sweeps, two more than done, and where the changes do
+    not fall, one more (no estimate yet)."""
     done = len(changes)
     if done < 2 or not 0 < changes[-1] < changes[-2]:
         return done + 2 if done < 2 else done + 1
