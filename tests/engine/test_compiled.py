@@ -322,3 +322,20 @@ def test_compiled_turn_agrees_on_random_option_sets(index: int, engine_checks) -
     rules = sets[index]
     tally = play_and_check(rules, SLOW_STATES_PER_OPTION_SET, 3 + index, engine_checks)
     assert tally.states == SLOW_STATES_PER_OPTION_SET, rules.spec
+
+
+def test_a_roll_with_no_option_is_refused_by_the_flat_form() -> None:
+    """Every roll of the flat form leads somewhere (a farkle and a win are columns): a roll
+    without an option would make the kernels read the next roll's, so the form refuses it."""
+    import dataclasses
+
+    import numpy as np
+
+    flat = compile_turn(load_rules("greed")).flat
+    assert flat.level_error() is None
+    starts = flat.roll_opt_start
+    doubled = np.concatenate([starts[:1], starts])  # roll 0 now has no option
+    broken = dataclasses.replace(flat, roll_opt_start=doubled)
+    assert (
+        broken.level_error() == "a roll with no option: a throw that the rules leave with no way on"
+    )

@@ -253,10 +253,17 @@ class FlatTurn:
     def level_error(self) -> str | None:
         """Why these arrays break the solving order (a sentence), or None: a node that reads,
         at its own total, a column not solved before its level (the kernels would read a
-        value not written yet), or options with negative points (rows are solved downwards).
+        value not written yet), options with negative points (rows are solved downwards), or
+        a roll with no option at all (the kernels would read the next roll's).
         """
+        import numpy as np
+
         if (self.opt_pts < 0).any():
             return "an option with negative points: the rows are solved downwards"
+        if (np.diff(self.roll_opt_start) <= 0).any():
+            # every roll leads somewhere (a farkle and a win are columns): a roll without one
+            # would make the kernels read the next roll's options
+            return "a roll with no option: a throw that the rules leave with no way on"
         level_of = {}
         for k in range(self.levels):
             for n in range(int(self.level_start[k]), int(self.level_start[k + 1])):
