@@ -492,14 +492,11 @@ def joker_choices(rules: RuleSet, t: TurnState) -> tuple[ScoredKeep, ...]:
     scoring dice left on the table that leave a die to throw."""
     if not rules.variants.joker or t.jokers or t.full_hand or not t.left:
         return ()
-    table = score_table(rules)
+    scoring = score_table(rules).lookup(t.throw).scoring
     found = tuple(
-        k
-        for k in table.lookup(t.throw).scoring
-        if contains(t.left, k.dice) and len(t.left) > len(k.dice) and not k.wins
+        k for k in scoring if contains(t.left, k.dice) and len(t.left) > len(k.dice) and not k.wins
     )
     if rules.scoring.keep_all_scoring:  # every scoring die not kept is a joker
-        scoring = table.lookup(t.throw).scoring
         found = tuple(k for k in found if not _holds_scoring(scoring, difference(t.left, k.dice)))
     return found
 
@@ -565,13 +562,8 @@ def bank_refusal(state: GameState) -> str | None:
         return "you cannot bank now: keep dice from the throw first (T-2)"
     if state.phase is not Phase.DECIDE:
         return "you cannot bank now: there is nothing kept to bank"
-    t = state.turn
-    score = state.sheets[t.player].score
-    if passes_target(state.rules, score, t.total) and not jokers_owed(state.rules, t):
-        return _refusal_words(state.rules, t, "T-9")
-    lands = lands_on_target(state.rules, score, t.total)
-    refusal = bank_refusal_of(state.rules, t, entered=state.entered(t.player), lands=lands)
-    return None if refusal is None else refusal.message
+    rule = _bank_rule(state)
+    return None if rule is None else _refusal_words(state.rules, state.turn, rule)
 
 
 def _bank_rule(state: GameState) -> str | None:
