@@ -822,13 +822,26 @@ def _sheet(sheet: PlayerSheet, levels: tuple[Level, ...], ticks: int, in_row: in
     return build(PlayerSheet, values)
 
 
-def _bank(state: GameState, action: Bank, events: Events) -> GameState:
+def sheets_after_bank(state: GameState, total: int) -> tuple[PlayerSheet, ...]:
+    """The sheets as a bank of ``total`` by the player whose turn it is would leave them:
+    the level it writes and the levels its bumps cross (G-4), before the game's end is
+    looked at. For the bots that look ahead (``zloutch.strategy.optimal``)."""
+    return tuple(_banked_sheets(state, total, None))
+
+
+def sheets_after_farkle(state: GameState) -> tuple[PlayerSheet, ...]:
+    """The sheets as a farkle of the player whose turn it is would leave them: the tick, the
+    level it crosses (G-3) and the bumps of the fall back (``fallback_bumps``), F-1's
+    penalty."""
+    return _lose_turn(state, "farkle", None).sheets
+
+
+def _banked_sheets(state: GameState, total: int, events: Events) -> list[PlayerSheet]:
     rules, t = state.rules, state.turn
     p = t.player
     sheet = state.sheets[p]
-    score, total = sheet.score, t.total
+    score = sheet.score
     value = banked_score(rules, score, total)
-    g = rules.game
     pp = rules.turn.petit_palier and total == 100
     sheets = list(state.sheets)
     if value == score:
@@ -837,15 +850,24 @@ def _bank(state: GameState, action: Bank, events: Events) -> GameState:
         sheets[p] = _sheet(sheet, sheet.levels, sheet.ticks, 0)
         if events is not None:
             events.append(Banked(p, total, value, pp, written=False))
-    else:
-        was_entered = state.entered(p)
-        # a new level: its ticks start from 0 (G-3 Reading), as PlayerSheet.write does
-        sheets[p] = _sheet(sheet, (*sheet.levels, Level(value, pp=pp)), 0, 0)
-        if events is not None:
-            events.append(Banked(p, total, value, pp))
-            if not was_entered:
-                events.append(Entered(p, value))
-        sheets = _bump(rules, sheets, p, value, events)
+        return sheets
+    was_entered = state.entered(p)
+    # a new level: its ticks start from 0 (G-3 Reading), as PlayerSheet.write does
+    sheets[p] = _sheet(sheet, (*sheet.levels, Level(value, pp=pp)), 0, 0)
+    if events is not None:
+        events.append(Banked(p, total, value, pp))
+        if not was_entered:
+            events.append(Entered(p, value))
+    return _bump(rules, sheets, p, value, events)
+
+
+def _bank(state: GameState, action: Bank, events: Events) -> GameState:
+    rules, t = state.rules, state.turn
+    p = t.player
+    total = t.total
+    value = banked_score(rules, state.sheets[p].score, total)
+    g = rules.game
+    sheets = _banked_sheets(state, total, events)
     offer = None
     in_hand = state.in_hand
     if g.take_back and not t.full_hand and in_hand > 0:
