@@ -16,7 +16,7 @@ import os
 import sys
 import threading
 from collections import OrderedDict
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from contextlib import contextmanager
 
@@ -90,6 +90,13 @@ def _real_stderr() -> Iterator[None]:
             sys.stderr = saved
 
 
+def plays_solved_game(bots: Iterable[str]) -> bool:
+    """Whether one of these bots (names or levels: ``best``) plays by a solved game."""
+    from zloutch.strategy.bots import make_bot
+
+    return any(make_bot(name).name == "optimal" for name in bots)
+
+
 class BackgroundSolves:
     """Two-player games solved in a process apart (never on the asker's thread or a
     server's event loop), one at a time, each saved in the solver cache for the next games
@@ -114,6 +121,17 @@ class BackgroundSolves:
                     context = multiprocessing.get_context("spawn")
                     self._pool = ProcessPoolExecutor(1, mp_context=context)
                 self._jobs[rules] = self._pool.submit(_solve_and_keep, rules)
+
+    def start_for_optimal(self, rules: RuleSet) -> RuleSet | None:
+        """What an optimal bot plays a game of ``rules`` by (the rule set, or its sheet-blind
+        model, ``sheet_blind``), solved here when no table of it is cached; None: a rule set
+        neither models (the bot plays turn-optimal and says so)."""
+        from zloutch.strategy.game_solver import sheet_blind, unsupported_reason
+
+        model = rules if unsupported_reason(rules) is None else sheet_blind(rules)
+        if model is not None and load_game_solution(model) is None:
+            self.start(model)
+        return model
 
     def ready(self, rules: RuleSet) -> bool:
         """Whether ``rules``'s game was solved here and is in the cache now."""

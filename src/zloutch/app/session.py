@@ -321,25 +321,21 @@ class Session:
         self._reveal_if_over()
 
     def solve_in_background(self) -> None:
-        """Solve this two-player game in a process apart where no table is cached (the
-        terminal app does, as a server does): the hint asks for it on first use and turns
-        to the chance to win once it is in the cache; an optimal bot asks for it (or its
-        sheet-blind model, ``sheet_blind``) at once, says so while it waits and plays it
-        from its next move. ``close`` stops a solve under way."""
+        """Solve this game's two-player game in a process apart where no table is cached
+        (the terminal app does, as a server does): a two-player game's hint asks for it on
+        first use and turns to the chance to win once it is in the cache; an optimal bot
+        asks for it (or its sheet-blind model, ``sheet_blind``) at once, at a table of any
+        size, says so while it waits and plays it from its next move. ``close`` stops a
+        solve under way."""
         self._hints = SharedAdvisors(size=2, solves=self._solves)
-        if len(self.record.players) != 2:
-            return
         if not any(bot.name == "optimal" for bot in self.bots.values()):
             return
-        from zloutch.strategy.game_solver import sheet_blind  # NumPy: only for this bot
-        from zloutch.strategy.optimal import OptimalBot
+        from zloutch.strategy.optimal import OptimalBot  # NumPy: only for this bot
 
-        model = sheet_blind(self.state.rules) or self.state.rules
         for bot in self.bots.values():
             if isinstance(bot, OptimalBot):
                 bot.solving = self._solves.running
-        if load_game_solution(model) is None:
-            self._solves.start(model)
+        self._solves.start_for_optimal(self.state.rules)
 
     # -- making one
 

@@ -529,3 +529,32 @@ def test_a_hint_switches_to_wins_once_the_game_is_solved_in_the_background(
         time.sleep(0.5)
     assert all(0 <= v["value"] <= 1 for v in hint["values"])
     assert "Traceback" not in server.read_log()
+
+
+@pytest.mark.slow  # a solve in a process of its own
+def test_a_game_with_a_best_bot_solves_its_table_at_once(
+    server: Server, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A table of three with a ``best`` bot and no solved game cached: the server starts the
+    solve when the game is made (no hint asked), so the bot plays to win (against the most
+    dangerous opponent) once it is ready; the game goes on meanwhile."""
+    import time
+
+    from zloutch.app.store import load_game_solution
+    from zloutch.rules import load_rules
+
+    assert server.cache is not None
+    monkeypatch.setenv("ZLOUTCH_CACHE", str(server.cache))
+    spec = "greed(target=1700)" if server.db.startswith("sqlite") else "greed(target=1800)"
+    rules = load_rules(spec)
+    assert load_game_solution(rules) is None
+    seats = [{"bot": "best"}, {"name": "Ana"}, {"name": "Bob"}]
+    created, _ = server.new_game(rules=spec, seats=seats)
+    deadline = time.monotonic() + 120
+    while load_game_solution(rules) is None:
+        assert server.get("/api/health")["ok"] is True
+        assert time.monotonic() < deadline, "the best bot's game was not solved in 120 s"
+        time.sleep(0.5)
+    state = server.get(f"/api/games/{created['game']}")
+    assert state["seats"][0]["bot"] == "best", state
+    assert "Traceback" not in server.read_log()

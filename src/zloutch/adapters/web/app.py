@@ -56,7 +56,7 @@ from zloutch.adapters.web.protocol import (
     state_json,
     state_text,
 )
-from zloutch.app.hints import BackgroundSolves, SharedAdvisors
+from zloutch.app.hints import BackgroundSolves, SharedAdvisors, plays_solved_game
 from zloutch.app.review import review_record
 from zloutch.app.review_words import format_value, game_table, review_header
 from zloutch.rules import ZloutchError
@@ -182,7 +182,8 @@ def create_app(
     takeover = TAKEOVER_AFTER if store.postgres else None
     hub = Hub(rooms, wire=WIRE, expire_after=expire_after, takeover_after=takeover)
     checks = ThreadPoolExecutor(CHECK_THREADS, thread_name_prefix="zloutch-check")
-    # The two-player games the hints ask for, solved in a process apart on first use.
+    # The two-player games the hints and the best bots ask for, solved in a process apart
+    # on first use.
     solves = BackgroundSolves()
 
     async def checked(build: Callable[..., NewRoom], *args: Any) -> NewRoom:
@@ -250,6 +251,17 @@ def create_app(
         }
         return JSONResponse(body, status_code=200 if ok else 503)
 
+    def solve_for_bots(game_id: str) -> None:
+        """A game with a bot that plays to win (``best``) whose solved table is not cached:
+        solved in the background from now (the bot plays turn-optimal until it is ready)."""
+        room = rooms.room(game_id)
+        bots = [s.bot for s in room.seats if s.bot] + [room.game.leave_bot]
+        if plays_solved_game(bots):
+            solves.start_for_optimal(room.state.rules)
+
+    async def solve_for_bots_off_the_loop(game_id: str) -> None:
+        await asyncio.get_running_loop().run_in_executor(checks, solve_for_bots, game_id)
+
     @app.post("/api/games", status_code=201)
     async def create_game(game: GameIn) -> dict[str, Any]:
         # Checked and built on a thread of its own, stored on the writer's thread (the loop
@@ -257,6 +269,7 @@ def create_app(
         new = await checked(rooms.new_game, game.request())
         created = rooms.add(await hub.writer.run(rooms.store_new, new))
         hub.broadcast(created.game_id, ())
+        await solve_for_bots_off_the_loop(created.game_id)
         return created_json(rooms, created, public_url)
 
     @app.post("/api/records", status_code=201)
@@ -265,6 +278,7 @@ def create_app(
         request = NewGame((), pace=upload.pace, leave_after=upload.leave_after)
         new = await checked(rooms.new_from_record, text, request)
         created = rooms.add(await hub.writer.run(rooms.store_new, new))
+        await solve_for_bots_off_the_loop(created.game_id)
         if await hub.start(created.game_id) is None:
             hub.kick(created.game_id)
         return created_json(rooms, created, public_url)
@@ -352,6 +366,8 @@ def create_app(
     @app.post("/api/games/{game_id}/rematch")
     async def rematch(game_id: str, body: TokenIn) -> dict[str, Any]:
         joined = await hub.writer.run(rooms.rematch, game_id, body.token)
+        if joined.made:
+            await solve_for_bots_off_the_loop(joined.game_id)
         # The process that stored the rematch plays its bots; any other that is asked for it
         # only as a backup (see hub.py).
         hub.kick(joined.game_id, backup=not joined.made)
