@@ -113,10 +113,28 @@ def test_optimal_solves_its_game_first_and_the_json_says_what_each_seat_played(
     assert played["players"][0]["wins"] != same["players"][0]["wins"]  # another policy
 
 
+def test_optimal_at_a_table_of_three_says_it_plays_against_the_most_dangerous(
+    tmp_path: Path, _private_cache: Path
+) -> None:
+    """With more than two players optimal plays the solved two-player game against the most
+    dangerous opponent, and the JSON's policies say so."""
+    out = tmp_path / "out.json"
+    args = ["simulate", "-r", "greed(target=1000)", "-n", "60", "--seed", "2", "-j", "1"]
+    result = runner.invoke(app, [*args, "-p", "optimal,expert,greedy", "--json", str(out), "-q"])
+    assert result.exit_code == 0, result.output
+    document = json.loads(out.read_text())
+    assert document["policies"] == [
+        "the solved game of greed(target=1000) (win probability, against the most dangerous "
+        "of the 2 opponents)",
+        "expert",
+        "greedy",
+    ]
+    assert sum(p["wins"] for p in document["players"]) == pytest.approx(60)
+
+
 @pytest.mark.parametrize(
     ("rules", "players", "words"),
     [
-        ("greed", "optimal,expert,greedy", "this game has 3 players"),
         ("dix-mille(final_round)", "optimal,expert", "does not model"),
     ],
 )

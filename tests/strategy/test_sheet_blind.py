@@ -98,3 +98,52 @@ def test_without_a_solved_model_the_bot_falls_back_and_names_what_to_solve() -> 
     bot = OptimalBot(lambda rules: None)
     play([bot, ExpertBot()], 0)
     assert "turn-optimal" in bot.note and "ticks_to_cross=0" in bot.note
+
+
+def sheet_state(rules, mine, theirs, ticks=0):  # type: ignore[no-untyped-def]
+    """A fresh turn of player A with the levels ``mine`` (the last current, ``ticks`` beside
+    it) against B's levels ``theirs``."""
+    from dataclasses import replace
+
+    from zloutch.engine.state import Level
+
+    state = new_game(rules, ["A", "B"])
+    a = replace(
+        state.sheets[0],
+        levels=tuple(Level(v, ticks=ticks if v == mine[-1] else 0) for v in mine),
+        ticks=ticks,
+    )
+    b = replace(state.sheets[1], levels=tuple(Level(v) for v in theirs))
+    return replace(state, sheets=(a, b))
+
+
+def test_the_look_ahead_counts_the_tick_that_crosses_and_the_bank_that_bumps() -> None:
+    """One turn ahead on the sheet: with two ticks beside A's level a farkle falls back a
+    level (700 to 400), and a bank of 300 lands on B's 1000 and sends B back to 600; the
+    turn's ends are valued by the model at those scores, every other end as the model has
+    it."""
+    rules = load_rules(SMALL)
+    blind = sheet_blind(rules)
+    assert blind is not None
+    solution = solve_game(blind)
+    advisor = OptimalBot(solution).advisor(rules)
+    assert advisor is not None and advisor.sheet
+    unit, win = rules.unit, solution.win
+    calm = sheet_state(rules, (400, 700), (600, 1000))
+    risky = sheet_state(rules, (400, 700), (600, 1000), ticks=2)
+    farkled_to, ends = advisor.sheet_ends(risky)
+    assert farkled_to == 400 and ends[0].score == 1000 and ends[0].after_farkle == 1000
+    assert (1000, 600) in ends[0].bumped
+    assert advisor.sheet_ends(calm)[0] == 700
+    model = advisor.pairs.turn(700, 1000)
+    looked = advisor.solution(risky)
+    assert looked.values[0, 0] == pytest.approx(1 - win[1000 // unit, 400 // unit])
+    assert model.values[0, 0] == pytest.approx(1 - win[1000 // unit, 700 // unit])
+    bump = 300 // unit
+    assert looked.bank_values[bump] == pytest.approx(1 - win[600 // unit, 1000 // unit])
+    assert looked.bank_values[bump] > model.bank_values[bump]  # B sent back is worth more
+    others = [t for t in range(1, looked.rows) if t != bump]
+    assert looked.bank_values[others] == pytest.approx(model.bank_values[others])
+    # The tick that would cross makes every throw worth less than with no tick.
+    start = advisor.model.start
+    assert looked.value(0, start) < advisor.solution(calm).value(0, start)

@@ -26,6 +26,7 @@ from zloutch.strategy.game_solver import (
     solve_game,
     unsupported_reason,
 )
+from zloutch.strategy.optimal import SHEET_LOOK_AHEAD
 from zloutch.strategy.turn_solver import (
     SOLVER_VERSION,
     Situation,
@@ -266,14 +267,10 @@ def optimal_policy(
 ) -> tuple[str, bool]:
     """Make ready what the ``optimal`` bot plays in a game of ``rules`` with ``players``,
     solving it first where it is not cached; returns (what it plays, in words; whether it
-    was cached). Where it could only play a weaker policy than its name (more than two
-    players, a rule set neither it nor its sheet-blind model solves), a one-line
-    ``ZloutchError`` says why: the bot never plays another policy without saying so."""
-    if players != 2:
-        raise ZloutchError(
-            f"optimal plays the solved two-player game, and this game has {players} players "
-            "(expert plays each turn optimally with any number)"
-        )
+    was cached). Where it could only play a weaker policy than its name (a rule set neither
+    it nor its sheet-blind model solves), a one-line ``ZloutchError`` says why: the bot never
+    plays another policy without saying so. With more than two players it plays the
+    two-player game against the most dangerous opponent, and the words say so."""
     model = rules if unsupported_reason(rules) is None else sheet_blind(rules)
     if model is None:
         raise UnsupportedRulesError(
@@ -281,10 +278,11 @@ def optimal_policy(
             "(expert plays each turn optimally)"
         )
     _, cached = solved_game(model, progress=progress)
+    field = f", against the most dangerous of the {players - 1} opponents" if players > 2 else ""
     if model == rules:
-        return f"the solved game of {rules.spec} (win probability)", cached
+        return f"the solved game of {rules.spec} (win probability{field})", cached
     return (
-        f"the solved sheet-blind model {model.spec} of {rules.spec} (win probability; "
-        "ticks, bumps and take-back are not in its model)",
+        f"the solved sheet-blind model {model.spec} of {rules.spec} (win probability{field}; "
+        f"{SHEET_LOOK_AHEAD})",
         cached,
     )

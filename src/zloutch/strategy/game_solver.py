@@ -20,9 +20,10 @@ reason; ``sheet_blind`` gives the model the optimal bot plays dix-mille's sheet 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterator
+from collections import OrderedDict
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -56,6 +57,9 @@ MARGIN = 40
 
 FLOOR = 2500
 """F-1: the lowest score (points below 0) the solver keeps, as in Busche's analysis (2016)."""
+FIELD_CACHE = 512
+"""Turn tables against several opponents that ``PairSolutions.field_turn`` keeps (the
+least recently read goes first): a game of three or more rarely meets the same scores twice."""
 
 
 class UnsupportedRulesError(ZloutchError):
@@ -691,6 +695,19 @@ def _solve_penalty(
     )
 
 
+class SheetEnds(NamedTuple):
+    """What the ends of a turn do to one opponent on a sheet with a history (G-3, G-4), in
+    points, as the engine writes them: ``sheets_after_farkle``, ``sheets_after_bank``."""
+
+    score: int
+    """The opponent's score now."""
+    after_farkle: int
+    """Their score after a farkle of the mover (a fall back may bump them)."""
+    bumped: tuple[tuple[int, int], ...] = ()
+    """(the mover's score after a bank, the opponent's score then), for each bank that
+    changes the opponent's score (a bump); every other bank leaves it."""
+
+
 class PairSolutions:
     """Full turn tables for single score pairs, for the optimal bot and the hints."""
 
@@ -700,6 +717,7 @@ class PairSolutions:
             solution.rules, backend or ("numba" if numba_available() else "array"), None
         )
         self._cache: dict[tuple[int, int, int, int, int], TurnSolution] = {}
+        self._fields: OrderedDict[tuple[object, ...], TurnSolution] = OrderedDict()
 
     def inputs(
         self, a: Ints, b: Ints, fa: int = 0, fb: int = 0, inherited: int = 0
@@ -749,20 +767,155 @@ class PairSolutions:
                 d = np.asarray([b - a], dtype=np.int64)
                 inputs = self.game.last_turn_inputs(d, entered, inherited)
                 rows, bank, same, farkle, _, boundary = inputs
-            values, _ = self.game.run(rows, bank, same, farkle, np.ones(1), boundary)
-            pad = self.game.tables.max_points + 2
-            table = np.full((int(rows[0]) + pad, self.game.tables.columns), boundary[0])
-            table[: int(rows[0])] = values[0]
-            table[:, 0] = farkle[0]
-            table[:, 1] = 1.0
-            bank_values = np.full(int(rows[0]) + pad, boundary[0])
-            finite = np.where(np.isfinite(bank[0]), bank[0], -np.inf).max(axis=1)
-            bank_values[: int(rows[0])] = np.where(same[0].any(axis=1), farkle[0], finite)
-            allowed = np.isfinite(bank[0])
-            cols = np.zeros((int(rows[0]), self.game.tables.columns - 2), dtype=np.bool_)
-            cols[:, self.game.tables.hand_col - 2] = allowed
-            situation = Situation(entered, a_points, inherited)
-            self._cache[key] = TurnSolution(
-                self.game.model, situation, table, bank_values, cols, int(rows[0])
-            )
+            self._cache[key] = self._solved(rows, bank, same, farkle, boundary, a_points, inherited)
         return self._cache[key]
+
+    def _solved(
+        self,
+        rows: Ints,
+        bank: Floats,
+        same: npt.NDArray[np.bool_],
+        farkle: Floats,
+        boundary: Floats,
+        a_points: int,
+        inherited: int,
+    ) -> TurnSolution:
+        """The turn table of one batch of kernel inputs (one pair, or one field)."""
+        game = self.game
+        values, _ = game.run(rows, bank, same, farkle, np.ones(1), boundary)
+        height = int(rows[0])
+        pad = game.tables.max_points + 2
+        table = np.full((height + pad, game.tables.columns), boundary[0])
+        table[:height] = values[0]
+        table[:, 0] = farkle[0]
+        table[:, 1] = 1.0
+        bank_values = np.full(height + pad, boundary[0])
+        finite = np.where(np.isfinite(bank[0]), bank[0], -np.inf).max(axis=1)
+        bank_values[:height] = np.where(same[0].any(axis=1), farkle[0], finite)
+        allowed = np.isfinite(bank[0])
+        cols = np.zeros((height, game.tables.columns - 2), dtype=np.bool_)
+        cols[:, game.tables.hand_col - 2] = allowed
+        situation = Situation(game.entered(a_points), a_points, inherited)
+        return TurnSolution(game.model, situation, table, bank_values, cols, height)
+
+    def field_turn(
+        self,
+        a_points: int,
+        others: Sequence[tuple[int, int]],
+        fa: int = 0,
+        inherited: int = 0,
+    ) -> TurnSolution:
+        """The turn of a player at ``a_points`` against several opponents (``others``: each
+        one's banked points and farkles in a row): every end of the turn (each bank, the
+        farkle) is worth the solved two-player chance against the opponent most likely to
+        win from there, the least of the chances against each. One opponent: ``turn``.
+
+        It bounds the chance to beat them all from above (that chance is at most the least of
+        the chances to beat each). The product of the chances, as if the opponents' races
+        were independent, bounds it from below, but plays worse: it makes every position
+        look lost at a table of six and throws too much (greed, one bot against five expert
+        seats: 16.9% of the wins against 20.8% with the least; docs/strategy.md).
+
+        Once an opponent has reached a target that leaves the others a last turn (F-4), the
+        last turn is played against the highest score, as in two-player play."""
+        if len(others) == 1:
+            ((b_points, fb),) = others
+            return self.turn(a_points, b_points, fa, fb, inherited)
+        unit, game = self.game.unit, self.game
+        entered = game.entered(a_points)
+        inherited = Situation.normalise(game.rules, entered, 0, inherited).inherited
+        if self.solution.counts is None and max(b for b, _ in others) // unit >= game.T:
+            return self.turn(a_points, max(b for b, _ in others), fa, 0, inherited)
+        field = tuple(
+            sorted((b // unit, fb if self.solution.counts is not None else 0) for b, fb in others)
+        )
+        key = (a_points // unit, field, fa, inherited)
+        found = self._fields.get(key)
+        if found is not None:
+            self._fields.move_to_end(key)
+            return found
+        arr_a = np.asarray([key[0]], dtype=np.int64)
+        rows, bank, same, farkle, boundary = self.inputs(
+            arr_a, np.asarray([field[0][0]], dtype=np.int64), fa, field[0][1], inherited
+        )
+        bank, farkle, boundary = bank.copy(), farkle.copy(), boundary.copy()
+        for b, fb in field[1:]:
+            _, bank_b, _, farkle_b, boundary_b = self.inputs(
+                arr_a, np.asarray([b], dtype=np.int64), fa, fb, inherited
+            )
+            bank = np.where(np.isfinite(bank), np.minimum(bank, bank_b), bank)
+            farkle = np.minimum(farkle, farkle_b)
+            boundary = np.minimum(boundary, boundary_b)
+        solved = self._solved(
+            rows, np.ascontiguousarray(bank), same, farkle, boundary, a_points, inherited
+        )
+        self._fields[key] = solved
+        if len(self._fields) > FIELD_CACHE:
+            self._fields.popitem(last=False)
+        return solved
+
+    def sheet_turn(
+        self,
+        a_points: int,
+        farkled_to: int,
+        others: Sequence[SheetEnds],
+        inherited: int = 0,
+    ) -> TurnSolution:
+        """The turn of a player at ``a_points`` whose sheet has a history the solved model
+        leaves out (ticks, bumps: ``sheet_blind``), looking one turn ahead: each end of the
+        turn is valued by the solved game at the scores the sheet will show after it. A
+        farkle leaves the mover at ``farkled_to`` (a third tick crosses the level) and each
+        opponent at ``after_farkle``; a bank that bumps an opponent drops their score
+        (``SheetEnds.bumped``). Against several opponents, each end is worth the least of the
+        chances against each (``field_turn``). Unsupported under F-1 (no preset has both)."""
+        if self.solution.counts is not None:
+            raise UnsupportedRulesError("the sheet's look-ahead does not model F-1's counts")
+        unit, game = self.game.unit, self.game
+        win = self.solution.win
+        entered = game.entered(a_points)
+        inherited = Situation.normalise(game.rules, entered, 0, inherited).inherited
+        if max(o.score for o in others) // unit >= game.T:  # F-4's last turn
+            return self.turn(a_points, max(o.score for o in others), inherited=inherited)
+        key = ("sheet", a_points // unit, farkled_to // unit, tuple(others), inherited)
+        found = self._fields.get(key)
+        if found is not None:
+            self._fields.move_to_end(key)
+            return found
+        a = a_points // unit
+        arr_a = np.asarray([a], dtype=np.int64)
+        least: tuple[Floats, Floats, Floats] | None = None
+        rows = same = None
+        for other in others:
+            b = other.score // unit
+            rows, bank, same, _, _ = self.inputs(
+                arr_a, np.asarray([b], dtype=np.int64), 0, 0, inherited
+            )
+            bank = bank.copy()
+            farkle = np.asarray([1.0 - win[other.after_farkle // unit, max(farkled_to // unit, 0)]])
+            height = bank.shape[1]
+            for mine, theirs in other.bumped:
+                t = mine // unit - a
+                if 0 < t < height and mine // unit < game.T:
+                    row = bank[0, t]
+                    bank[0, t] = np.where(
+                        np.isfinite(row), 1.0 - win[theirs // unit, mine // unit], row
+                    )
+            boundary = farkle.copy() if game.exact else np.ones(1)
+            if least is None:
+                least = (bank, farkle, boundary)
+            else:
+                low_bank, low_farkle, low_boundary = least
+                least = (
+                    np.where(np.isfinite(low_bank), np.minimum(low_bank, bank), low_bank),
+                    np.minimum(low_farkle, farkle),
+                    np.minimum(low_boundary, boundary),
+                )
+        assert least is not None and rows is not None and same is not None
+        bank, farkle, boundary = least
+        solved = self._solved(
+            rows, np.ascontiguousarray(bank), same, farkle, boundary, a_points, inherited
+        )
+        self._fields[key] = solved
+        if len(self._fields) > FIELD_CACHE:
+            self._fields.popitem(last=False)
+        return solved

@@ -6,25 +6,87 @@ import random
 from collections.abc import Callable
 
 from zloutch.engine.actions import Action
-from zloutch.engine.state import GameState
+from zloutch.engine.game import sheets_after_bank, sheets_after_farkle
+from zloutch.engine.state import GameState, PlayerSheet
 from zloutch.rules.ruleset import RuleSet
 from zloutch.strategy.expert import WIN_PROBABILITY, Advice, ExpertBot, TurnAdvisor
-from zloutch.strategy.game_solver import GameSolution, PairSolutions, sheet_blind
+from zloutch.strategy.game_solver import GameSolution, PairSolutions, SheetEnds, sheet_blind
 from zloutch.strategy.turn_solver import TurnSolution
+
+SHEET_LOOK_AHEAD = (
+    "one turn ahead on the sheet (the tick, crossing and bumps the turn's farkle or bank "
+    "would write); later ticks and bumps, and take-back, are not in its model"
+)
+"""What the optimal bot plays a rule set with a sheet history by, in words."""
 
 
 class GameAdvisor(TurnAdvisor):
-    """Values every legal action by the chance to win, both players playing optimally."""
+    """Values every legal action by the chance to win, both players playing optimally.
 
-    def __init__(self, solution: GameSolution) -> None:
+    With three players or more, each end of a turn is valued by the solved two-player
+    chance against the opponent most dangerous from there (``PairSolutions.field_turn``):
+    an approximation from above of the chance to beat them all (the game of more than two
+    is not solved). Each opponent has one turn a round, as in the two-player game."""
+
+    def __init__(self, solution: GameSolution, rules: RuleSet | None = None) -> None:
         super().__init__(solution.rules)
         self.game = solution
         self.pairs = PairSolutions(solution)
         self.model = self.pairs.game.model
+        self.sheet = rules is not None and rules != solution.rules
+        """The game's rules write a history on the sheet that the solved model (their
+        sheet-blind model) leaves out: each turn looks one turn ahead (``sheet_ends``)."""
+        self._ends: tuple[tuple[PlayerSheet, ...], int, tuple[SheetEnds, ...]] | None = None
+
+    def sheet_ends(self, state: GameState) -> tuple[int, tuple[SheetEnds, ...]]:
+        """What a farkle and each bump of the mover would leave on the sheet, as the engine
+        writes them: the mover's score after a farkle, and each opponent's ends."""
+        if self._ends is not None and self._ends[0] is state.sheets:
+            return self._ends[1], self._ends[2]
+        mover = state.turn.player
+        score = state.sheets[mover].score
+        farkled = sheets_after_farkle(state)
+        levels = {
+            level.value
+            for seat, sheet in enumerate(state.sheets)
+            if seat != mover
+            for level in sheet.levels
+            if not level.crossed and level.value > score
+        }
+        banks = {value: sheets_after_bank(state, value - score) for value in sorted(levels)}
+        ends = tuple(
+            SheetEnds(
+                sheet.score,
+                farkled[seat].score,
+                tuple(
+                    (banked[mover].score, banked[seat].score)
+                    for banked in banks.values()
+                    if banked[seat].score != sheet.score
+                ),
+            )
+            for seat, sheet in enumerate(state.sheets)
+            if seat != mover
+        )
+        self._ends = (state.sheets, farkled[mover].score, ends)
+        return farkled[mover].score, ends
 
     def solution(self, state: GameState, inherited: int | None = None) -> TurnSolution:
-        mine, theirs = state.sheets[state.turn.player], state.sheets[1 - state.turn.player]
         taken = state.turn.inherited if inherited is None else inherited
+        if self.sheet:
+            farkled_to, ends = self.sheet_ends(state)
+            return self.pairs.sheet_turn(
+                state.sheets[state.turn.player].score, farkled_to, ends, taken
+            )
+        if len(state.sheets) > 2:
+            mover = state.turn.player
+            mine = state.sheets[mover]
+            others = [
+                (sheet.score, sheet.farkles_in_row)
+                for seat, sheet in enumerate(state.sheets)
+                if seat != mover
+            ]
+            return self.pairs.field_turn(mine.score, others, mine.farkles_in_row, taken)
+        mine, theirs = state.sheets[state.turn.player], state.sheets[1 - state.turn.player]
         if self.game.counts is None:
             return self.pairs.turn(mine.score, theirs.score, inherited=taken)
         # F-1: the farkles in a row of both players are part of the state.
@@ -46,15 +108,22 @@ class OptimalBot:
     It reads solved games from ``solutions`` (a GameSolution, or a function that finds one
     for a rule set, such as ``zloutch.app.store.load_game_solution``). A rule set whose sheet's
     history matters (ticks, bumps, take-back) is played by its sheet-blind model
-    (``sheet_blind``) when that one is solved, and says so in ``note``. Where nothing is
-    found, or the game has more than two players, it plays the turn-optimal policy and says
-    so in ``note``.
+    (``sheet_blind``) when that one is solved, looking one turn ahead on the sheet
+    (``GameAdvisor.sheet_ends``), and says so in ``note``. Where nothing is
+    found, it plays the turn-optimal policy and says so in ``note``. With three players or
+    more it plays the two-player game against the most dangerous opponent at each end of
+    its turn (``GameAdvisor``), and says so in ``note``.
     """
 
     name = "optimal"
 
-    def __init__(self, solutions: GameSolution | SolutionSource | None = None) -> None:
+    def __init__(
+        self, solutions: GameSolution | SolutionSource | None = None, *, look_ahead: bool = True
+    ) -> None:
         self._source = solutions
+        self.look_ahead = look_ahead
+        """False: a rule set with a sheet history is played by its sheet-blind model alone,
+        as the bot did before it looked a turn ahead (for comparisons)."""
         self._advisors: dict[RuleSet, GameAdvisor | None] = {}
         self._expert = ExpertBot()
         self.note = ""
@@ -76,11 +145,12 @@ class OptimalBot:
             found = self._find(rules)
             if found is None and (blind := sheet_blind(rules)) is not None:
                 found = self._find(blind)
-            self._advisors[rules] = GameAdvisor(found) if found is not None else None
+            real = rules if self.look_ahead else None
+            self._advisors[rules] = GameAdvisor(found, real) if found is not None else None
         return self._advisors[rules]
 
     def choose(self, state: GameState, rng: random.Random) -> Action:
-        advisor = self.advisor(state.rules) if len(state.sheets) == 2 else None
+        advisor = self.advisor(state.rules)
         if advisor is None:
             model = sheet_blind(state.rules) or state.rules
             if self.solving is not None and self.solving(model):
@@ -95,11 +165,19 @@ class OptimalBot:
                     f"(solve it with: zloutch solve --game --rules '{model.spec}')"
                 )
             return self._expert.choose(state, rng)
+        field = (
+            f" against the most dangerous of the {len(state.sheets) - 1} opponents"
+            if len(state.sheets) > 2
+            else ""
+        )
         if advisor.game.rules != state.rules:
+            how = SHEET_LOOK_AHEAD if advisor.sheet else "alone (no look-ahead)"
             self.note = (
                 f"playing the sheet-blind model {advisor.game.rules.spec} of "
-                f"{state.rules.spec}: ticks, bumps and take-back are not in its model"
+                f"{state.rules.spec}{field}, {how}"
             )
+        elif field:
+            self.note = f"playing the solved two-player game of {state.rules.spec}{field}"
         elif self._waited:
             self.note = f"the game of {state.rules.spec} is solved: playing to win from now on"
         else:
