@@ -24,6 +24,7 @@ from zloutch.app.store import load_game_solution
 from zloutch.engine import GameState, current_player
 from zloutch.rules import RuleSet
 from zloutch.strategy.expert import WIN_PROBABILITY, Advice, TurnAdvisor
+from zloutch.strategy.game_solver import solved_model
 from zloutch.strategy.optimal import GameAdvisor
 
 SHARED_ADVISORS = 16
@@ -31,9 +32,12 @@ SHARED_ADVISORS = 16
 
 
 def new_advisor(rules: RuleSet, players: int) -> TurnAdvisor:
-    """Win probabilities where a solved two-player game is on disk, else points."""
-    solved = load_game_solution(rules) if players == 2 else None
-    return GameAdvisor(solved) if solved else TurnAdvisor(rules)
+    """Win probabilities where a solved two-player game is on disk (of the rules, or of
+    their sheet-blind model, read one turn ahead on the sheet: ``solved_model``), else
+    points."""
+    model = solved_model(rules) if players == 2 else None
+    solved = load_game_solution(model) if model is not None else None
+    return GameAdvisor(solved, rules) if solved else TurnAdvisor(rules)
 
 
 def advice_of(advisor: TurnAdvisor, state: GameState) -> Advice | None:
@@ -105,6 +109,8 @@ class BackgroundSolves:
     def __init__(self) -> None:
         self._pool: ProcessPoolExecutor | None = None
         self._jobs: dict[RuleSet, Future[bool]] = {}
+        self._models: dict[RuleSet, RuleSet] = {}
+        """A game's rules -> the model solved for them (``start_for_optimal``)."""
         self._lock = threading.Lock()
 
     def start(self, rules: RuleSet) -> None:
@@ -126,23 +132,26 @@ class BackgroundSolves:
         """What an optimal bot plays a game of ``rules`` by (the rule set, or its sheet-blind
         model, ``sheet_blind``), solved here when no table of it is cached; None: a rule set
         neither models (the bot plays turn-optimal and says so)."""
-        from zloutch.strategy.game_solver import sheet_blind, unsupported_reason
-
-        model = rules if unsupported_reason(rules) is None else sheet_blind(rules)
-        if model is not None and load_game_solution(model) is None:
-            self.start(model)
+        model = solved_model(rules)
+        if model is not None:
+            with self._lock:
+                self._models[rules] = model
+            if load_game_solution(model) is None:
+                self.start(model)
         return model
 
     def ready(self, rules: RuleSet) -> bool:
-        """Whether ``rules``'s game was solved here and is in the cache now."""
+        """Whether ``rules``'s game (or the model solved for it) was solved here and is in
+        the cache now."""
         with self._lock:
-            job = self._jobs.get(rules)
+            job = self._jobs.get(self._models.get(rules, rules))
         return job is not None and job.done() and job.exception() is None
 
     def running(self, rules: RuleSet) -> bool:
-        """Whether ``rules``'s game is being solved here (or waits its turn)."""
+        """Whether ``rules``'s game (or the model solved for it) is being solved here (or
+        waits its turn)."""
         with self._lock:
-            job = self._jobs.get(rules)
+            job = self._jobs.get(self._models.get(rules, rules))
         return job is not None and not job.done()
 
     def close(self, *, kill: bool = False) -> None:
@@ -193,6 +202,6 @@ class SharedAdvisors:
                 while len(self._advisors) > self.size:
                     self._advisors.popitem(last=False)
                 if solves is not None and not isinstance(advisor, GameAdvisor):
-                    solves.start(state.rules)
+                    solves.start_for_optimal(state.rules)
             self._advisors.move_to_end(key)
             return advice_of(advisor, state)

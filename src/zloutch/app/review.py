@@ -24,8 +24,8 @@ from zloutch.rules.dice import Dice, format_dice
 from zloutch.rules.errors import ZloutchError
 from zloutch.rules.ruleset import RuleSet
 from zloutch.strategy.expert import TurnAdvisor
-from zloutch.strategy.game_solver import GameSolution, unsupported_reason
-from zloutch.strategy.optimal import GameAdvisor
+from zloutch.strategy.game_solver import GameSolution, solved_model, unsupported_reason
+from zloutch.strategy.optimal import SHEET_LOOK_AHEAD, GameAdvisor
 
 FORMAT = "zloutch-review"
 VERSION = 1
@@ -45,10 +45,21 @@ _SAME = 1e-9
 
 
 def win_probability_reason(rules: RuleSet, players: int) -> str | None:
-    """Why a game cannot be graded in win probability (None: it can, once solved)."""
+    """Why a game cannot be graded in win probability (None: it can, once its model is
+    solved: ``solved_model``, the sheet-blind model for rules with a sheet history)."""
     if players != 2:
         return f"win probabilities are solved for two players, and this game has {players}"
+    if solved_model(rules) is not None:
+        return None
     return unsupported_reason(rules, how=False)  # the game was played: no rule to switch
+
+
+def model_words(rules: RuleSet, model: RuleSet) -> str:
+    """What a game of ``rules`` is graded by: its solved game, or its sheet-blind model
+    read one turn ahead on the sheet."""
+    if model == rules:
+        return f"the solved game of {rules.spec}"
+    return f"the solved sheet-blind model {model.spec} of {rules.spec}, {SHEET_LOOK_AHEAD}"
 
 
 @dataclass(frozen=True)
@@ -292,15 +303,17 @@ def review_record(
     players = len(state.sheets)
     reason = win_probability_reason(rules, players)
     advisor: TurnAdvisor
-    if solution is not None and reason is None and solution.rules == rules:
-        advisor = GameAdvisor(solution)
+    model = solved_model(rules) if reason is None else None
+    if solution is not None and model is not None and solution.rules == model:
+        advisor = GameAdvisor(solution, rules)
         objective = WIN
-        note = note or f"win probability, from the solved game of {rules.spec}"
+        note = note or f"win probability, from {model_words(rules, model)}"
     else:
         advisor = TurnAdvisor(rules)
         objective = POINTS
         if reason is None and solution is not None:
-            reason = f"the solved game is of {solution.rules.spec}, not {rules.spec}"
+            wanted = model.spec if model is not None else rules.spec
+            reason = f"the solved game is of {solution.rules.spec}, not {wanted}"
         note = note or f"expected points: {reason or 'no solved game was given'}"
     if tolerance is None:
         tolerance = WIN_TOLERANCE if objective == WIN else POINTS_TOLERANCE

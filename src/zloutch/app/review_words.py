@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from zloutch.app.review import WIN, Review, win_probability_reason
+from zloutch.app.review import WIN, Review, model_words, win_probability_reason
 from zloutch.app.solve import solved_game
 from zloutch.app.store import load_game_solution
 from zloutch.rules import RuleSet
-from zloutch.strategy.game_solver import GameSolution
+from zloutch.strategy.game_solver import GameSolution, solved_model
 
 # ---------------------------------------------------------------------------- the game table
 
@@ -28,16 +28,17 @@ def game_table(
 ) -> tuple[GameSolution | None, str]:
     """The solved game to grade in win probability (None: grade in points), and why."""
     reason = win_probability_reason(rules, players)
-    if reason is not None:
+    model = solved_model(rules)
+    if reason is not None or model is None:
         return None, f"expected points: {reason}"
     if not solve:
-        found = load_game_solution(rules)
+        found = load_game_solution(model)
         if found is not None:
-            return found, f"win probability, from the solved game of {rules.spec} (cached)"
-        return None, f"expected points: no solved game of {rules.spec} in the cache"
-    solution, cached = solved_game(rules, progress=progress)
+            return found, f"win probability, from {model_words(rules, model)} (cached)"
+        return None, f"expected points: no solved game of {model.spec} in the cache"
+    solution, cached = solved_game(model, progress=progress)
     how = "cached" if cached else "solved now and saved in the cache"
-    return solution, f"win probability, from the solved game of {rules.spec} ({how})"
+    return solution, f"win probability, from {model_words(rules, model)} ({how})"
 
 
 # ---------------------------------------------------------------------------- words

@@ -24,6 +24,7 @@ from zloutch.strategy.game_solver import (
     UnsupportedRulesError,
     sheet_blind,
     solve_game,
+    solved_model,
     unsupported_reason,
 )
 from zloutch.strategy.optimal import SHEET_LOOK_AHEAD
@@ -271,7 +272,7 @@ def optimal_policy(
     it nor its sheet-blind model solves), a one-line ``ZloutchError`` says why: the bot never
     plays another policy without saying so. With more than two players it plays the
     two-player game against the most dangerous opponent, and the words say so."""
-    model = rules if unsupported_reason(rules) is None else sheet_blind(rules)
+    model = solved_model(rules)
     if model is None:
         raise UnsupportedRulesError(
             f"optimal cannot play {rules.spec}: {unsupported_reason(rules, how=False)} "

@@ -123,14 +123,23 @@ SHEET_OPTIONS: dict[str, bool | int | str] = {
 """The rules whose state is the sheet's history (G-3 ticks, G-4 bumps, G-8 take-back), off."""
 
 
+def solved_model(rules: RuleSet) -> RuleSet | None:
+    """The rule set whose solved game the optimal bot, the hint and the review read for a
+    game of ``rules``: the rules themselves where the solver models them, else their
+    sheet-blind model (``sheet_blind``), played one turn ahead on the sheet; None: neither."""
+    return rules if unsupported_reason(rules) is None else sheet_blind(rules)
+
+
 def sheet_blind(rules: RuleSet) -> RuleSet | None:
     """The model the optimal bot plays a rule set by when the sheet's history matters.
 
     The same rules with ticks (G-3), bumps (G-4) and take-back (G-8) switched off: the game
     solver solves it exactly, and the bot plays its choices under the full rules, reading
-    the state by the two banked scores alone. It approximates: a farkle there costs nothing
-    past the turn (no tick, no level crossed), a bank neither bumps nor is bumped, and a
-    take-back offer is valued as a throw of the dice left, not as a gift to the opponent.
+    the state by the banked scores, one turn ahead on the sheet (``PairSolutions.sheet_turn``:
+    the tick that crosses a level and the bank that bumps are counted at the scores they
+    leave). It approximates: past this turn a farkle costs nothing (no tick, no level
+    crossed) and a bank neither bumps nor is bumped, and a take-back offer is valued as a
+    throw of the dice left, not as a gift to the opponent.
     None when the rule set needs no model (it solves exactly) or another rule is in the
     way (F-1, G-6, more than two players).
     """

@@ -10,7 +10,13 @@ from zloutch.engine.game import sheets_after_bank, sheets_after_farkle
 from zloutch.engine.state import GameState, PlayerSheet
 from zloutch.rules.ruleset import RuleSet
 from zloutch.strategy.expert import WIN_PROBABILITY, Advice, ExpertBot, TurnAdvisor
-from zloutch.strategy.game_solver import GameSolution, PairSolutions, SheetEnds, sheet_blind
+from zloutch.strategy.game_solver import (
+    GameSolution,
+    PairSolutions,
+    SheetEnds,
+    sheet_blind,
+    solved_model,
+)
 from zloutch.strategy.turn_solver import TurnSolution
 
 SHEET_LOOK_AHEAD = (
@@ -152,7 +158,7 @@ class OptimalBot:
     def choose(self, state: GameState, rng: random.Random) -> Action:
         advisor = self.advisor(state.rules)
         if advisor is None:
-            model = sheet_blind(state.rules) or state.rules
+            model = solved_model(state.rules) or state.rules
             if self.solving is not None and self.solving(model):
                 self._waited = True
                 self.note = (

@@ -90,12 +90,27 @@ def test_solve_grades_in_win_probability_and_keeps_the_table(tmp_path: Path) -> 
 def test_solve_falls_back_to_points_where_the_game_solver_does_not_apply(
     tmp_path: Path,
 ) -> None:
-    path = write_record(tmp_path, "dix-mille", ("throw", "roll 1 2 3 4 6"), ("Ana", "Bob"))
+    spec = "dix-mille(final_round)"
+    path = write_record(tmp_path, spec, ("throw", "roll 1 2 3 4 6"), ("Ana", "Bob"))
     result = runner.invoke(app, ["review", path, "--solve", "--json", "-"])
     assert result.exit_code == 0, result.output
     document = json.loads(result.stdout)
     assert document["objective"] == "expected points"
-    assert "ticks (G-3)" in document["note"]
+    assert "(G-6)" in document["note"]
+
+
+def test_a_game_with_a_sheet_history_is_graded_in_wins_one_turn_ahead(tmp_path: Path) -> None:
+    """Ticks, bumps and take-back: the review reads the solved sheet-blind model one turn
+    ahead on the sheet, and never asks to switch a rule off."""
+    spec = "dix-mille(target=2000)"
+    path = write_record(tmp_path, spec, ("throw", "roll 1 2 3 4 6"), ("Ana", "Bob"))
+    result = runner.invoke(app, ["review", path, "--solve", "--json", "-"])
+    assert result.exit_code == 0, result.output
+    document = json.loads(result.stdout)
+    assert document["objective"] == "win probability"
+    assert "sheet-blind model" in document["note"] and "one turn ahead" in document["note"]
+    assert "switch" not in document["note"]
+    assert document["decisions"] and all(0 <= d["best_value"] <= 1 for d in document["decisions"])
 
 
 @pytest.mark.parametrize("suffix", [".png", ".svg"])

@@ -63,6 +63,7 @@ KINDS: Mapping[str, str] = MappingProxyType(
         "items": r".+",  # texts joined by ", ", each translated in turn
         "players": _NAME,  # names joined by " against " (the msgctxt "list" translates it)
         "spec": r"\S+",  # a rule set's spec: dix-mille(target=1000,joker)
+        "model": r"\S+",  # the spec of a rule set's model (the sheet-blind model)
         "amount": r"-?[0-9]+(?:\.[0-9]+)?",  # a number that may have decimals: 0.5
     }
 )
