@@ -205,3 +205,45 @@ class SharedAdvisors:
                     solves.start_for_optimal(state.rules)
             self._advisors.move_to_end(key)
             return advice_of(advisor, state)
+
+
+BOT_WAYS = {
+    "random": "plays any legal move at random",
+    "cautious": "keeps the most points and banks as soon as it may",
+    "greedy": "keeps the most points; banks at 1000 with three dice or more to throw, else at 300",
+    "expert": "plays each turn for the most points (turn-optimal)",
+}
+"""What each bot that reads no solved game plays, in words (``bot_plays``)."""
+
+
+def bot_plays(
+    name: str, rules: RuleSet, players: int, solves: BackgroundSolves
+) -> tuple[str, bool]:
+    """What the bot ``name`` (a name or a level) plays in a game of ``rules`` with
+    ``players`` now, in words, and whether its table is being solved (it plays turn-optimal
+    until then): the front ends say it beside the seat."""
+    from zloutch.strategy.bots import make_bot
+    from zloutch.strategy.optimal import SHEET_LOOK_AHEAD
+
+    bot = make_bot(name)
+    if bot.name != "optimal":
+        if bot.name.startswith("threshold:"):
+            return f"keeps the most points and banks from {bot.name.partition(':')[2]}", False
+        return BOT_WAYS.get(bot.name, bot.name), False
+    model = solved_model(rules)
+    if model is None:
+        return (
+            "plays each turn for the most points (turn-optimal): no solved game models these rules",
+            False,
+        )
+    if solves.running(rules):
+        return (
+            f"plays each turn for the most points until {model.spec} is solved (solving it now)",
+            True,
+        )
+    if not solves.ready(rules) and load_game_solution(model) is None:
+        return f"plays each turn for the most points: {model.spec} is not solved yet", False
+    field = f", against the most dangerous of the {players - 1} opponents" if players > 2 else ""
+    if model == rules:
+        return f"plays to win, from the solved game{field}", False
+    return f"plays to win, from the solved sheet-blind model{field}, {SHEET_LOOK_AHEAD}", False

@@ -530,3 +530,12 @@ def test_seats_cannot_be_lost_and_the_table_never_goes_silent(
         assert "Traceback" not in server.read_log()
     finally:
         server.stop()
+
+
+def test_the_table_says_what_each_bot_plays(new_page: Callable[..., Any], web: Server) -> None:
+    ana = new_page()
+    create_game(ana, web, preset="dix-mille", target=None, people=("Ana",))
+    ana.click("#go-table")
+    ana.wait_for_selector("#bots-line li")
+    line = ana.inner_text("#bots-line")
+    assert "keeps the most points; banks at 1000 with three dice or more to throw" in line

@@ -550,11 +550,36 @@ def test_a_game_with_a_best_bot_solves_its_table_at_once(
     assert load_game_solution(rules) is None
     seats = [{"bot": "best"}, {"name": "Ana"}, {"name": "Bob"}]
     created, _ = server.new_game(rules=spec, seats=seats)
+    game = created["game"]
+    first = server.get(f"/api/games/{game}/bots")["bots"]
+    assert [b["seat"] for b in first] == [0]
+    if first[0]["solving"]:  # says what it plays meanwhile
+        assert first[0]["plays"].startswith("plays each turn for the most points until")
     deadline = time.monotonic() + 120
     while load_game_solution(rules) is None:
         assert server.get("/api/health")["ok"] is True
         assert time.monotonic() < deadline, "the best bot's game was not solved in 120 s"
         time.sleep(0.5)
-    state = server.get(f"/api/games/{created['game']}")
+    state = server.get(f"/api/games/{game}")
     assert state["seats"][0]["bot"] == "best", state
+    (ready,) = server.get(f"/api/games/{game}/bots")["bots"]
+    assert not ready["solving"]
+    assert ready["plays"] == (
+        "plays to win, from the solved game, against the most dangerous of the 2 opponents"
+    )
     assert "Traceback" not in server.read_log()
+
+
+def test_the_page_is_told_what_each_bot_plays(server: Server) -> None:
+    seats = [{"bot": "strong"}, {"name": "Ana"}, {"bot": "medium"}]
+    created, _ = server.new_game(rules="dix-mille", seats=seats)
+    game = created["game"]
+    bots = server.get(f"/api/games/{game}/bots")["bots"]
+    assert [(b["seat"], b["bot"], b["solving"]) for b in bots] == [
+        (0, "strong", False),
+        (2, "medium", False),
+    ]
+    assert bots[0]["plays"] == "plays each turn for the most points (turn-optimal)"
+    french = server.get(f"/api/games/{game}/bots?lang=fr")["bots"]
+    assert french[0]["plays"] == "joue chaque tour pour le plus de points (optimal au tour)"
+    assert server.get("/api/games/nope/bots")["status"] == 404

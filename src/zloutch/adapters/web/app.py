@@ -56,7 +56,7 @@ from zloutch.adapters.web.protocol import (
     state_json,
     state_text,
 )
-from zloutch.app.hints import BackgroundSolves, SharedAdvisors, plays_solved_game
+from zloutch.app.hints import BackgroundSolves, SharedAdvisors, bot_plays, plays_solved_game
 from zloutch.app.review import review_record
 from zloutch.app.review_words import format_value, game_table, review_header
 from zloutch.rules import ZloutchError
@@ -395,6 +395,28 @@ def create_app(
                 for a, v in advice.values
             ],
         }
+
+    @app.get("/api/games/{game_id}/bots")
+    def bots(game_id: str, lang: str = "en") -> dict[str, Any]:
+        # A plain def: reading the solver cache is off the event loop.
+        lang = check_language(lang)
+        room = rooms.room(game_id)
+        state = room.state
+        shown = []
+        for seat in room.seats:
+            name = seat.bot or (room.game.leave_bot if seat.away else None)
+            if name is None:
+                continue
+            plays, solving = bot_plays(name, state.rules, len(state.sheets), solves)
+            shown.append(
+                {
+                    "seat": seat.seat,
+                    "bot": name,
+                    "plays": translate(plays, lang),
+                    "solving": solving,
+                }
+            )
+        return {"bots": shown}
 
     @app.get("/api/games/{game_id}/review")
     def review(game_id: str, lang: str = "en") -> dict[str, Any]:

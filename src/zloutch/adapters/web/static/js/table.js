@@ -39,6 +39,7 @@ export class Table {
     this.retry = 500;
     this.seatList = null; // the seat list with the invitations this browser may pass on
     this.rules = null; // the rules panel's content (/api/games/{id}/rules)
+    this.bots = null; // what each bot plays (/api/games/{id}/bots), asked again while one waits for its table
     this.rulesOpen = false;
     this.queue = []; // intents taken while the socket is down, sent when it is back
     this.connection = "connecting"; // connected, reconnecting, back
@@ -169,6 +170,7 @@ export class Table {
         this.renderConnection();
         this.loadSeats();
         if (!this.rules) this.loadRules();
+        if (!this.bots) this.loadBots();
         break;
       case "state":
         this.setState(message.state, []);
@@ -274,6 +276,31 @@ export class Table {
       this.seatList = null;
     }
     this.render();
+  }
+
+  /** What the bots play: a bot that plays to win says it plays turn by turn while its game
+   * is being solved, so the list is asked again every few seconds until it is ready. */
+  async loadBots() {
+    clearTimeout(this.botsTimer);
+    try {
+      this.bots = (await getJSON(`/api/games/${this.game}/bots?lang=${lang()}`)).bots;
+    } catch (error) {
+      this.bots = null;
+      return;
+    }
+    if (this.bots.some((b) => b.solving)) this.botsTimer = setTimeout(() => this.loadBots(), 5000);
+    this.render();
+  }
+
+  botsLine() {
+    if (!this.bots || !this.bots.length || this.state.status !== "playing") return null;
+    return h(
+      "ul",
+      { class: "bots-line", id: "bots-line" },
+      this.bots.map((b) =>
+        h("li", { "data-seat": b.seat, class: b.solving ? "solving" : "" }, h("strong", {}, `${this.name(b.seat)}:`), " ", b.plays),
+      ),
+    );
   }
 
   async loadRules() {
@@ -439,6 +466,7 @@ export class Table {
       this.connectionBadge,
       this.statusBar(),
       this.rulesLine(),
+      this.botsLine(),
       this.noticeBar(),
       h(
         "div",
