@@ -147,3 +147,52 @@ def test_the_look_ahead_counts_the_tick_that_crosses_and_the_bank_that_bumps() -
     # The tick that would cross makes every throw worth less than with no tick.
     start = advisor.model.start
     assert looked.value(0, start) < advisor.solution(calm).value(0, start)
+
+
+def test_every_total_that_bumps_is_valued_with_the_bump() -> None:
+    """G-7 writes every bank that would land between target - 1000 and the target at
+    target - 1000: each of those totals bumps an opponent sitting there, not only the one
+    that lands on it exactly."""
+    from zloutch.engine.game import sheets_after_bank
+
+    rules = load_rules("dix-mille(target=2000,last_thousand,take_back=false,ticks_to_cross=0)")
+    blind = sheet_blind(rules)
+    assert blind is not None
+    solution = solve_game(blind)
+    advisor = OptimalBot(solution).advisor(rules)
+    assert advisor is not None and advisor.sheet
+    state = sheet_state(rules, (600,), (500, 1000))
+    looked = advisor.solution(state)
+    unit, win = rules.unit, solution.win
+    bumping = [
+        t
+        for t in range(unit, 1400, unit)
+        if sheets_after_bank(state, t)[1].score == 500
+    ]
+    assert len(bumping) >= 3, bumping  # 400 and the totals G-7 writes at 1000
+    for t in bumping:
+        written = sheets_after_bank(state, t)[0].score
+        if advisor.solution(state).bank_values[t // unit] > 0:  # a bank it may make
+            assert looked.bank_values[t // unit] == pytest.approx(
+                1 - win[500 // unit, written // unit]
+            ), t
+
+
+def test_under_the_farkle_penalty_a_sheet_is_read_by_the_scores_alone() -> None:
+    """F-1 with a sheet history: the look-ahead does not carry the farkles in a row, so the
+    model is read by the scores and the counts, as before, and the bot says so."""
+    from tests.strategy.test_game_solver import tiny
+    from zloutch.sim.runner import play_games
+
+    rules = tiny(
+        turn="farkle_penalty = 50\nfarkle_penalty_after = 2", game='bump = "current"', target=150
+    )
+    blind = sheet_blind(rules)
+    assert blind is not None and blind.turn.farkle_penalty
+    solution = solve_game(blind, floor=100)
+    bot = OptimalBot(solution)
+    advisor = bot.advisor(rules)
+    assert advisor is not None and not advisor.sheet
+    tally = play_games(rules, [bot, ExpertBot()], 3, 0, 40)
+    assert tally.games == 40
+    assert "read by the banked scores" in bot.note

@@ -223,7 +223,7 @@ def bot_plays(
     ``players`` now, in words, and whether its table is being solved (it plays turn-optimal
     until then): the front ends say it beside the seat."""
     from zloutch.strategy.bots import make_bot
-    from zloutch.strategy.optimal import SHEET_LOOK_AHEAD
+    from zloutch.strategy.optimal import sheet_words
 
     bot = make_bot(name)
     if bot.name != "optimal":
@@ -246,4 +246,4 @@ def bot_plays(
     field = f", against the most dangerous of the {players - 1} opponents" if players > 2 else ""
     if model == rules:
         return f"plays to win, from the solved game{field}", False
-    return f"plays to win, from the solved sheet-blind model{field}, {SHEET_LOOK_AHEAD}", False
+    return f"plays to win, from the solved sheet-blind model{field}, {sheet_words(model)}", False

@@ -25,7 +25,7 @@ from zloutch.rules.errors import ZloutchError
 from zloutch.rules.ruleset import RuleSet
 from zloutch.strategy.expert import TurnAdvisor
 from zloutch.strategy.game_solver import GameSolution, solved_model, unsupported_reason
-from zloutch.strategy.optimal import SHEET_LOOK_AHEAD, GameAdvisor
+from zloutch.strategy.optimal import GameAdvisor, sheet_words
 
 FORMAT = "zloutch-review"
 VERSION = 1
@@ -59,7 +59,7 @@ def model_words(rules: RuleSet, model: RuleSet) -> str:
     read one turn ahead on the sheet."""
     if model == rules:
         return f"the solved game of {rules.spec}"
-    return f"the solved sheet-blind model {model.spec} of {rules.spec}, {SHEET_LOOK_AHEAD}"
+    return f"the solved sheet-blind model {model.spec} of {rules.spec}, {sheet_words(model)}"
 
 
 @dataclass(frozen=True)

@@ -27,7 +27,7 @@ from zloutch.strategy.game_solver import (
     solved_model,
     unsupported_reason,
 )
-from zloutch.strategy.optimal import SHEET_LOOK_AHEAD
+from zloutch.strategy.optimal import sheet_words
 from zloutch.strategy.turn_solver import (
     SOLVER_VERSION,
     Situation,
@@ -284,6 +284,6 @@ def optimal_policy(
         return f"the solved game of {rules.spec} (win probability{field})", cached
     return (
         f"the solved sheet-blind model {model.spec} of {rules.spec} (win probability{field}; "
-        f"{SHEET_LOOK_AHEAD})",
+        f"{sheet_words(model)})",
         cached,
     )

@@ -19,6 +19,21 @@ from zloutch.strategy.game_solver import (
 )
 from zloutch.strategy.turn_solver import TurnSolution
 
+
+def looks_ahead(solution: GameSolution) -> bool:
+    """Whether a solved sheet-blind model is read one turn ahead on the sheet: not under
+    F-1, whose farkles in a row the look-ahead does not carry (such a model is read by the
+    banked scores and the counts alone)."""
+    return solution.counts is None
+
+
+def sheet_words(model: RuleSet) -> str:
+    """How the optimal bot, the hint and the review read a sheet-blind ``model``."""
+    if model.turn.farkle_penalty:
+        return "read by the banked scores: ticks, bumps and take-back are not in its model"
+    return SHEET_LOOK_AHEAD
+
+
 SHEET_LOOK_AHEAD = (
     "one turn ahead on the sheet (the tick, crossing and bumps the turn's farkle or bank "
     "would write); later ticks and bumps, and take-back, are not in its model"
@@ -39,17 +54,17 @@ class GameAdvisor(TurnAdvisor):
         self.game = solution
         self.pairs = PairSolutions(solution)
         self.model = self.pairs.game.model
-        self.sheet = rules is not None and rules != solution.rules
+        self.sheet = looks_ahead(solution) and rules is not None and rules != solution.rules
         """The game's rules write a history on the sheet that the solved model (their
         sheet-blind model) leaves out: each turn looks one turn ahead (``sheet_ends``)."""
-        self._ends: tuple[tuple[PlayerSheet, ...], int, tuple[SheetEnds, ...]] | None = None
+        self._ends: tuple[tuple[PlayerSheet, ...], int, int, tuple[SheetEnds, ...]] | None = None
 
     def sheet_ends(self, state: GameState) -> tuple[int, tuple[SheetEnds, ...]]:
         """What a farkle and each bump of the mover would leave on the sheet, as the engine
         writes them: the mover's score after a farkle, and each opponent's ends."""
-        if self._ends is not None and self._ends[0] is state.sheets:
-            return self._ends[1], self._ends[2]
         mover = state.turn.player
+        if self._ends is not None and self._ends[0] is state.sheets and self._ends[1] == mover:
+            return self._ends[2], self._ends[3]
         score = state.sheets[mover].score
         farkled = sheets_after_farkle(state)
         levels = {
@@ -73,7 +88,7 @@ class GameAdvisor(TurnAdvisor):
             for seat, sheet in enumerate(state.sheets)
             if seat != mover
         )
-        self._ends = (state.sheets, farkled[mover].score, ends)
+        self._ends = (state.sheets, mover, farkled[mover].score, ends)
         return farkled[mover].score, ends
 
     def solution(self, state: GameState, inherited: int | None = None) -> TurnSolution:
@@ -177,7 +192,11 @@ class OptimalBot:
             else ""
         )
         if advisor.game.rules != state.rules:
-            how = SHEET_LOOK_AHEAD if advisor.sheet else "alone (no look-ahead)"
+            how = (
+                sheet_words(advisor.game.rules)
+                if advisor.sheet or self.look_ahead
+                else ("alone (no look-ahead)")
+            )
             self.note = (
                 f"playing the sheet-blind model {advisor.game.rules.spec} of "
                 f"{state.rules.spec}{field}, {how}"

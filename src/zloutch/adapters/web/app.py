@@ -202,6 +202,7 @@ def create_app(
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         hub.resume_all()
+        asyncio.get_running_loop().run_in_executor(checks, solve_for_games_in_play)
         hub.spawn(hub.expire_forever)
         hub.spawn(hub.tidy_forever)
         if store.postgres:
@@ -253,11 +254,21 @@ def create_app(
 
     def solve_for_bots(game_id: str) -> None:
         """A game with a bot that plays to win (``best``) whose solved table is not cached:
-        solved in the background from now (the bot plays turn-optimal until it is ready)."""
-        room = rooms.room(game_id)
-        bots = [s.bot for s in room.seats if s.bot] + [room.game.leave_bot]
-        if plays_solved_game(bots):
-            solves.start_for_optimal(room.state.rules)
+        solved in the background from now (the bot plays turn-optimal until it is ready).
+        A solve that cannot start is logged: the game goes on, its bot turn by turn."""
+        try:
+            room = rooms.room(game_id)
+            bots = [s.bot for s in room.seats if s.bot] + [room.game.leave_bot]
+            if plays_solved_game(bots):
+                solves.start_for_optimal(room.state.rules)
+        except Exception:
+            log.exception("game %s: its bot's game cannot be solved in the background", game_id)
+
+    def solve_for_games_in_play() -> None:
+        """After a start: the games in play whose best bot waits for a table (a restart
+        stopped its solve)."""
+        for game_id in store.playing():
+            solve_for_bots(game_id)
 
     async def solve_for_bots_off_the_loop(game_id: str) -> None:
         await asyncio.get_running_loop().run_in_executor(checks, solve_for_bots, game_id)
@@ -404,7 +415,7 @@ def create_app(
         state = room.state
         shown = []
         for seat in room.seats:
-            name = seat.bot or (room.game.leave_bot if seat.away else None)
+            name = room.bot_for(seat.seat)
             if name is None:
                 continue
             plays, solving = bot_plays(name, state.rules, len(state.sheets), solves)
