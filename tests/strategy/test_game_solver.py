@@ -320,3 +320,16 @@ def test_the_summary_counts_the_score_pairs_solved_below_zero_too(
     assert summary["lowest_score"] == solution.low * solution.unit
     assert summary["farkles_in_a_row"] == solution.rules.turn.farkle_penalty_after
     assert summary["sweeps"] == solution.sweeps
+
+
+@pytest.mark.parametrize("case", list(PENALTY_CASES))
+def test_the_penalty_solve_reads_the_same_banks_by_score_and_by_hand(case: str) -> None:
+    """F-1 on the Numba backend: the lane kernel reads the banks from the tables by score,
+    with every count's win table in one (``_score_batches``); the array backend lays them
+    out a hand. Both give the same values."""
+    rules = PENALTY_CASES[case]
+    by_score = solve_game(rules, backend="numba", floor=100, tolerance=1e-13)
+    by_hand = solve_game(rules, backend="array", floor=100, tolerance=1e-13)
+    assert by_score.counts is not None and by_hand.counts is not None
+    np.testing.assert_allclose(by_score.counts, by_hand.counts, rtol=0, atol=1e-12)
+    assert by_score.sweeps == by_hand.sweeps

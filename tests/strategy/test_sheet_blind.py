@@ -164,11 +164,7 @@ def test_every_total_that_bumps_is_valued_with_the_bump() -> None:
     state = sheet_state(rules, (600,), (500, 1000))
     looked = advisor.solution(state)
     unit, win = rules.unit, solution.win
-    bumping = [
-        t
-        for t in range(unit, 1400, unit)
-        if sheets_after_bank(state, t)[1].score == 500
-    ]
+    bumping = [t for t in range(unit, 1400, unit) if sheets_after_bank(state, t)[1].score == 500]
     assert len(bumping) >= 3, bumping  # 400 and the totals G-7 writes at 1000
     for t in bumping:
         written = sheets_after_bank(state, t)[0].score

@@ -287,6 +287,19 @@ class _Game:
         )
         return solve_pairs(problem, backend=self.backend, xp=self.xp, threads=self.threads)
 
+    def level_by_score(
+        self, a: Ints, b: Ints, entered: npt.NDArray[np.bool_]
+    ) -> Callable[[Floats, Floats, Floats], tuple[Floats, Floats]]:
+        """``level`` for pairs (a, b) whose banks the lane kernel reads itself from the tables
+        by score (``tabulate_banks(low, win)``, the Numba backend): nothing laid out a hand."""
+        assert self._score_banks is not None, "tabulate_banks(low, win) first"
+        rows = self.rows_of(a)
+        scores = self._score_banks.of(a, b, entered)
+        lanes = Lanes(self.tables, rows, buffer=self.buffer(rows), scores=scores)
+        return lambda farkle, win, boundary: lanes.starts(
+            farkle, win, boundary, self.exact, self.threads
+        )
+
     def level(self, banks: LevelBanks) -> Callable[[Floats, Floats, Floats], tuple[Floats, Floats]]:
         """The batch's turns, laid out once: farkle, win, boundary -> start values and
         d/d(farkle), for each pass of Newton's method."""
@@ -576,6 +589,8 @@ def solve_game(
 Batch = tuple[list[tuple[int, int]], LevelBanks]
 """One batch of a level under F-1: its (mover's, opponent's) farkle counts, and the banks of
 their pairs one count after the other."""
+Level = Callable[[Floats, Floats, Floats], tuple[Floats, Floats]]
+"""A batch laid out for its kernel: farkle, win, boundary -> start values, d/d(farkle)."""
 
 
 def penalty_sweep(game: _Game, low: int, W: Floats) -> Iterator[tuple[Ints, Ints, Iterator[Batch]]]:
@@ -591,14 +606,20 @@ def penalty_sweep(game: _Game, low: int, W: Floats) -> Iterator[tuple[Ints, Ints
     by the batches. ``benchmarks/gpu_solver.py --host`` times the same sweep."""
     k = game.rules.turn.farkle_penalty_after
     n = W.shape[-1]
-    groups = [
-        [(fa, fb) for fa in range(k) for fb in range(k) if fa + fb == c]
-        for c in range(2 * k - 2, -1, -1)
-    ]
+    groups = _count_groups(k)
     for s in range(2 * n - 2, -1, -1):
         i = np.arange(max(0, s - n + 1), min(s, n - 1) + 1, dtype=np.int64)
         j = s - i
         yield i, j, _level_batches(game, low, W, i, j, groups)
+
+
+def _count_groups(k: int) -> list[list[tuple[int, int]]]:
+    """The batches of a level: the pairs of farkles in a row (fa, fb) by their sum, the
+    highest first (a farkle reads the batch before: one more)."""
+    return [
+        [(fa, fb) for fa in range(k) for fb in range(k) if fa + fb == c]
+        for c in range(2 * k - 2, -1, -1)
+    ]
 
 
 def _level_batches(
@@ -610,6 +631,24 @@ def _level_batches(
             if fb not in banks_of:
                 banks_of[fb] = game.level_banks(i + low, j + low, W[fb, 0], low)
         yield group, LevelBanks.concat([banks_of[fb] for _, fb in group])
+
+
+def _score_batches(
+    game: _Game, low: int, n: int, i: Ints, j: Ints, groups: list[list[tuple[int, int]]]
+) -> Iterator[tuple[list[tuple[int, int]], Ints, Level]]:
+    """A level's batches as ``_level_batches``, for the lane kernel that reads the banks from
+    the tables by score itself (``_Game.level_by_score``), with the whole ``W`` as its win
+    table (``W.reshape(k * k * n, n)``): the opponent's row of count ``fb`` is
+    ``W[fb, 0, j]``, row ``fb * k * n + j``, so the opponent's score given to the kernel is
+    moved along by ``fb * k * n``. Nothing is laid out a hand (a tenth of a sweep's time)."""
+    k = game.rules.turn.farkle_penalty_after
+    a = i + low
+    entered = ((j + low) > 0) | (not game.rules.turn.entry)
+    for group in groups:
+        aa = np.concatenate([a] * len(group))
+        bb = np.concatenate([j + low + fb * k * n for _, fb in group])
+        ee = np.concatenate([entered] * len(group))
+        yield group, game.rows_of(aa), game.level_by_score(aa, bb, ee)
 
 
 def _sweeps_expected(changes: list[float], tolerance: float, most: int) -> int:
@@ -675,7 +714,10 @@ def _solve_penalty(
     low = -(floor // unit)
     n = T - low
     W = _penalty_start(game, low, n, k)
-    game.tabulate_banks(low)
+    # The lane kernel reads the banks from W itself, but not F-4's last turns (which read
+    # the opponent's score, moved along in W's rows there).
+    by_score = game.backend == "numba" and game.last is None
+    game.tabulate_banks(low, W.reshape(k * k * n, n) if by_score else None)
     levels = 2 * n - 1
     ones_cache: dict[int, Floats] = {}
     passes = states = sweeps = 0
@@ -684,9 +726,14 @@ def _solve_penalty(
     while sweeps < max_sweeps and residual >= tolerance:
         expected = _sweeps_expected(changes, tolerance, max_sweeps)
         change = 0.0
-        for done, (i, j, batches) in enumerate(penalty_sweep(game, low, W)):
+        for done, (i, j, laid_out) in enumerate(penalty_sweep(game, low, W)):
             size = len(i)
-            for group, banks in batches:
+            batches = (
+                _score_batches(game, low, n, i, j, _count_groups(k))
+                if by_score
+                else ((group, banks.rows, game.level(banks)) for group, banks in laid_out)
+            )
+            for group, rows, level in batches:
                 farkles = []
                 for fa, fb in group:
                     if fa + 1 < k:
@@ -696,13 +743,13 @@ def _solve_penalty(
                 farkle = np.concatenate(farkles)
                 ones = ones_cache.setdefault(len(farkle), np.ones(len(farkle)))
                 boundary = farkle if game.exact else ones
-                new, _ = game.level(banks)(farkle, ones, boundary)
+                new, _ = level(farkle, ones, boundary)
                 for g, (fa, fb) in enumerate(group):
                     part = new[g * size : (g + 1) * size]
                     change = max(change, float(np.max(np.abs(part - W[fa, fb, i, j]))))
                     W[fa, fb, i, j] = part
                     passes += 1
-                states += int(banks.rows.sum()) * game.tables.columns
+                states += int(rows.sum()) * game.tables.columns
             if progress is not None:  # the sweeps to come, estimated from the last ones
                 progress(sweeps * levels + done + 1, expected * levels)
         sweeps += 1
