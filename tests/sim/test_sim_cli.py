@@ -130,6 +130,9 @@ def test_optimal_at_a_table_of_three_says_it_plays_against_the_most_dangerous(
         "greedy",
     ]
     assert sum(p["wins"] for p in document["players"]) == pytest.approx(60)
+    shown = runner.invoke(app, [*args, "-p", "optimal,expert,greedy"])
+    assert shown.exit_code == 0, shown.output
+    assert "optimal played the solved game of greed(target=1000)" in " ".join(shown.output.split())
 
 
 @pytest.mark.parametrize(

@@ -310,3 +310,6 @@ def render_simulation(document: dict[str, Any]) -> None:
             f"{s['advantage']:+.1%}",
         )
     out.print(seats)
+    played = sorted({words for words in document.get("policies", ()) if words.startswith("the ")})
+    for words in played:  # what optimal really played: a solved game, or a model of it
+        out.print(f"optimal played {escape(words)}.", soft_wrap=False, overflow="fold")
