@@ -178,6 +178,7 @@ def test_under_the_farkle_penalty_a_sheet_is_read_by_the_scores_alone() -> None:
     """F-1 with a sheet history: the look-ahead does not carry the farkles in a row, so the
     model is read by the scores and the counts, as before, and the bot says so."""
     from tests.strategy.test_game_solver import tiny
+
     from zloutch.sim.runner import play_games
 
     rules = tiny(
