@@ -14,6 +14,7 @@ import signal
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from multiprocessing import get_context
+from typing import TYPE_CHECKING
 
 from zloutch.rules import RuleSet
 from zloutch.sim.runner import (
@@ -27,8 +28,10 @@ from zloutch.sim.runner import (
     summarise,
 )
 from zloutch.strategy.bots import make_bot
-from zloutch.strategy.optimal import SolutionSource
 from zloutch.strategy.policy import Policy
+
+if TYPE_CHECKING:  # the solvers are imported by the optimal bot that reads them, not here
+    from zloutch.strategy.optimal import SolutionSource
 
 BACKENDS = ("local", "ray")
 """Where games are played: on this machine, or as Ray tasks on a cluster."""
