@@ -332,4 +332,3 @@ def test_the_penalty_solve_reads_the_same_banks_by_score_and_by_hand(case: str) 
     by_hand = solve_game(rules, backend="array", floor=100, tolerance=1e-13)
     assert by_score.counts is not None and by_hand.counts is not None
     np.testing.assert_allclose(by_score.counts, by_hand.counts, rtol=0, atol=1e-12)
-    assert by_score.sweeps == by_hand.sweeps

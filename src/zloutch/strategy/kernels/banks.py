@@ -97,7 +97,9 @@ class ScoreBanks:
     score after the bank, ``allowed[i, t, h]`` whether hand h may bank at total t. The
     opponent's turn is worth ``win[b - low, x - low]`` to them; reaching the target under
     F-4 hands the opponent a last turn (``last``: the tables by its lead, not entered and
-    entered, or None).
+    entered, or None). Under F-1 ``win`` is every count's table one under the other
+    (``W.reshape(k * k * n, n)``) and ``b`` is moved along to its count's rows
+    (``game_solver._score_batches``): there is no last turn then (F-1 refuses F-4).
     """
 
     kind: npt.NDArray[np.int8]
