@@ -34,6 +34,7 @@ from zloutch.app.solve import cached_turn_summary, solved_game, turn_summary
 from zloutch.app.store import (
     CacheWarning,
     cache_path,
+    game_solution_cached,
     load_game_solution,
     rules_key,
     save_game_solution,
@@ -579,3 +580,12 @@ def test_an_entry_that_is_no_regular_file_is_replaced(
     assert "not a regular file" in report and str(path) in report
     again, cached = solved_game(rules)
     assert cached and same_table(again, solution)
+
+
+def test_a_cached_game_is_seen_without_being_read(solution: GameSolution) -> None:
+    """What the table page asks every few seconds while a bot waits for its game: whether
+    the table is in the cache, not the table."""
+    assert not game_solution_cached(solution.rules)
+    save_game_solution(solution)
+    assert game_solution_cached(solution.rules)
+    assert not game_solution_cached(load_rules("greed(target=700)"))

@@ -20,7 +20,7 @@ from collections.abc import Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from contextlib import contextmanager
 
-from zloutch.app.store import load_game_solution
+from zloutch.app.store import game_solution_cached, load_game_solution
 from zloutch.engine import GameState, current_player
 from zloutch.rules import RuleSet
 from zloutch.strategy.expert import WIN_PROBABILITY, Advice, TurnAdvisor
@@ -241,7 +241,7 @@ def bot_plays(
             f"plays each turn for the most points until {model.spec} is solved (solving it now)",
             True,
         )
-    if not solves.ready(rules) and load_game_solution(model) is None:
+    if not solves.ready(rules) and not game_solution_cached(model):
         return f"plays each turn for the most points: {model.spec} is not solved yet", False
     field = f", against the most dangerous of the {players - 1} opponents" if players > 2 else ""
     if model == rules:

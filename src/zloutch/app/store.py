@@ -218,6 +218,15 @@ def save_game_solution(solution: GameSolution) -> Path | None:
     return path if _write_atomic(path, lambda handle: handle.write(payload), what) else None
 
 
+def game_solution_cached(rules: RuleSet) -> bool:
+    """Whether a solved game of ``rules`` is in the cache (not read: ``load_game_solution``
+    reads and checks it)."""
+    from zloutch.strategy.game_solver import GAME_SOLVER_VERSION
+
+    key = rules_key("game", GAME_SOLVER_VERSION, rules)
+    return cache_path("game", key, ".npz").is_file()
+
+
 def load_game_solution(rules: RuleSet) -> GameSolution | None:
     """The solved game of a rule set, if this version saved it whole; else None.
 

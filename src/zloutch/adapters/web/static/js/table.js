@@ -183,6 +183,7 @@ export class Table {
       case "seats":
         if (this.state) this.state.seats = message.seats;
         this.loadSeats();
+        this.loadBots(); // a person away is played by a bot now, or back
         this.render();
         break;
       case "ack":
@@ -286,6 +287,7 @@ export class Table {
       this.bots = (await getJSON(`/api/games/${this.game}/bots?lang=${lang()}`)).bots;
     } catch (error) {
       this.bots = null;
+      this.render();
       return;
     }
     if (this.bots.some((b) => b.solving)) this.botsTimer = setTimeout(() => this.loadBots(), 5000);
