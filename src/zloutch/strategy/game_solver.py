@@ -878,6 +878,27 @@ class PairSolutions:
         situation = Situation(game.entered(a_points), a_points, inherited)
         return TurnSolution(game.model, situation, table, bank_values, cols, height)
 
+    def _kept(
+        self,
+        key: tuple[object, ...],
+        rows: Ints,
+        bank: Floats,
+        same: npt.NDArray[np.bool_],
+        farkle: Floats,
+        boundary: Floats,
+        a_points: int,
+        inherited: int,
+    ) -> TurnSolution:
+        """The turn table of a field's (or a sheet's) inputs, kept for its ``key`` (the
+        ``FIELD_CACHE`` most recently read)."""
+        solved = self._solved(
+            rows, np.ascontiguousarray(bank), same, farkle, boundary, a_points, inherited
+        )
+        self._fields[key] = solved
+        if len(self._fields) > FIELD_CACHE:
+            self._fields.popitem(last=False)
+        return solved
+
     def field_turn(
         self,
         a_points: int,
@@ -926,13 +947,7 @@ class PairSolutions:
             bank = np.where(np.isfinite(bank), np.minimum(bank, bank_b), bank)
             farkle = np.minimum(farkle, farkle_b)
             boundary = np.minimum(boundary, boundary_b)
-        solved = self._solved(
-            rows, np.ascontiguousarray(bank), same, farkle, boundary, a_points, inherited
-        )
-        self._fields[key] = solved
-        if len(self._fields) > FIELD_CACHE:
-            self._fields.popitem(last=False)
-        return solved
+        return self._kept(key, rows, bank, same, farkle, boundary, a_points, inherited)
 
     def sheet_turn(
         self,
@@ -994,10 +1009,4 @@ class PairSolutions:
                 )
         assert least is not None and rows is not None and same is not None
         bank, farkle, boundary = least
-        solved = self._solved(
-            rows, np.ascontiguousarray(bank), same, farkle, boundary, a_points, inherited
-        )
-        self._fields[key] = solved
-        if len(self._fields) > FIELD_CACHE:
-            self._fields.popitem(last=False)
-        return solved
+        return self._kept(key, rows, bank, same, farkle, boundary, a_points, inherited)
