@@ -85,6 +85,16 @@ REPLAYED = [
     ("zilch", ["expert", "greedy"]),
     ("zilch(target=2000)", ["greedy", "threshold:350"]),  # the default run's twin, no expert
     ("zilch(farkle_penalty_after=2,entry=500)", ["expert", "threshold:350", "cautious"]),
+    # F-1 with the sheet: a penalty's level is ticked, bumped and crossed like a bank's,
+    # enters no one, and may stand below a higher level (bump=any looks through the stack).
+    ("zilch(ticks_to_cross=2,bump=any,take_back,target=3000)", ["expert", "greedy"]),
+    ("farkle(farkle_penalty=500,final_round,final_turns=false,target=2000)", ["greedy"] * 3),
+    # A blank first throw's penalty (weighed by the expert against a take-back), with F-1.
+    ("greed(fresh_farkle_penalty=2000)", ["expert", "greedy"]),
+    (
+        "farkle(fresh_farkle_penalty=500,farkle_penalty=500,take_back,bump=current,target=3000)",
+        ["expert", "threshold:350"],
+    ),
     # V-2: jokers set aside after a keep, thrown after a farkle; with the sheet, and with
     # every scoring die kept but the jokers (the 10,000 article's keep); past an exact target.
     ("dix-mille(joker,target=3000)", ["expert", "threshold:300"]),
@@ -276,6 +286,8 @@ SHEET_OPTIONS: dict[str, Sequence[object]] = {
     "target": (1500, 2000, 3000),
     "joker": (True, False),
     "final_round": (True, False),
+    "farkle_penalty": (0, 0, 500),
+    "fresh_farkle_penalty": (0, 0, 500, 1000),
 }
 """The options of the sheet and of the game's end, drawn at random for the replay below."""
 
@@ -410,11 +422,12 @@ def test_games_stopped_at_the_turn_limit_are_counted_unfinished() -> None:
 @pytest.mark.parametrize(
     ("spec", "words"),
     [
-        ("zilch(final_round)", "penalty (F-1) together with the final round (G-6)"),
-        ("zilch(ticks_to_cross=3)", "consecutive-farkle penalty (F-1) together with the sheet"),
         ("zilch(exact_target)", "(F-1) where the score changes the turn"),
         ("zilch(farkle_penalty=520)", "penalty (F-1) of 520, off the rule set's step of 50"),
-        ("greed(fresh_farkle_penalty=2000)", "a blank first throw (fresh_farkle_penalty)"),
+        (
+            "dix-mille(fresh_farkle_penalty=1000)",
+            "a blank first throw (fresh_farkle_penalty) where the score changes the turn",
+        ),
         (
             f"dix-mille({NO_SHEET},overshoot=throw_on)",
             "after passing an exact target (T-9, overshoot = throw_on)",
@@ -440,8 +453,10 @@ def test_bots_that_are_not_tables_are_refused_or_left_to_the_engine(bot: str) ->
 def test_auto_takes_the_fast_path_when_it_can() -> None:
     rules = load_rules("farkle-minimal")
     assert simulate(rules, ["expert", "greedy"], 10, 1, method="auto").method == "fast"
-    zilch = load_rules("zilch(ticks_to_cross=3)")
-    assert simulate(zilch, ["greedy"] * 2, 5, 1, method="auto").method == "engine"
+    zilch = load_rules("zilch(ticks_to_cross=3)")  # F-1 with the sheet: fast too
+    assert simulate(zilch, ["greedy"] * 2, 5, 1, method="auto").method == "fast"
+    exact = load_rules("zilch(exact_target)")  # F-1 where the score changes the turn
+    assert simulate(exact, ["greedy"] * 2, 5, 1, method="auto").method == "engine"
     with pytest.raises(SimulationError, match="--method"):
         simulate(rules, ["greedy"] * 2, 5, 1, method="quick")
 
@@ -464,7 +479,7 @@ def test_cli_method_flag(tmp_path: object) -> None:
     document = json.loads(out.read_text())
     assert document["method"] == "fast" and document["games"] == 2000
     assert sum(p["wins"] for p in document["players"]) == document["finished"]
-    code, _, err = run_cli(["simulate", "-r", "zilch(final_round)", "--method", "fast", "-n", "5"])
+    code, _, err = run_cli(["simulate", "-r", "zilch(exact_target)", "--method", "fast", "-n", "5"])
     assert code == 2 and "error: the fast path does not play the consecutive-farkle" in err
     code, _, err = run_cli(["simulate", "-r", "farkle", "--method", "warp", "-n", "5"])
     assert code == 2 and "--method is one of auto, engine, fast" in err

@@ -1,10 +1,10 @@
 """The fast path of ``zloutch simulate``: many games at once on arrays, compiled by Numba.
 
 The engine (``zloutch.sim.runner``) is the reference: it plays every rule of every rule set,
-one immutable state at a time. This module plays every rule set but those with the
-consecutive-farkle penalty (F-1) together with the sheet, the final round or a score that
-changes the turn, the penalty for a blank first throw, or throws past an exact target
-(``overshoot = "throw_on"``), with policies that can be written as tables:
+one immutable state at a time. This module plays every rule set but those with a penalty
+(F-1's, or a blank first throw's) where the score changes the turn (its tables start at a
+score of 0), or throws past an exact target (``overshoot = "throw_on"``), with policies that
+can be written as tables:
 
 - the turn, as the compiled turn (``zloutch.engine.compiled``, whose layout it keeps)
   flattened to arrays: throw nodes, each roll of a node (indexed by its faces, base-7 code
@@ -18,11 +18,16 @@ changes the turn, the penalty for a blank first throw, or throws past an exact t
   exact target ends the turn there too, whether it leads to a decision or to a throw;
 - F-1, as each player's farkles in a row and a level written at the penalty (the score may
   go below 0); the expert's turn is the long run's for that count (``solve_average_reward``);
+  a blank first throw's penalty (``fresh_farkle_penalty``) likewise, on the turn's first
+  throw of every die (not a take-back's);
 - the sheet (G-3 ticks, G-4 bumps, G-8 take-back), as each player's stack of the levels
-  not crossed, with the ticks beside each: a bank writes a level above the others (a score
-  only grows by a bank), so the stack is sorted and as deep as the target has steps; a
-  crossing pops it, a bump on any level (``bump = "any"``) takes one out of it; the bumps a
-  crossing sets off (``fallback_bumps``) run on a stack of frames, in the engine's order;
+  not crossed, with the ticks beside each and whether a penalty wrote it (such a level
+  enters no one): without a penalty a bank writes a level above the others, so the stack is
+  sorted and as deep as the target has steps; a penalty writes one below, up to two a turn,
+  so the stack is as deep as the turns allow. A crossing pops it, a bump on any level
+  (``bump = "any"``) takes those equal to it out; the bumps a crossing sets off
+  (``fallback_bumps``) run on a stack of frames, in the engine's order. Where no level is
+  ever crossed (no ticks, no bumps, no final round) the stack keeps the last level alone;
 - a policy, as three tables: the option it keeps for every (situation, turn total, roll),
   whether it banks at every (situation, turn total, decision node), banking rules included
   (``CompiledTurn.bankable``), and whether it takes back (G-8) a total left at a decision
@@ -99,19 +104,24 @@ def fast_unsupported(rules: RuleSet) -> str | None:
     t = rules.turn
     g = rules.game
     reasons: list[str] = []
-    if t.farkle_penalty and g.final_round:
-        reasons.append("the consecutive-farkle penalty (F-1) together with the final round (G-6)")
-    if t.farkle_penalty and (g.ticks_to_cross or g.bump != "off" or g.take_back):
-        reasons.append("the consecutive-farkle penalty (F-1) together with the sheet")
-    elif t.farkle_penalty and Situation.score_matters(rules):
-        reasons.append("the consecutive-farkle penalty (F-1) where the score changes the turn")
+    penalties = [
+        name
+        for name, points in (
+            ("the consecutive-farkle penalty (F-1)", t.farkle_penalty),
+            ("the penalty for a blank first throw (fresh_farkle_penalty)", t.fresh_farkle_penalty),
+        )
+        if points
+    ]
+    if penalties and Situation.score_matters(rules):
+        reasons.append(
+            f"{' and '.join(penalties)} where the score changes the turn (its tables start "
+            "at a score of 0, and a penalty takes the score below it)"
+        )
     elif t.farkle_penalty % rules.unit:
         reasons.append(
             f"a consecutive-farkle penalty (F-1) of {t.farkle_penalty}, off the rule set's "
             f"step of {rules.unit} points"
         )
-    if t.fresh_farkle_penalty:
-        reasons.append("the penalty for a blank first throw (fresh_farkle_penalty)")
     if g.exact_target and g.overshoot == "throw_on":
         reasons.append("the throws after passing an exact target (T-9, overshoot = throw_on)")
     try:
@@ -314,11 +324,15 @@ def _mix_py(z: Any) -> Any:  # pragma: no cover - compiled
 _mix: Any = njit(cache=True, nogil=True)(_mix_py)
 
 
-def _cross_py(q: int, lv_val: Ints, lv_tk: Ints, lv_n: Ints, restart: bool) -> int:
-    # pragma: no cover - compiled
-    """Cross player ``q``'s current level; the score fallen back to (0: no level left)."""
+def _cross_py(
+    q: int, lv_val: Ints, lv_tk: Ints, lv_n: Ints, lv_pen: Bools, banked: Ints, restart: bool
+) -> int:  # pragma: no cover - compiled
+    """Cross player ``q``'s current level; the score fallen back to (0: no level left).
+    ``banked[q]``: the levels of ``q`` standing that a bank wrote (not a penalty)."""
     n = lv_n[q] - 1
     lv_n[q] = n
+    if not lv_pen[q, n]:
+        banked[q] -= 1
     if n == 0:
         return 0
     if restart:  # G-3 Reading: ticks restart from 0 at the level fallen back to
@@ -329,6 +343,45 @@ def _cross_py(q: int, lv_val: Ints, lv_tk: Ints, lv_n: Ints, restart: bool) -> i
 _cross: Any = njit(cache=True, nogil=True)(_cross_py)
 
 
+def _cross_below_py(
+    q: int,
+    v: int,
+    bumper: int,
+    lv_val: Ints,
+    lv_tk: Ints,
+    lv_n: Ints,
+    lv_pen: Bools,
+    banked: Ints,
+    hits: Ints,
+) -> int:  # pragma: no cover - compiled
+    """G-4 with ``bump = "any"``: cross player ``q``'s levels below its current one that
+    equal ``v`` (a penalty may have written one equal to a level below it), lowest first as
+    the engine does; the count of levels left."""
+    n = lv_n[q]
+    kept = 0
+    for i in range(n - 1):
+        if lv_val[q, i] == v:
+            hits[bumper, 0] += 1
+            hits[q, 1] += 1
+            if not lv_pen[q, i]:
+                banked[q] -= 1
+            continue
+        lv_val[q, kept] = lv_val[q, i]
+        lv_tk[q, kept] = lv_tk[q, i]
+        lv_pen[q, kept] = lv_pen[q, i]
+        kept += 1
+    if kept < n - 1:  # the current level moves down over those crossed
+        lv_val[q, kept] = lv_val[q, n - 1]
+        lv_tk[q, kept] = lv_tk[q, n - 1]
+        lv_pen[q, kept] = lv_pen[q, n - 1]
+        n = kept + 1
+        lv_n[q] = n
+    return n
+
+
+_cross_below: Any = njit(cache=True, nogil=True)(_cross_below_py)
+
+
 def _bumps_py(
     p: int,
     value: int,
@@ -336,6 +389,8 @@ def _bumps_py(
     lv_val: Ints,
     lv_tk: Ints,
     lv_n: Ints,
+    lv_pen: Bools,
+    banked: Ints,
     sheet: Any,
     frames: Ints,
     hits: Ints,
@@ -364,30 +419,38 @@ def _bumps_py(
         n = lv_n[q]
         if n == 0:
             continue
+        if mode == 2:  # any level: those below the current are crossed first, in order
+            n = _cross_below(q, v, frames[sp, 0], lv_val, lv_tk, lv_n, lv_pen, banked, hits)
         if lv_val[q, n - 1] == v:
             hits[frames[sp, 0], 0] += 1
             hits[q, 1] += 1
-            back = _cross(q, lv_val, lv_tk, lv_n, restart)
+            back = _cross(q, lv_val, lv_tk, lv_n, lv_pen, banked, restart)
             if fallback and back != 0:
                 sp += 1
                 frames[sp, 0] = q
                 frames[sp, 1] = back
                 frames[sp, 2] = 0
-        elif mode == 2:  # any level: one below the current is crossed, nothing else moves
-            for i in range(n - 1):
-                if lv_val[q, i] > v:
-                    break
-                if lv_val[q, i] == v:
-                    hits[frames[sp, 0], 0] += 1
-                    hits[q, 1] += 1
-                    for j in range(i, n - 1):
-                        lv_val[q, j] = lv_val[q, j + 1]
-                        lv_tk[q, j] = lv_tk[q, j + 1]
-                    lv_n[q] = n - 1
-                    break
 
 
 _bumps: Any = njit(cache=True, nogil=True)(_bumps_py)
+
+
+def _penalise_py(
+    q: int, cost: int, flat: bool, lv_val: Ints, lv_tk: Ints, lv_n: Ints, lv_pen: Bools
+) -> None:  # pragma: no cover - compiled
+    """A penalty: player ``q`` writes a level ``cost`` below its score (alone where no level
+    is ever crossed), which bumps no one and enters no one."""
+    m = lv_n[q]
+    below = (lv_val[q, m - 1] if m > 0 else 0) - cost
+    if flat:
+        m = 0
+    lv_val[q, m] = below
+    lv_tk[q, m] = 0
+    lv_pen[q, m] = True
+    lv_n[q] = m + 1
+
+
+_penalise: Any = njit(cache=True, nogil=True)(_penalise_py)
 
 
 def _play_game_py(
@@ -446,21 +509,23 @@ def _play_game_py(
         take_flat,
     ) = policy
     final_turns, final_round, cut, lost, reaches = game_rules
-    limit, restart, bump_mode, fallback, reentry, _, penalty, penalty_after = sheet
-    # F-1 comes without the sheet (fast_unsupported): no level is ever crossed, so a seat's
-    # score is its last level, kept alone at the bottom of its stack, and it has entered
-    # once it has banked (a penalty's level enters no one).
-    one_level = penalty > 0
+    limit, restart, bump_mode, fallback, reentry, _, penalty, penalty_after, blank, flat = sheet
+    # ``flat``: no level is ever crossed (no ticks, no bumps, no final round), so a seat's
+    # score is its last level, kept alone at the bottom of its stack, and it has entered once
+    # it has banked. Else the stack holds every level not crossed; a penalty's level (F-1,
+    # ``fresh_farkle_penalty``) enters no one, so ``banked`` counts the levels a bank wrote.
     counts = sit_of.shape[2]
     last_a, last_t, last_x = cut.shape[0] - 1, cut.shape[1] - 1, reaches.shape[0] - 1
     state = _mix(key ^ (np.uint64(game) * _GOLDEN))
     shift = game % players
+    start_k = col_idx[start_col]  # the turn's first throw node
     bins = hist.shape[1]
     n_trace = 0
     # Each seat's levels not crossed, lowest first, with the ticks beside each (G-3); a level
     # is written before it is read, so only the counts start again from 0.
-    lv_val, lv_tk, lv_n, ever, frames, hits, in_row = work  # hits: by seat, as sheets[p]
+    lv_val, lv_tk, lv_n, ever, frames, hits, in_row, lv_pen, banked = work  # hits: by seat
     lv_n[:] = 0
+    banked[:] = 0
     ever[:] = False
     hits[:] = 0
     in_row[:] = 0
@@ -484,12 +549,14 @@ def _play_game_py(
         pol = pol_of[player]
         n = lv_n[mover]
         a = lv_val[mover, n - 1] if n > 0 else 0
-        entered = ever[mover] if one_level else (n > 0 or (not reentry and ever[mover]))
+        entered = ever[mover] if flat else (banked[mover] > 0 or (not reentry and ever[mover]))
         ai = max(min(a, last_a), 0)  # F-1 may take a score below 0: the tables start at 0
         z = min(in_row[mover], counts - 1)
         sit = sit_of[min(ai, sit_of.shape[0] - 1), 1 if entered else 0, z]
         col = start_col
         t = 0
+        blank_hit = False  # the turn ends in a farkle on its first throw of every die
+        k = -1  # the throw node of the last roll
         if offer_h >= 0:
             orow = min(offer_t, rows - 1)
             if take_flat[((pol * taken.shape[0] + sit) * rows + orow) * hands + offer_h]:
@@ -513,6 +580,9 @@ def _play_game_py(
             kind = col_kind[col]
             if kind == 0:
                 outcome = 0
+                # fresh_farkle_penalty: nothing kept, the turn's first throw (a take-back
+                # inherits points; a throw of every die after a full hand follows a keep)
+                blank_hit = t == 0 and k == start_k
                 break
             if kind == 1:
                 outcome = 1
@@ -568,33 +638,60 @@ def _play_game_py(
             farkles[player] += 1
             if limit > 0:
                 hits[mover, 2] += 1  # G-3: a tick, loose without a level (it crosses nothing)
+            if limit > 0 and n > 0:  # G-3: a tick beside the current level
+                lv_tk[mover, n - 1] += 1
+                if lv_tk[mover, n - 1] >= limit:
+                    back = _cross(mover, lv_val, lv_tk, lv_n, lv_pen, banked, restart)
+                    if fallback and back != 0 and bump_mode != 0:
+                        _bumps(
+                            mover,
+                            back,
+                            players,
+                            lv_val,
+                            lv_tk,
+                            lv_n,
+                            lv_pen,
+                            banked,
+                            sheet,
+                            frames,
+                            hits,
+                        )
+            # The penalties write a level below the score the ticks left (F-1 first, then a
+            # blank first throw's), which bumps no one and enters no one.
             if penalty > 0:  # F-1: the farkles in a row, and their penalty
                 in_row[mover] += 1
                 if in_row[mover] >= penalty_after:
                     in_row[mover] = 0
-                    lv_val[mover, 0] = a - penalty
-                    lv_n[mover] = 1
+                    _penalise(mover, penalty, flat, lv_val, lv_tk, lv_n, lv_pen)
                     hits[mover, 4] += 1
-            if limit > 0 and n > 0:  # G-3: a tick beside the current level
-                lv_tk[mover, n - 1] += 1
-                if lv_tk[mover, n - 1] >= limit:
-                    back = _cross(mover, lv_val, lv_tk, lv_n, restart)
-                    if fallback and back != 0 and bump_mode != 0:
-                        _bumps(mover, back, players, lv_val, lv_tk, lv_n, sheet, frames, hits)
+            if blank_hit and blank > 0:
+                _penalise(mover, blank, flat, lv_val, lv_tk, lv_n, lv_pen)
+                hits[mover, 4] += 1
         else:
             value = a + t - cut[ai, min(t, last_t)]  # G-7: the last 1000
             in_row[mover] = 0
-            if one_level:
-                lv_val[mover, 0] = value
-                lv_n[mover] = 1
-                ever[mover] = True
-            elif value != a:  # a new level, its ticks from 0; it may bump (G-4)
-                lv_val[mover, n] = value
-                lv_tk[mover, n] = 0
-                lv_n[mover] = n + 1
+            if value != a:  # a new level, its ticks from 0; it may bump (G-4)
+                m = 0 if flat else n
+                lv_val[mover, m] = value
+                lv_tk[mover, m] = 0
+                lv_pen[mover, m] = False
+                lv_n[mover] = m + 1
+                banked[mover] += 1
                 ever[mover] = True
                 if bump_mode != 0:
-                    _bumps(mover, value, players, lv_val, lv_tk, lv_n, sheet, frames, hits)
+                    _bumps(
+                        mover,
+                        value,
+                        players,
+                        lv_val,
+                        lv_tk,
+                        lv_n,
+                        lv_pen,
+                        banked,
+                        sheet,
+                        frames,
+                        hits,
+                    )
             hist[player, min(t, bins - 1)] += 1
             if hand_take_col[h] >= 0:  # G-8: dice left, offered to the next player
                 offer_t = t
@@ -608,10 +705,20 @@ def _play_game_py(
                     elif holder != mover:
                         m = lv_n[holder]
                         if m > 0 and reaches[max(min(lv_val[holder, m - 1], last_x), 0)]:
-                            back = _cross(holder, lv_val, lv_tk, lv_n, restart)
+                            back = _cross(holder, lv_val, lv_tk, lv_n, lv_pen, banked, restart)
                             if fallback and back != 0 and bump_mode != 0:
                                 _bumps(
-                                    holder, back, players, lv_val, lv_tk, lv_n, sheet, frames, hits
+                                    holder,
+                                    back,
+                                    players,
+                                    lv_val,
+                                    lv_tk,
+                                    lv_n,
+                                    lv_pen,
+                                    banked,
+                                    sheet,
+                                    frames,
+                                    hits,
                                 )
                         holder = mover
                         stop = mover
@@ -662,6 +769,8 @@ def _work_py(players: int, depth: int) -> Any:  # pragma: no cover - compiled
         np.zeros(players, dtype=np.bool_),
         np.empty((players * depth + 2, 3), dtype=np.int64),
         np.zeros((players, _COUNTED), dtype=np.int64),
+        np.zeros(players, dtype=np.int64),
+        np.zeros((players, depth), dtype=np.bool_),
         np.zeros(players, dtype=np.int64),
     )
 
@@ -765,9 +874,18 @@ class FastSimulator:
         self.bins = 4 * fm.rows
         """Bank sizes are counted exactly up to this many units (larger ones in the last)."""
 
-    def _arguments(self) -> tuple[Any, Any, Any, Any]:
+    def depth(self, max_turns: int) -> int:
+        """Room for each player's levels not crossed. Banks alone write levels that only
+        grow, one per step of the target; a penalty writes one below the score, so under a
+        penalty a player may write two levels a turn (F-1's and a blank throw's)."""
+        t = self.rules.turn
+        if t.farkle_penalty or t.fresh_farkle_penalty:
+            return self.model.depth + 2 * (max_turns // self.players + 2)
+        return self.model.depth
+
+    def _arguments(self, max_turns: int = MAX_TURNS) -> tuple[Any, Any, Any, Any]:
         """The kernel's inputs as four tuples: the turn graph, the players' tables, the end
-        of the game, the sheet."""
+        of the game, the sheet (its stacks as deep as ``max_turns`` turns may need)."""
         fm = self.model
         turn = (
             fm.start_col,
@@ -801,15 +919,18 @@ class FastSimulator:
         bump = {"off": BUMP_OFF, "current": BUMP_CURRENT, "any": BUMP_ANY}[g.bump]
         t = self.rules.turn
         penalty = t.farkle_penalty // fm.unit  # a whole number of units (fast_unsupported)
+        flat = not g.ticks_to_cross and bump == BUMP_OFF and not g.final_round
         sheet = (
             int(g.ticks_to_cross),
             bool(g.ticks_restart),
             bump,
             bool(g.fallback_bumps),
             bool(g.reentry),
-            fm.depth,
+            self.depth(max_turns),
             penalty,
             int(t.farkle_penalty_after),
+            t.fresh_farkle_penalty // fm.unit,  # a whole number of units (rules.validate)
+            flat,
         )
         game_rules = (end.final_turns, end.final_round, end.cut, end.lost, end.reached)
         return turn, policy, game_rules, sheet
@@ -841,7 +962,7 @@ class FastSimulator:
             chunks,
             players,
             self.pol_of,
-            *self._arguments(),
+            *self._arguments(max_turns),
             max_turns,
             score,
             wins,
@@ -916,7 +1037,7 @@ class FastSimulator:
             sheets,
             hist,
             trace,
-            _work(players, self.model.depth),
+            _work(players, self.depth(MAX_TURNS)),
         )
         used = int(np.argmax(trace < 0)) if (trace < 0).any() else length
         return [(int(trace[i]), int(trace[i + 1])) for i in range(0, used, 2)]

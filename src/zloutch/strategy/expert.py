@@ -80,6 +80,16 @@ class Advice:
         return self.values[0][0]
 
 
+def blank_cost(rules: RuleSet) -> float:
+    """What a fresh turn's first throw costs on average (points): the penalty for a blank
+    one (``fresh_farkle_penalty``) times its chance. It weighs a fresh start against a
+    take-back (G-8); the game solver does not model it, so this counts in points."""
+    if not rules.turn.fresh_farkle_penalty:
+        return 0.0
+    blank = farkle_probabilities(rules)[rules.dice]
+    return rules.turn.fresh_farkle_penalty * float(blank)
+
+
 class TurnAdvisor:
     """Solves turns for one rule set on demand, once per situation, and values actions."""
 
@@ -88,13 +98,8 @@ class TurnAdvisor:
         self.model = TurnModel(rules)
         self._solutions: dict[Situation, TurnSolution] = {}
         self._average: AverageReward | None = None
-        self.blank_cost = 0.0
-        """What a fresh turn's first throw costs on average (points): the penalty for a
-        blank one (``fresh_farkle_penalty``) times its chance. It weighs a fresh start against
-        a take-back (G-8); the game solver does not model it, so this counts in points."""
-        if rules.turn.fresh_farkle_penalty:
-            blank = farkle_probabilities(rules)[rules.dice]
-            self.blank_cost = rules.turn.fresh_farkle_penalty * float(blank)
+        self.blank_cost = blank_cost(rules)
+        """What a fresh turn's first throw costs on average (``blank_cost``)."""
 
     def average_reward(self) -> AverageReward:
         """The long-run solve of the consecutive-farkle penalty (F-1), solved once."""

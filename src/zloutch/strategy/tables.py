@@ -22,7 +22,7 @@ import numpy.typing as npt
 
 from zloutch.engine.compiled import Situation
 from zloutch.engine.game import takeover_busts_at
-from zloutch.strategy.expert import PASSING, long_run
+from zloutch.strategy.expert import PASSING, blank_cost, long_run
 from zloutch.strategy.turn_solver import TurnModel, TurnSolution, solve_average_reward, solve_turn
 
 Ints = npt.NDArray[np.int64]
@@ -233,6 +233,7 @@ def expert_table(frame: TableFrame) -> PolicyTable:
         for (s0, t0), s1 in np.ndenumerate(frame.taken):
             into.setdefault(int(s1), []).append((s0, t0))
     average: tuple[TurnSolution, ...] = ()
+    blank = blank_cost(model.rules)  # a fresh start's first throw may cost its penalty
     for s, situation in enumerate(frame.situations):
         if long_run(model.rules, situation.entered, situation.score):
             # F-1: the long-run turn of a player with z farkles in a row (TurnAdvisor).
@@ -243,7 +244,7 @@ def expert_table(frame: TableFrame) -> PolicyTable:
         else:
             sol = solve_turn(model.rules, situation, model=model)
         if taking:
-            fresh[s] = sol.column_value(0, flat.start_col)
+            fresh[s] = sol.column_value(0, flat.start_col) - blank
             assert frame.take_cols is not None
             pairs = into.get(s)
             if pairs:

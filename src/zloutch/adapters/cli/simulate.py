@@ -63,9 +63,9 @@ def simulate(
             "-m",
             metavar="auto|engine|fast",
             help="engine: every game through the engine; fast: the compiled fast path "
-            "(table bots: cautious, threshold:N, greedy, expert; every preset; not F-1 "
-            "with the sheet, the final round or an exact target, a blank first throw's "
-            "penalty, nor throwing on past an exact target); auto: fast where it can.",
+            "(table bots: cautious, threshold:N, greedy, expert; every preset; not a "
+            "penalty where the score changes the turn, nor throwing on past an exact "
+            "target); auto: fast where it can.",
         ),
     ] = "auto",
     backend: Annotated[
