@@ -357,7 +357,7 @@ def _cross_below_py(
     """G-4 with ``bump = "any"``: cross player ``q``'s levels below its current one that
     equal ``v`` (a penalty may have written one equal to a level below it), lowest first as
     the engine does; the count of levels left."""
-    n = lv_n[q]
+    n: int = lv_n[q]
     kept = 0
     for i in range(n - 1):
         if lv_val[q, i] == v:
