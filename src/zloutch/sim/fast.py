@@ -3,8 +3,7 @@
 The engine (``zloutch.sim.runner``) is the reference: it plays every rule of every rule set,
 one immutable state at a time. This module plays every rule set but those with a penalty
 (F-1's, or a blank first throw's) where the score changes the turn (its tables start at a
-score of 0), or throws past an exact target (``overshoot = "throw_on"``), with policies that
-can be written as tables:
+score of 0), with policies that can be written as tables:
 
 - the turn, as the compiled turn (``zloutch.engine.compiled``, whose layout it keeps)
   flattened to arrays: throw nodes, each roll of a node (indexed by its faces, base-7 code
@@ -15,7 +14,8 @@ can be written as tables:
 - jokers (V-2), as the compiled turn has them: a keep's options include those that set
   jokers aside and throw the other dice (a throw node that remembers the jokers), and a
   farkle with jokers aside is an option worth nothing that throws them; a keep past an
-  exact target ends the turn there too, whether it leads to a decision or to a throw;
+  exact target ends the turn there too, whether it leads to a decision or to a throw (with
+  ``overshoot = "throw_on"`` the player throws on instead, every decision a throw);
 - F-1, as each player's farkles in a row and a level written at the penalty (the score may
   go below 0); the expert's turn is the long run's for that count (``solve_average_reward``);
   a blank first throw's penalty (``fresh_farkle_penalty``) likewise, on the turn's first
@@ -102,7 +102,6 @@ path plays the rule set (``--method auto``), or ``--method fast`` says why not."
 def fast_unsupported(rules: RuleSet) -> str | None:
     """Why the fast path cannot play this rule set (None: it can)."""
     t = rules.turn
-    g = rules.game
     reasons: list[str] = []
     penalties = [
         name
@@ -122,8 +121,6 @@ def fast_unsupported(rules: RuleSet) -> str | None:
             f"a consecutive-farkle penalty (F-1) of {t.farkle_penalty}, off the rule set's "
             f"step of {rules.unit} points"
         )
-    if g.exact_target and g.overshoot == "throw_on":
-        reasons.append("the throws after passing an exact target (T-9, overshoot = throw_on)")
     try:
         import numba  # noqa: F401
     except ImportError:  # pragma: no cover - numba is a dependency
@@ -508,7 +505,7 @@ def _play_game_py(
         taken,
         take_flat,
     ) = policy
-    final_turns, final_round, cut, lost, reaches = game_rules
+    final_turns, final_round, cut, lost, reaches, throw_on = game_rules
     limit, restart, bump_mode, fallback, reentry, _, penalty, penalty_after, blank, flat = sheet
     # ``flat``: no level is ever crossed (no ticks, no bumps, no final round), so a seat's
     # score is its last level, kept alone at the bottom of its stack, and it has entered once
@@ -590,8 +587,16 @@ def _play_game_py(
             if kind == 2:
                 h = col_idx[col]
                 if lost[ai, min(t, last_t)]:
-                    outcome = 0  # T-9: past the target, the turn is lost
-                    break
+                    if not throw_on:
+                        outcome = 0  # T-9: past the target, the turn is lost
+                        break
+                    # T-9, overshoot = throw_on: no bank, the player throws on
+                    if n_trace + 2 <= trace.shape[0]:
+                        trace[n_trace] = 3
+                        trace[n_trace + 1] = 0
+                        n_trace += 2
+                    col = hand_throw_col[h]
+                    continue
                 row = min(t, rows - 1)
                 if bank_flat[bank_base[pol] + (sit * rows + row) * hands + h]:
                     outcome = 2
@@ -627,7 +632,7 @@ def _play_game_py(
                 n_trace += 2
             t += opt_pts[o]
             col = opt_dest[o]
-            if col_kind[col] == 3 and lost[ai, min(t, last_t)]:
+            if col_kind[col] == 3 and not throw_on and lost[ai, min(t, last_t)]:
                 outcome = 0  # T-9: a keep past the target, its jokers set aside (V-2)
                 break
         if outcome == 1:  # G-5: an instant win
@@ -932,7 +937,8 @@ class FastSimulator:
             t.fresh_farkle_penalty // fm.unit,  # a whole number of units (rules.validate)
             flat,
         )
-        game_rules = (end.final_turns, end.final_round, end.cut, end.lost, end.reached)
+        throw_on = self.rules.game.overshoot == "throw_on"
+        game_rules = (end.final_turns, end.final_round, end.cut, end.lost, end.reached, throw_on)
         return turn, policy, game_rules, sheet
 
     def play(

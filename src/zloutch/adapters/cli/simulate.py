@@ -64,8 +64,7 @@ def simulate(
             metavar="auto|engine|fast",
             help="engine: every game through the engine; fast: the compiled fast path "
             "(table bots: cautious, threshold:N, greedy, expert; every preset; not a "
-            "penalty where the score changes the turn, nor throwing on past an exact "
-            "target); auto: fast where it can.",
+            "penalty where the score changes the turn); auto: fast where it can.",
         ),
     ] = "auto",
     backend: Annotated[
