@@ -3,7 +3,8 @@
 The engine (``zloutch.sim.runner``) is the reference: it plays every rule of every rule set,
 one immutable state at a time. This module plays every rule set but those with a penalty
 (F-1's, or a blank first throw's) where the score changes the turn (its tables start at a
-score of 0), with policies that can be written as tables:
+score of 0), and jokers thrown on past an exact target where a throw wins at once (the
+bots' ties there break another way), with policies that can be written as tables:
 
 - the turn, as the compiled turn (``zloutch.engine.compiled``, whose layout it keeps)
   flattened to arrays: throw nodes, each roll of a node (indexed by its faces, base-7 code
@@ -121,6 +122,16 @@ def fast_unsupported(rules: RuleSet) -> str | None:
             f"a consecutive-farkle penalty (F-1) of {t.farkle_penalty}, off the rule set's "
             f"step of {rules.unit} points"
         )
+    g = rules.game
+    throw_on = g.exact_target and g.overshoot == "throw_on"
+    if throw_on and rules.variants.joker and "win" in rules.kinds_values().values():
+        # Past the target every choice is worth the same to the bots (a lost turn); the
+        # engine's bot then sets jokers aside where the tables throw, which changes the
+        # chance of a throw that wins at once.
+        reasons.append(
+            "jokers (V-2) with throws past an exact target (T-9, overshoot = throw_on) "
+            "where a throw wins at once"
+        )
     try:
         import numba  # noqa: F401
     except ImportError:  # pragma: no cover - numba is a dependency
@@ -176,7 +187,8 @@ class FastModel:
     """``taken[s, t]``: the situation of a player in situation ``s`` who takes back ``t``
     units (see ``TableFrame``)."""
     depth: int
-    """Room for each player's levels not crossed: one per step of the target, and more."""
+    """Room for each player's levels not crossed where banks alone write them: one per step
+    of the target, and more (under a penalty, ``FastSimulator.depth``)."""
 
     @property
     def rolls(self) -> int:
@@ -518,7 +530,8 @@ def _play_game_py(
     start_k = col_idx[start_col]  # the turn's first throw node
     bins = hist.shape[1]
     n_trace = 0
-    # Each seat's levels not crossed, lowest first, with the ticks beside each (G-3); a level
+    # Each seat's levels not crossed, in the order written (lowest first but under a penalty),
+    # with the ticks beside each (G-3) and whether a penalty wrote it; a level
     # is written before it is read, so only the counts start again from 0.
     lv_val, lv_tk, lv_n, ever, frames, hits, in_row, lv_pen, banked = work  # hits: by seat
     lv_n[:] = 0
