@@ -88,12 +88,17 @@ REPLAYED = [
     # F-1 with the sheet: a penalty's level is ticked, bumped and crossed like a bank's,
     # enters no one, and may stand below a higher level (bump=any looks through the stack).
     ("zilch(ticks_to_cross=2,bump=any,take_back,target=3000)", ["expert", "greedy"]),
+    ("zilch(ticks_to_cross=2,bump=any,take_back,target=2000)", ["greedy", "threshold:350"]),
     ("farkle(farkle_penalty=500,final_round,final_turns=false,target=2000)", ["greedy"] * 3),
     # A blank first throw's penalty (weighed by the expert against a take-back), with F-1.
     ("greed(fresh_farkle_penalty=2000)", ["expert", "greedy"]),
     (
         "farkle(fresh_farkle_penalty=500,farkle_penalty=500,take_back,bump=current,target=3000)",
         ["expert", "threshold:350"],
+    ),
+    (
+        "farkle(fresh_farkle_penalty=500,farkle_penalty=500,take_back,bump=current,target=2000)",
+        ["greedy", "threshold:350"],
     ),
     # V-2: jokers set aside after a keep, thrown after a farkle; with the sheet, and with
     # every scoring die kept but the jokers (the 10,000 article's keep); past an exact target.
@@ -124,6 +129,9 @@ rule set itself runs under slow."""
 ONLY_SLOW = {
     "zilch",  # the expert's long-run solves, twice: under slow; the twin above runs by default
     "zilch(farkle_penalty_after=2,entry=500)",
+    # F-1 with the sheet and the expert's long run: the twins below them run by default.
+    "zilch(ticks_to_cross=2,bump=any,take_back,target=3000)",
+    "farkle(fresh_farkle_penalty=500,farkle_penalty=500,take_back,bump=current,target=3000)",
     "dix-mille-6(multiples_over_throws,multiples_take_all,late_pair=false,target=3000)",
 }
 """Replayed in the slow run alone: the default run has a twin of each path they take (zilch,
