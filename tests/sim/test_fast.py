@@ -88,7 +88,6 @@ REPLAYED = [
     # F-1 with the sheet: a penalty's level is ticked, bumped and crossed like a bank's,
     # enters no one, and may stand below a higher level (bump=any looks through the stack).
     ("zilch(ticks_to_cross=2,bump=any,take_back,target=3000)", ["expert", "greedy"]),
-    ("zilch(ticks_to_cross=2,bump=any,take_back,target=2000)", ["greedy", "threshold:350"]),
     ("farkle(farkle_penalty=500,final_round,final_turns=false,target=2000)", ["greedy"] * 3),
     # A blank first throw's penalty (weighed by the expert against a take-back), with F-1.
     ("greed(fresh_farkle_penalty=2000)", ["expert", "greedy"]),
@@ -258,33 +257,65 @@ def test_traced_games_replay_through_the_engine_to_the_same_end(
     """Five games of each rule set (twelve under slow), every move checked."""
     rules = load_rules(spec)
     sim = FastSimulator(rules, players)
-    seed = 7
     for game in range(12 if request.node.get_closest_marker("slow") else 5):
-        events: list[Event] = []
-        state = replay(sim, rules, seed, game, players, events)
-        assert state.phase is Phase.OVER, f"game {game} did not end in the engine"
-        one = sim.play(seed, game, game + 1)
-        seats = seating(sim.players, game)
-        for s, sheet in enumerate(state.sheets):
-            mine = one.per_player[seats[s]]
-            assert sheet.score == mine.score, (game, s)
-            won = 1.0 / len(state.winners) if s in state.winners else 0.0
-            assert mine.wins == won, (game, s)
-            assert one.seat_wins[s] == won
-        # The sheet (G-3, G-4, G-8): the engine's events, counted as the kernel counts them.
-        said = {name: [0] * len(players) for name in SHEET_COUNTS}
-        for event in events:
-            if isinstance(event, Bumped):
-                said["bumps"][seats[event.player]] += 1
-                said["bumped"][seats[event.victim]] += 1
-            elif isinstance(event, Ticked):
-                said["ticks"][seats[event.player]] += 1
-            elif isinstance(event, TookBack):
-                said["take_backs"][seats[event.player]] += 1
-            elif isinstance(event, Penalised):
-                said["penalties"][seats[event.player]] += 1
-        for name, counts in said.items():
-            assert counts == [getattr(p, name) for p in one.per_player], (game, name)
+        check_replayed(sim, rules, 7, game, players)
+
+
+def check_replayed(
+    sim: FastSimulator, rules: RuleSet, seed: int, game: int, players: Sequence[str]
+) -> Tally:
+    """Replay one traced game through the engine: the same scores, winners and sheet counts
+    (G-3, G-4, G-8, the penalties) as the fast path's tally of that game, returned."""
+    events: list[Event] = []
+    state = replay(sim, rules, seed, game, players, events)
+    assert state.phase is Phase.OVER, f"game {game} did not end in the engine"
+    one = sim.play(seed, game, game + 1)
+    seats = seating(sim.players, game)
+    for s, sheet in enumerate(state.sheets):
+        mine = one.per_player[seats[s]]
+        assert sheet.score == mine.score, (game, s)
+        won = 1.0 / len(state.winners) if s in state.winners else 0.0
+        assert mine.wins == won, (game, s)
+        assert one.seat_wins[s] == won
+    # The sheet (G-3, G-4, G-8): the engine's events, counted as the kernel counts them.
+    said = {name: [0] * len(players) for name in SHEET_COUNTS}
+    for event in events:
+        if isinstance(event, Bumped):
+            said["bumps"][seats[event.player]] += 1
+            said["bumped"][seats[event.victim]] += 1
+        elif isinstance(event, Ticked):
+            said["ticks"][seats[event.player]] += 1
+        elif isinstance(event, TookBack):
+            said["take_backs"][seats[event.player]] += 1
+        elif isinstance(event, Penalised):
+            said["penalties"][seats[event.player]] += 1
+    for name, counts in said.items():
+        assert counts == [getattr(p, name) for p in one.per_player], (game, name)
+    return one
+
+
+@pytest.mark.parametrize(
+    "spec",
+    [
+        "zilch(ticks_to_cross=3,bump=any,take_back,farkle_penalty_after=2,target=3000)",
+        "farkle(fresh_farkle_penalty=500,ticks_to_cross=2,bump=any,target=2000)",
+    ],
+)
+def test_penalties_on_the_sheet_replay_through_the_engine(spec: str) -> None:
+    """F-1's and a blank first throw's levels on a sheet that ticks, bumps and crosses them:
+    games are replayed until ten penalties came (at most 60 games), each as the engine
+    plays it."""
+    rules = load_rules(spec)
+    players = ["greedy", "threshold:350"]
+    sim = FastSimulator(rules, players)
+    penalties = ticks = 0
+    for game in range(60):
+        one = check_replayed(sim, rules, 3, game, players)
+        penalties += sum(p.penalties for p in one.per_player)
+        ticks += sum(p.ticks for p in one.per_player)
+        if penalties >= 10:
+            break
+    assert penalties >= 10 and ticks > 0, (penalties, ticks)
 
 
 SHEET_OPTIONS: dict[str, Sequence[object]] = {
