@@ -121,6 +121,9 @@ SHORTER = {
     f"dix-mille({NO_SHEET},confirmation)": f"dix-mille({NO_SHEET},confirmation,target=3000)",
     "dix-mille": "dix-mille(target=3000)",
     "dix-mille-6(target=4000)": "dix-mille-6(target=2500)",
+    "dix-mille-6(joker,joker_keeps_points,four_two_one,target=3000)": (
+        "dix-mille-6(joker,joker_keeps_points,four_two_one,target=1500)"
+    ),
 }
 """The default run's twin of a replayed rule set: the same rules to a lower target. Most of a
 replay's time goes to the expert's tables, one turn solved per score up to the target; the

@@ -121,7 +121,10 @@ def test_values_is_the_strategy_doc_figure(tmp_path: Path) -> None:
 @pytest.fixture
 def simulation(tmp_path: Path) -> Path:
     path = tmp_path / "sim.json"
+    # The engine path: 60 games take a second, where the fast path's kernels would be
+    # compiled a second time in this worker (tests/conftest.py gives them one worker).
     args = ["simulate", "-r", "greed(target=1000)", "-p", "expert,cautious", "-n", "60"]
+    args += ["--method", "engine"]
     result = runner.invoke(app, [*args, "--seed", "4", "-j", "1", "-q", "--json", str(path)])
     assert result.exit_code == 0, result.output
     return path
