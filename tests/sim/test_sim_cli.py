@@ -25,7 +25,9 @@ def test_simulate_prints_players_and_seats() -> None:
     assert result.exit_code == 0, result.output
     assert "Players" in result.output and "Seats" in result.output
     assert "threshold:300" in result.output and "greedy" in result.output
-    assert "40 games, seed 3" in result.output
+    assert "40 games, seed 3; played on the fast path" in result.output  # --method auto's
+    engine = runner.invoke(app, [*BASE, "-p", "threshold:300,greedy", "-j", "1", "-m", "engine"])
+    assert "40 games, seed 3; played through the engine" in engine.output
 
 
 def test_json_and_csv_files(tmp_path: Path) -> None:

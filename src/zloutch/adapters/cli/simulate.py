@@ -266,6 +266,11 @@ def render_simulation(document: dict[str, Any]) -> None:
         head += " (interrupted: the games played until Ctrl-C)"
     if finished != games:
         head += f" ({games - finished:,} unfinished at {document['max_turns']:,} turns)"
+    way = {"fast": "on the fast path", "engine": "through the engine"}.get(
+        document.get("method", "")
+    )
+    if way:  # what --method auto took
+        head += f"; played {way}"
     out.print(head)
     # The counts that these rules can make: a column of zeros says nothing.
     extras = [
