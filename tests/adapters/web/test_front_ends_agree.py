@@ -362,9 +362,12 @@ def diverged(where: str, texts: list[str], seen: dict[str, Seen]) -> str:
     return "\n".join(lines)
 
 
-def play_script(server: Server, spec: str, table_mode: bool, attempts: int, seed: int) -> int:
+def play_script(
+    server: Server, spec: str, table_mode: bool, attempts: int, seed: int
+) -> tuple[int, bool]:
     """Play a scripted game through the three front ends, comparing what they show after
-    every attempt; the number of attempts played (fewer once the game is over)."""
+    every attempt; the number of attempts played (fewer once the game is over), and whether
+    the game ended."""
     rng = random.Random(f"front-ends:{spec}:{table_mode}:{seed}")
     engine, session, web = EngineSide(spec, table_mode), SessionSide(spec, table_mode), None
     web = WebSide(server, spec, table_mode)
@@ -400,7 +403,7 @@ def play_script(server: Server, spec: str, table_mode: bool, attempts: int, seed
                     break
     finally:
         web.close()
-    return len(texts)
+    return len(texts), over_tries > 0
 
 
 @pytest.fixture(scope="module")
@@ -416,8 +419,9 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     ("spec", "table_mode"), GAMES, ids=[f"{s}-{'real' if t else 'computer'}" for s, t in GAMES]
 )
 def test_the_front_ends_show_the_same_game(served: Server, spec: str, table_mode: bool) -> None:
-    played = play_script(served, short(spec), table_mode, ATTEMPTS, seed=1)
-    assert played >= min(ATTEMPTS, 10)
+    played, over = play_script(served, short(spec), table_mode, ATTEMPTS, seed=1)
+    # The server draws the computer's dice: a short game may end within a few attempts.
+    assert played >= min(ATTEMPTS, 10) or over, played
 
 
 @pytest.mark.slow
