@@ -156,7 +156,6 @@ def _policies(rules: Any, names: list[str], *, quiet: bool) -> list[str]:
     """What each seat really plays: ``optimal`` (and the ``best`` level) solves its game
     first, under a progress bar, or is refused in one line where it cannot play its name's
     policy; the other bots are what they are named."""
-    from zloutch.app.solve import optimal_policy
     from zloutch.strategy.bots import make_bot
 
     words: dict[str, str] = {}
@@ -164,6 +163,10 @@ def _policies(rules: Any, names: list[str], *, quiet: bool) -> list[str]:
     for name in names:
         bot = make_bot(name)
         if bot.name == "optimal" and "optimal" not in words:
+            # Imported here: the game solver's module loads in a fifth of a second, which a
+            # simulation without optimal need not wait for.
+            from zloutch.app.solve import optimal_policy
+
             with progress_bar(
                 "Solving the game for optimal", "score levels", disable=quiet or off_terminal()
             ) as progress:
