@@ -98,6 +98,7 @@ def host_sweep(spec: str) -> None:
     k = rules.turn.farkle_penalty_after
     low = -(FLOOR // game.unit)
     n = game.T - low
+    game.margin = game.least_margin(low)  # the rows the solve itself keeps
     game.tabulate_banks(low)
     table = game.level_banks(np.arange(1) + low, np.arange(1) + low, np.zeros((n, n)), low)
     W = np.full((k, k, n, n), 0.5)

@@ -14,6 +14,7 @@ from zloutch.engine.record import roll
 from zloutch.rules import load_rules, parse_rules_text, with_options
 from zloutch.rules.ruleset import RuleSet
 from zloutch.strategy.game_solver import (
+    MARGIN,
     GameSolution,
     UnsupportedRulesError,
     solve_game,
@@ -342,6 +343,34 @@ def test_mixed_penalty_sweeps_reach_the_same_values_in_fewer_sweeps() -> None:
     assert max(mixed.residual, plain.residual) < 1e-12
     assert float(np.max(np.abs(mixed.counts - plain.counts))) < 1e-12
     assert mixed.sweeps < plain.sweeps
+
+
+MARGIN_CASES = {
+    # F-1 and F-2: six dice that score nothing are thrown again, never a farkle, so that hand
+    # is worth 1 past the target though it may not bank; 300 to bank.
+    "zilch to 500": (load_rules("zilch(target=500)"), 6),
+    "300 to bank": (tiny(dice=3, turn="min_bank = 300", target=300), 6),
+    "nothing but the bank": (tiny(dice=3, target=300), 1),
+    # A forced full hand throws on and may farkle: no total is surely won.
+    "forced full hand": (tiny(dice=3, turn='full_hand = "forced"', target=300), MARGIN),
+    "final turns (F-4)": (tiny(game="final_turns = true", target=200), MARGIN),
+}
+
+
+@pytest.mark.parametrize("case", sorted(MARGIN_CASES))
+def test_the_rows_past_the_target_stop_where_every_total_is_a_won_bank(case: str) -> None:
+    """The solve takes the totals past its rows as a won bank: by default it stops them as
+    soon as every total from there is surely won (``_Game.least_margin``), with the values
+    of the full margin."""
+    rules, margin = MARGIN_CASES[case]
+    floor = 500
+    cut = solve_game(rules, floor=floor, tolerance=1e-13)
+    full = solve_game(rules, floor=floor, tolerance=1e-13, margin=MARGIN)
+    assert (cut.margin, full.margin) == (margin, MARGIN)
+    assert cut.states <= full.states
+    values = (cut.win, full.win) if cut.counts is None else (cut.counts, full.counts)
+    assert np.array_equal(np.isnan(values[0]), np.isnan(values[1]))
+    assert float(np.nanmax(np.abs(values[0] - values[1]))) < 1e-15
 
 
 def test_the_summary_counts_the_score_pairs_solved_below_zero_too(

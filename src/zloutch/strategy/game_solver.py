@@ -271,6 +271,67 @@ class _Game:
         """``rows`` of each score."""
         return (self.T + (1 if self.exact else self.margin) - a).astype(np.int64)
 
+    def least_margin(self, low: int) -> int:
+        """The fewest totals past a reach target (scores from ``low``) that give the values
+        ``margin`` gives. The solve takes every column past its rows as worth 1, a won bank.
+        Past the target a hand that may bank is worth exactly 1 (the bank reaches the
+        target and wins: no final turns, F-4); so is a hand that must throw on from a throw
+        that cannot farkle into anything but such hands (``_won_past``: zilch's bonus for
+        six dice that score nothing, thrown again). Where from some total on every column
+        an option leads to is worth 1 at every total, the rows may stop there; where that
+        cannot be shown (an exact target, final turns, a hand that may not bank at some
+        total up to ``margin``), ``margin``. Zilch and Facebook Farkle: 6 (their 300 to
+        bank) where 40, a fifth of the states."""
+        most = self.margin
+        if self.exact or self.last is not None:
+            return most
+        scores = np.arange(low, self.T, dtype=np.int64)
+        _, reached, _, allowed = self.bank_rows(scores, self.rows(low), 0, tabulated=False)
+        won = reached[:, :, None] & allowed  # [score, total, hand]: banking there wins
+        hands = won.shape[2]
+        # From which total past the target (counted from it) each hand banks to a win.
+        since = np.zeros(hands, dtype=np.int64)
+        for i, a in enumerate(scores.tolist()):
+            past = won[i, self.T - a : self.T - a + most]
+            for h in range(hands):
+                refused = np.flatnonzero(~past[:, h])
+                if len(refused):
+                    since[h] = max(since[h], int(refused[-1]) + 1)
+        for m in sorted({0, *since.tolist()}):
+            if m < most and self._won_past(since <= m):
+                return min(m + 1, most)  # with the first total past them (``can_win``)
+        return most
+
+    def _won_past(self, banks: Bools) -> bool:
+        """Whether every column an option leads to is worth 1 past the target when the
+        hands ``banks`` bank to a win there: the largest set of columns where each hand
+        banks or throws from a column in the set, and each throw has, for every roll, an
+        option to the set (or an instant win). Totals only rise, so from the rows past the
+        top (worth 1) down, every column of the set is worth 1 at every total."""
+        t = self.tables
+        hand_col, throw_col = t.hand_col.tolist(), t.hand_throw_col.tolist()
+        node_col, sig_start = t.node_col.tolist(), t.sig_start.tolist()
+        opt_start, opt_dest = t.opt_start.tolist(), t.opt_dest.tolist()
+        win_col = 1  # the instant win's column (0 is the farkle's)
+        worth_one = set(range(2, t.columns)) | {win_col}
+        changed = True
+        while changed:
+            changed = False
+            for h, col in enumerate(hand_col):
+                if col in worth_one and not banks[h] and throw_col[h] not in worth_one:
+                    worth_one.discard(col)
+                    changed = True
+            for n, col in enumerate(node_col):
+                if col not in worth_one:
+                    continue
+                for sig in range(sig_start[n], sig_start[n + 1]):
+                    options = opt_dest[opt_start[sig] : opt_start[sig + 1]]
+                    if not any(dest in worth_one for dest in options):
+                        worth_one.discard(col)
+                        changed = True
+                        break
+        return all(dest in worth_one for dest in opt_dest if dest != 0)
+
     def buffer(self, rows: Ints) -> Floats:
         """Memory for the lane kernel's tables on ``threads`` threads (and the calling one),
         the same for every level (as large as the largest): a fresh one costs the system's
@@ -519,7 +580,7 @@ def solve_game(
     backend: str | None = None,
     xp: Any = None,
     progress: Callable[[int, int], None] | None = None,
-    margin: int = MARGIN,
+    margin: int | None = None,
     floor: int = FLOOR,
     threads: int | None = None,
 ) -> GameSolution:
@@ -534,13 +595,21 @@ def solve_game(
 
     With a reach target, totals ``margin`` units past the target are taken as a bank that
     wins (as a last turn under F-4, past the leader); with an exact target nothing is cut.
+    None: the fewest that give the values of ``MARGIN`` (``_Game.least_margin``), else
+    ``MARGIN``.
     """
     backend = backend or ("numba" if numba_available() else "array")
     if threads is not None and threads < 1:
         raise ValueError(f"threads must be at least 1, not {threads}")
-    game = _Game(rules, backend, xp, margin, threads or default_threads())
+    game = _Game(
+        rules, backend, xp, MARGIN if margin is None else margin, threads or default_threads()
+    )
     if rules.turn.farkle_penalty:
-        return _solve_penalty(game, tolerance=tolerance, progress=progress, floor=floor)
+        return _solve_penalty(
+            game, tolerance=tolerance, progress=progress, floor=floor, settle=margin is None
+        )
+    if margin is None:
+        game.margin = game.least_margin(0)
     T = game.T
     win = np.full((T, T), np.nan)
     game.tabulate_banks(0, win)
@@ -590,7 +659,9 @@ def solve_game(
         win[a, b] = w
         report(done + 1)
     report(levels)
-    return GameSolution(rules, game.unit, T, win, residual, passes, levels, states, game.last)
+    return GameSolution(
+        rules, game.unit, T, win, residual, passes, levels, states, game.last, game.margin
+    )
 
 
 Batch = tuple[list[tuple[int, int]], LevelBanks]
@@ -705,6 +776,7 @@ def _solve_penalty(
     floor: int,
     max_sweeps: int = 500,
     mixing: int = MIXING,
+    settle: bool = False,
 ) -> GameSolution:
     """The game under F-1: a third farkle in a row costs points (counted per player).
 
@@ -723,6 +795,8 @@ def _solve_penalty(
     penalty = -(-rules.turn.farkle_penalty // unit)
     low = -(floor // unit)
     n = T - low
+    if settle:  # the fewest rows past the target, for every score from the floor
+        game.margin = game.least_margin(low)
     W = _penalty_start(game, low, n, k)
     # The lane kernel reads the banks from W itself, but not F-4's last turns (which read
     # the opponent's score, moved along in W's rows there).
