@@ -331,10 +331,10 @@ def test_mixed_penalty_sweeps_reach_the_same_values_in_fewer_sweeps() -> None:
     the sweep before as it is: the same values to 1e-12, in fewer sweeps."""
     from zloutch.strategy.game_solver import _Game, _solve_penalty
 
-    rules = load_rules("zilch(target=500)")
+    rules = load_rules("zilch(target=300)")
     solved = [
         _solve_penalty(
-            _Game(rules, "numba", None), tolerance=1e-12, progress=None, floor=500, mixing=m
+            _Game(rules, "numba", None), tolerance=1e-12, progress=None, floor=300, mixing=m
         )
         for m in (5, 0)
     ]
@@ -348,7 +348,7 @@ def test_mixed_penalty_sweeps_reach_the_same_values_in_fewer_sweeps() -> None:
 MARGIN_CASES = {
     # F-1 and F-2: six dice that score nothing are thrown again, never a farkle, so that hand
     # is worth 1 past the target though it may not bank; 300 to bank.
-    "zilch to 500": (load_rules("zilch(target=500)"), 6),
+    "zilch to 300": (load_rules("zilch(target=300)"), 6),
     "300 to bank": (tiny(dice=3, turn="min_bank = 300", target=300), 6),
     "nothing but the bank": (tiny(dice=3, target=300), 1),
     # A forced full hand throws on and may farkle: no total is surely won.
