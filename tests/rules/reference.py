@@ -273,7 +273,31 @@ class Reference:
             legal = {key: k for key, k in legal.items() if (k.wins, k.points) == top}
             most = max(len(k.dice) for k in legal.values())
             legal = {key: k for key, k in legal.items() if len(k.dice) == most}
+            if self.rules.variants.joker:
+                legal.update(self._joker_keeps(throw, legal, scoring))
         return legal
+
+    @staticmethod
+    def _joker_keeps(
+        throw: tuple[int, ...], best: dict[Key, RefKeep], scoring: dict[Key, RefKeep]
+    ) -> dict[Key, RefKeep]:
+        """V-2 with ``keep_all_scoring``, the 10,000 article's keep: every scoring die is kept
+        but the jokers. A keep may be part of a best keep whose other dice, set aside as
+        jokers, score by themselves, the two worth the whole together (no combination
+        broken); a winning keep, or one of every die thrown, leaves no joker."""
+        found: dict[Key, RefKeep] = {}
+        for whole in best.values():
+            if whole.wins or len(whole.dice) == len(throw):
+                continue
+            for key, part in scoring.items():
+                inside = Counter(part.dice) <= Counter(whole.dice)
+                if part.dice == whole.dice or not inside:
+                    continue
+                rest = tuple(sorted((Counter(whole.dice) - Counter(part.dice)).elements()))
+                jokers = scoring.get((rest, False))
+                if jokers is not None and jokers.points + part.points == whole.points:
+                    found[key] = part
+        return found
 
 
 _REFERENCES: dict[RuleSet, Reference] = {}

@@ -30,6 +30,7 @@ OPTION_SPECS: tuple[str, ...] = (
     "dix-mille(keep_every_multiple,full_house=sum)",
     "zilch(keep_all_scoring)",
     "greed(full_house=sum,full_house_pair=100,keep_whole_multiples)",
+    "dix-mille(keep_all_scoring,joker)",  # the 10,000 article's keep: all but the jokers
 )
 """Presets with the scoring and keep options switched (full house, 421, keep rules)."""
 

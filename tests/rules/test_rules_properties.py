@@ -147,13 +147,22 @@ def test_keep_rules_only_remove_keeps(case: tuple[RuleSet, list[int]]) -> None:
     assert score_throw(free, throw).scoring == score_throw(rules, throw).scoring
     assert score_throw(free, throw).farkle == score_throw(rules, throw).farkle
     if rules.scoring.keep_all_scoring and not score_throw(rules, throw).farkle:
-        # Every legal keep is worth the best, and no keep of that worth holds more dice.
+        # Every legal keep is worth the best, and no keep of that worth holds more dice; with
+        # jokers (V-2, the 10,000 article's keep) a keep may also be part of such a best keep,
+        # its other dice set aside as jokers.
         best = score_throw(free, throw).best
         assert best is not None
-        most = max(len(k.dice) for k in score_throw(free, throw).keeps if value(k) == value(best))
+        bests = [k for k in score_throw(free, throw).keeps if value(k) == value(best)]
+        most = max(len(k.dice) for k in bests)
         for keep in score_throw(rules, throw).keeps:
-            assert value(keep) == value(best)
-            assert len(keep.dice) == most
+            if value(keep) == value(best) and len(keep.dice) == most:
+                continue
+            assert rules.variants.joker, keep
+            wholes = [k for k in bests if len(k.dice) == most and not k.wins]
+            assert any(
+                not Counter(keep.dice) - Counter(whole.dice) and keep.dice != whole.dice
+                for whole in wholes
+            ), keep
 
 
 @RULES_SETTINGS
