@@ -57,13 +57,15 @@ MARGIN = 40
 
 
 FLOOR = 2500
+"""F-1: the lowest score (points below 0) the solver keeps, as in Busche's analysis (2016)."""
 MIXING = 5
-"""F-1: the sweeps that Anderson's mixing combines (``_Mixing``; 0: every sweep reads the
-last one's values as they are)."""
+"""F-1: the differences between successive sweeps that Anderson's mixing combines (it keeps
+the last ``MIXING + 1`` sweeps; ``_Mixing``; 0: every sweep reads the last one's values as
+they are)."""
 MIXED_BELOW = 1e-3
 """F-1: the mixing starts after the first sweep whose largest change is below this (the
-policy settled: from there a sweep is nearly an affine map of the values it reads)."""
-"""F-1: the lowest score (points below 0) the solver keeps, as in Busche's analysis (2016)."""
+policy settled: from there a sweep is nearly an affine map of the values it reads). A sweep
+whose change does not fall below the last one's starts it again from that sweep."""
 FIELD_CACHE = 512
 """Turn tables against several opponents that ``PairSolutions.field_turn`` keeps (the
 least recently read goes first): a game of three or more rarely meets the same scores twice."""
@@ -841,8 +843,11 @@ def _solve_penalty(
         sweeps += 1
         residual = change
         changes.append(change)
-        if residual >= tolerance and (mixer.started or change < MIXED_BELOW):
-            W[:, 0] = mixer.next(read, W[:, 0])
+        if residual >= tolerance:
+            if change >= MIXED_BELOW or (len(changes) > 1 and change >= changes[-2]):
+                mixer.forget()  # not settled, or the mix did not help (the play changed)
+            if change < MIXED_BELOW:
+                W[:, 0] = mixer.next(read, W[:, 0])
     if progress is not None:  # done: the estimate may have counted another sweep
         progress(sweeps * levels, sweeps * levels)
     win = W[0, 0, -low:, -low:].copy()
@@ -867,26 +872,30 @@ class _Mixing:
     """Anderson's mixing of the F-1 sweeps (Anderson 1965; Walker and Ni 2011, type II).
 
     A sweep reads from the sweep before only ``W[:, 0]``, what a turn is worth to the player
-    who moves after a penalty, at a lower level (the other counts and the banks it reads are
-    this sweep's): it is a map ``G`` from those values ``x`` to the ones it writes. Its fixed
-    point is the solution. Once the policy has settled, ``G`` is nearly affine, and its
-    residuals ``f = G(x) - x`` of the last sweeps tell how to combine them: the next sweep
-    reads ``G(x_n) - dG @ c``, where ``c`` minimises ``|f_n - dF @ c|`` over the differences of
-    successive residuals (``dF``) and outputs (``dG``). The stop test does not change: a
-    sweep whose output differs from what it read by less than the tolerance, and its output
-    is the solution. Full zilch: 10 sweeps where 11, the values the same to 1.2e-14.
+    who moves after a penalty (at a lower level, or at the floor at the same level, where a
+    later batch writes it; the other counts and the banks it reads are this sweep's): it is
+    a map ``G`` from those values ``x`` to the ones it writes. Its fixed point is the
+    solution. Once the policy has settled, ``G`` is nearly affine, and its residuals
+    ``f = G(x) - x`` of the last sweeps tell how to combine them: the next sweep reads
+    ``G(x_n) - dG @ c``, where ``c`` minimises ``|f_n - dF @ c|`` over the differences of
+    successive residuals (``dF``) and outputs (``dG``), kept between 0 and 1. The stop test
+    does not change: a sweep whose output differs from what it read by less than the
+    tolerance, and its output is the solution. Full zilch: 10 sweeps where 11, the values
+    the same to 1.2e-14.
     """
 
     def __init__(self, memory: int) -> None:
         self.memory = memory
-        self.started = False
         self._read: list[Floats] = []
         self._wrote: list[Floats] = []
 
+    def forget(self) -> None:
+        """Drop the sweeps kept: the next mix starts from the next sweep."""
+        self._read, self._wrote = [], []
+
     def next(self, read: Floats, wrote: Floats) -> Floats:
         """What the next sweep reads, from what this one read and wrote."""
-        self.started = True
-        if not self.memory:
+        if not self.memory or not (np.isfinite(read).all() and np.isfinite(wrote).all()):
             return wrote
         self._read = [*self._read, read.ravel().copy()][-self.memory - 1 :]
         self._wrote = [*self._wrote, wrote.ravel().copy()][-self.memory - 1 :]
@@ -895,8 +904,12 @@ class _Mixing:
         f = [g - x for g, x in zip(self._wrote, self._read, strict=True)]
         dF = np.stack([b - a for a, b in pairwise(f)], axis=1)
         dG = np.stack([b - a for a, b in pairwise(self._wrote)], axis=1)
-        c, *_ = np.linalg.lstsq(dF, f[-1], rcond=None)
-        mixed: Floats = (self._wrote[-1] - dG @ c).reshape(wrote.shape)
+        try:
+            c, *_ = np.linalg.lstsq(dF, f[-1], rcond=None)
+        except np.linalg.LinAlgError:  # no least squares (it did not converge): no mix
+            self.forget()
+            return wrote
+        mixed: Floats = np.clip(self._wrote[-1] - dG @ c, 0.0, 1.0).reshape(wrote.shape)
         return mixed if np.isfinite(mixed).all() else wrote
 
 
