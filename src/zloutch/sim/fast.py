@@ -545,9 +545,9 @@ def _play_game_py(
         seat_wins[p] = 0.0
         turns[p] = 0
         farkles[p] = 0
-    mover = 0
+    mover = np.int64(0)  # typed, not the literal 0: one compile of each helper it meets
     started = 1
-    holder = -1  # F-4, G-6: the seat that reached the target
+    holder = np.int64(-1)  # F-4, G-6: the seat that reached the target (typed: as mover)
     stop = -1  # the game ends when the turn would pass to this seat
     winner = -1
     offer_t = 0
