@@ -548,8 +548,8 @@ def _play_game_py(
     mover = np.int64(0)  # typed, not the literal 0: one compile of each helper it meets
     started = 1
     holder = np.int64(-1)  # F-4, G-6: the seat that reached the target (typed: as mover)
-    stop = -1  # the game ends when the turn would pass to this seat
-    winner = -1
+    stop = np.int64(-1)  # the game ends when the turn would pass to this seat
+    winner = np.int64(-1)
     offer_t = 0
     offer_h = -1  # G-8: the hand a bank with dice left was made at (-1: no offer)
     while True:
@@ -719,7 +719,7 @@ def _play_game_py(
                 if final_round:  # G-6: the round is finished, or a new one opens
                     if holder < 0:
                         holder = mover
-                        stop = 0
+                        stop = np.int64(0)
                     elif holder != mover:
                         m = lv_n[holder]
                         if m > 0 and reaches[max(min(lv_val[holder, m - 1], last_x), 0)]:
