@@ -349,13 +349,15 @@ MARGIN_CASES = {
     # F-1 and F-2: six dice that score nothing are thrown again, never a farkle, so that hand
     # is worth 1 past the target though it may not bank; 300 to bank.
     "zilch to 300": (load_rules("zilch(target=300)"), 6),
+    # 300 to bank (6 units): from a score one unit short, totals of 1 to 5 units past the
+    # target may not bank, so the rows stop after the 6th; with no such rule, after the 1st.
     "300 to bank": (tiny(dice=3, turn="min_bank = 300", target=300), 6),
     "nothing but the bank": (tiny(dice=3, target=300), 1),
-    # A forced full hand throws on and may farkle: no total is surely won.
     "entry 300 (T-7)": (tiny(dice=3, turn="entry = 300", target=300), 1),
     "the last 1000 (G-7)": (tiny(dice=3, game="last_thousand = true", target=1500), 1),
     # V-2: a farkle throws the jokers, which may farkle again: no total is surely won.
     "jokers (V-2)": (load_rules("cinq-mille(joker,target=1000)"), MARGIN),
+    # A forced full hand throws on and may farkle: no total is surely won.
     "forced full hand": (tiny(dice=3, turn='full_hand = "forced"', target=300), MARGIN),
     "final turns (F-4)": (tiny(game="final_turns = true", target=200), MARGIN),
 }

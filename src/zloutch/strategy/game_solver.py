@@ -53,7 +53,8 @@ Floats = npt.NDArray[np.float64]
 Ints = npt.NDArray[np.int64]
 Bools = npt.NDArray[np.bool_]
 MARGIN = 40
-"""Totals this many units past a reach target are taken as banked (a won game)."""
+"""Totals this many units past a reach target are taken as banked (a won game); a solve
+keeps fewer where every total from there is surely a won bank (``_Game.least_margin``)."""
 
 
 FLOOR = 2500
@@ -789,8 +790,8 @@ def _solve_penalty(
     (solved later in the sweep), so sweeps repeat, each reading the penalty's values from
     the sweep before (or this one, once solved), until the largest change is below
     ``tolerance``: that change is the reported residual. Once the changes are small, what a
-    sweep reads is mixed from the last ``mixing`` sweeps (``_Mixing``): the same values, a
-    sweep or two fewer.
+    sweep reads is mixed from the last ``mixing + 1`` sweeps (``_Mixing``): the same values,
+    a sweep or two fewer.
     """
     rules, unit, T = game.rules, game.unit, game.T
     k = rules.turn.farkle_penalty_after
