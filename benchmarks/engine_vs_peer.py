@@ -256,19 +256,16 @@ def bot_mode(seed: int) -> Mode:
 
 def fast_mode(seed: int) -> tuple[Mode, Any]:
     """The fast path's games alone: ``FastSimulator.play`` on each round's range, its tables
-    built here, outside the timing, and one Numba thread (``-j 1``)."""
-    import numba
-
+    built here, outside the timing, on one thread (``-j 1``)."""
     from zloutch.sim.fast import FastSimulator
 
-    numba.set_num_threads(1)
     sim = FastSimulator(load_rules(RULES), list(BOTS))
-    sim.play(seed, 0, 10)  # the kernels loaded (or compiled), outside the timing
+    sim.play(seed, 0, 10, threads=1)  # the kernels loaded (or compiled), outside the timing
     mode = Mode("fast-play", lambda games: None, tally=Tally(len(BOTS)))
 
     def play_range(games: range) -> None:
         assert mode.tally is not None
-        mode.tally.merge(sim.play(seed, games.start, games.stop))
+        mode.tally.merge(sim.play(seed, games.start, games.stop, threads=1))
 
     mode.play = play_range
     return mode, sim

@@ -54,6 +54,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
@@ -312,7 +313,7 @@ def table_policy(name: str, fm: FastModel) -> TablePolicy:
 
 # ---------------------------------------------------------------------------- the kernel
 
-from numba import njit, prange  # noqa: E402  (a dependency; compiled at first use)
+from numba import njit  # noqa: E402  (a dependency; compiled at first use)
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -796,14 +797,17 @@ def _work_py(players: int, depth: int) -> Any:  # pragma: no cover - compiled
 _work: Any = njit(cache=True, nogil=True)(_work_py)
 
 
-_play_game: Any = njit(cache=True, nogil=True)(_play_game_py)
+_play_game: Any = njit(cache=True, nogil=True, inline="always")(_play_game_py)
+"""Inlined into ``_play_chunks``, its one caller: compiled once, there."""
 
 
-def _play_batch_py(  # pragma: no cover - compiled
+def _play_chunks_py(  # pragma: no cover - compiled
     key: Any,
     first: int,
     n_games: int,
     chunks: int,
+    mine: int,
+    step: int,
     players: int,
     pol_of: Ints,
     turn: Any,
@@ -819,13 +823,15 @@ def _play_batch_py(  # pragma: no cover - compiled
     sheets: Ints,
     started: Ints,
     hist: Ints,
+    trace: Ints,
 ) -> None:
-    no_trace = np.zeros(0, dtype=np.int64)
-    for c in prange(chunks):
-        lo = c * n_games // chunks
-        hi = (c + 1) * n_games // chunks
-        work = _work(players, sheet[5])
-        for i in range(lo, hi):
+    """One thread's share of a batch of ``n_games`` games from game ``first``, cut into
+    ``chunks``: chunks ``mine``, ``mine + step``, ... (each chunk's banks into its row of
+    ``hist``). ``FastSimulator.play`` gives each of its threads a share; ``trace_game``
+    plays one game, its ``trace`` (empty: no trace) filled."""
+    work = _work(players, sheet[5])
+    for c in range(mine, chunks, step):
+        for i in range(c * n_games // chunks, (c + 1) * n_games // chunks):
             started[i] = _play_game(
                 key,
                 first + i,
@@ -843,12 +849,17 @@ def _play_batch_py(  # pragma: no cover - compiled
                 farkles[i],
                 sheets[i],
                 hist[c],
-                no_trace,
+                trace,
                 work,
             )
 
 
-_play_batch: Any = njit(cache=True, parallel=True, nogil=True)(_play_batch_py)
+_play_chunks: Any = njit(cache=True, nogil=True)(_play_chunks_py)
+"""Serial, without the GIL: ``FastSimulator.play`` runs one call a thread on a pool of Python
+threads. (A ``prange`` over the chunks played the same games at the same rate, but Numba's
+parallel compile cost a fresh install about 2.4 s of CPU more: ``benchmarks/kernel_compile.py``.)
+It is the one kernel compiled (``_play_game`` inlined into it), for play and for traces."""
+_NO_TRACE = np.zeros(0, dtype=np.int64)
 
 
 # ---------------------------------------------------------------------------- the edge
@@ -962,8 +973,10 @@ class FastSimulator:
         *,
         max_turns: int = MAX_TURNS,
         chunks: int = 64,
+        threads: int | None = None,
     ) -> Tally:
-        """Play games ``start`` to ``stop - 1``; the same tally for any ``chunks``."""
+        """Play games ``start`` to ``stop - 1`` on ``threads`` threads (default: every core,
+        ``most_threads``); the same tally for any ``chunks`` and any ``threads``."""
         n, players = stop - start, self.players
         score = np.zeros((n, players), dtype=np.int64)
         wins = np.zeros((n, players), dtype=np.float64)
@@ -974,24 +987,40 @@ class FastSimulator:
         started = np.zeros(n, dtype=np.int64)
         chunks = max(1, min(chunks, n))
         hist = np.zeros((chunks, players, self.bins), dtype=np.int64)
-        _play_batch(
-            seed_key(seed),
-            start,
-            n,
-            chunks,
-            players,
-            self.pol_of,
-            *self._arguments(max_turns),
-            max_turns,
-            score,
-            wins,
-            seat_wins,
-            turns,
-            farkles,
-            sheets,
-            started,
-            hist,
-        )
+        arguments = self._arguments(max_turns)
+        key = seed_key(seed)
+
+        threads = min(most_threads() if threads is None else max(threads, 1), chunks)
+
+        def share(mine: int) -> None:
+            _play_chunks(
+                key,
+                start,
+                n,
+                chunks,
+                mine,
+                threads,
+                players,
+                self.pol_of,
+                *arguments,
+                max_turns,
+                score,
+                wins,
+                seat_wins,
+                turns,
+                farkles,
+                sheets,
+                started,
+                hist,
+                _NO_TRACE,
+            )
+
+        if threads == 1:
+            share(0)
+        else:
+            with ThreadPoolExecutor(threads) as pool:
+                for _ in pool.map(share, range(threads)):
+                    pass
         return self._tally(
             start, score, wins, seat_wins, turns, farkles, sheets, started, hist, max_turns
         )
@@ -1036,14 +1065,16 @@ class FastSimulator:
         """One game's rolls (by index), keeps (by option), banks and throws, in order."""
         players = self.players
         trace = np.full(length, -1, dtype=np.int64)
-        rows = [np.zeros(players, dtype=np.int64) for _ in range(3)]
-        floats = [np.zeros(players, dtype=np.float64) for _ in range(2)]
-        hist = np.zeros((players, self.bins), dtype=np.int64)
-        sheets = np.zeros((players, len(SHEET_COUNTS)), dtype=np.int64)
-        play: Any = _play_game
-        play(
+        rows = [np.zeros((1, players), dtype=np.int64) for _ in range(3)]
+        floats = [np.zeros((1, players), dtype=np.float64) for _ in range(2)]
+        sheets = np.zeros((1, players, len(SHEET_COUNTS)), dtype=np.int64)
+        _play_chunks(
             seed_key(seed),
             game,
+            1,
+            1,
+            0,
+            1,
             players,
             self.pol_of,
             *self._arguments(),
@@ -1054,9 +1085,9 @@ class FastSimulator:
             rows[1],
             rows[2],
             sheets,
-            hist,
+            np.zeros(1, dtype=np.int64),
+            np.zeros((1, players, self.bins), dtype=np.int64),
             trace,
-            _work(players, self.depth(MAX_TURNS)),
         )
         used = int(np.argmax(trace < 0)) if (trace < 0).any() else length
         return [(int(trace[i]), int(trace[i + 1])) for i in range(0, used, 2)]
@@ -1082,19 +1113,23 @@ def simulate_fast(
 ) -> Tally:
     """Play ``games`` games on the fast path; ``progress`` is told the games done per batch.
 
-    ``jobs`` threads (default: Numba's, every core); the tally does not depend on it.
+    ``jobs`` threads (default: every core, ``most_threads``); the tally does not depend on it.
     """
     check_setup(rules, len(players), games)
     sim = FastSimulator(rules, players)
-    if jobs is not None:
-        import numba
-
-        most = int(getattr(numba.config, "NUMBA_NUM_THREADS", 1))
-        numba.set_num_threads(max(1, min(jobs, most)))
+    threads = most_threads() if jobs is None else max(1, min(jobs, most_threads()))
     total = Tally(len(players))
     for a in range(0, games, batch):
         b = min(a + batch, games)
-        total.merge(sim.play(seed, a, b, max_turns=max_turns))
+        total.merge(sim.play(seed, a, b, max_turns=max_turns, threads=threads))
         if progress is not None:
             progress(b)
     return total
+
+
+def most_threads() -> int:
+    """The threads the fast path plays on at most: Numba's count (``NUMBA_NUM_THREADS``,
+    every core unless set)."""
+    import numba
+
+    return max(1, int(getattr(numba.config, "NUMBA_NUM_THREADS", 1)))
