@@ -7,8 +7,10 @@ For each rule set the fast path can play (every preset, and dix-mille with its s
 switched off beside the full one), or the rule sets of ``--rules`` (separated by ``;``), the
 same line-up
 plays N games through the engine (``--method engine``, J processes) and M games on the fast
-path (``--method fast``, J threads). Both times include everything ``simulate`` does for
-those games; the fast path's set-up (tables built, kernels loaded) is also shown on its own,
+path (``--method fast``, J threads). With ``optimal`` among the players, each rule set's
+game is solved first, outside the timings (``solve_game``), and both paths play it from
+that solution. Both times include everything ``simulate`` does for those games; the fast
+path's set-up (tables built, kernels loaded) is also shown on its own,
 and its play rate without it. The ratio is of games per second measured in this one run
 (the machine is shared and noisy: compare within a run).
 """
@@ -21,7 +23,8 @@ import time
 
 from zloutch.rules import PRESETS, load_rules
 from zloutch.sim import simulate
-from zloutch.sim.fast import FastSimulator, fast_unsupported
+from zloutch.sim.fast import FastPathUnsupported, FastSimulator, fast_unsupported
+from zloutch.strategy.game_solver import GameSolution, solve_game
 
 NO_SHEET = "dix-mille(ticks_to_cross=0,bump=off,take_back=false)"
 
@@ -52,14 +55,23 @@ def main() -> None:
     print(header)
     for spec in specs:
         rules = load_rules(spec)
+        solution: GameSolution | None = None
+        if "optimal" in players:
+            solution = solve_game(rules)
+        common = {"jobs": args.jobs, "solutions": solution}
+        try:
+            FastSimulator(rules, players, solution)
+        except FastPathUnsupported as error:
+            print(f"{spec:54} (not on the fast path: {error})")
+            continue
         begin = time.perf_counter()
-        simulate(rules, players, args.engine_games, args.seed, jobs=args.jobs, method="engine")
+        simulate(rules, players, args.engine_games, args.seed, method="engine", **common)
         engine_rate = args.engine_games / (time.perf_counter() - begin)
         begin = time.perf_counter()
-        simulate(rules, players, args.fast_games, args.seed, jobs=args.jobs, method="fast")
+        simulate(rules, players, args.fast_games, args.seed, method="fast", **common)
         fast_rate = args.fast_games / (time.perf_counter() - begin)
         begin = time.perf_counter()
-        sim = FastSimulator(rules, players)
+        sim = FastSimulator(rules, players, solution)
         setup = time.perf_counter() - begin
         begin = time.perf_counter()
         sim.play(args.seed, 0, args.fast_games)

@@ -8,11 +8,13 @@ and bank sizes of many games agree with the engine path's within their sampling 
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import random
 from collections.abc import Sequence
 from pathlib import Path
 
+import numpy as np
 import pytest
 from typer.testing import CliRunner
 
@@ -46,6 +48,8 @@ from zloutch.sim.fast import (
 )
 from zloutch.strategy.bots import make_bot
 from zloutch.strategy.expert import ExpertBot
+from zloutch.strategy.game_solver import GameSolution, solve_game
+from zloutch.strategy.optimal import OptimalBot
 
 # One worker compiles the simulation's Numba kernels (about 9 s of CPU on a fresh clone),
 # not every worker: the tests that play fast games share it (tests/conftest.py).
@@ -161,6 +165,16 @@ def joker_node(state: GameState, action: Joker) -> ThrowNode:
     return compile_turn(rules).throw_node_of(after)
 
 
+def tied_values(player: object, state: GameState) -> dict[Action, float] | None:
+    """The values of the actions of a bot that values them (the expert, optimal), to check
+    that a choice the fast path made otherwise is a tie; None for the others."""
+    if isinstance(player, ExpertBot | OptimalBot):
+        advisor = player.advisor(state.rules)
+        assert advisor is not None
+        return dict(advisor.advise(state).values)
+    return None
+
+
 def replay(
     sim: FastSimulator,
     rules: RuleSet,
@@ -168,6 +182,7 @@ def replay(
     game: int,
     names: Sequence[str],
     events: list[Event] | None = None,
+    solutions: GameSolution | None = None,
 ) -> GameState:
     """Feed one traced fast-path game to the engine: its rolls, keeps, banks, throws and
     starts (take back or fresh, G-8). At every choice the engine's own bot of that seat
@@ -175,7 +190,7 @@ def replay(
     ``events``: every event of the game, appended."""
     fm = sim.model
     seats = seating(sim.players, game)
-    bots = [make_bot(names[p]) for p in seats]
+    bots = [make_bot(names[p], solutions) for p in seats]
     rng = random.Random(0)  # the table bots use no randomness
     state = new_game(rules, [f"p{p}" for p in seats])
     node = fm.throw_nodes[0]
@@ -218,9 +233,8 @@ def replay(
             assert leads, f"no legal keep of {dice} leads to {wanted}"
             bot = chosen()
             if bot not in leads:  # the expert's tie (equal values) broken another way
-                player = bots[state.turn.player]
-                assert isinstance(player, ExpertBot), (game, state.turns, dice, bot, leads)
-                values = dict(player.advisor(rules).advise(state).values)
+                values = tied_values(bots[state.turn.player], state)
+                assert values is not None, (game, state.turns, dice, bot, leads)
                 assert values[bot] == pytest.approx(values[leads[0]], abs=1e-9), (bot, leads)
             state = move(leads[0])
             if fm.col_kind[wanted[1]] == KIND_THROW and state.phase is Phase.DECIDE:
@@ -245,9 +259,8 @@ def replay(
             assert state.phase is Phase.DECIDE
             bot = chosen()
             if bot != Throw():  # the expert's tie (a joker worth the same) broken another way
-                player = bots[state.turn.player]
-                assert isinstance(player, ExpertBot), (game, state.turns, bot)
-                values = dict(player.advisor(rules).advise(state).values)
+                values = tied_values(bots[state.turn.player], state)
+                assert values is not None, (game, state.turns, bot)
                 assert values[bot] == pytest.approx(values[Throw()], abs=1e-9), (bot, values)
             state = move(Throw())
     return state
@@ -265,12 +278,17 @@ def test_traced_games_replay_through_the_engine_to_the_same_end(
 
 
 def check_replayed(
-    sim: FastSimulator, rules: RuleSet, seed: int, game: int, players: Sequence[str]
+    sim: FastSimulator,
+    rules: RuleSet,
+    seed: int,
+    game: int,
+    players: Sequence[str],
+    solutions: GameSolution | None = None,
 ) -> Tally:
     """Replay one traced game through the engine: the same scores, winners and sheet counts
     (G-3, G-4, G-8, the penalties) as the fast path's tally of that game, returned."""
     events: list[Event] = []
-    state = replay(sim, rules, seed, game, players, events)
+    state = replay(sim, rules, seed, game, players, events, solutions)
     assert state.phase is Phase.OVER, f"game {game} did not end in the engine"
     one = sim.play(seed, game, game + 1)
     seats = seating(sim.players, game)
@@ -295,6 +313,65 @@ def check_replayed(
     for name, counts in said.items():
         assert counts == [getattr(p, name) for p in one.per_player], (game, name)
     return one
+
+
+SOLVED = [
+    ("greed(target=1500)", ["optimal", "expert"]),  # F-4: the last turn against the leader
+    ("farkle(target=2000)", ["expert", "optimal"]),  # F-4, entry 500
+    ("cinq-mille(target=1500)", ["optimal", "greedy"]),  # G-5: five 1s win at once
+    ("cinq-mille(last_thousand,target=2000)", ["optimal", "threshold:400"]),  # G-7
+    (f"dix-mille({NO_SHEET},target=2000)", ["optimal", "expert"]),  # T-9 exact target
+    (f"dix-mille({NO_SHEET},joker,target=1500)", ["expert", "optimal"]),  # V-2, T-9
+    ("farkle-minimal(target=2000)", ["optimal", "optimal"]),
+]
+
+
+@pytest.mark.parametrize(("spec", "players"), SOLVED, ids=[spec for spec, _ in SOLVED])
+def test_optimal_games_replay_through_the_engine(spec: str, players: list[str]) -> None:
+    """``optimal`` on the fast path (each turn solved in the kernel) chooses what the
+    engine's ``OptimalBot`` chooses from the same solved game, at every move: eight games
+    of each, to the same ends."""
+    rules = load_rules(spec)
+    solution = solve_game(rules)
+    sim = FastSimulator(rules, players, solution)
+    solved = sim.solved.arguments[0]
+    assert [bool(solved[p]) for p in sim.pol_of] == [p == "optimal" for p in players]
+    for game in range(8):
+        check_replayed(sim, rules, 3, game, players, solution)
+
+
+def test_optimal_on_the_fast_path_is_refused_where_it_would_play_another_game() -> None:
+    """Without a solved game, with a sheet-blind model, with three players or F-1's counts,
+    the fast path refuses ``optimal`` in one line (the engine plays it, and says how)."""
+    greed = load_rules("greed(target=1500)")
+    with pytest.raises(FastPathUnsupported, match="zloutch solve --game"):
+        FastSimulator(greed, ["optimal", "expert"])
+    solution = solve_game(greed)
+    with pytest.raises(FastPathUnsupported, match="two-player games only"):
+        FastSimulator(greed, ["optimal", "expert", "greedy"], solution)
+    sheet = load_rules("dix-mille(target=1500)")
+    blind = solve_game(load_rules(f"dix-mille({NO_SHEET},target=1500)"))
+    with pytest.raises(FastPathUnsupported, match="sheet-blind model"):
+        FastSimulator(sheet, ["optimal", "expert"], lambda rules: blind)
+    # F-1's counts (zilch's solve takes seconds even to 300: its values with counts stand in)
+    counted = dataclasses.replace(solution, counts=np.zeros((3, 3, 2, 2)))
+    with pytest.raises(FastPathUnsupported, match="F-1"):
+        FastSimulator(greed, ["optimal", "expert"], counted)
+    # --method auto: the engine plays it then, the same bot
+    three = ["optimal", "expert", "greedy"]
+    result = simulate(greed, three, 6, 1, method="auto", solutions=solution)
+    assert result.method == "engine"
+
+
+def test_auto_plays_optimal_on_the_fast_path_where_it_can() -> None:
+    """With its solved game, ``--method auto`` plays ``optimal`` on the fast path, and
+    the result is the fast path's (the same for any number of threads)."""
+    rules = load_rules("greed(target=1500)")
+    solution = solve_game(rules)
+    auto = simulate(rules, ["optimal", "expert"], 3000, 5, method="auto", solutions=solution)
+    assert auto.method == "fast"
+    one = simulate_fast(rules, ["optimal", "expert"], 3000, 5, jobs=1, solutions=solution)
+    assert [p.wins for p in one.per_player] == [p.wins for p in auto.players]
 
 
 @pytest.mark.parametrize(

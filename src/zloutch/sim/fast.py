@@ -39,8 +39,11 @@ bots' ties there break another way), with policies that can be written as tables
 The bots that tabulate give their own tables (``zloutch.strategy.tables``): ``cautious``,
 ``threshold:N``, ``greedy`` (``zloutch.strategy.bots``) and ``expert`` (the turn solver's
 choices, ties broken as the engine bot breaks them: banking before throwing). ``optimal``
-reads a decision from the values inside a turn for each pair of scores, which are not
-stored, and ``random`` is not a table: both stay on the engine path.
+reads its choices from the values inside a turn at each pair of scores, too many to store:
+the kernel solves each of its turns as the game solver solves one pair (``SolvedTurns``,
+``_solve_turn``), in two-player games whose solved model is the rule set itself (not the
+sheet-blind model of a sheet with a history, not F-1's counts). ``random`` is not a table:
+it stays on the engine path.
 
 Each game ``g`` draws its dice from its own generator (SplitMix64 seeded by the simulation's
 seed and ``g``) and seats players as the engine path does (``seating``), so results depend on
@@ -56,7 +59,7 @@ import hashlib
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
@@ -66,9 +69,13 @@ from zloutch.engine.state import TakeBackOffer
 from zloutch.rules import RuleSet
 from zloutch.sim.runner import MAX_TURNS, SimulationError, Tally, check_setup
 from zloutch.strategy.bots import make_bot
-from zloutch.strategy.expert import long_run
+from zloutch.strategy.expert import PASSING, long_run
 from zloutch.strategy.tables import PolicyTable, TableFrame, Tabulated
 from zloutch.strategy.turn_solver import TurnModel, turn_cap
+
+if TYPE_CHECKING:  # the game solver is imported only where a seat plays optimal
+    from zloutch.strategy.game_solver import GameSolution
+    from zloutch.strategy.optimal import SolutionSource
 
 Ints = npt.NDArray[np.int64]
 Bools = npt.NDArray[np.bool_]
@@ -301,14 +308,122 @@ TablePolicy = PolicyTable
 """A policy as tables (``zloutch.strategy.tables``): what it keeps and when it banks."""
 
 
-def table_policy(name: str, fm: FastModel) -> TablePolicy:
+def table_policy(name: str, fm: FastModel, solutions: SolutionSource | None = None) -> TablePolicy:
     """The table of a bot (``FastPathUnsupported`` for a bot that is not a table): the bot
-    ``make_bot`` makes of its name gives its own (``Tabulated.turn_table``)."""
-    bot = make_bot(name)
+    ``make_bot`` makes of its name gives its own (``Tabulated.turn_table``). ``optimal``
+    solves each turn in the kernel (``SolvedTurns``): its table says only where banking is
+    allowed."""
+    bot = make_bot(name, solutions)
+    frame = TableFrame(fm.model, fm.situations, fm.rows, fm.hand_take_col, fm.taken, fm.farkles)
+    if bot.name == "optimal":
+        return PolicyTable(
+            "optimal",
+            np.zeros((1, 1, frame.rolls), dtype=np.int16),
+            frame.allowed(),
+            np.zeros((1, 1, frame.hands), dtype=np.bool_),
+        )
     if not isinstance(bot, Tabulated):
         raise FastPathUnsupported(f"the fast path does not play the {bot.name} bot")
-    frame = TableFrame(fm.model, fm.situations, fm.rows, fm.hand_take_col, fm.taken, fm.farkles)
     return bot.turn_table(frame)
+
+
+@dataclass(frozen=True, eq=False)
+class SolvedTurns:
+    """What the kernel reads to play ``optimal`` as ``OptimalBot`` plays it from a solved
+    two-player game (``GameAdvisor``): each of its turns solved at the two scores, as
+    ``PairSolutions.turn`` solves one pair (the same rows, banks and loop: the same
+    values), its choices read as ``TurnAdvisor.advise`` reads them (banking on ties, the
+    first keep of best value, one that passes an exact target ranked lower)."""
+
+    arguments: tuple[Any, ...]
+
+    @staticmethod
+    def unsupported(rules: RuleSet, players: int, solution: GameSolution | None) -> str | None:
+        """Why the fast path cannot play ``optimal`` here (None: it can)."""
+        spec = rules.spec
+        if solution is None:
+            return (
+                f"the fast path plays optimal from a solved game, and {spec} has none "
+                f"(solve it with: zloutch solve --game --rules '{spec}')"
+            )
+        if solution.rules != rules:
+            return (
+                f"optimal plays {spec} by its sheet-blind model {solution.rules.spec}, "
+                "looking a turn ahead on the sheet: the fast path does not (the engine does)"
+            )
+        if players != 2:
+            return "the fast path plays optimal in two-player games only (the engine plays more)"
+        if solution.counts is not None:
+            return "the fast path does not play optimal under F-1's farkles in a row"
+        t = rules.turn
+        if t.fresh_farkle_penalty or rules.game.take_back:
+            return "the fast path does not play optimal with take-back or a blank penalty"
+        return None
+
+    @staticmethod
+    def of(fm: FastModel, solves: Sequence[bool], solution: GameSolution | None) -> SolvedTurns:
+        """The kernel's ``solved`` tuple: ``solves[p]`` whether policy ``p`` is ``optimal``
+        (its tables from ``solution``; nothing to read where none is)."""
+        flat = fm.compiled.flat
+        which = np.asarray(solves, dtype=np.bool_)
+        turn = (
+            flat.node_col,
+            flat.sig_start,
+            flat.sig_prob,
+            flat.opt_start,
+            flat.opt_pts,
+            flat.opt_dest,
+            flat.hand_col,
+            flat.hand_throw_col,
+        )
+        if solution is None or not which.any():
+            none = (
+                0,
+                0,
+                False,
+                False,
+                np.zeros((1, 1)),
+                np.zeros((1, 1), dtype=np.int64),
+                np.zeros((1, 1), dtype=np.int64),
+                np.zeros((1, 1, 1), dtype=np.bool_),
+                np.zeros((2, 0)),
+                np.zeros((2, 1, 1), dtype=np.bool_),
+            )
+            return SolvedTurns((which, *none, *turn, 1, 1))
+        from zloutch.strategy.game_solver import PairSolutions
+
+        game = PairSolutions(solution).game  # the pair solver's own, as OptimalBot's
+        T = game.T
+        extra = 1 if game.exact else game.margin
+        x, reached, lost, allowed = game.bank_rows(
+            np.arange(T, dtype=np.int64), game.rows(0), 0, tabulated=False
+        )
+        inside = ~reached & ~lost
+        nothing = inside & (x == np.arange(T)[:, None])
+        kind = np.where(reached, 3, np.where(nothing, 2, np.where(inside, 1, 0)))
+        height = T + fm.rows + extra + 1  # F-4's last turn: the leader may be past T
+        last_allowed = np.stack(
+            [fm.compiled.bankable(Situation(entered, 0), height) for entered in (False, True)]
+        )
+        last = np.stack(game.last) if game.last is not None else np.zeros((2, 0))
+        return SolvedTurns(
+            (
+                which,
+                T,
+                extra,
+                bool(game.exact),
+                bool(fm.rules.turn.entry),
+                np.ascontiguousarray(solution.win, dtype=np.float64),
+                np.ascontiguousarray(kind, dtype=np.int64),
+                np.ascontiguousarray(x, dtype=np.int64),
+                np.ascontiguousarray(allowed, dtype=np.bool_),
+                np.ascontiguousarray(last, dtype=np.float64),
+                np.ascontiguousarray(last_allowed, dtype=np.bool_),
+                *turn,
+                height,
+                int(flat.columns),
+            )
+        )
 
 
 # ---------------------------------------------------------------------------- the kernel
@@ -463,6 +578,120 @@ def _penalise_py(
 _penalise: Any = njit(cache=True, nogil=True)(_penalise_py)
 
 
+def _solve_turn_py(
+    a: int, b: int, last_turn: bool, solved: Any, table: Any, bank_value: Any
+) -> tuple[int, float, float]:  # pragma: no cover - compiled
+    """The ``optimal`` seat's turn at scores ``a`` (the mover's) and ``b`` (units), as the game
+    solver values it for one pair (``PairSolutions.turn``, the plain kernel's loop of
+    ``kernels.reference``, in its order: the same floats): ``table[t, c]`` the chance to win
+    at total ``t`` in column ``c`` and ``bank_value[t]`` that of banking, for ``t`` below the
+    returned height; past it, the boundary. Returns (height, farkle's value, boundary).
+    ``last_turn``: the opponent has reached a target that leaves this player a last turn
+    (F-4), banking more than ``b - a`` wins and as much ties (``_Game.last_turn_inputs``)."""
+    (
+        _,
+        T,
+        extra,
+        exact,
+        entry,
+        win,
+        bkind,
+        bx,
+        ballowed,
+        last,
+        last_allowed,
+        node_col,
+        sig_start,
+        sig_prob,
+        sopt_start,
+        sopt_pts,
+        sopt_dest,
+        hand_col,
+        hand_throw_col,
+        _,
+        _,
+    ) = solved
+    hands = hand_col.shape[0]
+    if last_turn:
+        d = b - a
+        height = d + extra
+        farkle = 0.0
+        boundary = 0.0 if exact else 1.0
+        mine = 1 if (a > 0 or not entry) else 0
+    else:
+        height = T - a + (1 if exact else extra)
+        farkle = 1.0 - win[b, a]
+        boundary = farkle if exact else 1.0
+        theirs = 1 if (b > 0 or not entry) else 0
+    n_last = last.shape[1]
+    for t in range(height - 1, -1, -1):
+        for n in range(node_col.shape[0]):
+            total = 0.0
+            for sg in range(sig_start[n], sig_start[n + 1]):
+                best = -np.inf
+                for o in range(sopt_start[sg], sopt_start[sg + 1]):
+                    dest = sopt_dest[o]
+                    row = t + sopt_pts[o]
+                    if dest == 0:
+                        v = farkle
+                    elif dest == 1:
+                        v = 1.0
+                    elif row >= height:
+                        v = boundary
+                    else:
+                        v = table[row, dest]
+                    if v > best:
+                        best = v
+                total += sig_prob[sg] * best
+            table[t, node_col[n]] = total
+        most = -np.inf
+        same = False
+        for h in range(hands):
+            bank = -np.inf
+            if last_turn:
+                if last_allowed[mine, t, h]:
+                    bank = 1.0 if t > d else (0.5 if t == d else 0.0)
+            elif ballowed[a, t, h]:
+                kind = bkind[a, t]
+                if kind == 3:  # the bank reaches the target
+                    if n_last > 0:  # F-4: the opponent's last turn to pass it
+                        x = min(max(bx[a, t] - b, 0), n_last - 1)
+                        bank = 1.0 - last[theirs, x]
+                    else:
+                        bank = 1.0
+                elif kind != 0:  # the game goes on (kind 2: the bank writes nothing, G-7)
+                    bank = 1.0 - win[b, bx[a, t]]
+                    if kind == 2:
+                        same = True
+                        bank = farkle
+            throw = table[t, hand_throw_col[h]]
+            table[t, hand_col[h]] = bank if bank > throw else throw
+            if bank > most:
+                most = bank
+        bank_value[t] = farkle if same else most
+    return height, farkle, boundary
+
+
+_solve_turn: Any = njit(cache=True, nogil=True)(_solve_turn_py)
+_PASSING = PASSING
+
+
+def _solved_value_py(
+    table: Any, t: int, col: int, height: int, farkle: float, boundary: float
+) -> float:  # pragma: no cover - compiled
+    """A column's value at total ``t`` in the solved turn (``TurnSolution.column_value``)."""
+    if col == 0:
+        return farkle
+    if col == 1:
+        return 1.0
+    if t >= height:
+        return boundary
+    return float(table[t, col])
+
+
+_solved_value: Any = njit(cache=True, nogil=True, inline="always")(_solved_value_py)
+
+
 def _play_game_py(
     key: Any,
     game: int,
@@ -472,6 +701,7 @@ def _play_game_py(
     policy: Any,
     game_rules: Any,
     sheet: Any,
+    solved: Any,
     max_turns: int,
     score: Ints,
     wins: Any,
@@ -482,13 +712,17 @@ def _play_game_py(
     hist: Ints,
     trace: Ints,
     work: Any,
+    table: Any,
+    bank_value: Any,
 ) -> int:  # pragma: no cover - compiled; returns the turns started, -1 if unfinished
     """Play game ``game``; per-player results into the given rows (by player, not seat):
     ``sheets[p]`` counts its bumps given and taken, ticks, take-backs and penalties
     (``SHEET_COUNTS``).
 
     ``turn``, ``policy``, ``game_rules`` and ``sheet``: the tuples of
-    ``FastSimulator._arguments``; ``work``: the arrays a game works in (``_work``), made
+    ``FastSimulator._arguments``, and ``solved`` (``SolvedTurns.arguments``: which policies
+    solve each turn, ``optimal``, and what they read), with ``table`` and ``bank_value``
+    its turn's values (``_solve_turn``); ``work``: the arrays a game works in (``_work``), made
     once for many games (only what a game reads before it writes is reset here).
     """
     (
@@ -585,6 +819,17 @@ def _play_game_py(
             offer_h = -1
         ksit = sit if keep_sits[pol] > 1 else 0
         krows = keep_rows[pol]
+        # ``optimal``: the turn solved at the two scores (F-4: the last turn once the
+        # opponent holds the target), its choices read from the values as it reads them.
+        solves = solved[0][pol]
+        s_height, s_farkle, s_boundary = 0, 0.0, 0.0
+        if solves:
+            other = 1 - mover
+            m = lv_n[other]
+            b = lv_val[other, m - 1] if m > 0 else 0
+            s_height, s_farkle, s_boundary = _solve_turn(
+                a, b, holder == other, solved, table, bank_value
+            )
         outcome = 0  # 0 farkle (or overshoot), 1 instant win, 2 bank
         h = -1
         while True:
@@ -612,7 +857,14 @@ def _play_game_py(
                     col = hand_throw_col[h]
                     continue
                 row = min(t, rows - 1)
-                if bank_flat[bank_base[pol] + (sit * rows + row) * hands + h]:
+                banks = bank_flat[bank_base[pol] + (sit * rows + row) * hands + h]
+                if banks and solves:  # banking legal: optimal banks on ties
+                    worth = bank_value[t] if t < s_height else s_boundary
+                    throw = _solved_value(
+                        table, t, hand_throw_col[h], s_height, s_farkle, s_boundary
+                    )
+                    banks = worth >= throw
+                if banks:
                     outcome = 2
                     if n_trace + 2 <= trace.shape[0]:
                         trace[n_trace] = 2
@@ -637,7 +889,20 @@ def _play_game_py(
                 trace[n_trace + 1] = r
                 n_trace += 2
             o = opt_start[r]
-            if opt_start[r + 1] - o > 1:
+            if opt_start[r + 1] - o > 1 and solves:  # the first option of best value
+                top = -np.inf
+                pick = o
+                for q in range(o, opt_start[r + 1]):
+                    v = _solved_value(
+                        table, t + opt_pts[q], opt_dest[q], s_height, s_farkle, s_boundary
+                    )
+                    if solved[3] and a + t + opt_pts[q] > solved[1]:
+                        v -= _PASSING  # T-9: one that passes the target ranks lower
+                    if v > top:
+                        top = v
+                        pick = q
+                o = pick
+            elif opt_start[r + 1] - o > 1:
                 krow = min(t, krows - 1)
                 o += keep_flat[keep_base[pol] + (ksit * krows + krow) * rolls + r]
             if n_trace + 2 <= trace.shape[0]:
@@ -814,6 +1079,7 @@ def _play_chunks_py(  # pragma: no cover - compiled
     policy: Any,
     game_rules: Any,
     sheet: Any,
+    solved: Any,
     max_turns: int,
     score: Ints,
     wins: Any,
@@ -830,6 +1096,9 @@ def _play_chunks_py(  # pragma: no cover - compiled
     ``hist``). ``FastSimulator.play`` gives each of its threads a share; ``trace_game``
     plays one game, its ``trace`` (empty: no trace) filled."""
     work = _work(players, sheet[5])
+    # the solved turn of an ``optimal`` seat (``_solve_turn``): its rows, its columns
+    table = np.empty((solved[19], solved[20]))
+    bank_value = np.empty(table.shape[0])
     for c in range(mine, chunks, step):
         for i in range(c * n_games // chunks, (c + 1) * n_games // chunks):
             started[i] = _play_game(
@@ -841,6 +1110,7 @@ def _play_chunks_py(  # pragma: no cover - compiled
                 policy,
                 game_rules,
                 sheet,
+                solved,
                 max_turns,
                 score[i],
                 wins[i],
@@ -851,6 +1121,8 @@ def _play_chunks_py(  # pragma: no cover - compiled
                 hist[c],
                 trace,
                 work,
+                table,
+                bank_value,
             )
 
 
@@ -874,16 +1146,33 @@ def seed_key(seed: int) -> np.uint64:
 class FastSimulator:
     """The tables of one rule set and one line-up of players, ready to play games."""
 
-    def __init__(self, rules: RuleSet, players: Sequence[str]) -> None:
+    def __init__(
+        self, rules: RuleSet, players: Sequence[str], solutions: SolutionSource | None = None
+    ) -> None:
+        """``solutions``: where ``optimal`` finds its solved game (``OptimalBot``)."""
         check_setup(rules, len(players), 1)
         self.rules = rules
         self.model = fast_model(rules)
         tables: dict[str, TablePolicy] = {}
+        solution: GameSolution | None = None
         for name in players:
             key = name.strip().lower()
             if key not in tables:
-                tables[key] = table_policy(name, self.model)
+                tables[key] = table_policy(name, self.model, solutions)
+                if tables[key].name == "optimal":
+                    from zloutch.strategy.optimal import OptimalBot
+
+                    bot = make_bot(name, solutions)
+                    assert isinstance(bot, OptimalBot)
+                    advisor = bot.advisor(rules)
+                    solution = advisor.game if advisor is not None else None
+                    reason = SolvedTurns.unsupported(rules, len(players), solution)
+                    if reason:
+                        raise FastPathUnsupported(reason)
         self.policies = tuple(tables.values())
+        self.solved = SolvedTurns.of(
+            self.model, [p.name == "optimal" for p in self.policies], solution
+        )
         order = list(tables)
         self.pol_of = np.asarray([order.index(n.strip().lower()) for n in players], np.int64)
         self.players = len(players)
@@ -912,9 +1201,10 @@ class FastSimulator:
             return self.model.depth + 2 * (max_turns // self.players + 2)
         return self.model.depth
 
-    def _arguments(self, max_turns: int = MAX_TURNS) -> tuple[Any, Any, Any, Any]:
-        """The kernel's inputs as four tuples: the turn graph, the players' tables, the end
-        of the game, the sheet (its stacks as deep as ``max_turns`` turns may need)."""
+    def _arguments(self, max_turns: int = MAX_TURNS) -> tuple[Any, Any, Any, Any, Any]:
+        """The kernel's inputs as five tuples: the turn graph, the players' tables, the end
+        of the game, the sheet (its stacks as deep as ``max_turns`` turns may need), and what
+        ``optimal`` reads (``SolvedTurns``)."""
         fm = self.model
         turn = (
             fm.start_col,
@@ -963,7 +1253,7 @@ class FastSimulator:
         )
         throw_on = self.rules.game.overshoot == "throw_on"
         game_rules = (end.final_turns, end.final_round, end.cut, end.lost, end.reached, throw_on)
-        return turn, policy, game_rules, sheet
+        return turn, policy, game_rules, sheet, self.solved.arguments
 
     def play(
         self,
@@ -1110,13 +1400,14 @@ def simulate_fast(
     batch: int = BATCH,
     max_turns: int = MAX_TURNS,
     jobs: int | None = None,
+    solutions: SolutionSource | None = None,
 ) -> Tally:
     """Play ``games`` games on the fast path; ``progress`` is told the games done per batch.
 
     ``jobs`` threads (default: every core, ``most_threads``); the tally does not depend on it.
     """
     check_setup(rules, len(players), games)
-    sim = FastSimulator(rules, players)
+    sim = FastSimulator(rules, players, solutions)
     threads = most_threads() if jobs is None else max(1, min(jobs, most_threads()))
     total = Tally(len(players))
     for a in range(0, games, batch):

@@ -162,7 +162,14 @@ def simulate(
                 tally = _fast_on_ray(rules, names, games, seed, max_turns, address, progress)
             else:
                 tally = simulate_fast(
-                    rules, names, games, seed, progress=progress, max_turns=max_turns, jobs=jobs
+                    rules,
+                    names,
+                    games,
+                    seed,
+                    progress=progress,
+                    max_turns=max_turns,
+                    jobs=jobs,
+                    solutions=solutions,
                 )
         except FastPathUnsupported:
             if method == "fast":
