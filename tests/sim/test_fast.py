@@ -48,7 +48,7 @@ from zloutch.sim.fast import (
 )
 from zloutch.strategy.bots import make_bot
 from zloutch.strategy.expert import ExpertBot
-from zloutch.strategy.game_solver import GameSolution, solve_game
+from zloutch.strategy.game_solver import GameSolution, solve_game, solved_model
 from zloutch.strategy.optimal import OptimalBot
 
 # One worker compiles the simulation's Numba kernels (about 9 s of CPU on a fresh clone),
@@ -323,6 +323,10 @@ SOLVED = [
     (f"dix-mille({NO_SHEET},target=2000)", ["optimal", "expert"]),  # T-9 exact target
     (f"dix-mille({NO_SHEET},joker,target=1500)", ["expert", "optimal"]),  # V-2, T-9
     ("farkle-minimal(target=2000)", ["optimal", "optimal"]),
+    # the sheet, a turn ahead (its sheet-blind model solved): G-3's ticks, G-4's bumps
+    ("dix-mille(take_back=false,target=2000)", ["optimal", "expert"]),
+    ("dix-mille(take_back=false,bump=any,target=2500)", ["expert", "optimal"]),
+    ("dix-mille(take_back=false,fallback_bumps,ticks_to_cross=2,target=2500)", ["optimal"] * 2),
 ]
 
 
@@ -332,7 +336,9 @@ def test_optimal_games_replay_through_the_engine(spec: str, players: list[str]) 
     engine's ``OptimalBot`` chooses from the same solved game, at every move: eight games
     of each, to the same ends."""
     rules = load_rules(spec)
-    solution = solve_game(rules)
+    model = solved_model(rules)
+    assert model is not None
+    solution = solve_game(model)
     sim = FastSimulator(rules, players, solution)
     solved = sim.solved.arguments[0]
     assert [bool(solved[p]) for p in sim.pol_of] == [p == "optimal" for p in players]
@@ -349,10 +355,10 @@ def test_optimal_on_the_fast_path_is_refused_where_it_would_play_another_game() 
     solution = solve_game(greed)
     with pytest.raises(FastPathUnsupported, match="two-player games only"):
         FastSimulator(greed, ["optimal", "expert", "greedy"], solution)
-    sheet = load_rules("dix-mille(target=1500)")
+    sheet = load_rules("dix-mille(target=1500)")  # take-back: the engine values the offer
     blind = solve_game(load_rules(f"dix-mille({NO_SHEET},target=1500)"))
-    with pytest.raises(FastPathUnsupported, match="sheet-blind model"):
-        FastSimulator(sheet, ["optimal", "expert"], lambda rules: blind)
+    with pytest.raises(FastPathUnsupported, match="take-back"):
+        FastSimulator(sheet, ["optimal", "expert"], blind)
     # F-1's counts (zilch's solve takes seconds even to 300: its values with counts stand in)
     counted = dataclasses.replace(solution, counts=np.zeros((3, 3, 2, 2)))
     with pytest.raises(FastPathUnsupported, match="F-1"):

@@ -346,11 +346,12 @@ class SolvedTurns:
                 f"the fast path plays optimal from a solved game, and {spec} has none "
                 f"(solve it with: zloutch solve --game --rules '{spec}')"
             )
-        if solution.rules != rules:
-            return (
-                f"optimal plays {spec} by its sheet-blind model {solution.rules.spec}, "
-                "looking a turn ahead on the sheet: the fast path does not (the engine does)"
-            )
+        from zloutch.strategy.game_solver import sheet_blind
+
+        if solution.rules != rules and solution.rules != sheet_blind(rules):
+            return f"optimal plays {spec} by {solution.rules.spec}, which the fast path does not"
+        if solution.rules != rules and solution.counts is not None:
+            return "the fast path does not look a turn ahead on the sheet under F-1"
         if players != 2:
             return "the fast path plays optimal in two-player games only (the engine plays more)"
         if solution.counts is not None:
@@ -389,7 +390,7 @@ class SolvedTurns:
                 np.zeros((2, 0)),
                 np.zeros((2, 1, 1), dtype=np.bool_),
             )
-            return SolvedTurns((which, *none, *turn, 1, 1))
+            return SolvedTurns((which, *none, *turn, 1, 1, False))
         from zloutch.strategy.game_solver import PairSolutions
 
         game = PairSolutions(solution).game  # the pair solver's own, as OptimalBot's
@@ -422,6 +423,7 @@ class SolvedTurns:
                 *turn,
                 height,
                 int(flat.columns),
+                solution.rules != fm.rules,  # the sheet-blind model, a turn ahead
             )
         )
 
@@ -578,8 +580,130 @@ def _penalise_py(
 _penalise: Any = njit(cache=True, nogil=True)(_penalise_py)
 
 
+def _tick_py(mover: int, players: int, sheet: Any, work: Any) -> None:  # pragma: no cover
+    """G-3: a farkle's tick beside the mover's level (loose without one), the level crossed
+    at the limit and the bumps of the fall back (``fallback_bumps``)."""
+    limit, restart, bump_mode, fallback = sheet[0], sheet[1], sheet[2], sheet[3]
+    lv_val, lv_tk, lv_n, _, frames, hits, _, lv_pen, banked = work
+    n = lv_n[mover]
+    if limit > 0:
+        hits[mover, 2] += 1  # G-3: a tick, loose without a level (it crosses nothing)
+    if limit > 0 and n > 0:  # G-3: a tick beside the current level
+        lv_tk[mover, n - 1] += 1
+        if lv_tk[mover, n - 1] >= limit:
+            back = _cross(mover, lv_val, lv_tk, lv_n, lv_pen, banked, restart)
+            if fallback and back != 0 and bump_mode != 0:
+                _bumps(
+                    mover, back, players, lv_val, lv_tk, lv_n, lv_pen, banked, sheet, frames, hits
+                )
+
+
+_tick: Any = njit(cache=True, nogil=True, inline="always")(_tick_py)
+
+
+def _write_py(
+    mover: int, value: int, players: int, sheet: Any, work: Any
+) -> None:  # pragma: no cover - compiled
+    """A bank's new level ``value`` on the mover's sheet, its ticks from 0, and its bumps
+    (G-4); where no level is ever crossed, the last level alone."""
+    bump_mode, flat = sheet[2], sheet[9]
+    lv_val, lv_tk, lv_n, ever, frames, hits, _, lv_pen, banked = work
+    m = 0 if flat else lv_n[mover]
+    lv_val[mover, m] = value
+    lv_tk[mover, m] = 0
+    lv_pen[mover, m] = False
+    lv_n[mover] = m + 1
+    banked[mover] += 1
+    ever[mover] = True
+    if bump_mode != 0:
+        _bumps(mover, value, players, lv_val, lv_tk, lv_n, lv_pen, banked, sheet, frames, hits)
+
+
+_write: Any = njit(cache=True, nogil=True, inline="always")(_write_py)
+
+
+def _sheet_ends_py(
+    mover: int, players: int, sheet: Any, cut: Any, work: Any, scratch: Any, ends: Any
+) -> tuple[int, int, int]:  # pragma: no cover - compiled
+    """What the mover's farkle and each bank onto the opponent's levels would leave on the
+    sheet, written on ``scratch`` as the game writes them (``_tick``, ``_write``), as
+    ``GameAdvisor.sheet_ends`` reads the engine's: (the mover's score after a farkle, the
+    opponent's then, the banks that move the opponent), each such bank in ``ends`` as (the
+    mover's score, the opponent's), the lowest level first. Two players."""
+    lv_val, _, lv_n, _, _, _, _, _, _ = work
+    other = 1 - mover
+    n = lv_n[mover]
+    a = lv_val[mover, n - 1] if n > 0 else 0
+    m = lv_n[other]
+    b = lv_val[other, m - 1] if m > 0 else 0
+    _copy_work(work, scratch)
+    _tick(mover, players, sheet, scratch)
+    farkled_to = _score(scratch[0], scratch[2], mover)
+    after_farkle = _score(scratch[0], scratch[2], other)
+    found = 0
+    last_a, last_t = cut.shape[0] - 1, cut.shape[1] - 1
+    ai = max(min(a, last_a), 0)
+    done = a  # the levels above ``a`` in turn, lowest first, each value once
+    while True:
+        v = -1
+        for i in range(m):
+            level = lv_val[other, i]
+            if level > done and (v < 0 or level < v):
+                v = level
+        if v < 0:
+            break
+        done = v
+        t = v - a
+        value = a + t - cut[ai, min(t, last_t)]  # G-7: the last 1000
+        if value == a:
+            continue  # the bank writes nothing: nobody moves
+        _copy_work(work, scratch)
+        _write(mover, value, players, sheet, scratch)
+        theirs = _score(scratch[0], scratch[2], other)
+        if theirs != b:
+            ends[found, 0] = _score(scratch[0], scratch[2], mover)
+            ends[found, 1] = theirs
+            found += 1
+    return farkled_to, after_farkle, found
+
+
+_sheet_ends: Any = njit(cache=True, nogil=True)(_sheet_ends_py)
+
+
+def _score_py(lv_val: Any, lv_n: Any, seat: int) -> int:  # pragma: no cover - compiled
+    n = lv_n[seat]
+    return int(lv_val[seat, n - 1]) if n > 0 else 0
+
+
+_score: Any = njit(cache=True, nogil=True, inline="always")(_score_py)
+
+
+def _copy_work_py(work: Any, scratch: Any) -> None:  # pragma: no cover - compiled
+    """The sheet of ``work`` onto ``scratch`` (the frames are scratch already)."""
+    scratch[0][:] = work[0]
+    scratch[1][:] = work[1]
+    scratch[2][:] = work[2]
+    scratch[3][:] = work[3]
+    scratch[5][:] = work[5]
+    scratch[6][:] = work[6]
+    scratch[7][:] = work[7]
+    scratch[8][:] = work[8]
+
+
+_copy_work: Any = njit(cache=True, nogil=True, inline="always")(_copy_work_py)
+
+
 def _solve_turn_py(
-    a: int, b: int, last_turn: bool, solved: Any, table: Any, bank_value: Any
+    a: int,
+    b: int,
+    last_turn: bool,
+    farkled_to: int,
+    after_farkle: int,
+    ends: Any,
+    n_ends: int,
+    solved: Any,
+    table: Any,
+    bank_value: Any,
 ) -> tuple[int, float, float]:  # pragma: no cover - compiled
     """The ``optimal`` seat's turn at scores ``a`` (the mover's) and ``b`` (units), as the game
     solver values it for one pair (``PairSolutions.turn``, the plain kernel's loop of
@@ -587,7 +711,11 @@ def _solve_turn_py(
     at total ``t`` in column ``c`` and ``bank_value[t]`` that of banking, for ``t`` below the
     returned height; past it, the boundary. Returns (height, farkle's value, boundary).
     ``last_turn``: the opponent has reached a target that leaves this player a last turn
-    (F-4), banking more than ``b - a`` wins and as much ties (``_Game.last_turn_inputs``)."""
+    (F-4), banking more than ``b - a`` wins and as much ties (``_Game.last_turn_inputs``).
+    Looking a turn ahead on the sheet (``PairSolutions.sheet_turn``, ``_sheet_ends``): a
+    farkle is valued at the scores it leaves (``farkled_to``, ``after_farkle``; else ``a``
+    and ``b``), and a bank that writes ``ends[e, 0]`` at the opponent sent back to
+    ``ends[e, 1]`` (``n_ends`` of them)."""
     (
         _,
         T,
@@ -610,6 +738,7 @@ def _solve_turn_py(
         hand_throw_col,
         _,
         _,
+        _,
     ) = solved
     hands = hand_col.shape[0]
     if last_turn:
@@ -620,7 +749,7 @@ def _solve_turn_py(
         mine = 1 if (a > 0 or not entry) else 0
     else:
         height = T - a + (1 if exact else extra)
-        farkle = 1.0 - win[b, a]
+        farkle = 1.0 - win[after_farkle, max(farkled_to, 0)]
         boundary = farkle if exact else 1.0
         theirs = 1 if (b > 0 or not entry) else 0
     n_last = last.shape[1]
@@ -660,7 +789,11 @@ def _solve_turn_py(
                     else:
                         bank = 1.0
                 elif kind != 0:  # the game goes on (kind 2: the bank writes nothing, G-7)
-                    bank = 1.0 - win[b, bx[a, t]]
+                    x = bx[a, t]
+                    bank = 1.0 - win[b, x]
+                    for e in range(n_ends):  # a bank that bumps the opponent (G-4)
+                        if ends[e, 0] == x:
+                            bank = 1.0 - win[ends[e, 1], x]
                     if kind == 2:
                         same = True
                         bank = farkle
@@ -714,6 +847,8 @@ def _play_game_py(
     work: Any,
     table: Any,
     bank_value: Any,
+    scratch: Any,
+    ends: Any,
 ) -> int:  # pragma: no cover - compiled; returns the turns started, -1 if unfinished
     """Play game ``game``; per-player results into the given rows (by player, not seat):
     ``sheets[p]`` counts its bumps given and taken, ticks, take-backs and penalties
@@ -722,7 +857,8 @@ def _play_game_py(
     ``turn``, ``policy``, ``game_rules`` and ``sheet``: the tuples of
     ``FastSimulator._arguments``, and ``solved`` (``SolvedTurns.arguments``: which policies
     solve each turn, ``optimal``, and what they read), with ``table`` and ``bank_value``
-    its turn's values (``_solve_turn``); ``work``: the arrays a game works in (``_work``), made
+    its turn's values (``_solve_turn``), ``scratch`` and ``ends`` its look-ahead's
+    (``_sheet_ends``); ``work``: the arrays a game works in (``_work``), made
     once for many games (only what a game reads before it writes is reset here).
     """
     (
@@ -753,7 +889,7 @@ def _play_game_py(
         take_flat,
     ) = policy
     final_turns, final_round, cut, lost, reaches, throw_on = game_rules
-    limit, restart, bump_mode, fallback, reentry, _, penalty, penalty_after, blank, flat = sheet
+    _, restart, bump_mode, fallback, reentry, _, penalty, penalty_after, blank, flat = sheet
     # ``flat``: no level is ever crossed (no ticks, no bumps, no final round), so a seat's
     # score is its last level, kept alone at the bottom of its stack, and it has entered once
     # it has banked. Else the stack holds every level not crossed; a penalty's level (F-1,
@@ -827,8 +963,11 @@ def _play_game_py(
             other = 1 - mover
             m = lv_n[other]
             b = lv_val[other, m - 1] if m > 0 else 0
+            f_to, f_after, n_ends = a, b, 0
+            if solved[21]:  # a turn ahead on the sheet (``GameAdvisor.sheet_ends``)
+                f_to, f_after, n_ends = _sheet_ends(mover, players, sheet, cut, work, scratch, ends)
             s_height, s_farkle, s_boundary = _solve_turn(
-                a, b, holder == other, solved, table, bank_value
+                a, b, holder == other, f_to, f_after, ends, n_ends, solved, table, bank_value
             )
         outcome = 0  # 0 farkle (or overshoot), 1 instant win, 2 bank
         h = -1
@@ -920,26 +1059,7 @@ def _play_game_py(
         turns[player] += 1
         if outcome == 0:
             farkles[player] += 1
-            if limit > 0:
-                hits[mover, 2] += 1  # G-3: a tick, loose without a level (it crosses nothing)
-            if limit > 0 and n > 0:  # G-3: a tick beside the current level
-                lv_tk[mover, n - 1] += 1
-                if lv_tk[mover, n - 1] >= limit:
-                    back = _cross(mover, lv_val, lv_tk, lv_n, lv_pen, banked, restart)
-                    if fallback and back != 0 and bump_mode != 0:
-                        _bumps(
-                            mover,
-                            back,
-                            players,
-                            lv_val,
-                            lv_tk,
-                            lv_n,
-                            lv_pen,
-                            banked,
-                            sheet,
-                            frames,
-                            hits,
-                        )
+            _tick(mover, players, sheet, work)
             # The penalties write a level below the score the ticks left (F-1 first, then a
             # blank first throw's), which bumps no one and enters no one.
             if penalty > 0:  # F-1: the farkles in a row, and their penalty
@@ -955,27 +1075,7 @@ def _play_game_py(
             value = a + t - cut[ai, min(t, last_t)]  # G-7: the last 1000
             in_row[mover] = 0
             if value != a:  # a new level, its ticks from 0; it may bump (G-4)
-                m = 0 if flat else n
-                lv_val[mover, m] = value
-                lv_tk[mover, m] = 0
-                lv_pen[mover, m] = False
-                lv_n[mover] = m + 1
-                banked[mover] += 1
-                ever[mover] = True
-                if bump_mode != 0:
-                    _bumps(
-                        mover,
-                        value,
-                        players,
-                        lv_val,
-                        lv_tk,
-                        lv_n,
-                        lv_pen,
-                        banked,
-                        sheet,
-                        frames,
-                        hits,
-                    )
+                _write(mover, value, players, sheet, work)
             hist[player, min(t, bins - 1)] += 1
             if hand_take_col[h] >= 0:  # G-8: dice left, offered to the next player
                 offer_t = t
@@ -1099,6 +1199,8 @@ def _play_chunks_py(  # pragma: no cover - compiled
     # the solved turn of an ``optimal`` seat (``_solve_turn``): its rows, its columns
     table = np.empty((solved[19], solved[20]))
     bank_value = np.empty(table.shape[0])
+    scratch = _work(players, sheet[5])
+    ends = np.empty((sheet[5], 2), dtype=np.int64)
     for c in range(mine, chunks, step):
         for i in range(c * n_games // chunks, (c + 1) * n_games // chunks):
             started[i] = _play_game(
@@ -1123,6 +1225,8 @@ def _play_chunks_py(  # pragma: no cover - compiled
                 work,
                 table,
                 bank_value,
+                scratch,
+                ends,
             )
 
 
