@@ -327,6 +327,11 @@ SOLVED = [
     ("dix-mille(take_back=false,target=2000)", ["optimal", "expert"]),
     ("dix-mille(take_back=false,bump=any,target=2500)", ["expert", "optimal"]),
     ("dix-mille(take_back=false,fallback_bumps,ticks_to_cross=2,target=2500)", ["optimal"] * 2),
+    # and G-8's take-back, the offer valued as the engine's bot values it
+    ("dix-mille(target=2000)", ["optimal", "expert"]),  # the preset's full rules
+    ("dix-mille(take_back_counts_for_entry=false,target=2000)", ["expert", "optimal"]),
+    ("dix-mille-6(target=2500)", ["optimal", "greedy"]),  # T-7 entry by a throw
+    ("charentaise(target=2000)", ["optimal", "threshold:400"]),
 ]
 
 
@@ -355,10 +360,10 @@ def test_optimal_on_the_fast_path_is_refused_where_it_would_play_another_game() 
     solution = solve_game(greed)
     with pytest.raises(FastPathUnsupported, match="two-player games only"):
         FastSimulator(greed, ["optimal", "expert", "greedy"], solution)
-    sheet = load_rules("dix-mille(target=1500)")  # take-back: the engine values the offer
-    blind = solve_game(load_rules(f"dix-mille({NO_SHEET},target=1500)"))
-    with pytest.raises(FastPathUnsupported, match="take-back"):
-        FastSimulator(sheet, ["optimal", "expert"], blind)
+    farkle = load_rules("farkle(take_back,target=1500)")  # take-back with F-4's last turns
+    blind = solve_game(load_rules("farkle(target=1500)"))
+    with pytest.raises(FastPathUnsupported, match="take-back and final turns"):
+        FastSimulator(farkle, ["optimal", "expert"], blind)
     # F-1's counts (zilch's solve takes seconds even to 300: its values with counts stand in)
     counted = dataclasses.replace(solution, counts=np.zeros((3, 3, 2, 2)))
     with pytest.raises(FastPathUnsupported, match="F-1"):

@@ -356,9 +356,10 @@ class SolvedTurns:
             return "the fast path plays optimal in two-player games only (the engine plays more)"
         if solution.counts is not None:
             return "the fast path does not play optimal under F-1's farkles in a row"
-        t = rules.turn
-        if t.fresh_farkle_penalty or rules.game.take_back:
-            return "the fast path does not play optimal with take-back or a blank penalty"
+        if rules.turn.fresh_farkle_penalty:
+            return "the fast path does not play optimal with a blank first throw's penalty"
+        if rules.game.take_back and rules.game.final_turns:
+            return "the fast path does not play optimal with take-back and final turns (F-4)"
         return None
 
     @staticmethod
@@ -390,7 +391,8 @@ class SolvedTurns:
                 np.zeros((2, 0)),
                 np.zeros((2, 1, 1), dtype=np.bool_),
             )
-            return SolvedTurns((which, *none, *turn, 1, 1, False))
+            nothing = (False, np.zeros((1, 1, 1), dtype=np.bool_))
+            return SolvedTurns((which, *none, *turn, 1, 1, False, *nothing))
         from zloutch.strategy.game_solver import PairSolutions
 
         game = PairSolutions(solution).game  # the pair solver's own, as OptimalBot's
@@ -407,6 +409,20 @@ class SolvedTurns:
             [fm.compiled.bankable(Situation(entered, 0), height) for entered in (False, True)]
         )
         last = np.stack(game.last) if game.last is not None else np.zeros((2, 0))
+        # G-8: points taken back that count apart toward the entry (``Situation.normalise``)
+        # change where a player at 0 may bank: a table by the units taken back.
+        g, t = fm.rules.game, fm.rules.turn
+        apart = bool(g.take_back and t.entry and not g.take_back_counts_for_entry)
+        apart = apart and t.entry_by == "turn"
+        inh_allowed = np.zeros((1, 1, 1), dtype=np.bool_)
+        if apart:
+            start = game.entered(0)
+            inh_allowed = np.stack(
+                [
+                    fm.compiled.bankable(Situation(start, 0, i * fm.unit), game.rows(0))
+                    for i in range(fm.rows)
+                ]
+            )
         return SolvedTurns(
             (
                 which,
@@ -424,6 +440,8 @@ class SolvedTurns:
                 height,
                 int(flat.columns),
                 solution.rules != fm.rules,  # the sheet-blind model, a turn ahead
+                apart,
+                np.ascontiguousarray(inh_allowed, dtype=np.bool_),
             )
         )
 
@@ -701,6 +719,7 @@ def _solve_turn_py(
     after_farkle: int,
     ends: Any,
     n_ends: int,
+    inherited: int,
     solved: Any,
     table: Any,
     bank_value: Any,
@@ -715,7 +734,8 @@ def _solve_turn_py(
     Looking a turn ahead on the sheet (``PairSolutions.sheet_turn``, ``_sheet_ends``): a
     farkle is valued at the scores it leaves (``farkled_to``, ``after_farkle``; else ``a``
     and ``b``), and a bank that writes ``ends[e, 0]`` at the opponent sent back to
-    ``ends[e, 1]`` (``n_ends`` of them)."""
+    ``ends[e, 1]`` (``n_ends`` of them). ``inherited``: the units taken back (G-8) where they
+    count apart toward the entry, which changes where banking is allowed."""
     (
         _,
         T,
@@ -739,6 +759,8 @@ def _solve_turn_py(
         _,
         _,
         _,
+        _,
+        inh_allowed,
     ) = solved
     hands = hand_col.shape[0]
     if last_turn:
@@ -780,7 +802,11 @@ def _solve_turn_py(
             if last_turn:
                 if last_allowed[mine, t, h]:
                     bank = 1.0 if t > d else (0.5 if t == d else 0.0)
-            elif ballowed[a, t, h]:
+            elif (
+                inh_allowed[min(inherited, inh_allowed.shape[0] - 1), t, h]
+                if inherited > 0
+                else ballowed[a, t, h]
+            ):
                 kind = bkind[a, t]
                 if kind == 3:  # the bank reaches the target
                     if n_last > 0:  # F-4: the opponent's last turn to pass it
@@ -847,6 +873,8 @@ def _play_game_py(
     work: Any,
     table: Any,
     bank_value: Any,
+    table_taken: Any,
+    bank_taken: Any,
     scratch: Any,
     ends: Any,
 ) -> int:  # pragma: no cover - compiled; returns the turns started, -1 if unfinished
@@ -938,9 +966,57 @@ def _play_game_py(
         t = 0
         blank_hit = False  # the turn ends in a farkle on its first throw of every die
         k = -1  # the throw node of the last roll
+        # ``optimal``: the turn solved at the two scores (F-4: the last turn once the
+        # opponent holds the target), its choices read from the values as it reads them.
+        solves = solved[0][pol]
+        s_height, s_farkle, s_boundary = 0, 0.0, 0.0
+        cur_table, cur_bank = table, bank_value
+        if solves:
+            other = 1 - mover
+            m = lv_n[other]
+            b = lv_val[other, m - 1] if m > 0 else 0
+            f_to, f_after, n_ends = a, b, 0
+            if solved[21]:  # a turn ahead on the sheet (``GameAdvisor.sheet_ends``)
+                f_to, f_after, n_ends = _sheet_ends(mover, players, sheet, cut, work, scratch, ends)
+            s_height, s_farkle, s_boundary = _solve_turn(
+                a, b, holder == other, f_to, f_after, ends, n_ends, 0, solved, table, bank_value
+            )
         if offer_h >= 0:
             orow = min(offer_t, rows - 1)
-            if take_flat[((pol * taken.shape[0] + sit) * rows + orow) * hands + offer_h]:
+            if solves:  # G-8, as ``TurnAdvisor.advise``: take back only if worth more
+                fresh = _solved_value(table, 0, start_col, s_height, s_farkle, s_boundary)
+                # the points taken back count apart toward the entry (``Situation``)
+                inh = offer_t if (solved[4] and solved[22] and a <= 0) else 0
+                t_height, t_farkle, t_boundary = s_height, s_farkle, s_boundary
+                if inh != 0:
+                    t_height, t_farkle, t_boundary = _solve_turn(
+                        a,
+                        b,
+                        holder == other,
+                        f_to,
+                        f_after,
+                        ends,
+                        n_ends,
+                        inh,
+                        solved,
+                        table_taken,
+                        bank_taken,
+                    )
+                took = _solved_value(
+                    table_taken if inh != 0 else table,
+                    offer_t,
+                    hand_take_col[offer_h],
+                    t_height,
+                    t_farkle,
+                    t_boundary,
+                )
+                takes = took > fresh
+                if takes and inh != 0:
+                    cur_table, cur_bank = table_taken, bank_taken
+                    s_height, s_farkle, s_boundary = t_height, t_farkle, t_boundary
+            else:
+                takes = take_flat[((pol * taken.shape[0] + sit) * rows + orow) * hands + offer_h]
+            if takes:
                 sit = taken[sit, orow]
                 col = hand_take_col[offer_h]
                 t = offer_t
@@ -955,20 +1031,6 @@ def _play_game_py(
             offer_h = -1
         ksit = sit if keep_sits[pol] > 1 else 0
         krows = keep_rows[pol]
-        # ``optimal``: the turn solved at the two scores (F-4: the last turn once the
-        # opponent holds the target), its choices read from the values as it reads them.
-        solves = solved[0][pol]
-        s_height, s_farkle, s_boundary = 0, 0.0, 0.0
-        if solves:
-            other = 1 - mover
-            m = lv_n[other]
-            b = lv_val[other, m - 1] if m > 0 else 0
-            f_to, f_after, n_ends = a, b, 0
-            if solved[21]:  # a turn ahead on the sheet (``GameAdvisor.sheet_ends``)
-                f_to, f_after, n_ends = _sheet_ends(mover, players, sheet, cut, work, scratch, ends)
-            s_height, s_farkle, s_boundary = _solve_turn(
-                a, b, holder == other, f_to, f_after, ends, n_ends, solved, table, bank_value
-            )
         outcome = 0  # 0 farkle (or overshoot), 1 instant win, 2 bank
         h = -1
         while True:
@@ -998,9 +1060,9 @@ def _play_game_py(
                 row = min(t, rows - 1)
                 banks = bank_flat[bank_base[pol] + (sit * rows + row) * hands + h]
                 if banks and solves:  # banking legal: optimal banks on ties
-                    worth = bank_value[t] if t < s_height else s_boundary
+                    worth = cur_bank[t] if t < s_height else s_boundary
                     throw = _solved_value(
-                        table, t, hand_throw_col[h], s_height, s_farkle, s_boundary
+                        cur_table, t, hand_throw_col[h], s_height, s_farkle, s_boundary
                     )
                     banks = worth >= throw
                 if banks:
@@ -1033,7 +1095,7 @@ def _play_game_py(
                 pick = o
                 for q in range(o, opt_start[r + 1]):
                     v = _solved_value(
-                        table, t + opt_pts[q], opt_dest[q], s_height, s_farkle, s_boundary
+                        cur_table, t + opt_pts[q], opt_dest[q], s_height, s_farkle, s_boundary
                     )
                     if solved[3] and a + t + opt_pts[q] > solved[1]:
                         v -= _PASSING  # T-9: one that passes the target ranks lower
@@ -1199,6 +1261,8 @@ def _play_chunks_py(  # pragma: no cover - compiled
     # the solved turn of an ``optimal`` seat (``_solve_turn``): its rows, its columns
     table = np.empty((solved[19], solved[20]))
     bank_value = np.empty(table.shape[0])
+    table_taken = np.empty_like(table)  # G-8: the turn taken back, where it differs
+    bank_taken = np.empty_like(bank_value)
     scratch = _work(players, sheet[5])
     ends = np.empty((sheet[5], 2), dtype=np.int64)
     for c in range(mine, chunks, step):
@@ -1225,6 +1289,8 @@ def _play_chunks_py(  # pragma: no cover - compiled
                 work,
                 table,
                 bank_value,
+                table_taken,
+                bank_taken,
                 scratch,
                 ends,
             )
