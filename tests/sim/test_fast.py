@@ -332,10 +332,16 @@ SOLVED = [
     ("dix-mille(take_back_counts_for_entry=false,target=2000)", ["expert", "optimal"]),
     ("dix-mille-6(target=2500)", ["optimal", "greedy"]),  # T-7 entry by a throw
     ("charentaise(target=2000)", ["optimal", "threshold:400"]),
+    # three to six: each end against the most dangerous opponent (``field_turn``)
+    ("greed(target=1500)", ["optimal", "expert", "greedy"]),  # F-4 against the leader
+    ("impair(target=2000)", ["expert", "optimal", "cautious", "optimal"]),
+    ("dix-mille(target=2000)", ["greedy", "optimal", "expert"]),  # the sheet, a turn ahead
 ]
 
 
-@pytest.mark.parametrize(("spec", "players"), SOLVED, ids=[spec for spec, _ in SOLVED])
+@pytest.mark.parametrize(
+    ("spec", "players"), SOLVED, ids=[f"{spec}-{len(players)}" for spec, players in SOLVED]
+)
 def test_optimal_games_replay_through_the_engine(spec: str, players: list[str]) -> None:
     """``optimal`` on the fast path (each turn solved in the kernel) chooses what the
     engine's ``OptimalBot`` chooses from the same solved game, at every move: eight games
@@ -352,14 +358,12 @@ def test_optimal_games_replay_through_the_engine(spec: str, players: list[str]) 
 
 
 def test_optimal_on_the_fast_path_is_refused_where_it_would_play_another_game() -> None:
-    """Without a solved game, with a sheet-blind model, with three players or F-1's counts,
-    the fast path refuses ``optimal`` in one line (the engine plays it, and says how)."""
+    """Without a solved game, under F-1's counts, with take-back and F-4's last turns, the
+    fast path refuses ``optimal`` in one line (the engine plays it, and says how)."""
     greed = load_rules("greed(target=1500)")
     with pytest.raises(FastPathUnsupported, match="zloutch solve --game"):
         FastSimulator(greed, ["optimal", "expert"])
     solution = solve_game(greed)
-    with pytest.raises(FastPathUnsupported, match="two-player games only"):
-        FastSimulator(greed, ["optimal", "expert", "greedy"], solution)
     farkle = load_rules("farkle(take_back,target=1500)")  # take-back with F-4's last turns
     blind = solve_game(load_rules("farkle(target=1500)"))
     with pytest.raises(FastPathUnsupported, match="take-back and final turns"):
@@ -369,8 +373,7 @@ def test_optimal_on_the_fast_path_is_refused_where_it_would_play_another_game() 
     with pytest.raises(FastPathUnsupported, match="F-1"):
         FastSimulator(greed, ["optimal", "expert"], counted)
     # --method auto: the engine plays it then, the same bot
-    three = ["optimal", "expert", "greedy"]
-    result = simulate(greed, three, 6, 1, method="auto", solutions=solution)
+    result = simulate(farkle, ["optimal", "expert"], 6, 1, method="auto", solutions=blind)
     assert result.method == "engine"
 
 

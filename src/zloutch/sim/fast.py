@@ -41,9 +41,10 @@ The bots that tabulate give their own tables (``zloutch.strategy.tables``): ``ca
 choices, ties broken as the engine bot breaks them: banking before throwing). ``optimal``
 reads its choices from the values inside a turn at each pair of scores, too many to store:
 the kernel solves each of its turns as the game solver solves one pair (``SolvedTurns``,
-``_solve_turn``), in two-player games whose solved model is the rule set itself (not the
-sheet-blind model of a sheet with a history, not F-1's counts). ``random`` is not a table:
-it stays on the engine path.
+``_solve_turn``), in two-player games: where the sheet has a history (dix-mille), on its
+sheet-blind model looking one turn ahead on the sheet (``_sheet_ends``), and answering a
+take-back offer as the bot does; not under F-1's counts, a blank first throw's penalty, or
+take-back with F-4's last turns. ``random`` is not a table: it stays on the engine path.
 
 Each game ``g`` draws its dice from its own generator (SplitMix64 seeded by the simulation's
 seed and ``g``) and seats players as the engine path does (``seating``), so results depend on
@@ -352,8 +353,6 @@ class SolvedTurns:
             return f"optimal plays {spec} by {solution.rules.spec}, which the fast path does not"
         if solution.rules != rules and solution.counts is not None:
             return "the fast path does not look a turn ahead on the sheet under F-1"
-        if players != 2:
-            return "the fast path plays optimal in two-player games only (the engine plays more)"
         if solution.counts is not None:
             return "the fast path does not play optimal under F-1's farkles in a row"
         if rules.turn.fresh_farkle_penalty:
@@ -641,33 +640,45 @@ _write: Any = njit(cache=True, nogil=True, inline="always")(_write_py)
 
 
 def _sheet_ends_py(
-    mover: int, players: int, sheet: Any, cut: Any, work: Any, scratch: Any, ends: Any
-) -> tuple[int, int, int]:  # pragma: no cover - compiled
-    """What the mover's farkle and each bank onto the opponent's levels would leave on the
+    mover: int,
+    players: int,
+    sheet: Any,
+    cut: Any,
+    work: Any,
+    scratch: Any,
+    opp_b: Any,
+    opp_after: Any,
+    ends: Any,
+    n_ends: Any,
+) -> int:  # pragma: no cover - compiled
+    """What the mover's farkle and each bank onto an opponent's level would leave on the
     sheet, written on ``scratch`` as the game writes them (``_tick``, ``_write``), as
-    ``GameAdvisor.sheet_ends`` reads the engine's: (the mover's score after a farkle, the
-    opponent's then, the banks that move the opponent), each such bank in ``ends`` as (the
-    mover's score, the opponent's), the lowest level first. Two players."""
+    ``GameAdvisor.sheet_ends`` reads the engine's. Returns the mover's score after a farkle;
+    ``opp_after[o]``: opponent ``o``'s then (the opponents in seat order, their scores in
+    ``opp_b``), and ``ends[o, e]`` (the mover's score, opponent ``o``'s) for each of the
+    ``n_ends[o]`` banks that move opponent ``o``, the lowest level first."""
     lv_val, _, lv_n, _, _, _, _, _, _ = work
-    other = 1 - mover
-    n = lv_n[mover]
-    a = lv_val[mover, n - 1] if n > 0 else 0
-    m = lv_n[other]
-    b = lv_val[other, m - 1] if m > 0 else 0
+    a = _score(lv_val, lv_n, mover)
     _copy_work(work, scratch)
     _tick(mover, players, sheet, scratch)
     farkled_to = _score(scratch[0], scratch[2], mover)
-    after_farkle = _score(scratch[0], scratch[2], other)
-    found = 0
+    o = 0
+    for seat in range(players):
+        if seat != mover:
+            opp_after[o] = _score(scratch[0], scratch[2], seat)
+            n_ends[o] = 0
+            o += 1
     last_a, last_t = cut.shape[0] - 1, cut.shape[1] - 1
     ai = max(min(a, last_a), 0)
-    done = a  # the levels above ``a`` in turn, lowest first, each value once
+    done = a  # the opponents' levels above ``a`` in turn, lowest first, each value once
     while True:
         v = -1
-        for i in range(m):
-            level = lv_val[other, i]
-            if level > done and (v < 0 or level < v):
-                v = level
+        for seat in range(players):
+            if seat != mover:
+                for i in range(lv_n[seat]):
+                    level = lv_val[seat, i]
+                    if level > done and (v < 0 or level < v):
+                        v = level
         if v < 0:
             break
         done = v
@@ -677,12 +688,17 @@ def _sheet_ends_py(
             continue  # the bank writes nothing: nobody moves
         _copy_work(work, scratch)
         _write(mover, value, players, sheet, scratch)
-        theirs = _score(scratch[0], scratch[2], other)
-        if theirs != b:
-            ends[found, 0] = _score(scratch[0], scratch[2], mover)
-            ends[found, 1] = theirs
-            found += 1
-    return farkled_to, after_farkle, found
+        mine = _score(scratch[0], scratch[2], mover)
+        o = 0
+        for seat in range(players):
+            if seat != mover:
+                theirs = _score(scratch[0], scratch[2], seat)
+                if theirs != opp_b[o]:
+                    ends[o, n_ends[o], 0] = mine
+                    ends[o, n_ends[o], 1] = theirs
+                    n_ends[o] += 1
+                o += 1
+    return int(farkled_to)
 
 
 _sheet_ends: Any = njit(cache=True, nogil=True)(_sheet_ends_py)
@@ -713,29 +729,31 @@ _copy_work: Any = njit(cache=True, nogil=True, inline="always")(_copy_work_py)
 
 def _solve_turn_py(
     a: int,
-    b: int,
-    last_turn: bool,
+    opp_b: Any,
+    opp_after: Any,
+    n_opp: int,
     farkled_to: int,
-    after_farkle: int,
     ends: Any,
-    n_ends: int,
+    n_ends: Any,
     inherited: int,
     solved: Any,
     table: Any,
     bank_value: Any,
 ) -> tuple[int, float, float]:  # pragma: no cover - compiled
-    """The ``optimal`` seat's turn at scores ``a`` (the mover's) and ``b`` (units), as the game
-    solver values it for one pair (``PairSolutions.turn``, the plain kernel's loop of
-    ``kernels.reference``, in its order: the same floats): ``table[t, c]`` the chance to win
-    at total ``t`` in column ``c`` and ``bank_value[t]`` that of banking, for ``t`` below the
-    returned height; past it, the boundary. Returns (height, farkle's value, boundary).
-    ``last_turn``: the opponent has reached a target that leaves this player a last turn
-    (F-4), banking more than ``b - a`` wins and as much ties (``_Game.last_turn_inputs``).
+    """The ``optimal`` seat's turn at score ``a`` (units) against the ``n_opp`` opponents at
+    ``opp_b``, as the game solver values it (``PairSolutions.turn``, the plain kernel's loop
+    of ``kernels.reference``, in its order: the same floats): ``table[t, c]`` the chance to
+    win at total ``t`` in column ``c`` and ``bank_value[t]`` that of banking, for ``t``
+    below the returned height; past it, the boundary. Returns (height, farkle's value,
+    boundary). Against several opponents each end of the turn is worth the least of its
+    chances against each (``PairSolutions.field_turn``). Once an opponent has reached a
+    target that leaves this player a last turn (F-4), it is played against the highest:
+    banking more than its lead wins and as much ties (``_Game.last_turn_inputs``).
     Looking a turn ahead on the sheet (``PairSolutions.sheet_turn``, ``_sheet_ends``): a
-    farkle is valued at the scores it leaves (``farkled_to``, ``after_farkle``; else ``a``
-    and ``b``), and a bank that writes ``ends[e, 0]`` at the opponent sent back to
-    ``ends[e, 1]`` (``n_ends`` of them). ``inherited``: the units taken back (G-8) where they
-    count apart toward the entry, which changes where banking is allowed."""
+    farkle is valued at the scores it leaves (``farkled_to``, ``opp_after``), and a bank
+    that writes ``ends[o, e, 0]`` at opponent ``o`` sent back to ``ends[o, e, 1]``.
+    ``inherited``: the units taken back (G-8) where they count apart toward the entry,
+    which changes where banking is allowed."""
     (
         _,
         T,
@@ -763,17 +781,22 @@ def _solve_turn_py(
         inh_allowed,
     ) = solved
     hands = hand_col.shape[0]
+    top_b = opp_b[0]
+    for o in range(1, n_opp):
+        top_b = max(top_b, opp_b[o])
+    last_turn = top_b >= T
+    d = top_b - a
+    mine = 1 if (a > 0 or not entry) else 0
     if last_turn:
-        d = b - a
         height = d + extra
         farkle = 0.0
         boundary = 0.0 if exact else 1.0
-        mine = 1 if (a > 0 or not entry) else 0
     else:
         height = T - a + (1 if exact else extra)
-        farkle = 1.0 - win[after_farkle, max(farkled_to, 0)]
+        farkle = np.inf
+        for o in range(n_opp):
+            farkle = min(farkle, 1.0 - win[opp_after[o], max(farkled_to, 0)])
         boundary = farkle if exact else 1.0
-        theirs = 1 if (b > 0 or not entry) else 0
     n_last = last.shape[1]
     for t in range(height - 1, -1, -1):
         for n in range(node_col.shape[0]):
@@ -809,17 +832,22 @@ def _solve_turn_py(
             ):
                 kind = bkind[a, t]
                 if kind == 3:  # the bank reaches the target
-                    if n_last > 0:  # F-4: the opponent's last turn to pass it
-                        x = min(max(bx[a, t] - b, 0), n_last - 1)
-                        bank = 1.0 - last[theirs, x]
-                    else:
-                        bank = 1.0
+                    bank = 1.0
+                    if n_last > 0:  # F-4: each opponent's last turn to pass it
+                        bank = np.inf
+                        for o in range(n_opp):
+                            theirs = 1 if (opp_b[o] > 0 or not entry) else 0
+                            x = min(max(bx[a, t] - opp_b[o], 0), n_last - 1)
+                            bank = min(bank, 1.0 - last[theirs, x])
                 elif kind != 0:  # the game goes on (kind 2: the bank writes nothing, G-7)
                     x = bx[a, t]
-                    bank = 1.0 - win[b, x]
-                    for e in range(n_ends):  # a bank that bumps the opponent (G-4)
-                        if ends[e, 0] == x:
-                            bank = 1.0 - win[ends[e, 1], x]
+                    bank = np.inf
+                    for o in range(n_opp):
+                        v = 1.0 - win[opp_b[o], x]
+                        for e in range(n_ends[o]):  # a bank that bumps them (G-4)
+                            if ends[o, e, 0] == x:
+                                v = 1.0 - win[ends[o, e, 1], x]
+                        bank = min(bank, v)
                     if kind == 2:
                         same = True
                         bank = farkle
@@ -876,7 +904,10 @@ def _play_game_py(
     table_taken: Any,
     bank_taken: Any,
     scratch: Any,
+    opp_b: Any,
+    opp_after: Any,
     ends: Any,
+    n_ends: Any,
 ) -> int:  # pragma: no cover - compiled; returns the turns started, -1 if unfinished
     """Play game ``game``; per-player results into the given rows (by player, not seat):
     ``sheets[p]`` counts its bumps given and taken, ticks, take-backs and penalties
@@ -885,9 +916,10 @@ def _play_game_py(
     ``turn``, ``policy``, ``game_rules`` and ``sheet``: the tuples of
     ``FastSimulator._arguments``, and ``solved`` (``SolvedTurns.arguments``: which policies
     solve each turn, ``optimal``, and what they read), with ``table`` and ``bank_value``
-    its turn's values (``_solve_turn``), ``scratch`` and ``ends`` its look-ahead's
-    (``_sheet_ends``); ``work``: the arrays a game works in (``_work``), made
-    once for many games (only what a game reads before it writes is reset here).
+    its turn's values (``_solve_turn``, a taken-back turn's apart), the opponents' scores
+    and the look-ahead's (``_sheet_ends``) in ``scratch`` to ``n_ends``; ``work``: the
+    arrays a game works in (``_work``), made once for many games (only what a game reads
+    before it writes is reset here).
     """
     (
         start_col,
@@ -972,14 +1004,20 @@ def _play_game_py(
         s_height, s_farkle, s_boundary = 0, 0.0, 0.0
         cur_table, cur_bank = table, bank_value
         if solves:
-            other = 1 - mover
-            m = lv_n[other]
-            b = lv_val[other, m - 1] if m > 0 else 0
-            f_to, f_after, n_ends = a, b, 0
+            n_opp = 0
+            for seat in range(players):
+                if seat != mover:
+                    opp_b[n_opp] = _score(lv_val, lv_n, seat)
+                    opp_after[n_opp] = opp_b[n_opp]
+                    n_ends[n_opp] = 0
+                    n_opp += 1
+            f_to = a
             if solved[21]:  # a turn ahead on the sheet (``GameAdvisor.sheet_ends``)
-                f_to, f_after, n_ends = _sheet_ends(mover, players, sheet, cut, work, scratch, ends)
+                f_to = _sheet_ends(
+                    mover, players, sheet, cut, work, scratch, opp_b, opp_after, ends, n_ends
+                )
             s_height, s_farkle, s_boundary = _solve_turn(
-                a, b, holder == other, f_to, f_after, ends, n_ends, 0, solved, table, bank_value
+                a, opp_b, opp_after, n_opp, f_to, ends, n_ends, 0, solved, table, bank_value
             )
         if offer_h >= 0:
             orow = min(offer_t, rows - 1)
@@ -991,10 +1029,10 @@ def _play_game_py(
                 if inh != 0:
                     t_height, t_farkle, t_boundary = _solve_turn(
                         a,
-                        b,
-                        holder == other,
+                        opp_b,
+                        opp_after,
+                        n_opp,
                         f_to,
-                        f_after,
                         ends,
                         n_ends,
                         inh,
@@ -1264,7 +1302,10 @@ def _play_chunks_py(  # pragma: no cover - compiled
     table_taken = np.empty_like(table)  # G-8: the turn taken back, where it differs
     bank_taken = np.empty_like(bank_value)
     scratch = _work(players, sheet[5])
-    ends = np.empty((sheet[5], 2), dtype=np.int64)
+    opp_b = np.empty(players, dtype=np.int64)
+    opp_after = np.empty(players, dtype=np.int64)
+    ends = np.empty((players, players * sheet[5], 2), dtype=np.int64)
+    n_ends = np.zeros(players, dtype=np.int64)
     for c in range(mine, chunks, step):
         for i in range(c * n_games // chunks, (c + 1) * n_games // chunks):
             started[i] = _play_game(
@@ -1292,7 +1333,10 @@ def _play_chunks_py(  # pragma: no cover - compiled
                 table_taken,
                 bank_taken,
                 scratch,
+                opp_b,
+                opp_after,
                 ends,
+                n_ends,
             )
 
 
