@@ -41,7 +41,8 @@ The bots that tabulate give their own tables (``zloutch.strategy.tables``): ``ca
 choices, ties broken as the engine bot breaks them: banking before throwing). ``optimal``
 reads its choices from the values inside a turn at each pair of scores, too many to store:
 the kernel solves each of its turns as the game solver solves one pair (``SolvedTurns``,
-``_solve_turn``), in two-player games: where the sheet has a history (dix-mille), on its
+``_solve_turn``; at a table of three to six, each end against the most dangerous opponent,
+as the engine's bot): where the sheet has a history (dix-mille), on its
 sheet-blind model looking one turn ahead on the sheet (``_sheet_ends``), and answering a
 take-back offer as the bot does; not under F-1's counts, a blank first throw's penalty, or
 take-back with F-4's last turns. ``random`` is not a table: it stays on the engine path.
