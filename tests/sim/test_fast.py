@@ -42,6 +42,7 @@ from zloutch.sim.fast import (
     TRACE_THROW,
     FastPathUnsupported,
     FastSimulator,
+    SolvedTurns,
     Tally,
     fast_unsupported,
     simulate_fast,
@@ -376,6 +377,20 @@ def test_optimal_games_replay_through_the_engine(spec: str, players: list[str]) 
     assert [bool(solved[p]) for p in sim.pol_of] == [p == "optimal" for p in players]
     for game in range(8):
         check_replayed(sim, rules, 3, game, players, solution)
+
+
+def test_optimal_grows_its_buffers_where_a_turn_needs_more_rows() -> None:
+    """A last turn (F-4) against a leader far past the target solves more rows than the
+    buffers were made for: they grow, and the games still replay move for move (here every
+    turn needs more, the buffers made one row high)."""
+    rules = load_rules("farkle(target=1500)")
+    solution = solve_game(rules)
+    sim = FastSimulator(rules, ["optimal", "greedy"], solution)
+    arguments = list(sim.solved.arguments)
+    arguments[19] = 1  # the buffers' rows
+    sim.solved = SolvedTurns(tuple(arguments))
+    for game in range(4):
+        check_replayed(sim, rules, 5, game, ["optimal", "greedy"], solution)
 
 
 def test_optimal_on_the_fast_path_is_refused_where_it_would_play_another_game() -> None:

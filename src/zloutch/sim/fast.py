@@ -404,7 +404,10 @@ class SolvedTurns:
         inside = ~reached & ~lost
         nothing = inside & (x == np.arange(T)[:, None])
         kind = np.where(reached, 3, np.where(nothing, 2, np.where(inside, 1, 0)))
-        height = T + fm.rows + extra + 1  # F-4's last turn: the leader may be past T
+        # F-4's last turn: the leader may be past the target by a turn's total, which no
+        # row bounds (the kernel grows its buffers; where allowed banks are, past this
+        # many rows, unknown, it stops with an error: ``--method engine``)
+        height = T + 4 * fm.rows + extra + 2
         last_allowed = np.stack(
             [fm.compiled.bankable(Situation(entered, 0), height) for entered in (False, True)]
         )
@@ -437,7 +440,7 @@ class SolvedTurns:
                 np.ascontiguousarray(last, dtype=np.float64),
                 np.ascontiguousarray(last_allowed, dtype=np.bool_),
                 *turn,
-                height,
+                T + fm.rows + extra + 2,  # the kernel's buffers: rows, columns
                 int(flat.columns),
                 solution.rules != fm.rules,  # the sheet-blind model, a turn ahead
                 apart,
@@ -1003,7 +1006,6 @@ def _play_game_py(
         # opponent holds the target), its choices read from the values as it reads them.
         solves = solved[0][pol]
         s_height, s_farkle, s_boundary = 0, 0.0, 0.0
-        cur_table, cur_bank = table, bank_value
         if solves:
             n_opp = 0
             for seat in range(players):
@@ -1012,6 +1014,19 @@ def _play_game_py(
                     opp_after[n_opp] = opp_b[n_opp]
                     n_ends[n_opp] = 0
                     n_opp += 1
+            # the rows this turn solves: past the target by the leader's lead in a last
+            # turn (F-4), which no table bounds: the buffers grow where one is longer
+            top_b = opp_b[0]
+            for o in range(1, n_opp):
+                top_b = max(top_b, opp_b[o])
+            need = (top_b - a if top_b >= solved[1] else solved[1] - a) + solved[2] + 2
+            if need > solved[10].shape[1]:
+                raise ValueError("optimal's last turn: a lead past its tables (--method engine)")
+            if need > table.shape[0]:
+                table = np.empty((need, table.shape[1]))
+                bank_value = np.empty(need)
+                table_taken = np.empty((need, table.shape[1]))
+                bank_taken = np.empty(need)
             f_to = a
             if solved[21]:  # a turn ahead on the sheet (``GameAdvisor.sheet_ends``)
                 f_to = _sheet_ends(
@@ -1020,6 +1035,7 @@ def _play_game_py(
             s_height, s_farkle, s_boundary = _solve_turn(
                 a, opp_b, opp_after, n_opp, f_to, ends, n_ends, 0, solved, table, bank_value
             )
+        cur_table, cur_bank = table, bank_value  # (after the buffers grew)
         if offer_h >= 0:
             orow = min(offer_t, rows - 1)
             if solves:  # G-8, as ``TurnAdvisor.advise``: take back only if worth more
