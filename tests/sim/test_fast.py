@@ -391,6 +391,11 @@ def test_optimal_grows_its_buffers_where_a_turn_needs_more_rows() -> None:
     sim.solved = SolvedTurns(tuple(arguments))
     for game in range(4):
         check_replayed(sim, rules, 5, game, ["optimal", "greedy"], solution)
+    # past the rows where it knows which banks are allowed in a last turn, it stops, saying so
+    arguments[10] = arguments[10][:, :2].copy()
+    sim.solved = SolvedTurns(tuple(arguments))
+    with pytest.raises(FastPathUnsupported, match="--method engine"):
+        sim.play(5, 0, 200, threads=1)
 
 
 def test_optimal_on_the_fast_path_is_refused_where_it_would_play_another_game() -> None:

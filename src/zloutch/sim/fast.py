@@ -1021,7 +1021,9 @@ def _play_game_py(
                 top_b = max(top_b, opp_b[o])
             need = (top_b - a if top_b >= solved[1] else solved[1] - a) + solved[2] + 2
             if need > solved[10].shape[1]:
-                raise ValueError("optimal's last turn: a lead past its tables (--method engine)")
+                raise FastPathUnsupported(
+                    "optimal's last turn: a lead past its tables (play it with --method engine)"
+                )
             if need > table.shape[0]:
                 table = np.empty((need, table.shape[1]))
                 bank_value = np.empty(need)
