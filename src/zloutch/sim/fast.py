@@ -440,7 +440,7 @@ class SolvedTurns:
                 np.ascontiguousarray(last, dtype=np.float64),
                 np.ascontiguousarray(last_allowed, dtype=np.bool_),
                 *turn,
-                T + fm.rows + extra + 2,  # the kernel's buffers: rows, columns
+                height,  # the kernel's buffers: rows (those of ``last_allowed``), columns
                 int(flat.columns),
                 solution.rules != fm.rules,  # the sheet-blind model, a turn ahead
                 apart,
@@ -601,11 +601,23 @@ def _penalise_py(
 _penalise: Any = njit(cache=True, nogil=True)(_penalise_py)
 
 
-def _tick_py(mover: int, players: int, sheet: Any, work: Any) -> None:  # pragma: no cover
+def _tick_py(
+    mover: int,
+    players: int,
+    sheet: Any,
+    lv_val: Ints,
+    lv_tk: Ints,
+    lv_n: Ints,
+    frames: Ints,
+    hits: Ints,
+    lv_pen: Any,
+    banked: Ints,
+) -> None:  # pragma: no cover - compiled
     """G-3: a farkle's tick beside the mover's level (loose without one), the level crossed
-    at the limit and the bumps of the fall back (``fallback_bumps``)."""
+    at the limit and the bumps of the fall back (``fallback_bumps``), on the look-ahead's
+    scratch sheet (``_sheet_ends``) as the kernel writes its own inline: the same lines, the
+    rules themselves in ``_cross`` and ``_bumps``, both held to the engine by the replays."""
     limit, restart, bump_mode, fallback = sheet[0], sheet[1], sheet[2], sheet[3]
-    lv_val, lv_tk, lv_n, _, frames, hits, _, lv_pen, banked = work
     n = lv_n[mover]
     if limit > 0:
         hits[mover, 2] += 1  # G-3: a tick, loose without a level (it crosses nothing)
@@ -623,12 +635,23 @@ _tick: Any = njit(cache=True, nogil=True, inline="always")(_tick_py)
 
 
 def _write_py(
-    mover: int, value: int, players: int, sheet: Any, work: Any
+    mover: int,
+    value: int,
+    players: int,
+    sheet: Any,
+    lv_val: Ints,
+    lv_tk: Ints,
+    lv_n: Ints,
+    ever: Any,
+    frames: Ints,
+    hits: Ints,
+    lv_pen: Any,
+    banked: Ints,
 ) -> None:  # pragma: no cover - compiled
     """A bank's new level ``value`` on the mover's sheet, its ticks from 0, and its bumps
-    (G-4); where no level is ever crossed, the last level alone."""
+    (G-4); where no level is ever crossed, the last level alone. On the look-ahead's scratch
+    sheet, as the kernel writes its own inline (see ``_tick``)."""
     bump_mode, flat = sheet[2], sheet[9]
-    lv_val, lv_tk, lv_n, ever, frames, hits, _, lv_pen, banked = work
     m = 0 if flat else lv_n[mover]
     lv_val[mover, m] = value
     lv_tk[mover, m] = 0
@@ -663,8 +686,9 @@ def _sheet_ends_py(
     ``n_ends[o]`` banks that move opponent ``o``, the lowest level first."""
     lv_val, _, lv_n, _, _, _, _, _, _ = work
     a = _score(lv_val, lv_n, mover)
+    s_val, s_tk, s_n, s_ever, s_frames, s_hits, _, s_pen, s_banked = scratch
     _copy_work(work, scratch)
-    _tick(mover, players, sheet, scratch)
+    _tick(mover, players, sheet, s_val, s_tk, s_n, s_frames, s_hits, s_pen, s_banked)
     farkled_to = _score(scratch[0], scratch[2], mover)
     o = 0
     for seat in range(players):
@@ -691,7 +715,20 @@ def _sheet_ends_py(
         if value == a:
             continue  # the bank writes nothing: nobody moves
         _copy_work(work, scratch)
-        _write(mover, value, players, sheet, scratch)
+        _write(
+            mover,
+            value,
+            players,
+            sheet,
+            s_val,
+            s_tk,
+            s_n,
+            s_ever,
+            s_frames,
+            s_hits,
+            s_pen,
+            s_banked,
+        )
         mine = _score(scratch[0], scratch[2], mover)
         o = 0
         for seat in range(players):
@@ -717,18 +754,24 @@ _score: Any = njit(cache=True, nogil=True, inline="always")(_score_py)
 
 
 def _copy_work_py(work: Any, scratch: Any) -> None:  # pragma: no cover - compiled
-    """The sheet of ``work`` onto ``scratch`` (the frames are scratch already)."""
-    scratch[0][:] = work[0]
-    scratch[1][:] = work[1]
-    scratch[2][:] = work[2]
-    scratch[3][:] = work[3]
-    scratch[5][:] = work[5]
-    scratch[6][:] = work[6]
-    scratch[7][:] = work[7]
-    scratch[8][:] = work[8]
+    """The sheet of ``work`` onto ``scratch`` (the frames are scratch already), element by
+    element (a slice assignment compiles several seconds more)."""
+    val, tk, n, ever, _, hits, in_row, pen, banked = work
+    s_val, s_tk, s_n, s_ever, _, s_hits, s_in_row, s_pen, s_banked = scratch
+    for p in range(val.shape[0]):
+        for i in range(val.shape[1]):
+            s_val[p, i] = val[p, i]
+            s_tk[p, i] = tk[p, i]
+            s_pen[p, i] = pen[p, i]
+        for c in range(hits.shape[1]):
+            s_hits[p, c] = hits[p, c]
+        s_n[p] = n[p]
+        s_ever[p] = ever[p]
+        s_in_row[p] = in_row[p]
+        s_banked[p] = banked[p]
 
 
-_copy_work: Any = njit(cache=True, nogil=True, inline="always")(_copy_work_py)
+_copy_work: Any = njit(cache=True, nogil=True)(_copy_work_py)
 
 
 def _solve_turn_py(
@@ -741,13 +784,14 @@ def _solve_turn_py(
     n_ends: Any,
     inherited: int,
     solved: Any,
-    table: Any,
-    bank_value: Any,
+    tables: Any,
+    banks: Any,
+    k: int,
 ) -> tuple[int, float, float]:  # pragma: no cover - compiled
     """The ``optimal`` seat's turn at score ``a`` (units) against the ``n_opp`` opponents at
     ``opp_b``, as the game solver values it (``PairSolutions.turn``, the plain kernel's loop
-    of ``kernels.reference``, in its order: the same floats): ``table[t, c]`` the chance to
-    win at total ``t`` in column ``c`` and ``bank_value[t]`` that of banking, for ``t``
+    of ``kernels.reference``, in its order: the same floats): ``tables[k, t, c]`` the chance
+    to win at total ``t`` in column ``c`` and ``banks[k, t]`` that of banking, for ``t``
     below the returned height; past it, the boundary. Returns (height, farkle's value,
     boundary). Against several opponents each end of the turn is worth the least of its
     chances against each (``PairSolutions.field_turn``). Once an opponent has reached a
@@ -817,11 +861,11 @@ def _solve_turn_py(
                     elif row >= height:
                         v = boundary
                     else:
-                        v = table[row, dest]
+                        v = tables[k, row, dest]
                     if v > best:
                         best = v
                 total += sig_prob[sg] * best
-            table[t, node_col[n]] = total
+            tables[k, t, node_col[n]] = total
         most = -np.inf
         same = False
         for h in range(hands):
@@ -855,11 +899,11 @@ def _solve_turn_py(
                     if kind == 2:
                         same = True
                         bank = farkle
-            throw = table[t, hand_throw_col[h]]
-            table[t, hand_col[h]] = bank if bank > throw else throw
+            throw = tables[k, t, hand_throw_col[h]]
+            tables[k, t, hand_col[h]] = bank if bank > throw else throw
             if bank > most:
                 most = bank
-        bank_value[t] = farkle if same else most
+        banks[k, t] = farkle if same else most
     return height, farkle, boundary
 
 
@@ -868,19 +912,137 @@ _PASSING = PASSING
 
 
 def _solved_value_py(
-    table: Any, t: int, col: int, height: int, farkle: float, boundary: float
+    tables: Any, k: int, t: int, col: int, height: int, farkle: float, boundary: float
 ) -> float:  # pragma: no cover - compiled
-    """A column's value at total ``t`` in the solved turn (``TurnSolution.column_value``)."""
+    """A column's value at total ``t`` in solved turn ``k`` (``TurnSolution.column_value``)."""
     if col == 0:
         return farkle
     if col == 1:
         return 1.0
     if t >= height:
         return boundary
-    return float(table[t, col])
+    return float(tables[k, t, col])
 
 
 _solved_value: Any = njit(cache=True, nogil=True, inline="always")(_solved_value_py)
+
+
+def _optimal_start_py(
+    mover: int,
+    players: int,
+    a: int,
+    offer_t: int,
+    offer_col: int,
+    start_col: int,
+    sheet: Any,
+    cut: Any,
+    work: Any,
+    scratch: Any,
+    solved: Any,
+    opt: Any,
+    tables: Any,
+    banks: Any,
+) -> tuple[bool, int, int, float, float]:  # pragma: no cover - compiled
+    """The start of an ``optimal`` seat's turn: its turn solved at the scores on the table
+    (against each opponent: ``_solve_turn``; a turn ahead on the sheet: ``_sheet_ends``)
+    into ``tables[0]``, and an offer left at column ``offer_col`` (-1: none) answered as
+    ``TurnAdvisor.advise`` does (G-8: taken back only if worth more than a fresh start),
+    the taken turn solved apart into ``tables[1]`` where the points taken back count apart
+    toward the entry. Returns (takes, the turn's table, its height, farkle, boundary)."""
+    opp_b, opp_after, ends, n_ends = opt
+    lv_val, _, lv_n, _, _, _, _, _, _ = work
+    n_opp = np.int64(0)
+    for seat in range(players):
+        if seat != mover:
+            opp_b[n_opp] = _score(lv_val, lv_n, seat)
+            opp_after[n_opp] = opp_b[n_opp]
+            n_ends[n_opp] = 0
+            n_opp += 1
+    # the rows this turn solves: past the target by the leader's lead in a last turn (F-4)
+    top_b = opp_b[0]
+    for o in range(1, n_opp):
+        top_b = max(top_b, opp_b[o])
+    need = (top_b - a if top_b >= solved[1] else solved[1] - a) + solved[2] + 2
+    if need > tables.shape[1]:
+        raise FastPathUnsupported(
+            "optimal's last turn: a lead past its tables (play it with --method engine)"
+        )
+    f_to = a
+    if solved[21]:  # a turn ahead on the sheet (``GameAdvisor.sheet_ends``)
+        f_to = _sheet_ends(
+            mover, players, sheet, cut, work, scratch, opp_b, opp_after, ends, n_ends
+        )
+    zero, one = np.int64(0), np.int64(1)  # typed: one compile of each helper
+    height, farkle, boundary = _solve_turn(
+        a, opp_b, opp_after, n_opp, f_to, ends, n_ends, zero, solved, tables, banks, zero
+    )
+    if offer_col < 0:
+        return False, 0, height, farkle, boundary
+    fresh = _solved_value(tables, zero, zero, start_col, height, farkle, boundary)
+    # the points taken back count apart toward the entry (``Situation.normalise``)
+    if solved[4] and solved[22] and a <= 0:
+        t_height, t_farkle, t_boundary = _solve_turn(
+            a, opp_b, opp_after, n_opp, f_to, ends, n_ends, offer_t, solved, tables, banks, one
+        )
+        took = _solved_value(tables, one, offer_t, offer_col, t_height, t_farkle, t_boundary)
+        if took > fresh:
+            return True, 1, t_height, t_farkle, t_boundary
+        return False, 0, height, farkle, boundary
+    took = _solved_value(tables, zero, offer_t, offer_col, height, farkle, boundary)
+    return took > fresh, 0, height, farkle, boundary
+
+
+_optimal_start: Any = njit(cache=True, nogil=True)(_optimal_start_py)
+
+
+def _optimal_keep_py(
+    tables: Any,
+    k: int,
+    first: int,
+    end: int,
+    t: int,
+    a: int,
+    opt_pts: Any,
+    opt_dest: Any,
+    height: int,
+    farkle: float,
+    boundary: float,
+    exact: bool,
+    target: int,
+) -> int:  # pragma: no cover - compiled
+    """``optimal``'s keep among options ``first`` to ``end - 1``: the first of best value, one
+    that passes an exact target ranked lower (``TurnAdvisor.advise``, T-9)."""
+    top = -np.inf
+    pick = first
+    for q in range(first, end):
+        v = _solved_value(tables, k, t + opt_pts[q], opt_dest[q], height, farkle, boundary)
+        if exact and a + t + opt_pts[q] > target:
+            v -= _PASSING
+        if v > top:
+            top = v
+            pick = q
+    return pick
+
+
+_optimal_keep: Any = njit(cache=True, nogil=True)(_optimal_keep_py)
+
+
+def _optimal_banks_py(
+    tables: Any,
+    banks: Any,
+    k: int,
+    t: int,
+    throw_col: int,
+    height: int,
+    farkle: float,
+    boundary: float,
+) -> bool:  # pragma: no cover - compiled
+    """Whether ``optimal`` banks at total ``t`` (banking legal there): on ties it does."""
+    worth = banks[k, t] if t < height else boundary
+    return bool(worth >= _solved_value(tables, k, t, throw_col, height, farkle, boundary))
+
+
+_optimal_banks: Any = njit(cache=True, nogil=True)(_optimal_banks_py)
 
 
 def _play_game_py(
@@ -903,15 +1065,10 @@ def _play_game_py(
     hist: Ints,
     trace: Ints,
     work: Any,
-    table: Any,
-    bank_value: Any,
-    table_taken: Any,
-    bank_taken: Any,
+    tables: Any,
+    bank_vals: Any,
     scratch: Any,
-    opp_b: Any,
-    opp_after: Any,
-    ends: Any,
-    n_ends: Any,
+    opt: Any,
 ) -> int:  # pragma: no cover - compiled; returns the turns started, -1 if unfinished
     """Play game ``game``; per-player results into the given rows (by player, not seat):
     ``sheets[p]`` counts its bumps given and taken, ticks, take-backs and penalties
@@ -919,7 +1076,7 @@ def _play_game_py(
 
     ``turn``, ``policy``, ``game_rules`` and ``sheet``: the tuples of
     ``FastSimulator._arguments``, and ``solved`` (``SolvedTurns.arguments``: which policies
-    solve each turn, ``optimal``, and what they read), with ``table`` and ``bank_value``
+    solve each turn, ``optimal``, and what they read), with ``tables`` and ``bank_vals``
     its turn's values (``_solve_turn``, a taken-back turn's apart), the opponents' scores
     and the look-ahead's (``_sheet_ends``) in ``scratch`` to ``n_ends``; ``work``: the
     arrays a game works in (``_work``), made once for many games (only what a game reads
@@ -953,7 +1110,7 @@ def _play_game_py(
         take_flat,
     ) = policy
     final_turns, final_round, cut, lost, reaches, throw_on = game_rules
-    _, restart, bump_mode, fallback, reentry, _, penalty, penalty_after, blank, flat = sheet
+    limit, restart, bump_mode, fallback, reentry, _, penalty, penalty_after, blank, flat = sheet
     # ``flat``: no level is ever crossed (no ticks, no bumps, no final round), so a seat's
     # score is its last level, kept alone at the bottom of its stack, and it has entered once
     # it has banked. Else the stack holds every level not crossed; a penalty's level (F-1,
@@ -980,6 +1137,7 @@ def _play_game_py(
         seat_wins[p] = 0.0
         turns[p] = 0
         farkles[p] = 0
+    solvers = solved[0]  # read once a game (a tuple's array read each turn costs its count)
     mover = np.int64(0)  # typed, not the literal 0: one compile of each helper it meets
     started = 1
     holder = np.int64(-1)  # F-4, G-6: the seat that reached the target (typed: as mover)
@@ -1002,75 +1160,32 @@ def _play_game_py(
         t = 0
         blank_hit = False  # the turn ends in a farkle on its first throw of every die
         k = -1  # the throw node of the last roll
-        # ``optimal``: the turn solved at the two scores (F-4: the last turn once the
-        # opponent holds the target), its choices read from the values as it reads them.
-        solves = solved[0][pol]
-        s_height, s_farkle, s_boundary = 0, 0.0, 0.0
+        # ``optimal``: its turn solved at the scores on the table (``_optimal_start``),
+        # its choices read from the values as it reads them.
+        solves = solvers[pol]
+        s_k, s_height, s_farkle, s_boundary = 0, 0, 0.0, 0.0
+        takes_back = False
         if solves:
-            n_opp = 0
-            for seat in range(players):
-                if seat != mover:
-                    opp_b[n_opp] = _score(lv_val, lv_n, seat)
-                    opp_after[n_opp] = opp_b[n_opp]
-                    n_ends[n_opp] = 0
-                    n_opp += 1
-            # the rows this turn solves: past the target by the leader's lead in a last
-            # turn (F-4), which no table bounds: the buffers grow where one is longer
-            top_b = opp_b[0]
-            for o in range(1, n_opp):
-                top_b = max(top_b, opp_b[o])
-            need = (top_b - a if top_b >= solved[1] else solved[1] - a) + solved[2] + 2
-            if need > solved[10].shape[1]:
-                raise FastPathUnsupported(
-                    "optimal's last turn: a lead past its tables (play it with --method engine)"
-                )
-            if need > table.shape[0]:
-                table = np.empty((need, table.shape[1]))
-                bank_value = np.empty(need)
-                table_taken = np.empty((need, table.shape[1]))
-                bank_taken = np.empty(need)
-            f_to = a
-            if solved[21]:  # a turn ahead on the sheet (``GameAdvisor.sheet_ends``)
-                f_to = _sheet_ends(
-                    mover, players, sheet, cut, work, scratch, opp_b, opp_after, ends, n_ends
-                )
-            s_height, s_farkle, s_boundary = _solve_turn(
-                a, opp_b, opp_after, n_opp, f_to, ends, n_ends, 0, solved, table, bank_value
+            takes_back, s_k, s_height, s_farkle, s_boundary = _optimal_start(
+                mover,
+                players,
+                a,
+                offer_t,
+                hand_take_col[offer_h] if offer_h >= 0 else -1,
+                start_col,
+                sheet,
+                cut,
+                work,
+                scratch,
+                solved,
+                opt,
+                tables,
+                bank_vals,
             )
-        cur_table, cur_bank = table, bank_value  # (after the buffers grew)
         if offer_h >= 0:
             orow = min(offer_t, rows - 1)
-            if solves:  # G-8, as ``TurnAdvisor.advise``: take back only if worth more
-                fresh = _solved_value(table, 0, start_col, s_height, s_farkle, s_boundary)
-                # the points taken back count apart toward the entry (``Situation``)
-                inh = offer_t if (solved[4] and solved[22] and a <= 0) else 0
-                t_height, t_farkle, t_boundary = s_height, s_farkle, s_boundary
-                if inh != 0:
-                    t_height, t_farkle, t_boundary = _solve_turn(
-                        a,
-                        opp_b,
-                        opp_after,
-                        n_opp,
-                        f_to,
-                        ends,
-                        n_ends,
-                        inh,
-                        solved,
-                        table_taken,
-                        bank_taken,
-                    )
-                took = _solved_value(
-                    table_taken if inh != 0 else table,
-                    offer_t,
-                    hand_take_col[offer_h],
-                    t_height,
-                    t_farkle,
-                    t_boundary,
-                )
-                takes = took > fresh
-                if takes and inh != 0:
-                    cur_table, cur_bank = table_taken, bank_taken
-                    s_height, s_farkle, s_boundary = t_height, t_farkle, t_boundary
+            if solves:  # G-8, as ``TurnAdvisor.advise`` (``_optimal_start``)
+                takes = takes_back
             else:
                 takes = take_flat[((pol * taken.shape[0] + sit) * rows + orow) * hands + offer_h]
             if takes:
@@ -1117,11 +1232,16 @@ def _play_game_py(
                 row = min(t, rows - 1)
                 banks = bank_flat[bank_base[pol] + (sit * rows + row) * hands + h]
                 if banks and solves:  # banking legal: optimal banks on ties
-                    worth = cur_bank[t] if t < s_height else s_boundary
-                    throw = _solved_value(
-                        cur_table, t, hand_throw_col[h], s_height, s_farkle, s_boundary
+                    banks = _optimal_banks(
+                        tables,
+                        bank_vals,
+                        s_k,
+                        t,
+                        hand_throw_col[h],
+                        s_height,
+                        s_farkle,
+                        s_boundary,
                     )
-                    banks = worth >= throw
                 if banks:
                     outcome = 2
                     if n_trace + 2 <= trace.shape[0]:
@@ -1148,18 +1268,21 @@ def _play_game_py(
                 n_trace += 2
             o = opt_start[r]
             if opt_start[r + 1] - o > 1 and solves:  # the first option of best value
-                top = -np.inf
-                pick = o
-                for q in range(o, opt_start[r + 1]):
-                    v = _solved_value(
-                        cur_table, t + opt_pts[q], opt_dest[q], s_height, s_farkle, s_boundary
-                    )
-                    if solved[3] and a + t + opt_pts[q] > solved[1]:
-                        v -= _PASSING  # T-9: one that passes the target ranks lower
-                    if v > top:
-                        top = v
-                        pick = q
-                o = pick
+                o = _optimal_keep(
+                    tables,
+                    s_k,
+                    o,
+                    opt_start[r + 1],
+                    t,
+                    a,
+                    opt_pts,
+                    opt_dest,
+                    s_height,
+                    s_farkle,
+                    s_boundary,
+                    solved[3],
+                    solved[1],
+                )
             elif opt_start[r + 1] - o > 1:
                 krow = min(t, krows - 1)
                 o += keep_flat[keep_base[pol] + (ksit * krows + krow) * rolls + r]
@@ -1178,7 +1301,28 @@ def _play_game_py(
         turns[player] += 1
         if outcome == 0:
             farkles[player] += 1
-            _tick(mover, players, sheet, work)
+            # G-3 (as ``_tick`` writes it on the look-ahead's scratch sheet: here inline, where a
+            # helper cost the kernel a quarter of its rate; the replays hold both to the engine)
+            if limit > 0:
+                hits[mover, 2] += 1  # G-3: a tick, loose without a level (it crosses nothing)
+            if limit > 0 and n > 0:  # G-3: a tick beside the current level
+                lv_tk[mover, n - 1] += 1
+                if lv_tk[mover, n - 1] >= limit:
+                    back = _cross(mover, lv_val, lv_tk, lv_n, lv_pen, banked, restart)
+                    if fallback and back != 0 and bump_mode != 0:
+                        _bumps(
+                            mover,
+                            back,
+                            players,
+                            lv_val,
+                            lv_tk,
+                            lv_n,
+                            lv_pen,
+                            banked,
+                            sheet,
+                            frames,
+                            hits,
+                        )
             # The penalties write a level below the score the ticks left (F-1 first, then a
             # blank first throw's), which bumps no one and enters no one.
             if penalty > 0:  # F-1: the farkles in a row, and their penalty
@@ -1194,7 +1338,28 @@ def _play_game_py(
             value = a + t - cut[ai, min(t, last_t)]  # G-7: the last 1000
             in_row[mover] = 0
             if value != a:  # a new level, its ticks from 0; it may bump (G-4)
-                _write(mover, value, players, sheet, work)
+                # (as ``_write`` writes it on the look-ahead's scratch sheet; inline here)
+                m = 0 if flat else n
+                lv_val[mover, m] = value
+                lv_tk[mover, m] = 0
+                lv_pen[mover, m] = False
+                lv_n[mover] = m + 1
+                banked[mover] += 1
+                ever[mover] = True
+                if bump_mode != 0:
+                    _bumps(
+                        mover,
+                        value,
+                        players,
+                        lv_val,
+                        lv_tk,
+                        lv_n,
+                        lv_pen,
+                        banked,
+                        sheet,
+                        frames,
+                        hits,
+                    )
             hist[player, min(t, bins - 1)] += 1
             if hand_take_col[h] >= 0:  # G-8: dice left, offered to the next player
                 offer_t = t
@@ -1281,7 +1446,7 @@ def _work_py(players: int, depth: int) -> Any:  # pragma: no cover - compiled
 _work: Any = njit(cache=True, nogil=True)(_work_py)
 
 
-_play_game: Any = njit(cache=True, nogil=True, inline="always")(_play_game_py)
+_play_game: Any = njit(cache=True, nogil=True)(_play_game_py)
 """Inlined into ``_play_chunks``, its one caller: compiled once, there."""
 
 
@@ -1315,16 +1480,17 @@ def _play_chunks_py(  # pragma: no cover - compiled
     ``hist``). ``FastSimulator.play`` gives each of its threads a share; ``trace_game``
     plays one game, its ``trace`` (empty: no trace) filled."""
     work = _work(players, sheet[5])
-    # the solved turn of an ``optimal`` seat (``_solve_turn``): its rows, its columns
-    table = np.empty((solved[19], solved[20]))
-    bank_value = np.empty(table.shape[0])
-    table_taken = np.empty_like(table)  # G-8: the turn taken back, where it differs
-    bank_taken = np.empty_like(bank_value)
+    # an ``optimal`` seat's solved turns (``_optimal_start``): two tables (a turn taken back
+    # apart), each its rows and columns, and what it reads of the table and the sheet
+    tables = np.empty((2, solved[19], solved[20]))
+    bank_vals = np.empty((2, solved[19]))
     scratch = _work(players, sheet[5])
-    opp_b = np.empty(players, dtype=np.int64)
-    opp_after = np.empty(players, dtype=np.int64)
-    ends = np.empty((players, players * sheet[5], 2), dtype=np.int64)
-    n_ends = np.zeros(players, dtype=np.int64)
+    opt = (
+        np.empty(players, dtype=np.int64),
+        np.empty(players, dtype=np.int64),
+        np.empty((players, players * sheet[5], 2), dtype=np.int64),
+        np.zeros(players, dtype=np.int64),
+    )
     for c in range(mine, chunks, step):
         for i in range(c * n_games // chunks, (c + 1) * n_games // chunks):
             started[i] = _play_game(
@@ -1347,15 +1513,10 @@ def _play_chunks_py(  # pragma: no cover - compiled
                 hist[c],
                 trace,
                 work,
-                table,
-                bank_value,
-                table_taken,
-                bank_taken,
+                tables,
+                bank_vals,
                 scratch,
-                opp_b,
-                opp_after,
-                ends,
-                n_ends,
+                opt,
             )
 
 
