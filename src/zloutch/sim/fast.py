@@ -972,12 +972,13 @@ def _optimal_start_py(
         f_to = _sheet_ends(
             mover, players, sheet, cut, work, scratch, opp_b, opp_after, ends, n_ends
         )
-    zero, one = np.int64(0), np.int64(1)  # typed: one compile of each helper
+    zero = a - a  # an int64 Numba does not fold to a literal 0: one compile of each helper
+    one = zero + 1
     height, farkle, boundary = _solve_turn(
         a, opp_b, opp_after, n_opp, f_to, ends, n_ends, zero, solved, tables, banks, zero
     )
     if offer_col < 0:
-        return False, 0, height, farkle, boundary
+        return False, zero, height, farkle, boundary
     fresh = _solved_value(tables, zero, zero, start_col, height, farkle, boundary)
     # the points taken back count apart toward the entry (``Situation.normalise``)
     if solved[4] and solved[22] and a <= 0:
@@ -986,10 +987,10 @@ def _optimal_start_py(
         )
         took = _solved_value(tables, one, offer_t, offer_col, t_height, t_farkle, t_boundary)
         if took > fresh:
-            return True, 1, t_height, t_farkle, t_boundary
-        return False, 0, height, farkle, boundary
+            return True, one, t_height, t_farkle, t_boundary
+        return False, zero, height, farkle, boundary
     took = _solved_value(tables, zero, offer_t, offer_col, height, farkle, boundary)
-    return took > fresh, 0, height, farkle, boundary
+    return took > fresh, zero, height, farkle, boundary
 
 
 _optimal_start: Any = njit(cache=True, nogil=True)(_optimal_start_py)
@@ -1138,12 +1139,13 @@ def _play_game_py(
         turns[p] = 0
         farkles[p] = 0
     solvers = solved[0]  # read once a game (a tuple's array read each turn costs its count)
+    zero: Any = np.int64(game) * 0  # an int64, not a literal 0: one compile of each helper
     mover = np.int64(0)  # typed, not the literal 0: one compile of each helper it meets
     started = 1
     holder = np.int64(-1)  # F-4, G-6: the seat that reached the target (typed: as mover)
     stop = np.int64(-1)  # the game ends when the turn would pass to this seat
     winner = np.int64(-1)
-    offer_t = 0
+    offer_t = zero
     offer_h = -1  # G-8: the hand a bank with dice left was made at (-1: no offer)
     while True:
         if started > max_turns:
@@ -1157,13 +1159,13 @@ def _play_game_py(
         z = min(in_row[mover], counts - 1)
         sit = sit_of[min(ai, sit_of.shape[0] - 1), 1 if entered else 0, z]
         col = start_col
-        t = 0
+        t = zero  # (a literal 0 here would compile optimal's keep twice)
         blank_hit = False  # the turn ends in a farkle on its first throw of every die
         k = -1  # the throw node of the last roll
         # ``optimal``: its turn solved at the scores on the table (``_optimal_start``),
         # its choices read from the values as it reads them.
         solves = solvers[pol]
-        s_k, s_height, s_farkle, s_boundary = 0, 0, 0.0, 0.0
+        s_k, s_height, s_farkle, s_boundary = zero, zero, 0.0, 0.0
         takes_back = False
         if solves:
             takes_back, s_k, s_height, s_farkle, s_boundary = _optimal_start(
@@ -1171,7 +1173,7 @@ def _play_game_py(
                 players,
                 a,
                 offer_t,
-                hand_take_col[offer_h] if offer_h >= 0 else -1,
+                hand_take_col[max(offer_h, 0)] if offer_h >= 0 else zero - 1,
                 start_col,
                 sheet,
                 cut,
@@ -1446,7 +1448,7 @@ def _work_py(players: int, depth: int) -> Any:  # pragma: no cover - compiled
 _work: Any = njit(cache=True, nogil=True)(_work_py)
 
 
-_play_game: Any = njit(cache=True, nogil=True)(_play_game_py)
+_play_game: Any = njit(cache=True, nogil=True, inline="always")(_play_game_py)
 """Inlined into ``_play_chunks``, its one caller: compiled once, there."""
 
 
