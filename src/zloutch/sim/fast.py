@@ -332,10 +332,19 @@ def table_policy(name: str, fm: FastModel, solutions: SolutionSource | None = No
 @dataclass(frozen=True, eq=False)
 class SolvedTurns:
     """What the kernel reads to play ``optimal`` as ``OptimalBot`` plays it from a solved
-    two-player game (``GameAdvisor``): each of its turns solved at the two scores, as
-    ``PairSolutions.turn`` solves one pair (the same rows, banks and loop: the same
-    values), its choices read as ``TurnAdvisor.advise`` reads them (banking on ties, the
-    first keep of best value, one that passes an exact target ranked lower)."""
+    two-player game (``GameAdvisor``): each of its turns solved at the scores on the table,
+    as ``PairSolutions`` solves one pair (the same rows, banks and loop: the same values;
+    against several opponents the least of the chances, ``field_turn``; on a sheet with a
+    history one turn ahead, ``sheet_turn``), its choices read as ``TurnAdvisor.advise``
+    reads them (banking on ties, the first keep of best value, one that passes an exact
+    target ranked lower, a take-back only where worth more than a fresh start).
+
+    ``arguments``: the policies that solve (``[0]``), the target and the rows past it, T-9,
+    the entry, the solved chances, the banks by score and total (kind, score written,
+    allowed), F-4's last-turn tables and who may bank there, the flat turn, the buffers'
+    rows and columns, whether to look a turn ahead, and the banks allowed with points
+    taken back that count apart toward the entry (indices as ``_solve_turn`` unpacks
+    them)."""
 
     arguments: tuple[Any, ...]
 
