@@ -340,10 +340,10 @@ class SolvedTurns:
     target ranked lower, a take-back only where worth more than a fresh start).
 
     ``arguments``: the policies that solve (``[0]``), the target and the rows past it, T-9,
-    the entry, the solved chances, the banks by score and total (kind, score written,
+    who has entered by score, the solved chances, the banks by score and total (kind, score written,
     allowed), F-4's last-turn tables and who may bank there, the flat turn, the buffers'
-    rows and columns, whether to look a turn ahead, and the banks allowed with points
-    taken back that count apart toward the entry (indices as ``_solve_turn`` unpacks
+    rows and columns, whether to look a turn ahead, the scores where points taken back
+    count apart toward the entry and the banks allowed with them (indices as ``_solve_turn`` unpacks
     them)."""
 
     arguments: tuple[Any, ...]
@@ -392,7 +392,7 @@ class SolvedTurns:
                 0,
                 0,
                 False,
-                False,
+                np.zeros(1, dtype=np.bool_),
                 np.zeros((1, 1)),
                 np.zeros((1, 1), dtype=np.int64),
                 np.zeros((1, 1), dtype=np.int64),
@@ -400,7 +400,7 @@ class SolvedTurns:
                 np.zeros((2, 0)),
                 np.zeros((2, 1, 1), dtype=np.bool_),
             )
-            nothing = (False, np.zeros((1, 1, 1), dtype=np.bool_))
+            nothing = (np.zeros(1, dtype=np.bool_), np.zeros((1, 1, 1), dtype=np.bool_))
             return SolvedTurns((which, *none, *turn, 1, 1, False, *nothing))
         from zloutch.strategy.game_solver import PairSolutions
 
@@ -421,13 +421,23 @@ class SolvedTurns:
             [fm.compiled.bankable(Situation(entered, 0), height) for entered in (False, True)]
         )
         last = np.stack(game.last) if game.last is not None else np.zeros((2, 0))
-        # G-8: points taken back that count apart toward the entry (``Situation.normalise``)
-        # change where a player at 0 may bank: a table by the units taken back.
-        g, t = fm.rules.game, fm.rules.turn
-        apart = bool(g.take_back and t.entry and not g.take_back_counts_for_entry)
-        apart = apart and t.entry_by == "turn"
+        # Who has entered, by score, as the pair solver reads it (``_Game.entered``); and
+        # where points taken back (G-8) count apart toward the entry (``Situation.normalise``
+        # keeps them: a player who has not entered, at 0), which changes where that player
+        # may bank: a table by the units taken back.
+        unit = fm.unit
+        entered_at = np.asarray([game.entered(a * unit) for a in range(height)], dtype=np.bool_)
+        apart_at = np.asarray(
+            [
+                fm.rules.game.take_back
+                and Situation.normalise(fm.rules, bool(entered_at[a]), a * unit, unit).inherited
+                for a in range(T)
+            ],
+            dtype=np.bool_,
+        )
+        assert not apart_at[1:].any(), "only a player at 0 has not entered"
         inh_allowed = np.zeros((1, 1, 1), dtype=np.bool_)
-        if apart:
+        if apart_at.any():
             start = game.entered(0)
             inh_allowed = np.stack(
                 [
@@ -441,7 +451,7 @@ class SolvedTurns:
                 T,
                 extra,
                 bool(game.exact),
-                bool(fm.rules.turn.entry),
+                entered_at,
                 np.ascontiguousarray(solution.win, dtype=np.float64),
                 np.ascontiguousarray(kind, dtype=np.int64),
                 np.ascontiguousarray(x, dtype=np.int64),
@@ -452,7 +462,7 @@ class SolvedTurns:
                 height,  # the kernel's buffers: rows (those of ``last_allowed``), columns
                 int(flat.columns),
                 solution.rules != fm.rules,  # the sheet-blind model, a turn ahead
-                apart,
+                apart_at,
                 np.ascontiguousarray(inh_allowed, dtype=np.bool_),
             )
         )
@@ -816,7 +826,7 @@ def _solve_turn_py(
         T,
         extra,
         exact,
-        entry,
+        entered_at,
         win,
         bkind,
         bx,
@@ -843,7 +853,7 @@ def _solve_turn_py(
         top_b = max(top_b, opp_b[o])
     last_turn = top_b >= T
     d = top_b - a
-    mine = 1 if (a > 0 or not entry) else 0
+    mine = 1 if entered_at[a] else 0
     if last_turn:
         height = d + extra
         farkle = 0.0
@@ -893,7 +903,7 @@ def _solve_turn_py(
                     if n_last > 0:  # F-4: each opponent's last turn to pass it
                         bank = np.inf
                         for o in range(n_opp):
-                            theirs = 1 if (opp_b[o] > 0 or not entry) else 0
+                            theirs = 1 if entered_at[opp_b[o]] else 0
                             x = min(max(bx[a, t] - opp_b[o], 0), n_last - 1)
                             bank = min(bank, 1.0 - last[theirs, x])
                 elif kind != 0:  # the game goes on (kind 2: the bank writes nothing, G-7)
@@ -990,7 +1000,7 @@ def _optimal_start_py(
         return False, zero, height, farkle, boundary
     fresh = _solved_value(tables, zero, zero, start_col, height, farkle, boundary)
     # the points taken back count apart toward the entry (``Situation.normalise``)
-    if solved[4] and solved[22] and a <= 0:
+    if a < solved[22].shape[0] and solved[22][a]:
         t_height, t_farkle, t_boundary = _solve_turn(
             a, opp_b, opp_after, n_opp, f_to, ends, n_ends, offer_t, solved, tables, banks, one
         )
