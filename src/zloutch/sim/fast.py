@@ -77,7 +77,8 @@ from zloutch.strategy.turn_solver import TurnModel, turn_cap
 
 if TYPE_CHECKING:  # the game solver is imported only where a seat plays optimal
     from zloutch.strategy.game_solver import GameSolution
-    from zloutch.strategy.optimal import SolutionSource
+    from zloutch.strategy.optimal import OptimalBot, SolutionSource
+    from zloutch.strategy.policy import Policy
 
 Ints = npt.NDArray[np.int64]
 Bools = npt.NDArray[np.bool_]
@@ -314,12 +315,24 @@ def table_policy(name: str, fm: FastModel, solutions: SolutionSource | None = No
     """The table of a bot (``FastPathUnsupported`` for a bot that is not a table): the bot
     ``make_bot`` makes of its name gives its own (``Tabulated.turn_table``). ``optimal``
     solves each turn in the kernel (``SolvedTurns``): its table says only where banking is
-    allowed."""
-    bot = make_bot(name, solutions)
+    allowed (``solving_bot``)."""
+    return _table_of(make_bot(name, solutions), fm)
+
+
+def solving_bot(bot: object) -> OptimalBot | None:
+    """The bot if it is ``optimal``, whose turns the kernel solves (``SolvedTurns``)."""
+    if isinstance(bot, Tabulated):
+        return None
+    from zloutch.strategy.optimal import OptimalBot  # (imported by ``make_bot`` already)
+
+    return bot if isinstance(bot, OptimalBot) else None
+
+
+def _table_of(bot: Policy, fm: FastModel) -> TablePolicy:
     frame = TableFrame(fm.model, fm.situations, fm.rows, fm.hand_take_col, fm.taken, fm.farkles)
-    if bot.name == "optimal":
+    if solving_bot(bot) is not None:
         return PolicyTable(
-            "optimal",
+            bot.name,
             np.zeros((1, 1, frame.rolls), dtype=np.int16),
             frame.allowed(),
             np.zeros((1, 1, frame.hands), dtype=np.bool_),
@@ -1569,25 +1582,23 @@ class FastSimulator:
         self.rules = rules
         self.model = fast_model(rules)
         tables: dict[str, TablePolicy] = {}
+        solves: dict[str, bool] = {}
         solution: GameSolution | None = None
         for name in players:
             key = name.strip().lower()
             if key not in tables:
-                tables[key] = table_policy(name, self.model, solutions)
-                if tables[key].name == "optimal":
-                    from zloutch.strategy.optimal import OptimalBot
-
-                    bot = make_bot(name, solutions)
-                    assert isinstance(bot, OptimalBot)
-                    advisor = bot.advisor(rules)
+                bot = make_bot(name, solutions)
+                tables[key] = _table_of(bot, self.model)
+                optimal = solving_bot(bot)
+                solves[key] = optimal is not None
+                if optimal is not None:
+                    advisor = optimal.advisor(rules)
                     solution = advisor.game if advisor is not None else None
                     reason = SolvedTurns.unsupported(rules, len(players), solution)
                     if reason:
                         raise FastPathUnsupported(reason)
         self.policies = tuple(tables.values())
-        self.solved = SolvedTurns.of(
-            self.model, [p.name == "optimal" for p in self.policies], solution
-        )
+        self.solved = SolvedTurns.of(self.model, list(solves.values()), solution)
         order = list(tables)
         self.pol_of = np.asarray([order.index(n.strip().lower()) for n in players], np.int64)
         self.players = len(players)
