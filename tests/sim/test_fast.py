@@ -373,7 +373,7 @@ def test_optimal_games_replay_through_the_engine(spec: str, players: list[str]) 
     assert model is not None
     solution = solve_game(model)
     sim = FastSimulator(rules, players, solution)
-    solved = sim.solved.arguments[0]
+    solved = sim.solved.arguments.solves
     assert [bool(solved[p]) for p in sim.pol_of] == [p == "optimal" for p in players]
     for game in range(8):
         check_replayed(sim, rules, 3, game, players, solution)
@@ -386,10 +386,9 @@ def test_optimal_stops_saying_so_where_a_turn_needs_more_rows_than_its_tables() 
     rules = load_rules("farkle(target=1500)")
     solution = solve_game(rules)
     sim = FastSimulator(rules, ["optimal", "greedy"], solution)
-    assert sim.solved.arguments[19] >= sim.solved.arguments[1] + 4 * sim.model.rows
-    arguments = list(sim.solved.arguments)
-    arguments[19] = 2  # the tables' rows
-    sim.solved = SolvedTurns(tuple(arguments))
+    arguments = sim.solved.arguments
+    assert arguments.rows >= arguments.target + 4 * sim.model.rows
+    sim.solved = SolvedTurns(arguments._replace(rows=2))  # the tables' rows
     with pytest.raises(FastPathUnsupported, match="--method engine"):
         sim.play(5, 0, 20, threads=1)
 

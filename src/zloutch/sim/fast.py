@@ -61,7 +61,7 @@ import hashlib
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -82,6 +82,7 @@ if TYPE_CHECKING:  # the game solver is imported only where a seat plays optimal
 
 Ints = npt.NDArray[np.int64]
 Bools = npt.NDArray[np.bool_]
+Floats = npt.NDArray[np.float64]
 
 KIND_FARKLE, KIND_WIN, KIND_HAND, KIND_THROW = 0, 1, 2, 3
 TRACE_ROLL, TRACE_KEEP, TRACE_BANK, TRACE_THROW, TRACE_TAKE, TRACE_FRESH = 0, 1, 2, 3, 4, 5
@@ -342,6 +343,46 @@ def _table_of(bot: Policy, fm: FastModel) -> TablePolicy:
     return bot.turn_table(frame)
 
 
+class SolvedArrays(NamedTuple):
+    """What the kernel reads to solve ``optimal``'s turns (``SolvedTurns.of``)."""
+
+    solves: Bools
+    """By policy: whether it is ``optimal``."""
+    target: int
+    """The target, in units."""
+    past: int
+    """The rows a turn keeps past a reach target (the pair solver's margin; 1 under T-9)."""
+    exact: bool
+    entered_at: Bools
+    """By score: whether a player there has entered, as the pair solver reads it."""
+    win: Floats
+    bank_kind: Ints
+    """By (score, total): 0 the turn is lost (T-9), 1 the game goes on, 2 the bank writes
+    nothing (G-7), 3 it reaches the target."""
+    bank_score: Ints
+    bank_allowed: Bools
+    last: Floats
+    """F-4: the chance that the last player banks more than d units, by entered and d."""
+    last_allowed: Bools
+    node_col: Ints
+    sig_start: Ints
+    sig_prob: Floats
+    sopt_start: Ints
+    sopt_pts: Ints
+    sopt_dest: Ints
+    hand_col: Ints
+    hand_throw_col: Ints
+    rows: int
+    """The rows of the kernel's buffers (and of ``last_allowed``)."""
+    columns: int
+    look_ahead: bool
+    """The sheet-blind model of a sheet with a history: a turn ahead on the sheet."""
+    apart_at: Bools
+    """By score: points taken back count apart toward the entry there."""
+    apart_allowed: Bools
+    """By units taken back, (total, hand): where such a player may bank."""
+
+
 @dataclass(frozen=True, eq=False)
 class SolvedTurns:
     """What the kernel reads to play ``optimal`` as ``OptimalBot`` plays it from a solved
@@ -352,14 +393,9 @@ class SolvedTurns:
     reads them (banking on ties, the first keep of best value, one that passes an exact
     target ranked lower, a take-back only where worth more than a fresh start).
 
-    ``arguments``: the policies that solve (``[0]``), the target and the rows past it, T-9,
-    who has entered by score, the solved chances, the banks by score and total (kind, score written,
-    allowed), F-4's last-turn tables and who may bank there, the flat turn, the buffers'
-    rows and columns, whether to look a turn ahead, the scores where points taken back
-    count apart toward the entry and the banks allowed with them (indices as ``_solve_turn`` unpacks
-    them)."""
+    ``arguments``: what the kernel reads (``SolvedArrays``)."""
 
-    arguments: tuple[Any, ...]
+    arguments: SolvedArrays
 
     @staticmethod
     def unsupported(rules: RuleSet, players: int, solution: GameSolution | None) -> str | None:
@@ -414,7 +450,7 @@ class SolvedTurns:
                 np.zeros((2, 1, 1), dtype=np.bool_),
             )
             nothing = (np.zeros(1, dtype=np.bool_), np.zeros((1, 1, 1), dtype=np.bool_))
-            return SolvedTurns((which, *none, *turn, 1, 1, False, *nothing))
+            return SolvedTurns(SolvedArrays(which, *none, *turn, 1, 1, False, *nothing))
         from zloutch.strategy.game_solver import PairSolutions
 
         game = PairSolutions(solution).game  # the pair solver's own, as OptimalBot's
@@ -459,7 +495,7 @@ class SolvedTurns:
                 ]
             )
         return SolvedTurns(
-            (
+            SolvedArrays(
                 which,
                 T,
                 extra,
@@ -994,13 +1030,13 @@ def _optimal_start_py(
     top_b = opp_b[0]
     for o in range(1, n_opp):
         top_b = max(top_b, opp_b[o])
-    need = (top_b - a if top_b >= solved[1] else solved[1] - a) + solved[2] + 2
+    need = (top_b - a if top_b >= solved.target else solved.target - a) + solved.past + 2
     if need > tables.shape[1]:
         raise FastPathUnsupported(
             "optimal's last turn: a lead past its tables (play it with --method engine)"
         )
     f_to = a
-    if solved[21]:  # a turn ahead on the sheet (``GameAdvisor.sheet_ends``)
+    if solved.look_ahead:  # a turn ahead on the sheet (``GameAdvisor.sheet_ends``)
         f_to = _sheet_ends(
             mover, players, sheet, cut, work, scratch, opp_b, opp_after, ends, n_ends
         )
@@ -1013,7 +1049,7 @@ def _optimal_start_py(
         return False, zero, height, farkle, boundary
     fresh = _solved_value(tables, zero, zero, start_col, height, farkle, boundary)
     # the points taken back count apart toward the entry (``Situation.normalise``)
-    if a < solved[22].shape[0] and solved[22][a]:
+    if a < solved.apart_at.shape[0] and solved.apart_at[a]:
         t_height, t_farkle, t_boundary = _solve_turn(
             a, opp_b, opp_after, n_opp, f_to, ends, n_ends, offer_t, solved, tables, banks, one
         )
@@ -1170,7 +1206,7 @@ def _play_game_py(
         seat_wins[p] = 0.0
         turns[p] = 0
         farkles[p] = 0
-    solvers = solved[0]  # read once a game (a tuple's array read each turn costs its count)
+    solvers = solved.solves  # read once a game (a tuple's array read each turn costs its count)
     zero: Any = np.int64(game) * 0  # an int64, not a literal 0: one compile of each helper
     mover = np.int64(0)  # typed, not the literal 0: one compile of each helper it meets
     started = 1
@@ -1314,8 +1350,8 @@ def _play_game_py(
                     s_height,
                     s_farkle,
                     s_boundary,
-                    solved[3],
-                    solved[1],
+                    solved.exact,
+                    solved.target,
                 )
             elif opt_start[r + 1] - o > 1:
                 krow = min(t, krows - 1)
@@ -1516,8 +1552,8 @@ def _play_chunks_py(  # pragma: no cover - compiled
     work = _work(players, sheet[5])
     # an ``optimal`` seat's solved turns (``_optimal_start``): two tables (a turn taken back
     # apart), each its rows and columns, and what it reads of the table and the sheet
-    tables = np.empty((2, solved[19], solved[20]))
-    bank_vals = np.empty((2, solved[19]))
+    tables = np.empty((2, solved.rows, solved.columns))
+    bank_vals = np.empty((2, solved.rows))
     scratch = _work(players, sheet[5])
     opt = (
         np.empty(players, dtype=np.int64),
