@@ -1,7 +1,7 @@
 """The game solver on an NVIDIA GPU (the CUDA kernel, ``--device cuda``): farkle and zilch.
 
-Run, from the repository's root, on a machine with an NVIDIA GPU (about 3 to 6 minutes on
-one H200 by estimate; not yet measured)::
+Run, from the repository's root, on a machine with an NVIDIA GPU (about 4 minutes on one
+H200 with every check, 2026-12-04)::
 
     PYTHONPATH=src python benchmarks/gpu_solver.py
 
@@ -27,15 +27,20 @@ kernel, every core) and prints the largest difference between the two win tables
 must be at most 1e-12 (the kernel makes the same operations in the same order as the CPU's,
 so 0.0 is expected), and the same passes; the script exits 1 otherwise.
 
-Targets (the issue): farkle under 2 s, the full zilch game under 30 s, on one H200. Not
-measured when this script was written (2026-12-02): no GPU was lent to that session; record
-the figures with their date in docs/performance.md.
+``--out DIR`` writes each solve's summary there (``gpu_RULES.json``: what ``zloutch solve
+--game --json`` prints, with the GPU's name, the time in the kernel's calls and the CPU's
+check).
+
+Targets (the issue): farkle under 2 s, the full zilch game under 30 s, on one H200. The
+figures measured on 2026-12-04 (farkle 3.7 s, zilch 93 s: not met) are in
+docs/performance.md, with ``benchmarks/gpu_probe.py``'s account of where the time goes.
 """
 
 from __future__ import annotations
 
 import argparse
 import datetime
+import json
 import os
 import platform
 import sys
@@ -44,6 +49,7 @@ from typing import Any
 
 import numpy as np
 
+from zloutch.app.solve import game_summary
 from zloutch.rules import load_rules
 from zloutch.strategy.game_solver import GameSolution, solve_game
 from zloutch.strategy.kernels import cuda as cuda_kernel
@@ -71,8 +77,8 @@ class Meter:
             self.launches += 1
             return found
 
-        cuda_kernel.CudaLevel.__init__ = timed_init  # type: ignore[method-assign]
-        cuda_kernel.CudaLevel.starts = timed_starts  # type: ignore[method-assign]
+        cuda_kernel.CudaLevel.__init__ = timed_init  # type: ignore[method-assign,assignment]
+        cuda_kernel.CudaLevel.starts = timed_starts  # type: ignore[method-assign,assignment]
 
     def reset(self) -> None:
         self.seconds = 0.0
@@ -134,6 +140,9 @@ def main() -> int:
     parser.add_argument("--quick", action="store_true", help="farkle-minimal only")
     parser.add_argument("--warmup", default="greed(target=1000)", help="solved first, untimed")
     parser.add_argument(
+        "--out", metavar="DIR", help="write each solve's summary (as solve --game --json) there"
+    )
+    parser.add_argument(
         "--host", nargs="?", const="zilch", metavar="RULES", help="no GPU: the host's sweep"
     )
     args = parser.parse_args()
@@ -175,18 +184,37 @@ def main() -> int:
             f"{gpu.first_player:.6f}",
             flush=True,
         )
-        if spec not in args.check:
-            continue
-        cpu, cpu_seconds = solve(spec, "numba")
-        same_nan = bool((np.isnan(cpu.win) == np.isnan(gpu.win)).all())
-        diff = float(np.nanmax(np.abs(cpu.win - gpu.win)))
-        ok = same_nan and diff <= TOLERANCE and cpu.passes == gpu.passes
-        failed |= not ok
+        record: dict[str, Any] = {"device": name, "backend": "cuda", "gpu_seconds": meter.seconds}
+        record |= game_summary(gpu, seconds)
         print(
-            f"{spec:16} cpu  {cpu_seconds:8.2f} s  passes {cpu.passes:6,}  largest difference "
-            f"{diff:.1e}  {'ok' if ok else 'FAILED'} (<= {TOLERANCE:g}, same passes and NaNs)",
+            f"{'':16} states a pass of every level {gpu.states:,}, score pairs "
+            f"{record['score_pairs']:,}, turn states {record['turn_states']:,}",
             flush=True,
         )
+        if spec in args.check:
+            cpu, cpu_seconds = solve(spec, "numba")
+            same_nan = bool((np.isnan(cpu.win) == np.isnan(gpu.win)).all())
+            diff = float(np.nanmax(np.abs(cpu.win - gpu.win)))
+            if cpu.counts is not None and gpu.counts is not None:
+                same_nan &= bool((np.isnan(cpu.counts) == np.isnan(gpu.counts)).all())
+                diff = max(diff, float(np.nanmax(np.abs(cpu.counts - gpu.counts))))
+            ok = same_nan and diff <= TOLERANCE and cpu.passes == gpu.passes
+            failed |= not ok
+            record["cpu"] = {
+                "seconds": cpu_seconds,
+                "passes": cpu.passes,
+                "largest_difference": diff,
+            }
+            print(
+                f"{spec:16} cpu  {cpu_seconds:8.2f} s  passes {cpu.passes:6,}  largest difference "
+                f"{diff:.1e}  {'ok' if ok else 'FAILED'} (<= {TOLERANCE:g}, same passes and NaNs)",
+                flush=True,
+            )
+        if args.out:
+            os.makedirs(args.out, exist_ok=True)
+            stem = "".join(c if c.isalnum() else "_" for c in spec).strip("_")
+            with open(os.path.join(args.out, f"gpu_{stem}.json"), "w") as file:
+                json.dump(record, file, indent=2, default=str)
     return 1 if failed else 0
 
 

@@ -47,7 +47,7 @@ def main(out: Path) -> None:
         (
             *[ints] * 2,  # level_start, sig_start
             doubles,  # sig_prob
-            *[ints] * 7,  # opt_start ... throw_hands
+            *[ints] * 6,  # opt_start, opt_off ... throw_hands
             *[types.int64] * 4,  # ring_rows, columns, signatures, start_col
         ),
         DeviceTurn,

@@ -154,7 +154,8 @@ def test_dependency_levels(spec: str) -> None:
     assert sorted(t.throw_hands.tolist()) == list(range(len(t.hand_col)))
     assert t.levels == (2 if spec == "dix-mille(joker)" else 1)
     assert device.level_start.dtype == np.int32
-    assert np.array_equal(device.opt_dest, t.opt_dest) and device.columns == t.columns
+    assert np.array_equal(device.opt_off, t.opt_pts * t.columns + t.opt_dest)
+    assert device.columns == t.columns
     assert 32 <= block_size(t) <= 256 and block_size(t) % 32 == 0
 
 

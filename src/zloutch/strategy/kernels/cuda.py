@@ -3,12 +3,18 @@
 ``solve_pairs``'s computation (``reference.kernel_python`` states it) for every pair of a
 batch in one launch: one block per pair, so a batch can hold any pairs (a level's, or the
 levels of several F-1 farkle counts side by side: they are independent), each pair going
-down its own totals. Within a block, for each total from the pair's top down to 0:
+down its own totals. A block keeps the last ``max_points + 1`` rows in a ring in its shared
+memory (``slot = row mod (max_points + 1)``), values then derivatives. Every slot starts as
+the rows past the pair's top are worth: the boundary in the turn's columns, the farkle and
+the win in theirs, which are never written again. An option is then one read, of its row and
+column as they are (``opt_off = points x columns + column``, wrapped once), with no test of
+where it leads. Within a block, for each total from the pair's top down to 0:
 
-1. the block's threads share the signatures of the throw nodes (one signature a thread, in
-   steps of the block's size), each taking the best of its options (the first of equal ones,
-   strict ``>``, as the plain kernel) and writing ``sig_prob * best`` and the same for its
-   derivative, rounded once each;
+1. the last threads of the block read the row's banks (a value and a flag a hand) into the
+   shared memory, while the threads share the signatures of the throw nodes (one signature a
+   thread, in steps of the block's size), each taking the best of its options (the first of
+   equal ones, strict ``>``, as the plain kernel) and writing ``sig_prob * best`` and the same
+   for its derivative, rounded once each;
 2. ``syncthreads``; one thread per node adds its signatures' products in their order (the
    plain kernel's sum, bit for bit: multiplications and additions are libdevice's ``_rn``
    functions, which the compiler never fuses into an FMA), then values the hands that throw
@@ -18,12 +24,11 @@ Nodes reached at the same total by an option worth no points (jokers' throws, V-
 valued before the nodes that read them: steps 1 and 2 run once per dependency level of the
 flat turn (``FlatTurn.level_start``, whose levels' nodes and signatures are contiguous), so a
 total costs ``2 x levels`` barriers (two without jokers). The kernel reads the flat turn as
-it is, as int32 copies (``device_turn``), sent to the device once per turn. An option
-reads the row ``t + points``; only the last ``max_points + 1`` rows are kept, in a ring in
-the block's shared memory (``slot = row mod (max_points + 1)``), values then derivatives,
-then the products of step 1: ``2 x ((max_points + 1) x columns + signatures)`` doubles
-(17.5 kB for farkle, 42.5 kB for zilch). A turn graph whose ring does not fit the 48 kB a
-block gets without asking runs the same code on a ring in global memory.
+int32 copies (``device_turn``), sent to the device once per turn. The shared memory holds
+``2 x ((max_points + 1) x columns + signatures + hands)`` doubles: the ring, the products of
+step 1 and the row's banks (17.6 kB for farkle, 42.6 kB for zilch). A turn graph whose ring
+does not fit the 48 kB a block gets without asking runs the same code on a ring in global
+memory.
 
 The inputs of a batch (rows, banks) go to the device once (``CudaLevel``); each pass of
 Newton's method sends three numbers a pair (farkle, win, boundary), runs one launch and
@@ -141,8 +146,7 @@ class DeviceTurn(NamedTuple):
     sig_start: Any
     sig_prob: Any
     opt_start: Any
-    opt_pts: Any
-    opt_dest: Any
+    opt_off: Any
     node_col: Any
     hand_col: Any
     throw_hand_start: Any
@@ -196,8 +200,7 @@ def device_turn(turn: FlatTurn) -> DeviceTurn:
         sig_start=i32(turn.sig_start),
         sig_prob=np.ascontiguousarray(turn.sig_prob, dtype=np.float64),
         opt_start=i32(turn.opt_start),
-        opt_pts=i32(turn.opt_pts),
-        opt_dest=i32(turn.opt_dest),
+        opt_off=i32(turn.opt_pts * turn.columns + turn.opt_dest),
         node_col=i32(turn.node_col),
         hand_col=i32(turn.hand_col),
         throw_hand_start=i32(turn.throw_hand_start),
@@ -216,8 +219,9 @@ def widest(turn: FlatTurn) -> int:
 
 
 def scratch(turn: FlatTurn) -> int:
-    """Doubles of a block's ring and products."""
-    return 2 * ((turn.max_points + 1) * turn.columns + int(turn.sig_prob.shape[0]))
+    """Doubles of a block's ring, products and banks of a row."""
+    ring = (turn.max_points + 1) * turn.columns
+    return 2 * (ring + int(turn.sig_prob.shape[0]) + int(turn.hand_col.shape[0]))
 
 
 _on_device: dict[int, tuple[weakref.ref[FlatTurn], DeviceTurn]] = {}
@@ -391,30 +395,31 @@ class CudaLevel:
     ) -> None:
         scal = np.ascontiguousarray(np.stack([farkle, win, boundary], axis=1), dtype=np.float64)
         self._scal.copy_to_device(scal)
-        in_shared, in_global = _kernels()
-        if self.shared:
-            kernel = in_shared[self.pairs, self.block, 0, self.scratch * 8]
-        else:
-            kernel = in_global[self.pairs, self.block]
         outputs = DeviceOut(
             self._out,
             full is not None,
             self._none if full is None else full,
             self._none if full_d is None else full_d,
         )
+        args = (
+            self._rows,
+            self._scal,
+            self.d_boundary,
+            self._banks,
+            self._graph,
+            outputs,
+            self._scratch,
+        )
+        in_shared, in_global = _kernels()
+        if self.shared:
+            kernel = in_shared[self.pairs, self.block, 0, self.scratch * 8]
+        else:
+            kernel = in_global[self.pairs, self.block]
         with warnings.catch_warnings():
             # A level has a few hundred pairs, a block each: fewer blocks than the GPU could
             # hold, as intended (each block is long), which Numba warns about at every launch.
             warnings.filterwarnings("ignore", message="Grid size .* will likely result in GPU")
-            kernel(
-                self._rows,
-                self._scal,
-                self.d_boundary,
-                self._banks,
-                self._graph,
-                outputs,
-                self._scratch,
-            )
+            kernel(*args)
 
     def starts(self, farkle: Floats, win: Floats, boundary: Floats) -> tuple[Floats, Floats]:
         """The value at the start of the turn (total 0) of every pair, and d/d(farkle)."""

@@ -40,9 +40,9 @@ def solve(ring, rows, scal, d_boundary, banks, turn, outputs):
     (``scal``), then three tuples: the banks (``DeviceBanks``), the turn graph
     (``DeviceTurn``: the flat turn's arrays as int32) and where to write (``DeviceOut``)."""
     by_score, bank, same, allowed, pair_allowed, bank_value, nothing = banks
-    level_start, sig_start, sig_prob, opt_start, opt_pts, opt_dest = turn[:6]
-    node_col, hand_col, throw_hand_start, throw_hands = turn[6:10]
-    ring_rows, columns, signatures, start_col = turn[10:]
+    level_start, sig_start, sig_prob, opt_start, opt_off = turn[:5]
+    node_col, hand_col, throw_hand_start, throw_hands = turn[5:9]
+    ring_rows, columns, signatures, start_col = turn[9:]
     out, full, full_values, full_deriv = outputs
     p = cuda.blockIdx.x
     tid = cuda.threadIdx.x
@@ -51,46 +51,66 @@ def solve(ring, rows, scal, d_boundary, banks, turn, outputs):
     farkle = scal[p, 0]
     win = scal[p, 1]
     boundary = scal[p, 2]
-    derivs = ring_rows * columns  # where the derivatives start
-    pv = 2 * derivs  # the products of step 1: values, then derivatives
+    span = ring_rows * columns
+    derivs = span  # where the derivatives start
+    pv = 2 * span  # the products of step 1: values, then derivatives
     pd = pv + signatures
+    hands = hand_col.shape[0]
+    hb = pd + signatures  # each hand's bank at the row, then its derivative
+    hdb = hb + hands
+    mine = pair_allowed[p] if by_score else 0
     levels = level_start.shape[0] - 1
+    # Every slot starts as the rows past the top: the boundary in the turn's columns, the
+    # farkle and the win in theirs (never written again), so an option reads its row and
+    # column as they are, whichever the row.
+    for i in range(tid, span, step):
+        c = i % columns
+        if c == 0:
+            ring[i] = farkle
+            ring[derivs + i] = 1.0
+        elif c == 1:
+            ring[i] = win
+            ring[derivs + i] = 0.0
+        else:
+            ring[i] = boundary
+            ring[derivs + i] = d_boundary
+    cuda.syncthreads()
     for t in range(top - 1, -1, -1):
-        base = t % ring_rows  # the slot of row t
+        row = (t % ring_rows) * columns  # where row t's slot starts
+        # The row's banks, read by the last threads (the fewest signatures) while the
+        # others take the best of their options; read by the nodes after step 1's barrier
+        # (the last row's nodes read theirs before the barrier that ended it).
+        for h in range(step - 1 - tid, hands, step):
+            b = NEG_INF
+            db = 0.0
+            if by_score:  # the bank's worth by (pair, total); who may bank, by score
+                if allowed[mine, t, h]:
+                    b = bank_value[p, t]
+                    if nothing[p, t]:
+                        b = farkle
+                        db = 1.0
+            else:
+                b = bank[p, t, h]
+                if same[p, t, h]:
+                    b = farkle
+                    db = 1.0
+            ring[hb + h] = b
+            ring[hdb + h] = db
         for k in range(levels):
             for s in range(sig_start[level_start[k]] + tid, sig_start[level_start[k + 1]], step):
                 best = NEG_INF
-                arg = -1
+                at = -1
                 for o in range(opt_start[s], opt_start[s + 1]):
-                    dest = opt_dest[o]
-                    if dest == 0:
-                        v = farkle
-                    elif dest == 1:
-                        v = win
-                    elif t + opt_pts[o] >= top:
-                        v = boundary
-                    else:
-                        slot = base + opt_pts[o]
-                        if slot >= ring_rows:
-                            slot -= ring_rows
-                        v = ring[slot * columns + dest]
+                    i = row + opt_off[o]
+                    if i >= span:
+                        i -= span
+                    v = ring[i]
                     if v > best:
                         best = v
-                        arg = o
+                        at = i
                 dbest = 0.0
-                if arg >= 0:
-                    dest = opt_dest[arg]
-                    if dest == 0:
-                        dbest = 1.0
-                    elif dest == 1:
-                        dbest = 0.0
-                    elif t + opt_pts[arg] >= top:
-                        dbest = d_boundary
-                    else:
-                        slot = base + opt_pts[arg]
-                        if slot >= ring_rows:
-                            slot -= ring_rows
-                        dbest = ring[derivs + slot * columns + dest]
+                if at >= 0:
+                    dbest = ring[derivs + at]
                 ring[pv + s] = mul(sig_prob[s], best)
                 ring[pd + s] = mul(sig_prob[s], dbest)
             cuda.syncthreads()
@@ -101,36 +121,22 @@ def solve(ring, rows, scal, d_boundary, banks, turn, outputs):
                     value = add(value, ring[pv + s])
                     deriv = add(deriv, ring[pd + s])
                 col = node_col[n]
-                at = base * columns + col
-                ring[at] = value
-                ring[derivs + at] = deriv
+                ring[row + col] = value
+                ring[derivs + row + col] = deriv
                 if full:
                     full_values[p, t, col] = value
                     full_deriv[p, t, col] = deriv
                 for j in range(throw_hand_start[n], throw_hand_start[n + 1]):
                     h = throw_hands[j]
-                    db = 0.0
-                    if by_score:  # the bank's worth by (pair, total); who may bank, by score
-                        b = NEG_INF
-                        if allowed[pair_allowed[p], t, h]:
-                            b = bank_value[p, t]
-                            if nothing[p, t]:
-                                b = farkle
-                                db = 1.0
-                    else:
-                        b = bank[p, t, h]
-                        if same[p, t, h]:
-                            b = farkle
-                            db = 1.0
+                    b = ring[hb + h]
                     hv = value
                     hd = deriv
                     if b > value:
                         hv = b
-                        hd = db
+                        hd = ring[hdb + h]
                     col = hand_col[h]
-                    at = base * columns + col
-                    ring[at] = hv
-                    ring[derivs + at] = hd
+                    ring[row + col] = hv
+                    ring[derivs + row + col] = hd
                     if full:
                         full_values[p, t, col] = hv
                         full_deriv[p, t, col] = hd
