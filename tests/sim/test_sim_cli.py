@@ -53,6 +53,23 @@ def test_json_and_csv_files(tmp_path: Path) -> None:
         assert float(row["win_rate"]) == pytest.approx(player["win_rate"])
 
 
+def test_a_dash_prints_the_document_in_place_of_the_tables(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    args = [*BASE, "--players", "greedy,random", "--jobs", "1"]
+    to_file = runner.invoke(app, [*args, "--json", "out.json", "-q"])
+    printed = runner.invoke(app, [*args, "--json", "-"])
+    assert printed.exit_code == 0, printed.output
+    assert json.loads(printed.stdout) == json.loads((tmp_path / "out.json").read_text())
+    assert to_file.exit_code == 0 and not (tmp_path / "-").exists()  # no file named '-'
+    rows = runner.invoke(app, [*args, "--csv", "-"])
+    assert rows.exit_code == 0 and rows.stdout.startswith("rules,seed,")
+    assert [r["name"] for r in csv.DictReader(rows.stdout.splitlines())] == ["greedy", "random"]
+    both = runner.invoke(app, [*args, "--json", "-", "--csv", "-"])
+    assert both.exit_code == 2 and "choose one" in both.output
+
+
 def test_jobs_do_not_change_the_document(tmp_path: Path) -> None:
     documents = []
     for jobs in ("1", "2"):

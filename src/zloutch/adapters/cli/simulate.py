@@ -47,11 +47,19 @@ def simulate(
     ] = None,
     json_file: Annotated[
         str | None,
-        typer.Option("--json", metavar="FILE", help="Write the result document (JSON) to FILE."),
+        typer.Option(
+            "--json",
+            metavar="FILE",
+            help="Write the result document (JSON) to FILE; '-' prints it instead of the tables.",
+        ),
     ] = None,
     csv_file: Annotated[
         str | None,
-        typer.Option("--csv", metavar="FILE", help="Write one row per player (CSV) to FILE."),
+        typer.Option(
+            "--csv",
+            metavar="FILE",
+            help="Write one row per player (CSV) to FILE; '-' prints it instead of the tables.",
+        ),
     ] = None,
     quiet: Annotated[
         bool, typer.Option("--quiet", "-q", help="No progress bar and no tables.")
@@ -94,6 +102,11 @@ def simulate(
     """
     with user_errors():  # before the games, and before the second their modules take
         check_outputs(("--json", json_file), ("--csv", csv_file))
+        if json_file == "-" and csv_file == "-":
+            from zloutch.rules import ZloutchError
+
+            raise ZloutchError("--json - and --csv - both print to standard output: choose one")
+    printed = "-" in (json_file, csv_file)  # the document on stdout, in place of the tables
 
     from zloutch.app.store import load_game_solution
     from zloutch.engine.endings import load_rules
@@ -142,11 +155,15 @@ def simulate(
                 f"Interrupted: the results of the {result.games:,} games played of {games:,}.",
                 err=True,
             )
-        if json_file is not None:
-            write_output(json_file, json.dumps(document, indent=2) + "\n")
-        if csv_file is not None:
-            write_output(csv_file, simulation_csv(document))
-    if not quiet:
+        for path, text in (
+            (json_file, lambda: json.dumps(document, indent=2) + "\n"),
+            (csv_file, lambda: simulation_csv(document)),
+        ):
+            if path == "-":
+                typer.echo(text(), nl=False)
+            elif path is not None:
+                write_output(path, text())
+    if not quiet and not printed:
         render_simulation(document)
     if interrupted:
         raise typer.Exit(EXIT_INTERRUPTED)
