@@ -75,14 +75,17 @@ PENALTY_CASES = {
     ),
 }
 QUICK_PENALTY_TARGET = 100
-"""The default run's twin of each penalty case: the same rules to 100 points (under half the
-states of the brute force); the target of 150 runs under slow."""
+"""The twin of each penalty case: the same rules to 100 points (under half the states of the
+brute force). The default run plays the first case's twin; the others and the target of 150
+run under slow."""
 
 
 def penalty_cases() -> list[object]:
     params: list[object] = []
-    for case in sorted(PENALTY_CASES):
-        params.append(pytest.param(case, QUICK_PENALTY_TARGET, id=f"{case}-{QUICK_PENALTY_TARGET}"))
+    for n, case in enumerate(sorted(PENALTY_CASES)):
+        quick = () if n == 0 else pytest.mark.slow  # the first by default: F-1 alone
+        quick_id = f"{case}-{QUICK_PENALTY_TARGET}"
+        params.append(pytest.param(case, QUICK_PENALTY_TARGET, id=quick_id, marks=quick))
         params.append(pytest.param(case, None, id=case, marks=pytest.mark.slow))
     return params
 

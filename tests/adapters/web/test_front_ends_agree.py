@@ -415,9 +415,24 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     running.stop()
 
 
-@pytest.mark.parametrize(
-    ("spec", "table_mode"), GAMES, ids=[f"{s}-{'real' if t else 'computer'}" for s, t in GAMES]
-)
+REAL_BY_DEFAULT = {"dix-mille", "farkle(joker)"}
+"""The games played with real dice in the default run (the sheet, and jokers typed); every
+preset's runs under slow. With the computer's dice every preset runs by default."""
+
+
+def games() -> list[object]:
+    return [
+        pytest.param(
+            spec,
+            real,
+            id=f"{spec}-{'real' if real else 'computer'}",
+            marks=pytest.mark.slow if real and spec not in REAL_BY_DEFAULT else (),
+        )
+        for spec, real in GAMES
+    ]
+
+
+@pytest.mark.parametrize(("spec", "table_mode"), games())
 def test_the_front_ends_show_the_same_game(served: Server, spec: str, table_mode: bool) -> None:
     played, over = play_script(served, short(spec), table_mode, ATTEMPTS, seed=1)
     # The server draws the computer's dice: a short game may end within a few attempts.
