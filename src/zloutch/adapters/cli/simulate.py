@@ -155,18 +155,22 @@ def simulate(
                 f"Interrupted: the results of the {result.games:,} games played of {games:,}.",
                 err=True,
             )
-        for path, text in (
-            (json_file, lambda: json.dumps(document, indent=2) + "\n"),
-            (csv_file, lambda: simulation_csv(document)),
-        ):
-            if path == "-":
-                typer.echo(text(), nl=False)
-            elif path is not None:
-                write_output(path, text())
+        if json_file is not None:
+            _output(json_file, json.dumps(document, indent=2) + "\n")
+        if csv_file is not None:
+            _output(csv_file, simulation_csv(document))
     if not quiet and not printed:
         render_simulation(document)
     if interrupted:
         raise typer.Exit(EXIT_INTERRUPTED)
+
+
+def _output(path: str, text: str) -> None:
+    """``text`` to the file at ``path``, or on standard output where ``path`` is ``-``."""
+    if path == "-":
+        typer.echo(text, nl=False)
+    else:
+        write_output(path, text)
 
 
 def _policies(rules: Any, names: list[str], *, quiet: bool) -> list[str]:
