@@ -90,7 +90,7 @@ def test_g8_take_back_of_600_with_two_dice_scores_700() -> None:
     run(play)
 
 
-@pytest.mark.slow  # an app run of 1 to 2 s: the default run keeps one of each screen
+@pytest.mark.slow  # an app run of 1 to 2 s; the default run keeps each screen once
 def test_g4_bump_crosses_the_other_players_level_and_highlights_it() -> None:
     throws = "6 6 6 4 2;6 6 6 3 2"
     app = make_app("dix-mille", "Ana,Bob", throws)
@@ -111,7 +111,7 @@ def test_g4_bump_crosses_the_other_players_level_and_highlights_it() -> None:
     run(play)
 
 
-@pytest.mark.slow  # an app run of 1 to 2 s: the default run keeps one of each screen
+@pytest.mark.slow  # an app run of 1 to 2 s; the default run keeps each screen once
 def test_g3_third_tick_crosses_the_level() -> None:
     throws = ";".join(["6 6 6 4 2", *[FARKLE] * 6])
     app = make_app("dix-mille", "Ana,Bob", throws)
@@ -259,7 +259,7 @@ def test_new_game_screen_starts_against_a_bot_in_two_key_presses() -> None:
     run(play)
 
 
-@pytest.mark.slow  # an app run of 1 to 2 s: the default run keeps one of each screen
+@pytest.mark.slow  # an app run of 1 to 2 s; the default run keeps each screen once
 def test_new_game_screen_options_players_and_errors() -> None:
     app = ZloutchApp(AppConfig(pace=0))
 
@@ -326,7 +326,6 @@ def test_table_mode_typed_faces_off_and_undo() -> None:
     run(play)
 
 
-@pytest.mark.slow  # an app run of 1 to 2 s: the default run keeps one of each screen
 def test_help_screen_shows_keys_and_the_rules_of_the_game() -> None:
     app = make_app("dix-mille(joker)", "Ana,Bob")
 
@@ -347,7 +346,7 @@ def test_help_screen_shows_keys_and_the_rules_of_the_game() -> None:
     run(play)
 
 
-@pytest.mark.slow  # an app run of 1 to 2 s: the default run keeps one of each screen
+@pytest.mark.slow  # an app run of 1 to 2 s; the default run keeps each screen once
 def test_quitting_an_unsaved_game_asks_first(tmp_path: Path) -> None:
     app = make_app("dix-mille", "Ana,Bob", "6 6 6 4 2")
 
@@ -438,7 +437,6 @@ def screen_text(widget: Widget) -> str:
     return str(widget.render())
 
 
-@pytest.mark.slow  # an app run of 1 to 2 s: the default run keeps one of each screen
 def test_clicking_dice_selects_them_and_the_keeps_follow() -> None:
     app = make_app("dix-mille", "Ana,Bob", "1 1 5 4 3")
 
@@ -507,7 +505,7 @@ def test_table_mode_face_buttons_type_the_throw() -> None:
     run(play)
 
 
-@pytest.mark.slow  # an app run of 1 to 2 s: the default run keeps one of each screen
+@pytest.mark.slow  # an app run of 1 to 2 s; the default run keeps each screen once
 def test_table_mode_faces_of_the_wrong_size_throw_nothing() -> None:
     app = make_app("dix-mille", "Ana,Bob", table=True)
 
