@@ -44,12 +44,13 @@ from zloutch.sim.fast import (
     FastSimulator,
     SolvedTurns,
     Tally,
+    _solve_turn,
     fast_unsupported,
     simulate_fast,
 )
 from zloutch.strategy.bots import make_bot
 from zloutch.strategy.expert import ExpertBot
-from zloutch.strategy.game_solver import GameSolution, solve_game, solved_model
+from zloutch.strategy.game_solver import GameSolution, PairSolutions, solve_game, solved_model
 from zloutch.strategy.optimal import OptimalBot
 
 # One worker compiles the simulation's Numba kernels (about 9 s of CPU on a fresh clone),
@@ -135,9 +136,10 @@ ONLY_SLOW = {
     "farkle(fresh_farkle_penalty=500,farkle_penalty=500,take_back,bump=current,target=3000)",
     "dix-mille-6(multiples_over_throws,multiples_take_all,late_pair=false,target=3000)",
     # The expert's tables by score (an exact target, dix-mille-6's 482 signatures) make these
-    # one to three seconds each; the default run keeps a twin of each path: G-5 in
+    # one to three seconds each. The default run keeps a twin of most of their paths: G-5 in
     # cinq-mille(joker,exact_target), G-6 in dix-mille(final_round), jokers in
-    # dix-mille(joker), T-7's entry by a throw in dix-mille-6 without the sheet.
+    # dix-mille(keep_all_scoring,joker), T-7's entry by a throw in dix-mille-6 without the
+    # sheet; S-16's full hand and dix-mille-6's jokers (joker_keeps_points, 421) only here.
     "cinq-mille(target=2500)",
     "cinq-mille(final_round,target=2000)",
     f"dix-mille-6({NO_SHEET},figure_full_hand,target=3000)",
@@ -146,8 +148,8 @@ ONLY_SLOW = {
     "cinq-mille(last_thousand)",  # G-7: two seconds of the expert's tables by score
     "dix-mille(joker,target=3000)",  # jokers: dix-mille(keep_all_scoring,joker) by default
 }
-"""Replayed in the slow run alone: the default run has a twin of each path they take (zilch,
-V-7 on dix-mille)."""
+"""Replayed in the slow run alone (twelve games each): the default run has a twin of most
+paths they take (zilch, V-7 on dix-mille, and those named above)."""
 
 
 def replayed() -> list[object]:
@@ -342,6 +344,10 @@ SOLVED = [
     ("greed(target=1500)", ["optimal", "expert", "greedy"]),  # F-4 against the leader
     ("impair(target=2000)", ["expert", "optimal", "cautious", "optimal"]),
     ("dix-mille(target=2000)", ["greedy", "optimal", "expert"]),  # the sheet, a turn ahead
+    # F-1's counts: each player's farkles in a row, the penalty taking scores below 0
+    ("zilch(target=1000)", ["optimal", "expert"]),
+    ("facebook-farkle(target=1000)", ["greedy", "optimal"]),
+    ("zilch(farkle_penalty_after=2,target=1000)", ["optimal", "threshold:300", "greedy"]),
 ]
 
 
@@ -351,9 +357,10 @@ SOLVED_BY_DEFAULT = {
     ("dix-mille(target=2000)", 2),
     ("dix-mille(take_back_counts_for_entry=false,target=2000)", 2),
     ("dix-mille(target=2000)", 3),
+    ("zilch(target=1000)", 2),
 }
 """The replays of the default run (one of each piece: F-4, G-5, the sheet with take-back,
-points taken apart toward the entry, a field); the others run under ``slow``."""
+points taken apart toward the entry, a field, F-1's counts); the others run under ``slow``."""
 
 
 def solved_params() -> list[object]:
@@ -384,6 +391,43 @@ def test_optimal_games_replay_through_the_engine(spec: str, players: list[str]) 
         check_replayed(sim, rules, 3, game, players, solution)
 
 
+def test_optimal_turns_under_f1_counts_are_the_pair_solvers() -> None:
+    """Under F-1's counts the kernel solves an ``optimal`` turn as ``PairSolutions`` does
+    (``turn``, ``field_turn``) at each player's score and farkles in a row: scores below 0,
+    below the solve's floor, a farkle that brings the penalty; the same table, value for
+    value. (The replays meet few of these states in eight games.)"""
+    rules = load_rules("zilch(farkle_penalty_after=2,target=1000)")
+    solution = solve_game(rules)
+    sim = FastSimulator(rules, ["optimal", "greedy", "greedy"], solution)
+    solved = sim.solved.arguments
+    pairs = PairSolutions(solution)
+    unit, low = rules.unit, solution.low
+    tables, banks = np.zeros((2, solved.rows, solved.columns)), np.zeros((2, solved.rows))
+    ends, n_ends = np.zeros((2, 1, 2), dtype=np.int64), np.zeros(2, dtype=np.int64)
+    cases = [
+        (0, [(0, 0)], 0),
+        (0, [(0, 0)], 1),  # a farkle brings the penalty
+        (3, [(-4, 1)], 0),  # the opponent's count read at a bank
+        (-7, [(12, 1)], 1),
+        (low, [(10, 0)], 1),  # at the floor
+        (low - 3, [(0, 1)], 0),  # below it: as at the floor
+        (15, [(-10, 1), (2, 0)], 1),  # a field: the least of the chances
+        (-2, [(8, 0), (8, 1)], 0),
+    ]
+    for a, others, fa in cases:
+        opp_b = np.asarray([b for b, _ in others], dtype=np.int64)
+        opp_f = np.asarray([f for _, f in others], dtype=np.int64)
+        height, farkle, _ = _solve_turn(
+            a, opp_b, opp_b.copy(), len(others), a, ends, n_ends, 0, fa, opp_f, solved,
+            tables, banks, 0,
+        )  # fmt: skip
+        turn = pairs.field_turn(a * unit, [(b * unit, f) for b, f in others], fa)
+        assert height == turn.rows, (a, others, fa)
+        assert farkle == turn.values[0, 0], (a, others, fa)
+        assert np.array_equal(tables[0, :height, 2:], turn.values[:height, 2:]), (a, others, fa)
+        assert np.array_equal(banks[0, :height], turn.bank_values[:height]), (a, others, fa)
+
+
 def test_optimal_stops_saying_so_where_a_turn_needs_more_rows_than_its_tables() -> None:
     """A last turn (F-4) against a leader far past the target solves more rows than any
     turn before it; past the rows its tables hold (four times a turn's past the target), the
@@ -399,8 +443,9 @@ def test_optimal_stops_saying_so_where_a_turn_needs_more_rows_than_its_tables() 
 
 
 def test_optimal_on_the_fast_path_is_refused_where_it_would_play_another_game() -> None:
-    """Without a solved game, under F-1's counts, with take-back and F-4's last turns, the
-    fast path refuses ``optimal`` in one line (the engine plays it, and says how)."""
+    """Without a solved game, under F-1's counts with F-4's last turns, with take-back and
+    F-4's last turns, the fast path refuses ``optimal`` in one line (the engine plays it,
+    and says how)."""
     greed = load_rules("greed(target=1500)")
     with pytest.raises(FastPathUnsupported, match="zloutch solve --game"):
         FastSimulator(greed, ["optimal", "expert"])
@@ -409,9 +454,9 @@ def test_optimal_on_the_fast_path_is_refused_where_it_would_play_another_game() 
     blind = solve_game(load_rules("farkle(target=1500)"))
     with pytest.raises(FastPathUnsupported, match="take-back and final turns"):
         FastSimulator(farkle, ["optimal", "expert"], blind)
-    # F-1's counts (zilch's solve takes seconds even to 300: its values with counts stand in)
+    # F-1's counts with F-4 (greed's last turns; its values with counts stand in)
     counted = dataclasses.replace(solution, counts=np.zeros((3, 3, 2, 2)))
-    with pytest.raises(FastPathUnsupported, match="F-1"):
+    with pytest.raises(FastPathUnsupported, match="F-1's farkles in a row with take-back"):
         FastSimulator(greed, ["optimal", "expert"], counted)
     # --method auto: the engine plays it then, the same bot
     result = simulate(farkle, ["optimal", "expert"], 6, 1, method="auto", solutions=blind)

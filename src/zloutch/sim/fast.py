@@ -44,8 +44,10 @@ the kernel solves each of its turns as the game solver solves one pair (``Solved
 ``_solve_turn``; at a table of three to six, each end against the most dangerous opponent,
 as the engine's bot): where the sheet has a history (dix-mille), on its
 sheet-blind model looking one turn ahead on the sheet (``_sheet_ends``), and answering a
-take-back offer as the bot does; not under F-1's counts, a blank first throw's penalty, or
-take-back with F-4's last turns. ``random`` is not a table: it stays on the engine path.
+take-back offer as the bot does; under F-1's counts, each player's farkles in a row read
+as the bot reads them (``PairSolutions.inputs``); not with a blank first throw's penalty,
+take-back with F-4's last turns, nor F-1's counts with either. ``random`` is not a table:
+it stays on the engine path.
 
 Each game ``g`` draws its dice from its own generator (SplitMix64 seeded by the simulation's
 seed and ``g``) and seats players as the engine path does (``seating``), so results depend on
@@ -381,6 +383,14 @@ class SolvedArrays(NamedTuple):
     """By score: points taken back count apart toward the entry there."""
     apart_allowed: Bools
     """By units taken back, (total, hand): where such a player may bank."""
+    low: int
+    """The lowest score of the tables by score (units; below 0 under F-1's counts): they are
+    read at ``score - low``."""
+    counts: Floats
+    """F-1: ``counts[fa, fb, a - low, b - low]``, the game solved by each player's farkles in a
+    row (``GameSolution.counts``); an empty table where the game has none."""
+    penalty: int
+    """F-1: the penalty in units, as the pair solver takes it off a score."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -412,8 +422,11 @@ class SolvedTurns:
             return f"optimal plays {spec} by {solution.rules.spec}, which the fast path does not"
         if solution.rules != rules and solution.counts is not None:
             return "the fast path does not look a turn ahead on the sheet under F-1"
-        if solution.counts is not None:
-            return "the fast path does not play optimal under F-1's farkles in a row"
+        if solution.counts is not None and (rules.game.take_back or rules.game.final_turns):
+            return (
+                "the fast path does not play optimal under F-1's farkles in a row with "
+                "take-back (G-8) or final turns (F-4)"
+            )
         if rules.turn.fresh_farkle_penalty:
             return "the fast path does not play optimal with a blank first throw's penalty"
         if rules.game.take_back and rules.game.final_turns:
@@ -450,22 +463,37 @@ class SolvedTurns:
                 np.zeros((2, 1, 1), dtype=np.bool_),
             )
             nothing = (np.zeros(1, dtype=np.bool_), np.zeros((1, 1, 1), dtype=np.bool_))
-            return SolvedTurns(SolvedArrays(which, *none, *turn, 1, 1, False, *nothing))
+            return SolvedTurns(
+                SolvedArrays(
+                    which,
+                    *none,
+                    *turn,
+                    1,
+                    1,
+                    False,
+                    *nothing,
+                    low=0,
+                    counts=np.zeros((0, 0, 1, 1)),
+                    penalty=0,
+                )
+            )
         from zloutch.strategy.game_solver import PairSolutions
 
         game = PairSolutions(solution).game  # the pair solver's own, as OptimalBot's
         T = game.T
         extra = 1 if game.exact else game.margin
-        x, reached, lost, allowed = game.bank_rows(
-            np.arange(T, dtype=np.int64), game.rows(0), 0, tabulated=False
-        )
+        # The tables by score start at the lowest score the game was solved for (below 0
+        # under F-1's counts, where a penalty takes a score down to that floor at most).
+        low = solution.low if solution.counts is not None else 0
+        scores = np.arange(low, T, dtype=np.int64)
+        x, reached, lost, allowed = game.bank_rows(scores, game.rows(low), 0, tabulated=False)
         inside = ~reached & ~lost
-        nothing = inside & (x == np.arange(T)[:, None])
+        nothing = inside & (x == scores[:, None])
         kind = np.where(reached, 3, np.where(nothing, 2, np.where(inside, 1, 0)))
         # F-4's last turn: the leader may be past the target by a turn's total, which no
         # row bounds (the kernel grows its buffers; where allowed banks are, past this
         # many rows, unknown, it stops with an error: ``--method engine``)
-        height = T + 4 * fm.rows + extra + 2
+        height = T + 4 * fm.rows + extra + 2 - low
         last_allowed = np.stack(
             [fm.compiled.bankable(Situation(entered, 0), height) for entered in (False, True)]
         )
@@ -475,16 +503,22 @@ class SolvedTurns:
         # keeps them: a player who has not entered, at 0), which changes where that player
         # may bank: a table by the units taken back.
         unit = fm.unit
-        entered_at = np.asarray([game.entered(a * unit) for a in range(height)], dtype=np.bool_)
+        entered_at = np.asarray(
+            [game.entered(a * unit) for a in range(low, height)], dtype=np.bool_
+        )
         apart_at = np.asarray(
             [
                 fm.rules.game.take_back
-                and Situation.normalise(fm.rules, bool(entered_at[a]), a * unit, unit).inherited
-                for a in range(T)
+                and Situation.normalise(
+                    fm.rules, bool(entered_at[a - low]), a * unit, unit
+                ).inherited
+                for a in range(low, T)
             ],
             dtype=np.bool_,
         )
-        assert not apart_at[1:].any(), "only a player at 0 has not entered"
+        assert not np.delete(apart_at, -low).any(), "only a player at 0 has not entered"
+        counts = np.zeros((0, 0, 1, 1)) if solution.counts is None else solution.counts
+        penalty = -(-fm.rules.turn.farkle_penalty // unit)  # as ``PairSolutions.inputs``
         inh_allowed = np.zeros((1, 1, 1), dtype=np.bool_)
         if apart_at.any():
             start = game.entered(0)
@@ -513,6 +547,9 @@ class SolvedTurns:
                 solution.rules != fm.rules,  # the sheet-blind model, a turn ahead
                 apart_at,
                 np.ascontiguousarray(inh_allowed, dtype=np.bool_),
+                int(low),
+                np.ascontiguousarray(counts, dtype=np.float64),
+                int(penalty),
             )
         )
 
@@ -851,6 +888,8 @@ def _solve_turn_py(
     ends: Any,
     n_ends: Any,
     inherited: int,
+    fa: int,
+    opp_f: Any,
     solved: Any,
     tables: Any,
     banks: Any,
@@ -869,7 +908,11 @@ def _solve_turn_py(
     farkle is valued at the scores it leaves (``farkled_to``, ``opp_after``), and a bank
     that writes ``ends[o, e, 0]`` at opponent ``o`` sent back to ``ends[o, e, 1]``.
     ``inherited``: the units taken back (G-8) where they count apart toward the entry,
-    which changes where banking is allowed."""
+    which changes where banking is allowed. Under F-1's counts (``solved.counts``) the
+    mover has farkled ``fa`` turns in a row and opponent ``o`` ``opp_f[o]``: a farkle is
+    worth the opponent's turn with one more (at the penalty, the score taken down, to the
+    solve's floor at most, and none), a bank the opponent's turn with none
+    (``PairSolutions.inputs``)."""
     (
         _,
         T,
@@ -895,23 +938,36 @@ def _solve_turn_py(
         _,
         _,
         inh_allowed,
+        low,
+        counts,
+        penalty,
     ) = solved
     hands = hand_col.shape[0]
+    counted = counts.shape[0] > 0  # F-1: the game solved by farkles in a row
     top_b = opp_b[0]
     for o in range(1, n_opp):
         top_b = max(top_b, opp_b[o])
     last_turn = top_b >= T
     d = top_b - a
-    mine = 1 if entered_at[a] else 0
+    ia = max(a, low) - low  # the mover's row of the tables by score
+    mine = 1 if entered_at[ia] else 0
     if last_turn:
         height = d + extra
         farkle = 0.0
         boundary = 0.0 if exact else 1.0
     else:
-        height = T - a + (1 if exact else extra)
+        height = T - (ia + low) + (1 if exact else extra)  # the floor's rows below it (F-1)
         farkle = np.inf
         for o in range(n_opp):
-            farkle = min(farkle, 1.0 - win[opp_after[o], max(farkled_to, 0)])
+            if counted:
+                jb = max(opp_b[o], low) - low
+                if fa + 1 < counts.shape[0]:
+                    v = 1.0 - counts[opp_f[o], fa + 1, jb, ia]
+                else:  # the penalty (F-1), down to the floor at most
+                    v = 1.0 - counts[opp_f[o], 0, jb, max(ia - penalty, 0)]
+            else:
+                v = 1.0 - win[opp_after[o], max(farkled_to, 0)]
+            farkle = min(farkle, v)
         boundary = farkle if exact else 1.0
     n_last = last.shape[1]
     for t in range(height - 1, -1, -1):
@@ -944,22 +1000,26 @@ def _solve_turn_py(
             elif (
                 inh_allowed[min(inherited, inh_allowed.shape[0] - 1), t, h]
                 if inherited > 0
-                else ballowed[a, t, h]
+                else ballowed[ia, t, h]
             ):
-                kind = bkind[a, t]
+                kind = bkind[ia, t]
                 if kind == 3:  # the bank reaches the target
                     bank = 1.0
                     if n_last > 0:  # F-4: each opponent's last turn to pass it
                         bank = np.inf
                         for o in range(n_opp):
-                            theirs = 1 if entered_at[opp_b[o]] else 0
-                            x = min(max(bx[a, t] - opp_b[o], 0), n_last - 1)
+                            theirs = 1 if entered_at[opp_b[o] - low] else 0
+                            x = min(max(bx[ia, t] - opp_b[o], 0), n_last - 1)
                             bank = min(bank, 1.0 - last[theirs, x])
                 elif kind != 0:  # the game goes on (kind 2: the bank writes nothing, G-7)
-                    x = bx[a, t]
+                    x = bx[ia, t]
                     bank = np.inf
                     for o in range(n_opp):
-                        v = 1.0 - win[opp_b[o], x]
+                        if counted:
+                            jb = max(opp_b[o], low) - low
+                            v = 1.0 - counts[opp_f[o], 0, jb, x - low]
+                        else:
+                            v = 1.0 - win[opp_b[o], x]
                         for e in range(n_ends[o]):  # a bank that bumps them (G-4)
                             if ends[o, e, 0] == x:
                                 v = 1.0 - win[ends[o, e, 1], x]
@@ -1017,20 +1077,22 @@ def _optimal_start_py(
     ``TurnAdvisor.advise`` does (G-8: taken back only if worth more than a fresh start),
     the taken turn solved apart into ``tables[1]`` where the points taken back count apart
     toward the entry. Returns (takes, the turn's table, its height, farkle, boundary)."""
-    opp_b, opp_after, ends, n_ends = opt
-    lv_val, _, lv_n, _, _, _, _, _, _ = work
+    opp_b, opp_after, ends, n_ends, opp_f = opt
+    lv_val, _, lv_n, _, _, _, in_row, _, _ = work
     n_opp = np.int64(0)
     for seat in range(players):
         if seat != mover:
             opp_b[n_opp] = _score(lv_val, lv_n, seat)
             opp_after[n_opp] = opp_b[n_opp]
+            opp_f[n_opp] = in_row[seat]
             n_ends[n_opp] = 0
             n_opp += 1
     # the rows this turn solves: past the target by the leader's lead in a last turn (F-4)
     top_b = opp_b[0]
     for o in range(1, n_opp):
         top_b = max(top_b, opp_b[o])
-    need = (top_b - a if top_b >= solved.target else solved.target - a) + solved.past + 2
+    floor = max(a, solved.low)  # under F-1, the solve's floor: the rows of a turn there
+    need = (top_b - a if top_b >= solved.target else solved.target - floor) + solved.past + 2
     if need > tables.shape[1]:
         raise FastPathUnsupported(
             "optimal's last turn: a lead past its tables (play it with --method engine)"
@@ -1042,16 +1104,30 @@ def _optimal_start_py(
         )
     zero = a - a  # an int64 Numba does not fold to a literal 0: one compile of each helper
     one = zero + 1
+    fa = in_row[mover]
     height, farkle, boundary = _solve_turn(
-        a, opp_b, opp_after, n_opp, f_to, ends, n_ends, zero, solved, tables, banks, zero
+        a, opp_b, opp_after, n_opp, f_to, ends, n_ends, zero, fa, opp_f, solved, tables, banks, zero
     )
     if offer_col < 0:
         return False, zero, height, farkle, boundary
     fresh = _solved_value(tables, zero, zero, start_col, height, farkle, boundary)
     # the points taken back count apart toward the entry (``Situation.normalise``)
-    if a < solved.apart_at.shape[0] and solved.apart_at[a]:
+    if 0 <= a - solved.low < solved.apart_at.shape[0] and solved.apart_at[a - solved.low]:
         t_height, t_farkle, t_boundary = _solve_turn(
-            a, opp_b, opp_after, n_opp, f_to, ends, n_ends, offer_t, solved, tables, banks, one
+            a,
+            opp_b,
+            opp_after,
+            n_opp,
+            f_to,
+            ends,
+            n_ends,
+            offer_t,
+            fa,
+            opp_f,
+            solved,
+            tables,
+            banks,
+            one,
         )
         took = _solved_value(tables, one, offer_t, offer_col, t_height, t_farkle, t_boundary)
         if took > fresh:
@@ -1560,6 +1636,7 @@ def _play_chunks_py(  # pragma: no cover - compiled
         np.empty(players, dtype=np.int64),
         np.empty((players, players * sheet[5], 2), dtype=np.int64),
         np.zeros(players, dtype=np.int64),
+        np.zeros(players, dtype=np.int64),  # each opponent's farkles in a row (F-1)
     )
     for c in range(mine, chunks, step):
         for i in range(c * n_games // chunks, (c + 1) * n_games // chunks):
