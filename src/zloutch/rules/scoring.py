@@ -36,7 +36,7 @@ from zloutch.rules.ruleset import (
     STRAIGHT_OVER_THROWS,
     GameRules,
     RuleSet,
-    Variants,
+    TurnRules,
     resolve_kinds,
 )
 
@@ -602,9 +602,29 @@ def _keep(dice: Dice, split: Split, full_hand: bool, figure_full_hand: bool = Fa
     return ScoredKeep(dice, split, sum(c.points for c in split), full_hand, wins)
 
 
-@lru_cache(maxsize=64)
 def score_table(rules: RuleSet) -> ScoreTable:
-    """The table of a rule set, built on first use and kept (keyed by the rule set)."""
+    """The table of a rule set, built on first use and kept: one for every rule set that
+    scores alike (``scoring_part``), whatever its target, sheet or other game options."""
+    return _score_table(scoring_part(rules))
+
+
+def scoring_part(rules: RuleSet) -> RuleSet:
+    """What a ``ScoreTable`` reads of a rule set, alone: its name (for messages), the dice,
+    the scoring section, the variants, S-16's full hand by a figure and G-5's five 1s. Two
+    rule sets that agree on these score every throw alike."""
+    return RuleSet(
+        name=rules.name,
+        summary="",
+        dice=rules.dice,
+        scoring=rules.scoring,
+        turn=TurnRules(figure_full_hand=rules.turn.figure_full_hand),
+        game=GameRules(five_ones_win=rules.game.five_ones_win),
+        variants=rules.variants,
+    )
+
+
+@lru_cache(maxsize=64)
+def _score_table(rules: RuleSet) -> ScoreTable:
     return ScoreTable(rules)
 
 
@@ -662,26 +682,12 @@ def throw_extremes(rules: RuleSet) -> tuple[int, bool]:
     those variants score in. Only the scoring rules matter, so the answer is kept per
     scoring rules (``validate`` asks for it when it checks a rule set, T-7 by one throw).
     """
-    v = rules.variants
-    scoring_only = RuleSet(
-        name=rules.name,
-        summary="",
-        dice=rules.dice,
-        scoring=rules.scoring,
-        game=GameRules(five_ones_win=rules.game.five_ones_win),
-        variants=Variants(
-            four_two_one=v.four_two_one,
-            straights_over_throws=v.straights_over_throws,
-            multiples_over_throws=v.multiples_over_throws,
-            late_pair=v.late_pair,
-        ),
-    )
-    return _throw_extremes(scoring_only)
+    return _throw_extremes(scoring_part(rules))
 
 
 @lru_cache(maxsize=64)
 def _throw_extremes(rules: RuleSet) -> tuple[int, bool]:
-    table = ScoreTable(rules)
+    table = _score_table(rules)  # the one table of every rule set that scores alike
     contexts = [NO_CONTEXT]
     v = rules.variants
     for size in range(1, rules.dice):
