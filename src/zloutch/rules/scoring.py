@@ -602,9 +602,11 @@ def _keep(dice: Dice, split: Split, full_hand: bool, figure_full_hand: bool = Fa
     return ScoredKeep(dice, split, sum(c.points for c in split), full_hand, wins)
 
 
+@lru_cache(maxsize=256)
 def score_table(rules: RuleSet) -> ScoreTable:
     """The table of a rule set, built on first use and kept: one for every rule set that
-    scores alike (``scoring_part``), whatever its target, sheet or other game options."""
+    scores alike (``scoring_part``), whatever its target, sheet or other game options.
+    (Kept by rule set too: every throw scored asks for it.)"""
     return _score_table(scoring_part(rules))
 
 
