@@ -348,6 +348,8 @@ SOLVED = [
     ("zilch(target=1000)", ["optimal", "expert"]),
     ("facebook-farkle(target=1000)", ["greedy", "optimal"]),
     ("zilch(farkle_penalty_after=2,target=1000)", ["optimal", "threshold:300", "greedy"]),
+    # and on a sheet: its sheet-blind model, read by the scores and the counts (no look-ahead)
+    ("zilch(ticks_to_cross=2,bump=any,target=1000)", ["optimal", "expert"]),
 ]
 
 

@@ -45,8 +45,9 @@ the kernel solves each of its turns as the game solver solves one pair (``Solved
 as the engine's bot): where the sheet has a history (dix-mille), on its
 sheet-blind model looking one turn ahead on the sheet (``_sheet_ends``), and answering a
 take-back offer as the bot does; under F-1's counts, each player's farkles in a row read
-as the bot reads them (``PairSolutions.inputs``); not with a blank first throw's penalty,
-take-back with F-4's last turns, nor F-1's counts with either. ``random`` is not a table:
+as the bot reads them (``PairSolutions.inputs``; on a sheet, its sheet-blind model by the
+scores and the counts, without the look-ahead, as the bot); not with a blank first throw's
+penalty, take-back with F-4's last turns, nor F-1's counts with either. ``random`` is not a table:
 it stays on the engine path.
 
 Each game ``g`` draws its dice from its own generator (SplitMix64 seeded by the simulation's
@@ -420,8 +421,6 @@ class SolvedTurns:
 
         if solution.rules != rules and solution.rules != sheet_blind(rules):
             return f"optimal plays {spec} by {solution.rules.spec}, which the fast path does not"
-        if solution.rules != rules and solution.counts is not None:
-            return "the fast path does not look a turn ahead on the sheet under F-1"
         if solution.counts is not None and (rules.game.take_back or rules.game.final_turns):
             return (
                 "the fast path does not play optimal under F-1's farkles in a row with "
@@ -478,6 +477,7 @@ class SolvedTurns:
                 )
             )
         from zloutch.strategy.game_solver import PairSolutions
+        from zloutch.strategy.optimal import looks_ahead
 
         game = PairSolutions(solution).game  # the pair solver's own, as OptimalBot's
         T = game.T
@@ -544,7 +544,9 @@ class SolvedTurns:
                 *turn,
                 height,  # the kernel's buffers: rows (those of ``last_allowed``), columns
                 int(flat.columns),
-                solution.rules != fm.rules,  # the sheet-blind model, a turn ahead
+                # the sheet-blind model, a turn ahead; not under F-1, whose model is read by
+                # the banked scores and the counts alone (``optimal.looks_ahead``)
+                looks_ahead(solution) and solution.rules != fm.rules,
                 apart_at,
                 np.ascontiguousarray(inh_allowed, dtype=np.bool_),
                 int(low),
