@@ -1,4 +1,4 @@
-"""Where the CUDA kernel's time goes: one batch of zilch's pairs, timed in variants.
+"""Where the CUDA kernel's time goes: one batch of zilch's pairs, and a launch in its parts.
 
 Run on a machine with an NVIDIA GPU::
 
@@ -6,15 +6,19 @@ Run on a machine with an NVIDIA GPU::
 
 It builds a batch of random banks by score shaped like one of zilch's middle levels (``--pairs``
 pairs, rows spread from 6 to the longest) and times, with the device synchronised, launches
-of the kernel as it is, of a copy of it (``copy``: the variants' own cost of being compiled
-apart), and of the copy with step 2's sum of a node's signatures made by a warp (each lane a
-stride, then a tree of shuffles) rather than by one thread in order (``warp-sum``: other
-roundings, the largest difference printed); then the launch alone, a batch of one pair of
-one row.
+of the kernel the solver runs (``cuda_device``) at each size; then a launch of one pair of one
+row, whole and in its parts (the copies, the launch), and with the dispatcher's typing skipped
+(``specialize``) or its occupancy warning off.
+
+The variants measured on 2026-12-04 were copies of the kernel with one part changed, taken
+out once measured so that the probe times only what the solver runs: a warp's sum in step 2
+is in this file's history (commit a6fd203); the kernel without its options or its banks was
+run on the kernel before that commit and never committed. Their figures are in
+docs/performance.md and performance-history.md.
 """
 
 # mypy: ignore-errors
-# (Numba kernels, as in zloutch.strategy.kernels.cuda_device.)
+# (Numba's CUDA objects, as in zloutch.strategy.kernels.cuda_device.)
 
 from __future__ import annotations
 
@@ -27,129 +31,7 @@ from numba import cuda
 from zloutch.rules import load_rules
 from zloutch.strategy.game_solver import _Game
 from zloutch.strategy.kernels import cuda as cuda_kernel
-from zloutch.strategy.kernels import cuda_device
 from zloutch.strategy.kernels.banks import LevelBanks
-
-add, mul, NEG_INF, RING = cuda_device.add, cuda_device.mul, cuda_device.NEG_INF, cuda_device.RING
-
-
-def make(warp_sum: bool):
-    """The kernel of ``cuda_device.solve`` (by score), its step 2 summed by a warp or not."""
-
-    @cuda.jit(device=True)
-    def solve(ring, rows, scal, d_boundary, banks, turn, outputs):
-        _, _, _, allowed, pair_allowed, bank_value, nothing = banks
-        level_start, sig_start, sig_prob, opt_start, opt_off = turn[:5]
-        node_col, hand_col, throw_hand_start, throw_hands = turn[5:9]
-        ring_rows, columns, signatures, start_col = turn[9:]
-        out = outputs[0]
-        p = cuda.blockIdx.x
-        tid = cuda.threadIdx.x
-        step = cuda.blockDim.x
-        lane = tid % 32
-        warp = tid // 32
-        warps = step // 32
-        top = rows[p]
-        farkle = scal[p, 0]
-        win = scal[p, 1]
-        boundary = scal[p, 2]
-        span = ring_rows * columns
-        derivs = span
-        pv = 2 * span
-        pd = pv + signatures
-        hands = hand_col.shape[0]
-        hb = pd + signatures
-        hdb = hb + hands
-        mine = pair_allowed[p]
-        levels = level_start.shape[0] - 1
-        for i in range(tid, span, step):
-            c = i % columns
-            if c == 0:
-                ring[i] = farkle
-                ring[derivs + i] = 1.0
-            elif c == 1:
-                ring[i] = win
-                ring[derivs + i] = 0.0
-            else:
-                ring[i] = boundary
-                ring[derivs + i] = d_boundary
-        cuda.syncthreads()
-        for t in range(top - 1, -1, -1):
-            row = (t % ring_rows) * columns
-            for h in range(step - 1 - tid, hands, step):
-                b = NEG_INF
-                db = 0.0
-                if allowed[mine, t, h]:
-                    b = bank_value[p, t]
-                    if nothing[p, t]:
-                        b = farkle
-                        db = 1.0
-                ring[hb + h] = b
-                ring[hdb + h] = db
-            for k in range(levels):
-                for s in range(
-                    sig_start[level_start[k]] + tid, sig_start[level_start[k + 1]], step
-                ):
-                    best = NEG_INF
-                    at = -1
-                    for o in range(opt_start[s], opt_start[s + 1]):
-                        i = row + opt_off[o]
-                        if i >= span:
-                            i -= span
-                        v = ring[i]
-                        if v > best:
-                            best = v
-                            at = i
-                    dbest = 0.0
-                    if at >= 0:
-                        dbest = ring[derivs + at]
-                    ring[pv + s] = mul(sig_prob[s], best)
-                    ring[pd + s] = mul(sig_prob[s], dbest)
-                cuda.syncthreads()
-                first = level_start[k] + (warp if warp_sum else tid)
-                for n in range(first, level_start[k + 1], warps if warp_sum else step):
-                    value = 0.0
-                    deriv = 0.0
-                    if warp_sum:
-                        for s in range(sig_start[n] + lane, sig_start[n + 1], 32):
-                            value = add(value, ring[pv + s])
-                            deriv = add(deriv, ring[pd + s])
-                        off = 16
-                        while off > 0:
-                            value = add(value, cuda.shfl_down_sync(0xFFFFFFFF, value, off))
-                            deriv = add(deriv, cuda.shfl_down_sync(0xFFFFFFFF, deriv, off))
-                            off //= 2
-                        if lane != 0:
-                            continue
-                    else:
-                        for s in range(sig_start[n], sig_start[n + 1]):
-                            value = add(value, ring[pv + s])
-                            deriv = add(deriv, ring[pd + s])
-                    col = node_col[n]
-                    ring[row + col] = value
-                    ring[derivs + row + col] = deriv
-                    for j in range(throw_hand_start[n], throw_hand_start[n + 1]):
-                        h = throw_hands[j]
-                        b = ring[hb + h]
-                        hv = value
-                        hd = deriv
-                        if b > value:
-                            hv = b
-                            hd = ring[hdb + h]
-                        col = hand_col[h]
-                        ring[row + col] = hv
-                        ring[derivs + row + col] = hd
-                cuda.syncthreads()
-        if tid == 0:
-            out[p, 0] = ring[start_col] if top > 0 else 0.0
-            out[p, 1] = ring[derivs + start_col] if top > 0 else 0.0
-
-    @cuda.jit
-    def in_shared(rows, scal, d_boundary, banks, turn, outputs, scratch):
-        ring = cuda.shared.array(0, RING)
-        solve(ring, rows, scal, d_boundary, banks, turn, outputs)
-
-    return in_shared
 
 
 def batch(spec: str, pairs: int, seed: int) -> tuple[object, LevelBanks]:
@@ -187,31 +69,18 @@ def main() -> None:
     args = parser.parse_args()
     if not cuda_kernel.simulated():
         print(f"GPU {cuda.get_current_device().name}")
-    variants = {"as it is": None, "copy": make(False), "warp-sum": make(True)}
-    if cuda_kernel.simulated():  # the simulator has no shuffles: a check of the others
-        variants = {k: v for k, v in variants.items() if not k.startswith("warp")}
     original = cuda_kernel._kernels
     for pairs in args.pairs:
         turn, banks = batch(args.rules, pairs, 7)
         level = cuda_kernel.CudaLevel.by_score(turn, banks, True, args.block)
         rows = int(banks.rows.sum())
-        reference = None
-        for name, kernel in variants.items():
-            if kernel is None:
-                cuda_kernel._kernels = original
-            else:
-                cuda_kernel._kernels = lambda kernel=kernel: (kernel, kernel)
-            seconds, values = timed(level, args.repeat)
-            if reference is None:
-                reference = values
-            diff = float(np.max(np.abs(values - reference)))
-            print(
-                f"{args.rules} {pairs:5} pairs ({rows:7,} rows, block {level.block}): "
-                f"{name:18} {seconds * 1e3:8.3f} ms a launch, {seconds / rows * 1e9:7.1f} ns a "
-                f"row-pair, {seconds / (rows / pairs) * 1e6:6.2f} us a row; max diff {diff:.1e}",
-                flush=True,
-            )
-        cuda_kernel._kernels = original
+        seconds, _ = timed(level, args.repeat)
+        print(
+            f"{args.rules} {pairs:5} pairs ({rows:7,} rows, block {level.block}): "
+            f"{seconds * 1e3:8.3f} ms a launch, {seconds / rows * 1e9:7.1f} ns a "
+            f"row-pair, {seconds / (rows / pairs) * 1e6:6.2f} us a row",
+            flush=True,
+        )
     turn, banks = batch(args.rules, 1, 7)
     one = LevelBanks(
         np.ones(1, np.int64), banks.value[:, :1], banks.nothing[:, :1], banks.score, banks.allowed
