@@ -13,6 +13,7 @@ from rules_cases import RULES_SETTINGS, all_rules
 from zloutch.rules import (
     HandContext,
     IllegalKeepError,
+    InvalidRulesError,
     RuleSet,
     ScoredKeep,
     ThrowScore,
@@ -22,7 +23,9 @@ from zloutch.rules import (
     score_throw,
     throw_points,
     validate_keep,
+    with_options,
 )
+from zloutch.rules.scoring import ScoreTable, score_table
 
 RULE_SETS = all_rules()
 ACROSS_THROWS = load_rules("dix-mille(multiples_over_throws,straights_over_throws)")
@@ -176,3 +179,51 @@ def test_keeps_across_throws_are_consistent(case: tuple[HandContext, list[int]])
     with_context = {k.dice: k.points for k in score.scoring}
     for dice, points in plain.items():
         assert with_context[dice] >= points
+
+
+GAME_OPTIONS = {
+    "target": st.sampled_from([1500, 3000, 10000]),
+    "entry": st.sampled_from([0, 500, 1000]),
+    "bump": st.sampled_from(["off", "current", "any"]),
+    "ticks_to_cross": st.integers(0, 3),
+    "final_round": st.booleans(),
+    "exact_target": st.booleans(),
+}
+
+
+FIGURE = load_rules("dix-mille-6(figure_full_hand)")
+
+
+@RULES_SETTINGS
+@example((FIGURE, [1, 2, 3, 4, 5, 6]), {"target": 3000}, (HandContext(), [1]))  # S-16
+@given(
+    rules_and_throw(),
+    st.fixed_dictionaries({}, optional=GAME_OPTIONS),
+    context_and_throw(),
+)
+def test_a_shared_score_table_scores_as_the_rule_sets_own(
+    case: tuple[RuleSet, list[int]],
+    options: dict[str, bool | int | str],
+    across: tuple[HandContext, list[int]],
+) -> None:
+    """``score_table`` keeps one table for the rule sets that score alike (``scoring_part``):
+    whatever the game's options, it scores every throw (in every hand context, V-6, V-7) as
+    a table built from the whole rule set does. A field the scoring part left out that a
+    throw's score reads would part them."""
+    rules, throw = case
+    try:
+        played = with_options(rules, options)
+    except InvalidRulesError:
+        return
+    assert score_throw(played, throw) == ScoreTable(played).lookup(tuple(throw))
+    context, dice = across
+    assert score_throw(ACROSS_THROWS, dice, context) == ScoreTable(ACROSS_THROWS).lookup(
+        tuple(dice), context
+    )
+
+
+def test_rule_sets_that_score_alike_share_one_table() -> None:
+    alike = [load_rules("dix-mille"), load_rules("dix-mille(bump=any,target=3000)")]
+    assert score_table(alike[0]) is score_table(alike[1])
+    assert score_table(load_rules("dix-mille(joker)")) is not score_table(alike[0])
+    assert score_table(load_rules("greed(five_ones_win)")) is not score_table(load_rules("greed"))
