@@ -602,14 +602,13 @@ def _keep(dice: Dice, split: Split, full_hand: bool, figure_full_hand: bool = Fa
     return ScoredKeep(dice, split, sum(c.points for c in split), full_hand, wins)
 
 
-@lru_cache(maxsize=256)
 def score_table(rules: RuleSet) -> ScoreTable:
     """The table of a rule set, built on first use and kept: one for every rule set that
-    scores alike (``scoring_part``), whatever its target, sheet or other game options.
-    (Kept by rule set too: every throw scored asks for it.)"""
+    scores alike (``scoring_part``), whatever its target, sheet or other game options."""
     return _score_table(scoring_part(rules))
 
 
+@lru_cache(maxsize=256)  # every throw scored asks for it: built once a rule set
 def scoring_part(rules: RuleSet) -> RuleSet:
     """What a ``ScoreTable`` reads of a rule set, alone: its name (for messages), the dice,
     the scoring section, the variants, S-16's full hand by a figure and G-5's five 1s. Two
