@@ -90,7 +90,9 @@ def test_a_finished_game_reveals_its_secret_and_verifies(tmp_path: Path) -> None
     assert isinstance(dice, DiceCommitment) and dice.secret == session.dice.secret
     result = verify_record(record, path.read_text())
     assert result.verdict is Verdict.VERIFIED
-    assert len(result.checked) == count_throws(record.actions) > 5
+    # Every throw of the game is checked; a game of random dice can end in a handful of them
+    # (five, once, in CI), so the count is only known to be positive.
+    assert len(result.checked) == count_throws(record.actions) > 0
 
 
 def test_a_game_stopped_and_resumed_throws_from_a_new_secret_and_verifies_whole(
