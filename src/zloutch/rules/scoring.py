@@ -564,36 +564,62 @@ def _most_covered(dice: int, sizes: list[int]) -> int:
     return max(reach)
 
 
+_NIBBLE = 4
+"""Bits per face in a packed multiset: a count of up to 7 and a guard bit above it."""
+_GUARDS = sum(8 << (_NIBBLE * f) for f in range(6))
+"""The guard bit of every face: a subtraction that borrows from one clears it."""
+
+
+def _packed(dice: Iterable[Face]) -> int:
+    """A multiset of dice as one integer, four bits a face (face 1 lowest): containment and
+    difference are then one subtraction each (``_best_split``)."""
+    code = 0
+    for face in dice:
+        code += 1 << (_NIBBLE * (face - 1))
+    return code
+
+
 def _best_split(combos: list[Combination]) -> Callable[[Dice], Split | None]:
     """The best reading of any sub-multiset as these combinations (a win first, then points).
 
     Every die of the dice belongs to one combination; None when no such reading exists.
-    Results are memoised in the returned function.
+    Results are memoised in the returned function. The dice are read packed (``_packed``):
+    a combination fits when taking it borrows from no face, and the rest is what is left.
+    Combinations are tried in their order, those starting with the lowest face of the dice
+    (it must belong to one of them), and the first of the best is kept.
     """
-    best: dict[Dice, Split | None] = {(): ()}
+    by_first: list[list[tuple[Combination, int]]] = [[] for _ in range(7)]
+    for combo in combos:
+        by_first[combo.dice[0]].append((combo, _packed(combo.dice)))
+    # For each packed multiset: its reading, whether it wins and its points.
+    best: dict[int, tuple[Split, bool, int] | None] = {0: ((), False, 0)}
 
-    def solve(part: Dice) -> Split | None:
-        if part in best:
-            return best[part]
-        first = part[0]
-        choice: Split | None = None
+    def solve(code: int) -> tuple[Split, bool, int] | None:
+        if code in best:
+            return best[code]
+        first = 1
+        while not (code >> (_NIBBLE * (first - 1))) & 7:
+            first += 1
+        choice: tuple[Split, bool, int] | None = None
         score = (False, -1)
-        for combo in combos:
-            if combo.dice[0] != first or not contains(part, combo.dice):
-                continue
-            rest = solve(difference(part, combo.dice))
+        for combo, packed in by_first[first]:
+            rest_code = (code | _GUARDS) - packed
+            if rest_code & _GUARDS != _GUARDS:
+                continue  # a face short: the combination is not in the dice
+            rest = solve(rest_code - _GUARDS)
             if rest is None:
                 continue
-            total = (
-                combo.wins or any(r.wins for r in rest),
-                combo.points + sum(r.points for r in rest),
-            )
+            total = (combo.wins or rest[1], combo.points + rest[2])
             if total > score:
-                score, choice = total, (combo, *rest)
-        best[part] = choice
+                score, choice = total, ((combo, *rest[0]), total[0], total[1])
+        best[code] = choice
         return choice
 
-    return solve
+    def reading(part: Dice) -> Split | None:
+        found = solve(_packed(part))
+        return None if found is None else found[0]
+
+    return reading
 
 
 def _keep(dice: Dice, split: Split, full_hand: bool, figure_full_hand: bool = False) -> ScoredKeep:
