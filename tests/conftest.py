@@ -15,6 +15,7 @@ a test starts compiles everything again (about 5 s of CPU a worker).
 from __future__ import annotations
 
 import contextlib
+import itertools
 import os
 import secrets
 import sys
@@ -72,19 +73,49 @@ def pytest_configure_node(node: Any) -> None:
 @pytest.hookimpl(tryfirst=True)  # before pytest-xdist's, which reads the groups
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """The tests over the one PostgreSQL database of ``ZLOUTCH_TEST_POSTGRES`` run on one
-    worker, one at a time, as they would without workers."""
+    worker, one at a time, as they would without workers. A test run on both SQLite and
+    PostgreSQL runs on SQLite in the default run and on PostgreSQL in the slow one (``.ci/run``
+    runs both, and what is PostgreSQL's alone, LISTEN/NOTIFY across processes, is in the slow
+    run already): the default run stays under two minutes."""
     for item in items:
         callspec = getattr(item, "callspec", None)  # parametrized tests only
         values = callspec.params.values() if callspec is not None else ()
         if any(isinstance(value, str) and value == "postgres" for value in values):
             item.add_marker(pytest.mark.xdist_group("postgres"))
+            item.add_marker(pytest.mark.slow)
+
+
+def _cli_built_once() -> None:
+    """Typer's ``CliRunner.invoke`` builds the Click command of the app on every call: about
+    15 ms for the whole CLI, some 400 times a run. Each app's command is built once here (a
+    test that changes an app after it was invoked would need its own runner)."""
+    import typer.testing
+
+    original = typer.testing._get_command
+    built: dict[int, tuple[Any, Any]] = {}
+
+    def get_command(app: Any) -> Any:
+        found = built.get(id(app))
+        if found is None or found[0] is not app:
+            found = built[id(app)] = (app, original(app))
+        return found[1]
+
+    typer.testing._get_command = get_command  # type: ignore[attr-defined]
+
+
+_cli_built_once()
+
+
+_CACHES = itertools.count()
 
 
 @pytest.fixture(autouse=True)
 def _private_cache(
     tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
 ) -> Path:
-    folder = tmp_path_factory.mktemp("zloutch-cache")
+    # One folder a test, numbered here: ``mktemp`` would list every folder made so far.
+    folder = tmp_path_factory.getbasetemp() / "zloutch-cache" / str(next(_CACHES))
+    folder.mkdir(parents=True)
     monkeypatch.setenv("ZLOUTCH_CACHE", str(folder))
     return folder
 

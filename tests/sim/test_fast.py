@@ -400,7 +400,8 @@ def test_optimal_turns_under_f1_counts_are_the_pair_solvers() -> None:
     below the solve's floor, a farkle that brings the penalty; the same table, value for
     value. (The replays meet few of these states in eight games.)"""
     rules = load_rules("zilch(farkle_penalty_after=2,target=1000)")
-    solution = solve_game(rules)
+    solution = solve_game(rules, floor=500)  # a floor near 0: a tenth of the default's time
+    assert solution.low == -10
     sim = FastSimulator(rules, ["optimal", "greedy", "greedy"], solution)
     solved = sim.solved.arguments
     pairs = PairSolutions(solution)
