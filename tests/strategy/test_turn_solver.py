@@ -12,7 +12,7 @@ from reference_turn import turn_value
 
 from zloutch.engine import CHANCE, Level, apply, current_player, legal_actions, new_game
 from zloutch.engine.record import roll
-from zloutch.rules import load_rules, parse_rules_text
+from zloutch.rules import RuleSet, load_rules, parse_rules_text
 from zloutch.strategy.expert import ExpertBot, TurnAdvisor
 from zloutch.strategy.turn_solver import (
     Hand,
@@ -30,6 +30,65 @@ def test_zilch_long_run_average_is_busches_620_855() -> None:
     assert round(result.average, 3) == 620.855
     assert result.residual < 1e-9
     assert result.bias[0] == 0.0 and result.bias[2] < result.bias[1] < 0
+
+
+def plain_relative_value_iteration(
+    rules: RuleSet, tolerance: float
+) -> tuple[float, list[float], int]:
+    """F-1's long run the plain way: every count's turn solved again from the last biases
+    (0 at first) until no bias moves by ``tolerance``; the average, the biases, iterations."""
+    after, penalty = rules.turn.farkle_penalty_after, rules.turn.farkle_penalty
+    bias = [0.0] * after
+    for iteration in range(1, 500):
+        gains = [
+            solve_turn(
+                rules, terminal=Terminal(0.0, -penalty if z == after - 1 else bias[z + 1])
+            ).expected_turn
+            for z in range(after)
+        ]
+        new = [g - gains[0] for g in gains]
+        moved = max(abs(a - b) for a, b in zip(new, bias, strict=True))
+        bias = new
+        if moved < tolerance:
+            return gains[0], bias, iteration
+    raise AssertionError("no convergence")
+
+
+@pytest.mark.parametrize(
+    "spec",
+    [
+        "zilch",
+        "zilch(farkle_penalty_after=2)",
+        "zilch(farkle_penalty_after=4,farkle_penalty=1000)",
+        "farkle(farkle_penalty=500)",
+        "zilch(farkle_penalty_after=1)",
+    ],
+)
+def test_the_long_run_is_the_fixed_point_of_plain_relative_value_iteration(spec: str) -> None:
+    """The average's root (``solve_average_reward``) is the fixed point that relative value
+    iteration reaches from 0, to its tolerance, in fewer turn solves; the turns returned are
+    each count's at the biases returned (to the residual: those of the last iteration's
+    start)."""
+    rules = load_rules(spec)
+    average, bias, iterations = plain_relative_value_iteration(rules, 1e-10)
+    found = solve_average_reward(rules)  # to 1e-10
+    assert found.residual < 1e-10
+    assert abs(found.average - average) < 1e-9
+    assert all(abs(a - b) < 1e-9 for a, b in zip(found.bias, bias, strict=True))
+    assert found.bias[0] == 0.0
+    assert found.iterations <= iterations
+    after = rules.turn.farkle_penalty_after
+    for z, solution in enumerate(found.solutions):
+        farkle = -rules.turn.farkle_penalty if z == after - 1 else found.bias[z + 1]
+        assert solution.terminal is not None and solution.terminal.bank_bonus == 0.0
+        assert solution.terminal.farkle == pytest.approx(farkle, abs=1e-10)  # the residual
+        assert solution.expected_turn - found.average == pytest.approx(found.bias[z], abs=1e-10)
+
+
+def test_the_long_run_stops_at_its_iterations_with_every_counts_turn() -> None:
+    found = solve_average_reward(load_rules("zilch"), max_iterations=1)
+    assert found.iterations == 1 and len(found.solutions) == 3
+    assert found.residual > 1e-10  # not converged, and says so
 
 
 @pytest.mark.parametrize("preset", ["farkle-minimal", "greed"])

@@ -397,45 +397,85 @@ def solve_average_reward(
     model: TurnModel | None = None,
     progress: Progress | None = None,
 ) -> AverageReward:
-    """Relative value iteration over the count of consecutive farkles (F-1).
+    """The long-run average points per turn under F-1, and each count's turn (relative value
+    iteration's fixed point).
 
-    From a count z, banking ends the streak (bias h[0]); a farkle moves to z + 1, or costs
-    the penalty and restarts at 0 on the last one. ``progress(done, total)`` is called after
-    each iteration: iterations done, and those expected in all (estimated from how fast the
-    residual falls; exact once converged).
+    From a count z, banking ends the streak (bias h[0] = 0); a farkle moves to z + 1, or
+    costs the penalty and restarts at 0 on the last one. The fixed point of relative value
+    iteration (``bias[z] = gain[z] - gain[0]``, each gain a turn solved with the bias it
+    leads to) has one unknown, the average ``A = gain[0]``: the last count's turn does not
+    depend on it, and from there down each count's farkle is worth ``gain[z + 1] - A``. So
+    ``A`` is found as the root of ``gain[0](A) - A``. Each gain is convex in what a farkle
+    is worth, with a slope between 0 and 1 (the chance of the farkle), so that function falls
+    with a slope between -1 and -k (k the farkles of the penalty): secant steps land on its
+    one root in a few solves, where relative value iteration from 0 took 17 iterations of
+    every count for zilch. A last iteration from the root checks it: its largest change of
+    a bias is the residual, and while it is above ``tolerance`` relative value iteration
+    goes on from there (``max_iterations`` steps in all).
+
+    ``progress(done, total)`` is called after each step: the steps done, and those expected
+    in all (exact once converged).
     """
     model = model or TurnModel(rules)
     after = max(rules.turn.farkle_penalty_after, 1)
     penalty = rules.turn.farkle_penalty
+    top = solve_turn(rules, model=model, terminal=Terminal(0.0, -penalty))
+    steps = 0
+
+    def step(expected: int) -> None:
+        nonlocal steps
+        steps += 1
+        if progress is not None:
+            progress(steps, max(expected, steps))
+
+    def gains_at(average: float) -> list[float]:
+        """Each count's gain where a farkle is worth the next count's gain less ``average``."""
+        gains = [top.expected_turn] * after
+        for z in range(after - 2, -1, -1):
+            farkle = gains[z + 1] - average
+            gains[z] = solve_turn(rules, model=model, terminal=Terminal(0.0, farkle)).expected_turn
+        return gains
+
     bias = [0.0] * after
-    average = 0.0
+    if after > 1 and max_iterations > 1:  # the root of h(A) = gain[0](A) - A: a fixed-point
+        # step, then secant steps, leaving one step to the check
+        a0 = solve_turn(rules, model=model, terminal=Terminal(0.0, 0.0)).expected_turn
+        gains = gains_at(a0)
+        h0 = gains[0] - a0
+        step(4)
+        a1 = a0 + h0
+        while steps < max_iterations - 1:
+            gains = gains_at(a1)
+            h1 = gains[0] - a1
+            step(steps + 3)
+            if abs(h1) < tolerance / 4 or h1 == h0:
+                break
+            a0, h0, a1 = a1, h1, a1 - h1 * (a1 - a0) / (h1 - h0)
+        bias = [g - gains[0] for g in gains]
+    # Relative value iteration from there: one iteration checks the root.
     residual = float("inf")
-    first = float("inf")
+    average = 0.0
     solutions: list[TurnSolution] = []
-    for iteration in range(1, max_iterations + 1):
-        solutions = []
-        gains = []
+    while True:  # at least once: the solutions returned are this iteration's
+        solutions, gains = [], []
         for z in range(after):
-            last = z == after - 1
-            farkle = (-penalty + bias[0]) if last else bias[z + 1]
-            solution = solve_turn(rules, model=model, terminal=Terminal(bias[0], farkle))
+            farkle = -penalty if z == after - 1 else bias[z + 1]
+            solution = (
+                top
+                if z == after - 1
+                else solve_turn(rules, model=model, terminal=Terminal(0.0, farkle))
+            )
             solutions.append(solution)
             gains.append(solution.expected_turn)
         average = gains[0]
         new_bias = [g - average for g in gains]
         residual = max(abs(a - b) for a, b in zip(new_bias, bias, strict=True))
         bias = new_bias
-        if residual < tolerance:
-            if progress is not None:
-                progress(iteration, iteration)
-            return AverageReward(average, tuple(bias), tuple(solutions), iteration, residual)
-        if progress is not None:
-            progress(
-                iteration,
-                _expected_iterations(iteration, residual, first, tolerance, max_iterations),
-            )
-        first = residual if iteration == 1 else first
-    return AverageReward(average, tuple(bias), tuple(solutions), max_iterations, residual)
+        done = residual < tolerance
+        step(steps + 1 if done else steps + 2)
+        if done or steps >= max_iterations:
+            break
+    return AverageReward(average, tuple(bias), tuple(solutions), steps, residual)
 
 
 def _expected_iterations(
