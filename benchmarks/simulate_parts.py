@@ -39,7 +39,7 @@ sim = FastSimulator(rules, sys.argv[2].split(","))
 t4 = time.perf_counter()
 sim.play(1, 0, 1000, threads=1)
 t5 = time.perf_counter()
-sim.play(2, 0, 1000, threads=1)
+sim.play(1, 0, 1000, threads=1)
 t6 = time.perf_counter()
 print(json.dumps({
     "the CLI's import": t1 - t0,

@@ -6,6 +6,7 @@ import random
 import statistics
 from dataclasses import replace
 from fractions import Fraction
+from typing import Any
 
 import pytest
 from reference_turn import turn_value
@@ -13,6 +14,7 @@ from reference_turn import turn_value
 from zloutch.engine import CHANCE, Level, apply, current_player, legal_actions, new_game
 from zloutch.engine.record import roll
 from zloutch.rules import RuleSet, load_rules, parse_rules_text
+from zloutch.strategy import turn_solver
 from zloutch.strategy.expert import ExpertBot, TurnAdvisor
 from zloutch.strategy.turn_solver import (
     Hand,
@@ -36,7 +38,8 @@ def plain_relative_value_iteration(
     rules: RuleSet, tolerance: float
 ) -> tuple[float, list[float], int]:
     """F-1's long run the plain way: every count's turn solved again from the last biases
-    (0 at first) until no bias moves by ``tolerance``; the average, the biases, iterations."""
+    (0 at first) until no bias moves by ``tolerance``; the average, the biases, and the turns
+    solved."""
     after, penalty = rules.turn.farkle_penalty_after, rules.turn.farkle_penalty
     bias = [0.0] * after
     for iteration in range(1, 500):
@@ -50,7 +53,7 @@ def plain_relative_value_iteration(
         moved = max(abs(a - b) for a, b in zip(new, bias, strict=True))
         bias = new
         if moved < tolerance:
-            return gains[0], bias, iteration
+            return gains[0], bias, iteration * after
     raise AssertionError("no convergence")
 
 
@@ -64,31 +67,50 @@ def plain_relative_value_iteration(
         "zilch(farkle_penalty_after=1)",
     ],
 )
-def test_the_long_run_is_the_fixed_point_of_plain_relative_value_iteration(spec: str) -> None:
+def test_the_long_run_is_the_fixed_point_of_plain_relative_value_iteration(
+    spec: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The average's root (``solve_average_reward``) is the fixed point that relative value
     iteration reaches from 0, to its tolerance, in fewer turn solves; the turns returned are
     each count's at the biases returned (to the residual: those of the last iteration's
     start)."""
     rules = load_rules(spec)
-    average, bias, iterations = plain_relative_value_iteration(rules, 1e-10)
+    average, bias, plain_solves = plain_relative_value_iteration(rules, 1e-10)
+    solves = 0
+    real_solve = turn_solver.solve_turn
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        nonlocal solves
+        solves += 1
+        return real_solve(*args, **kwargs)
+
+    monkeypatch.setattr(turn_solver, "solve_turn", counted)
     found = solve_average_reward(rules)  # to 1e-10
     assert found.residual < 1e-10
     assert abs(found.average - average) < 1e-9
     assert all(abs(a - b) < 1e-9 for a, b in zip(found.bias, bias, strict=True))
     assert found.bias[0] == 0.0
-    assert found.iterations <= iterations
     after = rules.turn.farkle_penalty_after
+    assert solves > 0  # the count sees the solver's own calls
+    assert solves <= plain_solves if after == 1 else solves < plain_solves / 2
     for z, solution in enumerate(found.solutions):
         farkle = -rules.turn.farkle_penalty if z == after - 1 else found.bias[z + 1]
         assert solution.terminal is not None and solution.terminal.bank_bonus == 0.0
         assert solution.terminal.farkle == pytest.approx(farkle, abs=1e-10)  # the residual
-        assert solution.expected_turn - found.average == pytest.approx(found.bias[z], abs=1e-10)
 
 
-def test_the_long_run_stops_at_its_iterations_with_every_counts_turn() -> None:
-    found = solve_average_reward(load_rules("zilch"), max_iterations=1)
-    assert found.iterations == 1 and len(found.solutions) == 3
+@pytest.mark.parametrize("most", [1, 2, 3])
+def test_the_long_run_stops_at_its_iterations_with_every_counts_turn(most: int) -> None:
+    """Cut short, the solve still returns every count's turn, a residual that says it has
+    not converged, and a progress that ends at its steps."""
+    calls: list[tuple[int, int]] = []
+    found = solve_average_reward(
+        load_rules("zilch"), max_iterations=most, progress=lambda d, t: calls.append((d, t))
+    )
+    assert found.iterations == most and len(found.solutions) == 3
     assert found.residual > 1e-10  # not converged, and says so
+    assert [d for d, _ in calls] == list(range(1, most + 1))
+    assert all(d <= t <= most for d, t in calls) and calls[-1] == (most, most)
 
 
 @pytest.mark.parametrize("preset", ["farkle-minimal", "greed"])

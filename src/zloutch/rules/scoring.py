@@ -564,18 +564,19 @@ def _most_covered(dice: int, sizes: list[int]) -> int:
     return max(reach)
 
 
-_NIBBLE = 4
-"""Bits per face in a packed multiset: a count of up to 7 and a guard bit above it."""
-_GUARDS = sum(8 << (_NIBBLE * f) for f in range(6))
+_BITS = 8
+"""Bits per face in a packed multiset: a count of up to 127 and a guard bit above it."""
+_COUNT = (1 << (_BITS - 1)) - 1
+_GUARDS = sum((_COUNT + 1) << (_BITS * f) for f in range(6))
 """The guard bit of every face: a subtraction that borrows from one clears it."""
 
 
 def _packed(dice: Iterable[Face]) -> int:
-    """A multiset of dice as one integer, four bits a face (face 1 lowest): containment and
+    """A multiset of dice as one integer, eight bits a face (face 1 lowest): containment and
     difference are then one subtraction each (``_best_split``)."""
     code = 0
     for face in dice:
-        code += 1 << (_NIBBLE * (face - 1))
+        code += 1 << (_BITS * (face - 1))
     return code
 
 
@@ -598,7 +599,7 @@ def _best_split(combos: list[Combination]) -> Callable[[Dice], Split | None]:
         if code in best:
             return best[code]
         first = 1
-        while not (code >> (_NIBBLE * (first - 1))) & 7:
+        while not (code >> (_BITS * (first - 1))) & _COUNT:
             first += 1
         choice: tuple[Split, bool, int] | None = None
         score = (False, -1)

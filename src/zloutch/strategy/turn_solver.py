@@ -12,7 +12,6 @@ The value table is ``values[t, column]``, in the compiled turn's layout (packed 
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
@@ -36,7 +35,9 @@ from zloutch.rules.errors import ZloutchError
 from zloutch.rules.ruleset import RuleSet
 from zloutch.rules.scoring import ScoredKeep, score_table
 
-SOLVER_VERSION = 2
+SOLVER_VERSION = 3
+"""The cached turn summaries' version: 3 since F-1's long run counts its steps (the average's
+root, then the check) where it counted iterations from 0."""
 Progress = Callable[[int, int], None]
 """``progress(done, total)``: how far a long solve has gone."""
 Floats = npt.NDArray[np.float64]
@@ -385,8 +386,11 @@ class AverageReward:
     bias: tuple[float, ...]
     """Relative values of each count of farkles in a row."""
     solutions: tuple[TurnSolution, ...]
+    """Each count's turn, solved with the biases the last iteration started from."""
     iterations: int
+    """The steps the solve took: the average's root, then relative value iteration's check."""
     residual: float
+    """The largest change of a bias in the last iteration."""
 
 
 def solve_average_reward(
@@ -414,7 +418,7 @@ def solve_average_reward(
     goes on from there (``max_iterations`` steps in all).
 
     ``progress(done, total)`` is called after each step: the steps done, and those expected
-    in all (exact once converged).
+    in all (at most ``max_iterations``); the last call is ``(iterations, iterations)``.
     """
     model = model or TurnModel(rules)
     after = max(rules.turn.farkle_penalty_after, 1)
@@ -423,10 +427,12 @@ def solve_average_reward(
     steps = 0
 
     def step(expected: int) -> None:
+        """One step done; ``expected``: the steps expected in all (at most
+        ``max_iterations``, and the steps done once the solve ends)."""
         nonlocal steps
         steps += 1
         if progress is not None:
-            progress(steps, max(expected, steps))
+            progress(steps, min(max(expected, steps), max_iterations))
 
     def gains_at(average: float) -> list[float]:
         """Each count's gain where a farkle is worth the next count's gain less ``average``."""
@@ -471,23 +477,11 @@ def solve_average_reward(
         new_bias = [g - average for g in gains]
         residual = max(abs(a - b) for a, b in zip(new_bias, bias, strict=True))
         bias = new_bias
-        done = residual < tolerance
+        done = residual < tolerance or steps + 1 >= max_iterations
         step(steps + 1 if done else steps + 2)
-        if done or steps >= max_iterations:
+        if done:
             break
     return AverageReward(average, tuple(bias), tuple(solutions), steps, residual)
-
-
-def _expected_iterations(
-    iteration: int, residual: float, first: float, tolerance: float, most: int
-) -> int:
-    """How many iterations the solve should take in all, the residual falling geometrically
-    at its mean rate since the first iteration."""
-    if iteration < 2 or not 0 < residual < first < float("inf"):
-        return min(iteration + 1, most)
-    rate = (residual / first) ** (1 / (iteration - 1))
-    left = math.ceil(math.log(tolerance / residual) / math.log(rate))
-    return min(iteration + max(left, 1), most)
 
 
 __all__ = [
