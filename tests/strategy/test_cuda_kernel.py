@@ -222,19 +222,3 @@ def test_device_cuda_without_a_gpu_is_one_line(monkeypatch: pytest.MonkeyPatch) 
     assert result.output.strip().splitlines() == [
         "error: --device cuda: no GPU here (--device cpu solves on the processor)"
     ]
-
-
-def test_device_cuda_with_a_gpu_solves_on_the_kernel(monkeypatch: pytest.MonkeyPatch) -> None:
-    from zloutch.app import solve as app_solve
-    from zloutch.strategy.kernels import cuda as cuda_kernel
-
-    asked: list[str | None] = []
-
-    def solve(*args: object, backend: str | None = None, **kwargs: object) -> object:
-        asked.append(backend)
-        return solve_game(*args, **kwargs)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(cuda_kernel, "unavailable_reason", lambda check=False: None)
-    monkeypatch.setattr(app_solve, "solve_game", solve)
-    solution, cached = app_solve.solved_game(game_rules("reach target")[0], device="cuda")
-    assert asked == ["cuda"] and not cached and 0.5 < solution.first_player < 1

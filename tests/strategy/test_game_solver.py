@@ -7,6 +7,7 @@ from dataclasses import replace
 
 import numpy as np
 import pytest
+from cuda_sim_cases import game_rules
 from reference_game import normalise, solve
 
 from zloutch.engine import CHANCE, Level, Phase, apply, current_player, is_terminal, new_game
@@ -409,3 +410,22 @@ def test_the_penalty_solve_reads_the_same_banks_by_score_and_by_hand(case: str) 
     by_hand = solve_game(rules, backend="array", floor=100, tolerance=1e-13)
     assert by_score.counts is not None and by_hand.counts is not None
     np.testing.assert_allclose(by_score.counts, by_hand.counts, rtol=0, atol=1e-12)
+
+
+def test_device_cuda_with_a_gpu_solves_on_the_kernel(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``solved_game(device="cuda")`` where a GPU is found asks the solver for the CUDA
+    backend (here the CPU's solve stands in for it: this worker has the CPU's kernels
+    compiled, tests/conftest.py; the CUDA kernel itself: test_cuda_kernel.py)."""
+    from zloutch.app import solve as app_solve
+    from zloutch.strategy.kernels import cuda as cuda_kernel
+
+    asked: list[str | None] = []
+
+    def solve(*args: object, backend: str | None = None, **kwargs: object) -> object:
+        asked.append(backend)
+        return solve_game(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(cuda_kernel, "unavailable_reason", lambda check=False: None)
+    monkeypatch.setattr(app_solve, "solve_game", solve)
+    solution, cached = app_solve.solved_game(game_rules("reach target")[0], device="cuda")
+    assert asked == ["cuda"] and not cached and 0.5 < solution.first_player < 1
