@@ -98,6 +98,15 @@ def test_lane_kernel_equals_the_plain_kernel(
     starts = Lanes(t, rows, bank, same).starts(farkle, win, boundary, boundary_is_farkle, threads)
     assert np.array_equal(starts[0], plain[0][:, 0, t.start_col])
     assert np.array_equal(starts[1], plain[1][:, 0, t.start_col])
+    # Without derivatives (the F-1 sweeps): the same values, and no derivative to misread.
+    alone = Lanes(t, rows, bank, same, derivative=False)
+    values, deriv = alone.starts(farkle, win, boundary, boundary_is_farkle, threads, keep=True)
+    assert np.array_equal(values, starts[0])
+    assert np.isnan(deriv).all()
+    kept, no_deriv = alone.tables_of_pairs()
+    for p, top in enumerate(rows.tolist()):
+        assert np.array_equal(kept[p, :top], plain[0][p, :top])
+    assert np.isnan(no_deriv).all()
 
 
 @pytest.mark.parametrize("exact", [False, True], ids=["reach", "exact"])

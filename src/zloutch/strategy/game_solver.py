@@ -359,14 +359,17 @@ class _Game:
         return solve_pairs(problem, backend=self.backend, xp=self.xp, threads=self.threads)
 
     def level_by_score(
-        self, a: Ints, b: Ints, entered: npt.NDArray[np.bool_]
+        self, a: Ints, b: Ints, entered: npt.NDArray[np.bool_], derivative: bool = True
     ) -> Callable[[Floats, Floats, Floats], tuple[Floats, Floats]]:
         """``level`` for pairs (a, b) whose banks the lane kernel reads itself from the tables
-        by score (``tabulate_banks(low, win)``, the Numba backend): nothing laid out a hand."""
+        by score (``tabulate_banks(low, win)``, the Numba backend): nothing laid out a hand.
+        Without ``derivative`` the values alone are computed (the derivatives are NaN)."""
         assert self._score_banks is not None, "tabulate_banks(low, win) first"
         rows = self.rows_of(a)
         scores = self._score_banks.of(a, b, entered)
-        lanes = Lanes(self.tables, rows, buffer=self.buffer(rows), scores=scores)
+        lanes = Lanes(
+            self.tables, rows, buffer=self.buffer(rows), scores=scores, derivative=derivative
+        )
         return lambda farkle, win, boundary: lanes.starts(
             farkle, win, boundary, self.exact, self.threads
         )
@@ -475,7 +478,7 @@ class _Game:
             np.concatenate([one[i] for one in inputs]) for i in range(6)
         )
         if self.backend == "numba":
-            lanes = Lanes(self.tables, rows, bank, same)
+            lanes = Lanes(self.tables, rows, bank, same, derivative=False)
             values, _ = lanes.starts(farkle, win, boundary, self.exact, self.threads)
         else:
             tables, _ = self.run(rows, bank, same, farkle, win, boundary)
@@ -721,7 +724,9 @@ def _score_batches(
     the tables by score itself (``_Game.level_by_score``), with the whole ``W`` as its win
     table (``W.reshape(k * k * n, n)``): the opponent's row of count ``fb`` is
     ``W[fb, 0, j]``, row ``fb * k * n + j``, so the opponent's score given to the kernel is
-    moved along by ``fb * k * n``. Nothing is laid out a hand (a tenth of a sweep's time)."""
+    moved along by ``fb * k * n``. Nothing is laid out a hand (a tenth of a sweep's time).
+    No Newton's step is taken (a level's batches form no cycle), so the kernel computes the
+    values without their derivatives."""
     k = game.rules.turn.farkle_penalty_after
     a = i + low
     entered = ((j + low) > 0) | (not game.rules.turn.entry)
@@ -729,7 +734,7 @@ def _score_batches(
         aa = np.concatenate([a] * len(group))
         bb = np.concatenate([j + low + fb * k * n for _, fb in group])
         ee = np.concatenate([entered] * len(group))
-        yield group, game.rows_of(aa), game.level_by_score(aa, bb, ee)
+        yield group, game.rows_of(aa), game.level_by_score(aa, bb, ee, derivative=False)
 
 
 def _sweeps_expected(changes: list[float], tolerance: float, most: int) -> int:

@@ -30,18 +30,24 @@ def make() -> dict[str, Any]:
     compare with itself). ``spin()``: a few cycles' wait, the core kept (x86's ``pause``).
     ``cpu()``: the CPU this thread runs on (``sched_getcpu``). ``pause()``:
     ``sched_yield``, the core to any other thread that
-    waits for it. ``signature_add(tab, base, off, lo, hi, prob, acc)``: over the options
-    ``lo:hi``, each lane's best value ``tab[base + off[o] + k]`` (the first of equal ones, as
-    ``reference.kernel_python``) and its derivative (``LANES`` further on), added times
-    ``prob`` into ``acc[:LANES]`` and ``acc[LANES:]``. The lanes are one vector of ``LANES``
-    doubles: Numba leaves LLVM's SLP vectoriser off, so the loop over lanes is stated as
-    vector operations here (compare, select, multiply, add: the same roundings as the scalar loop).
+    waits for it. ``node_sum(tab, base, off, opt_start, sig_prob, lo, hi, at, derivative)``:
+    a throw node's value, written at ``tab[at:at + LANES]``: over its signatures ``lo:hi``,
+    the sum of ``sig_prob[s]`` times each lane's best option (``opt_start[s]`` to
+    ``opt_start[s + 1]``) ``tab[base + off[o] + k]``, in the signatures' order; with
+    ``derivative``, the derivative of the first of equal best ones (``LANES`` further on)
+    summed the same way and written at ``tab[at + LANES:at + 2 * LANES]``, as
+    ``reference.kernel_python``; without it, values alone are read and written. The sums
+    stay in registers until written (in the table each signature's sum waited for the
+    last one's store). The lanes are one vector of ``LANES`` doubles: Numba leaves LLVM's
+    SLP vectoriser off, so the loop over lanes is stated as vector operations here
+    (compare, select, multiply, add: the same roundings as the scalar loop).
     """
     from llvmlite import ir  # type: ignore[import-untyped]
     from numba.core import cgutils, types
     from numba.extending import intrinsic
 
     i64 = ir.IntType(64)
+    one = ir.Constant(i64, 1)
     vector = ir.VectorType(ir.DoubleType(), LANES)
     once: Any = cgutils.alloca_once_value  # a variable LLVM keeps in a register
 
@@ -142,46 +148,88 @@ def make() -> dict[str, Any]:
         return types.void(), codegen
 
     @intrinsic
-    def signature_add(
-        typingctx: Any, tab: Any, base: Any, off: Any, lo: Any, hi: Any, prob: Any, acc: Any
+    def node_sum(
+        typingctx: Any,
+        tab: Any,
+        base: Any,
+        off: Any,
+        opt_start: Any,
+        sig_prob: Any,
+        lo: Any,
+        hi: Any,
+        at: Any,
+        derivative: Any,
     ) -> Any:
         def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
             kinds = signature.args
             tab_p = data(context, builder, kinds[0], args[0])
             off_p = data(context, builder, kinds[2], args[2])
-            acc_p = data(context, builder, kinds[6], args[6])
-            base, lo, hi, prob = args[1], args[3], args[4], args[5]
-            start = (ir.Constant(vector, [-np.inf] * LANES), ir.Constant(vector, [0.0] * LANES))
-            best, dbest = (once(builder, value) for value in start)
-            with cgutils.for_range(builder, builder.sub(hi, lo)) as loop:
-                at = builder.add(
-                    base, builder.load(builder.gep(off_p, [builder.add(lo, loop.index)]))
-                )
-                v = builder.load(lanes_at(builder, tab_p, at), align=8)
-                d = builder.load(
-                    lanes_at(builder, tab_p, builder.add(at, ir.Constant(i64, LANES))), align=8
-                )
-                b = builder.load(best)
-                better = builder.fcmp_ordered(">", v, b)
-                builder.store(builder.select(better, v, b), best)
-                builder.store(builder.select(better, d, builder.load(dbest)), dbest)
-            spread = builder.insert_element(
-                ir.Constant(vector, ir.Undefined), prob, ir.Constant(ir.IntType(32), 0)
-            )
-            spread = builder.shuffle_vector(
-                spread,
-                ir.Constant(vector, ir.Undefined),
-                ir.Constant(ir.VectorType(ir.IntType(32), LANES), [0] * LANES),
-            )
-            for at, found in ((0, best), (LANES, dbest)):
-                pointer = lanes_at(builder, acc_p, ir.Constant(i64, at))
-                old = builder.load(pointer, align=8)
-                builder.store(
-                    builder.fadd(old, builder.fmul(spread, builder.load(found))), pointer, align=8
-                )
+            start_p = data(context, builder, kinds[3], args[3])
+            prob_p = data(context, builder, kinds[4], args[4])
+            base, lo, hi, at = args[1], args[5], args[6], args[7]
+            minus_inf = ir.Constant(vector, [-np.inf] * LANES)
+            zeros = ir.Constant(vector, [0.0] * LANES)
+            lanes_32 = ir.VectorType(ir.IntType(32), LANES)
+
+            def signatures(with_derivative: bool) -> None:
+                # The sums in registers (allocas LLVM promotes), not in the table: written
+                # there once, not read back after each signature.
+                total, dtotal = once(builder, zeros), once(builder, zeros)
+                best, dbest = once(builder, minus_inf), once(builder, zeros)
+                with cgutils.for_range(builder, builder.sub(hi, lo)) as outer:
+                    sig = builder.add(lo, outer.index)
+                    first = builder.load(builder.gep(start_p, [sig]))
+                    last = builder.load(builder.gep(start_p, [builder.add(sig, one)]))
+                    builder.store(minus_inf, best)
+                    builder.store(zeros, dbest)
+                    with cgutils.for_range(builder, builder.sub(last, first)) as inner:
+                        o = builder.add(first, inner.index)
+                        where = builder.add(base, builder.load(builder.gep(off_p, [o])))
+                        v = builder.load(lanes_at(builder, tab_p, where), align=8)
+                        b = builder.load(best)
+                        better = builder.fcmp_ordered(">", v, b)
+                        builder.store(builder.select(better, v, b), best)
+                        if with_derivative:  # the first of equal values gives it
+                            next_lanes = builder.add(where, ir.Constant(i64, LANES))
+                            d = builder.load(lanes_at(builder, tab_p, next_lanes), align=8)
+                            builder.store(builder.select(better, d, builder.load(dbest)), dbest)
+                    prob = builder.load(builder.gep(prob_p, [sig]))
+                    spread = builder.insert_element(
+                        ir.Constant(vector, ir.Undefined), prob, ir.Constant(ir.IntType(32), 0)
+                    )
+                    spread = builder.shuffle_vector(
+                        spread,
+                        ir.Constant(vector, ir.Undefined),
+                        ir.Constant(lanes_32, [0] * LANES),
+                    )
+                    sums = ((total, best), (dtotal, dbest)) if with_derivative else ((total, best),)
+                    for acc, found in sums:
+                        product = builder.fmul(spread, builder.load(found))
+                        builder.store(builder.fadd(builder.load(acc), product), acc)
+                sums = ((0, total), (LANES, dtotal)) if with_derivative else ((0, total),)
+                for offset, acc in sums:
+                    pointer = lanes_at(builder, tab_p, builder.add(at, ir.Constant(i64, offset)))
+                    builder.store(builder.load(acc), pointer, align=8)
+
+            flag = context.cast(builder, args[8], kinds[8], types.boolean)
+            with builder.if_else(flag) as (with_it, without):
+                with with_it:
+                    signatures(True)
+                with without:
+                    signatures(False)
             return context.get_dummy_value()
 
-        kinds = (tab, types.int64, off, types.int64, types.int64, types.float64, acc)
+        kinds = (
+            tab,
+            types.int64,
+            off,
+            opt_start,
+            sig_prob,
+            types.int64,
+            types.int64,
+            types.int64,
+            derivative,
+        )
         return types.void(*kinds), codegen
 
     return {
@@ -193,5 +241,5 @@ def make() -> dict[str, Any]:
         "_spin": spin,
         "_cpu": cpu,
         "_pause": pause,
-        "_signature_add": signature_add,
+        "_node_sum": node_sum,
     }

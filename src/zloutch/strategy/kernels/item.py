@@ -32,7 +32,9 @@ GEN, DONE = 0, -1
 class LaneTurn(NamedTuple):
     """The flat turn as the lane kernel reads it: ``FlatTurn``'s arrays, each option's
     ``opt_off`` (its offset in an item's table, ``lanes._turn``), the table's ``columns``,
-    ``pad`` rows past the top (the most one roll adds) and the fresh turn's column."""
+    ``pad`` rows past the top (the most one roll adds), the fresh turn's column, and the
+    ``width`` of an entry: 2, the value and its derivative; 1, the value alone (a solve
+    that takes no Newton's step: half the table, and no derivative computed)."""
 
     node_col: Ints
     sig_start: Ints
@@ -44,6 +46,7 @@ class LaneTurn(NamedTuple):
     columns: int
     pad: int
     start_col: int
+    width: int
 
 
 class LaneLevel(NamedTuple):
@@ -126,7 +129,7 @@ _ticks: Any = None
 _pause: Any = None
 _spin: Any = None
 _cpu: Any = None
-_signature_add: Any = None
+_node_sum: Any = None
 
 
 def link(names: dict[str, Any]) -> None:
@@ -148,12 +151,13 @@ def _item_python(
 ) -> bool:  # pragma: no cover - compiled by numba; held to the plain kernel by the tests
     """Item ``c`` of pass ``k``: ``LANES`` pairs through every total, the lanes innermost.
 
-    ``tab`` is the item's table, flat: entry ``((u * columns + col) * 2 + x) * LANES + k``
-    is the value (x = 0) or derivative (x = 1) of lane k at row u, column col. Rows below
-    ``pad`` lie past the top (the boundary; columns 0 and 1 the farkle and the win in every
-    row); row ``pad + j`` is total ``lane_rows - 1 - j``. An option reads ``u * row +
-    opt_off[o]``, with ``opt_off = (-points * columns + dest) * 2 * LANES``: every option adds
-    points except the ones to a column solved earlier in the same row (``lanes._turn``).
+    ``tab`` is the item's table, flat: entry ``((u * columns + col) * width + x) * LANES +
+    k`` is the value (x = 0) or derivative (x = 1, where ``turn.width`` is 2) of lane k at
+    row u, column col. Rows below ``pad`` lie past the top (the boundary; columns 0 and 1
+    the farkle and the win in every row); row ``pad + j`` is total ``lane_rows - 1 - j``. An
+    option reads ``u * row + opt_off[o]``, with ``opt_off = (-points * columns + dest) *
+    width * LANES``: every option adds points except the ones to a column solved earlier in
+    the same row (``lanes._turn``).
     Lanes past their own top (a shorter pair in the item) compute totals below 0 that
     nothing reads into the others.
 
@@ -169,10 +173,12 @@ def _item_python(
     done, heartbeat, cpu = sync.done, sync.heartbeat, sync.cpu
     height, lane_rows, lane_pair, farkle, win, boundary, boundary_is_farkle = level
     node_col, sig_start, sig_prob, opt_start, opt_off, hand_col, hand_throw_col = turn[:7]
-    columns, pad = turn.columns, turn.pad
+    columns, pad, width = turn.columns, turn.pad, turn.width
+    derivative = width == 2
     mode, bank, same, pair_score, pair_opp, entered, kind, bank_x, allowed = banks[:9]
     win_table, low, last0, last1, has_last = banks[9:]
-    row = columns * 2 * LANES
+    entry = width * LANES
+    row = columns * entry
     d_boundary = 1.0 if boundary_is_farkle else 0.0
     if not again:
         _store(heartbeat, c, _ticks())
@@ -181,15 +187,17 @@ def _item_python(
         base = u * row
         for k in range(LANES):
             tab[base + k] = farkle[c, k]
-            tab[base + LANES + k] = 1.0
-            tab[base + 2 * LANES + k] = win[c, k]
-            tab[base + 3 * LANES + k] = 0.0
+            tab[base + entry + k] = win[c, k]
+            if derivative:
+                tab[base + LANES + k] = 1.0
+                tab[base + entry + LANES + k] = 0.0
         if u < pad:
             for col in range(2, columns):
-                at = base + col * 2 * LANES
+                at = base + col * entry
                 for k in range(LANES):
                     tab[at + k] = boundary[c, k]
-                    tab[at + LANES + k] = d_boundary
+                    if derivative:
+                        tab[at + LANES + k] = d_boundary
     for j in range(height[c]):
         if _load(done, c) >= k:
             return False
@@ -198,20 +206,20 @@ def _item_python(
             _store(cpu, c, _cpu())
         base = (pad + j) * row
         for n in range(node_col.shape[0]):
-            at = base + node_col[n] * 2 * LANES
-            for k in range(2 * LANES):
-                tab[at + k] = 0.0
-            for s in range(sig_start[n], sig_start[n + 1]):
-                # tab[at:at + 2 * LANES] += sig_prob[s] * (best of the options, derivative)
-                _signature_add(
-                    tab,
-                    base,
-                    opt_off,
-                    opt_start[s],
-                    opt_start[s + 1],
-                    sig_prob[s],
-                    tab[at : at + 2 * LANES],
-                )
+            # tab[at:at + entry] = the sum over the node's signatures s of sig_prob[s] *
+            # (the best of its options, with its derivative)
+            at = base + node_col[n] * entry
+            _node_sum(
+                tab,
+                base,
+                opt_off,
+                opt_start,
+                sig_prob,
+                sig_start[n],
+                sig_start[n + 1],
+                at,
+                derivative,
+            )
         if mode == SCORES:  # the bank's worth at this total, once for all the hands
             for k in range(LANES):
                 p, t = lane_pair[c, k], lane_rows[c, k] - 1 - j
@@ -231,11 +239,11 @@ def _item_python(
                 else:
                     lane_value[k] = -np.inf
         for h in range(hand_col.shape[0]):
-            throw_at = base + hand_throw_col[h] * 2 * LANES
-            hand_at = base + hand_col[h] * 2 * LANES
+            throw_at = base + hand_throw_col[h] * entry
+            hand_at = base + hand_col[h] * entry
             for k in range(LANES):
                 throw = tab[throw_at + k]
-                dthrow = tab[throw_at + LANES + k]
+                dthrow = tab[throw_at + LANES + k] if derivative else 0.0
                 p, t = lane_pair[c, k], lane_rows[c, k] - 1 - j
                 b = -np.inf
                 db = 0.0
@@ -255,10 +263,12 @@ def _item_python(
                         db = 1.0
                 if b > throw:
                     tab[hand_at + k] = b
-                    tab[hand_at + LANES + k] = db
+                    if derivative:
+                        tab[hand_at + LANES + k] = db
                 else:
                     tab[hand_at + k] = throw
-                    tab[hand_at + LANES + k] = dthrow
+                    if derivative:
+                        tab[hand_at + LANES + k] = dthrow
     return True
 
 
@@ -275,7 +285,8 @@ def _finish_python(
 ) -> int:  # pragma: no cover - compiled by numba
     """Item ``c`` of pass ``k`` solved in ``tab``: its start values written out (1), unless
     another thread wrote them first (0); the thread that writes the pass's last item takes
-    Newton's step (``newton``) and starts the next pass, or ends the batch (2)."""
+    Newton's step (``newton``) and starts the next pass, or ends the batch (2). Without
+    derivatives (``turn.width`` 1) each one written out is NaN (Newton's step needs them)."""
     ctrl, finished, done = sync.ctrl, sync.finished, sync.done
     height, lane_rows, lane_pair, farkle = (
         level.height,
@@ -284,7 +295,7 @@ def _finish_python(
         level.farkle,
     )
     boundary, boundary_is_farkle = level.boundary, level.boundary_is_farkle
-    columns, pad, start_col = turn.columns, turn.pad, turn.start_col
+    columns, pad, start_col, width = turn.columns, turn.pad, turn.start_col, turn.width
     found = _load(done, c)
     while found < k:
         before = _swap_if(done, c, found, k)
@@ -292,9 +303,9 @@ def _finish_python(
             found = before
             continue
         for lane in range(LANES):
-            at = ((pad + lane_rows[c, lane] - 1) * columns + start_col) * 2 * LANES + lane
+            at = ((pad + lane_rows[c, lane] - 1) * columns + start_col) * width * LANES + lane
             out_value[lane_pair[c, lane]] = tab[at]
-            out_deriv[lane_pair[c, lane]] = tab[at + LANES]
+            out_deriv[lane_pair[c, lane]] = tab[at + LANES] if width == 2 else np.nan
         if _fetch_add(finished, k, 1) != height.shape[0] - 1:
             return 1
         iterate, w, partner, r, tolerance, passes, result = newton

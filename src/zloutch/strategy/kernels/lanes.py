@@ -70,10 +70,11 @@ def _lay_out(rows: Ints) -> tuple[Ints, Ints, Ints]:
     return lane_pair, lane_rows, lane_rows.max(axis=1, initial=0).astype(np.int64)
 
 
-def _turn(tables: Tables) -> LaneTurn:
-    """The kernel's ``turn``: the flat turn's arrays, each option's offset in an item's table."""
+def _turn(tables: Tables, width: int = 2) -> LaneTurn:
+    """The kernel's ``turn``: the flat turn's arrays, each option's offset in an item's table
+    whose entries are ``width`` vectors of ``LANES`` (2: values and derivatives)."""
     t = tables
-    opt_off = (-t.opt_pts * t.columns + t.opt_dest) * 2 * LANES
+    opt_off = (-t.opt_pts * t.columns + t.opt_dest) * width * LANES
     return LaneTurn(
         t.node_col,
         t.sig_start,
@@ -85,6 +86,7 @@ def _turn(tables: Tables) -> LaneTurn:
         t.columns,
         t.max_points,
         t.start_col,
+        width,
     )
 
 
@@ -94,7 +96,9 @@ class Lanes:
     What changes between Newton's passes of a level is the farkle value (and so the
     boundary of an exact target); the banks, laid out once here, do not. ``bank`` and
     ``bank_farkle`` give them by pair (``solve_pairs``), or ``scores`` by score, read from
-    the tables of a whole solve (``ScoreBanks.of``).
+    the tables of a whole solve (``ScoreBanks.of``). Without ``derivative`` the kernel
+    computes the values alone (half the table, and fewer operations: a solve that takes
+    no Newton's step), and every derivative it returns is NaN.
     """
 
     def __init__(
@@ -105,6 +109,7 @@ class Lanes:
         bank_farkle: npt.NDArray[np.bool_] | None = None,
         buffer: Floats | None = None,
         scores: LaneBanks | None = None,
+        derivative: bool = True,
     ) -> None:
         """``buffer``: memory for the threads' tables (``work_size`` doubles at least, from
         ``aligned_empty``), kept from one batch to the next by the caller: a fresh one costs
@@ -121,12 +126,14 @@ class Lanes:
         self.pad = tables.max_points
         self.buffer = buffer
         self.work: Floats = np.empty((0, 0))
-        self.turn = _turn(tables)
+        self.width = 2 if derivative else 1
+        self.turn = _turn(tables, self.width)
 
     @staticmethod
-    def stride(tables: Tables, rows: Ints) -> int:
-        """The doubles one item's table takes, for these rows at most."""
-        return (tables.max_points + int(rows.max(initial=0))) * tables.columns * 2 * LANES
+    def stride(tables: Tables, rows: Ints, width: int = 2) -> int:
+        """The doubles one item's table takes, for these rows at most (entries of ``width``
+        vectors: 2, values and derivatives; 1, values)."""
+        return (tables.max_points + int(rows.max(initial=0))) * tables.columns * width * LANES
 
     @staticmethod
     def work_size(tables: Tables, rows: Ints, threads: int = 1) -> int:
@@ -148,7 +155,7 @@ class Lanes:
         start values and their derivatives written into the last two."""
         items = int(self.height.shape[0])
         slots = max(1, threads)
-        stride = self.stride(self.tables, self.rows)
+        stride = self.stride(self.tables, self.rows, self.width)
         if keep:
             self.work = aligned_empty(items * stride).reshape(items, stride)
         else:
@@ -220,20 +227,22 @@ class Lanes:
 
     def tables_of_pairs(self) -> tuple[Floats, Floats]:
         """Every (pair, total, column) of the last solve with ``keep``, in ``solve_pairs``'s
-        layout."""
+        layout (the derivatives NaN where the solve computed none)."""
         t = self.tables
         height = int(self.rows.max(initial=0))
         values = np.zeros((self.pairs, max(height, 1), t.columns))
-        deriv = np.zeros_like(values)
-        work = self.work.reshape(self.work.shape[0], -1, t.columns, 2, LANES)
+        deriv = np.zeros_like(values) if self.width == 2 else np.full_like(values, np.nan)
+        work = self.work.reshape(self.work.shape[0], -1, t.columns, self.width, LANES)
         for i, p in enumerate(self.lane_pair.reshape(-1)[: self.pairs].tolist()):
             c, k = divmod(i, LANES)
             top = int(self.rows[p])
             u = self.pad + top - 1 - np.arange(top)
             values[p, :top] = work[c, u, :, 0, k]
-            deriv[p, :top] = work[c, u, :, 1, k]
+            if self.width == 2:
+                deriv[p, :top] = work[c, u, :, 1, k]
         values[:, :, :2] = 0.0  # the farkle and win columns: no node, as the plain kernel
-        deriv[:, :, :2] = 0.0
+        if self.width == 2:
+            deriv[:, :, :2] = 0.0
         return values, deriv
 
 

@@ -42,7 +42,7 @@ _ticks: Any = None
 _pause: Any = None
 _spin: Any = None
 _cpu: Any = None
-_signature_add: Any = None
+_node_sum: Any = None
 
 STALL_ROWS = 64
 """An item whose holder wrote no row for this long (in its rows' time) is done again."""
