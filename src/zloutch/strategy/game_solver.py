@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import math
 from collections import OrderedDict
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 from typing import Any, NamedTuple
@@ -812,6 +812,7 @@ def _solve_penalty(
     game.tabulate_banks(low, W.reshape(k * k * n, n) if by_score else None)
     levels = 2 * n - 1
     ones_cache: dict[int, Floats] = {}
+    laid: dict[int, list[tuple[list[tuple[int, int]], Ints, Level]]] = {}
     passes = states = sweeps = 0
     residual = float("inf")
     changes: list[float] = []
@@ -822,11 +823,12 @@ def _solve_penalty(
         read = W[:, 0].copy()  # what this sweep reads of the sweep before (see _Mixing)
         for done, (i, j, laid_out) in enumerate(penalty_sweep(game, low, W)):
             size = len(i)
-            batches = (
-                _score_batches(game, low, n, i, j, _count_groups(k))
-                if by_score
-                else ((group, banks.rows, game.level(banks)) for group, banks in laid_out)
-            )
+            if by_score:  # laid out once for every sweep: the banks are read from W
+                if done not in laid:
+                    laid[done] = list(_score_batches(game, low, n, i, j, _count_groups(k)))
+                batches: Iterable[tuple[list[tuple[int, int]], Ints, Level]] = laid[done]
+            else:
+                batches = ((group, banks.rows, game.level(banks)) for group, banks in laid_out)
             for group, rows, level in batches:
                 farkles = []
                 for fa, fb in group:
