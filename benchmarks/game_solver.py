@@ -1,12 +1,14 @@
 """Game solver speed: states, passes, residual and time per pass, for each backend.
 
 Run: python benchmarks/game_solver.py [--rules SPEC ...] [--device cpu|cuda|all]
+          [--backends numba,array]
 
 For each rule set and backend it prints the score pairs, the (pair, total, column) values
 computed per sweep, the kernel passes (a sweep is one pass of every level; Newton needs a
 few per level), the residual, the time per sweep and the effective memory traffic per
 sweep: 8 bytes read per option evaluated plus 16 written per value (value and derivative),
-divided by the time. The machine's bandwidth is printed beside it when known
+divided by the time; under F-1 (zilch, Facebook Farkle) a sweep takes no Newton step and
+computes values alone, 8 bytes each way. The machine's bandwidth is printed beside it when known
 (``--bandwidth GBPS``). One run on a shared machine: compare backends within a run.
 """
 
@@ -17,6 +19,7 @@ import time
 
 import numpy as np
 
+from zloutch.app.solve import score_pairs
 from zloutch.rules import load_rules
 from zloutch.strategy.game_solver import solve_game
 from zloutch.strategy.kernels import build_tables
@@ -30,16 +33,19 @@ def measure(spec: str, backend: str, xp: object = None) -> None:
     begin = time.perf_counter()
     solution = solve_game(rules, backend=backend, xp=xp)
     seconds = time.perf_counter() - begin
-    sweeps = solution.passes / solution.levels
+    penalty = solution.counts is not None  # F-1: sweeps of one pass a batch, values alone
+    sweeps = solution.sweeps if penalty else solution.passes / solution.levels
     per_sweep = seconds / sweeps
     totals = solution.states / tables.columns  # (pair, total) rows of one sweep
     option_reads = totals * tables.options
-    traffic = (option_reads + solution.states) * 16  # value and derivative, 8 bytes each
+    width = 8 if penalty else 16  # the value (and its derivative), 8 bytes each
+    traffic = (option_reads + solution.states) * width
     print(
-        f"{spec:30} {backend:6} pairs {solution.target**2:>6,} values/sweep "
+        f"{spec:30} {backend:6} pairs {score_pairs(solution):>6,} values/sweep "
         f"{solution.states:>11,} passes {solution.passes:>5} ({sweeps:3.1f} sweeps) "
         f"residual {solution.residual:.0e} {per_sweep:6.2f} s/sweep "
         f"{traffic / per_sweep / 1e9:6.1f} GB/s  first player {solution.first_player:.5f}"
+        f"  {seconds:.2f} s"
     )
 
 
@@ -52,13 +58,21 @@ def main() -> None:
     )
     parser.add_argument("--device", default="cpu", choices=["cpu", "cuda", "all"])
     parser.add_argument("--bandwidth", type=float, default=None, help="the machine's GB/s")
+    parser.add_argument(
+        "--backends",
+        default="numba,array",
+        help="the CPU backends, comma-separated (array: NumPy, minutes a sweep at full size)",
+    )
     args = parser.parse_args()
+    backends = [name.strip() for name in args.backends.split(",") if name.strip()]
     if args.bandwidth:
         print(f"machine memory bandwidth: {args.bandwidth:.0f} GB/s")
     for spec in args.rules:
         if args.device in ("cpu", "all"):
-            measure(spec, "numba")
-            measure(spec, "array", np)
+            if "numba" in backends:
+                measure(spec, "numba")
+            if "array" in backends:
+                measure(spec, "array", np)
         if args.device in ("cuda", "all"):
             import cupy
 

@@ -25,6 +25,12 @@ LANES = 8
 ARRAYS, SCORES = 0, 1
 """Where a lane reads what banking is worth (``_item_python``'s ``banks``)."""
 
+SLOT = 8
+"""int64s between two items' ``heartbeat`` (and ``cpu``) entries: item c's is at ``c *
+SLOT``, alone on its cache line. Each holder writes its item's at every row; on one line,
+two threads' writes took the line from each other's core at every row (a tenth of
+Facebook Farkle's solve on two threads)."""
+
 GEN, DONE = 0, -1
 """``sync[0][GEN]``: the pass under way (from 0), ``DONE`` once the batch is solved."""
 
@@ -105,8 +111,8 @@ class Newton(NamedTuple):
 class Sync(NamedTuple):
     """What the threads of a batch share: ``ctrl[GEN]`` the pass, ``taken[k]`` and
     ``finished[k]`` the items of pass k handed out and solved, ``done[c]`` the last pass
-    whose values item c wrote, ``heartbeat[c]`` when its holder last wrote a row and
-    ``cpu[c]`` where, ``clock[thread]`` the least time a row took each thread (ticks),
+    whose values item c wrote, ``heartbeat[c * SLOT]`` when its holder last wrote a row and
+    ``cpu[c * SLOT]`` where, ``clock[thread]`` the least time a row took each thread (ticks),
     ``stats[thread]`` what it did (``scheduler.CALLS`` ...), ``stop[0]`` set: the solve was
     given up."""
 
@@ -161,8 +167,8 @@ def _item_python(
     Lanes past their own top (a shorter pair in the item) compute totals below 0 that
     nothing reads into the others.
 
-    The holder of the item writes the time and its CPU at each row (``heartbeat[c]``,
-    ``cpu[c]``); ``again``: the item is done again for a holder that stopped writing. Either
+    The holder of the item writes the time and its CPU at each row (``heartbeat[c * SLOT]``,
+    ``cpu[c * SLOT]``); ``again``: the item is done again for a holder that stopped writing. Either
     gives up (returns False) as soon as another thread has finished the item.
 
     What banking at total t from hand h is worth comes from ``banks``: with ``ARRAYS``,
@@ -181,8 +187,8 @@ def _item_python(
     row = columns * entry
     d_boundary = 1.0 if boundary_is_farkle else 0.0
     if not again:
-        _store(heartbeat, c, _ticks())
-        _store(cpu, c, _cpu())
+        _store(heartbeat, c * SLOT, _ticks())
+        _store(cpu, c * SLOT, _cpu())
     for u in range(pad + height[c]):
         base = u * row
         for k in range(LANES):
@@ -202,8 +208,8 @@ def _item_python(
         if _load(done, c) >= k:
             return False
         if not again:
-            _store(heartbeat, c, _ticks())
-            _store(cpu, c, _cpu())
+            _store(heartbeat, c * SLOT, _ticks())
+            _store(cpu, c * SLOT, _cpu())
         base = (pad + j) * row
         for n in range(node_col.shape[0]):
             # tab[at:at + entry] = the sum over the node's signatures s of sig_prob[s] *

@@ -21,7 +21,7 @@ import numpy.typing as npt
 from zloutch.engine.compiled import FlatTurn
 from zloutch.strategy.kernels import scheduler
 from zloutch.strategy.kernels.banks import _NO_FLOATS, _NO_INTS, _array_banks
-from zloutch.strategy.kernels.item import LANES, LaneBanks, LaneLevel, LaneTurn, Newton, Sync
+from zloutch.strategy.kernels.item import LANES, SLOT, LaneBanks, LaneLevel, LaneTurn, Newton, Sync
 from zloutch.strategy.kernels.scheduler import _HELPERS, compile_lanes
 
 Floats = npt.NDArray[np.float64]
@@ -171,9 +171,9 @@ class Lanes:
             np.zeros(max(1, newton.passes), dtype=np.int64),  # taken[k]
             np.zeros(max(1, newton.passes), dtype=np.int64),  # finished[k]
             np.full(items, -1, dtype=np.int64),  # done[c]
-            np.zeros(items, dtype=np.int64),  # heartbeat[c]
+            np.zeros(items * SLOT, dtype=np.int64),  # heartbeat[c * SLOT]
             _HELPERS.clocks(slots),
-            np.full(items, -1, dtype=np.int64),  # cpu[c]
+            np.full(items * SLOT, -1, dtype=np.int64),  # cpu[c * SLOT]
             _HELPERS.counts(slots),
             np.zeros(1, dtype=np.int64),  # stop
         )
@@ -326,9 +326,9 @@ def solve_levels(
         np.zeros((levels, max(1, passes)), dtype=np.int64),  # taken[n, k]
         np.zeros((levels, max(1, passes)), dtype=np.int64),  # finished[n, k]
         np.full(items, -1, dtype=np.int64),  # done[c]
-        np.zeros(items, dtype=np.int64),  # heartbeat[c]
+        np.zeros(items * SLOT, dtype=np.int64),  # heartbeat[c * SLOT]
         _HELPERS.clocks(slots),
-        np.full(items, -1, dtype=np.int64),  # cpu[c]
+        np.full(items * SLOT, -1, dtype=np.int64),  # cpu[c * SLOT]
         _HELPERS.counts(slots),
     )
     plan = (

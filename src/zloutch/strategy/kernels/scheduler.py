@@ -24,6 +24,7 @@ from zloutch.strategy.kernels.item import (
     DONE,
     GEN,
     LANES,
+    SLOT,
     LaneBanks,
     LaneLevel,
     LaneTurn,
@@ -81,7 +82,7 @@ def _batch_python(
 
     ``sync``: ``ctrl[GEN]`` the pass, ``taken[k]`` and ``finished[k]`` the items of pass k
     handed out and solved, ``done[c]`` the last pass whose values item c wrote,
-    ``heartbeat[c]`` when its holder last wrote a row and ``cpu[c]`` where,
+    ``heartbeat[c * SLOT]`` when its holder last wrote a row and ``cpu[c * SLOT]`` where,
     ``clock[thread]`` the least time a row took this thread (ticks), ``stats[thread]``
     what it did (``CALLS`` ...), ``stop[0]`` set: the solve was given up, return.
     ``work[thread]`` is this thread's table, or ``work[c]`` the item's with ``keep`` (kept
@@ -142,8 +143,8 @@ def _batch_python(
             mine = _cpu()
             for c in range(items):
                 if _load(done, c) < k and (
-                    (mine >= 0 and _load(cpu, c) == mine)
-                    or now - _load(heartbeat, c) > STALL_ROWS * row
+                    (mine >= 0 and _load(cpu, c * SLOT) == mine)
+                    or now - _load(heartbeat, c * SLOT) > STALL_ROWS * row
                 ):
                     stalled = c
                     break
@@ -261,9 +262,9 @@ def _levels_python(
             taken[n],
             finished[n],
             done[c0:c1],
-            heartbeat[c0:c1],
+            heartbeat[c0 * SLOT : c1 * SLOT],
             clock,
-            cpu[c0:c1],
+            cpu[c0 * SLOT : c1 * SLOT],
             stats,
             stop,
         )
