@@ -76,7 +76,7 @@ def review(
         typer.Option(
             "--solve",
             help="Solve the two-player game now when no solved table is cached, to grade in "
-            "win probability (farkle: about 90 s).",
+            "win probability (farkle: a few seconds; zilch: about a minute).",
         ),
     ] = False,
     points: Annotated[
