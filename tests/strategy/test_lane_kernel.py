@@ -315,3 +315,32 @@ def test_each_kernel_is_compiled_once_on_a_fresh_install(tmp_path: Path) -> None
     compiled = collections.Counter(path.name.split("-")[0] for path in tmp_path.rglob("*.nbc"))
     assert compiled["item._item_python"] == 1
     assert compiled and set(compiled.values()) == {1}, compiled
+
+
+def test_levels_go_on_for_as_many_passes_as_allowed() -> None:
+    """A level's Newton passes past the eighth (tolerance 0: every pass allowed is made):
+    each item checks whether its pass was written already against the pass it is given, not
+    a lane's index (a level of nine passes or more once spun for ever). The values are the
+    solve's own, which stops at its tolerance long before."""
+    from zloutch.strategy.kernels import Sweep, solve_levels
+
+    rules = load_rules("greed(target=300)")
+    expected = solve_game(rules, threads=2)
+    game = _Game(rules, "numba", None, threads=2)
+    T = game.T
+    win = np.full((T, T), np.nan)
+    game.tabulate_banks(0, win)
+    assert game._score_banks is not None
+    levels = []
+    for s in range(2 * T - 2, -1, -1):
+        a = np.arange(max(0, s - T + 1), min(s, T - 1) + 1, dtype=np.int64)
+        b = s - a
+        slot = np.full(T, -1, dtype=np.int64)
+        slot[a] = np.arange(len(a))
+        levels.append((a, b, slot[b], game.rows_of(a)))
+    plan = Sweep.of(levels)
+    entered = np.ones(len(plan.a), dtype=np.bool_)
+    banks = game._score_banks.of(plan.a, plan.b, entered)
+    results = solve_levels(game.tables, plan, banks, game.exact, 0.0, 12, 2)
+    assert (results[:, 1] == 12).all()
+    assert np.allclose(win, expected.win, atol=1e-12, equal_nan=True)

@@ -145,7 +145,7 @@ def link(names: dict[str, Any]) -> None:
 
 def _item_python(
     c: int,
-    k: int,
+    gen: int,
     tab: Floats,
     again: bool,
     sync: Sync,
@@ -155,7 +155,7 @@ def _item_python(
     lane_value: Floats,
     lane_kind: Ints,
 ) -> bool:  # pragma: no cover - compiled by numba; held to the plain kernel by the tests
-    """Item ``c`` of pass ``k``: ``LANES`` pairs through every total, the lanes innermost.
+    """Item ``c`` of pass ``gen``: ``LANES`` pairs through every total, the lanes innermost.
 
     ``tab`` is the item's table, flat: entry ``((u * columns + col) * width + x) * LANES +
     k`` is the value (x = 0) or derivative (x = 1, where ``turn.width`` is 2) of lane k at
@@ -205,7 +205,7 @@ def _item_python(
                     if derivative:
                         tab[at + LANES + k] = d_boundary
     for j in range(height[c]):
-        if _load(done, c) >= k:
+        if _load(done, c) >= gen:  # another thread wrote this pass's values
             return False
         if not again:
             _store(heartbeat, c * SLOT, _ticks())
