@@ -6,10 +6,11 @@ Run: python benchmarks/game_solver.py [--rules SPEC ...] [--device cpu|cuda|all]
 For each rule set and backend it prints the score pairs, the (pair, total, column) values
 computed per sweep, the kernel passes (a sweep is one pass of every level; Newton needs a
 few per level), the residual, the time per sweep and the effective memory traffic per
-sweep: 8 bytes read per option evaluated plus 16 written per value (value and derivative),
-divided by the time; under F-1 (zilch, Facebook Farkle) a sweep takes no Newton step and
-computes values alone, 8 bytes each way. The machine's bandwidth is printed beside it when known
-(``--bandwidth GBPS``). One run on a shared machine: compare backends within a run.
+sweep: 16 bytes per option evaluated and per value written (the value and its derivative,
+8 bytes each), divided by the time; under F-1 (zilch, Facebook Farkle) the numba backend's
+sweeps take no Newton step and compute the values alone, 8 bytes each. The machine's
+bandwidth is printed beside it when known (``--bandwidth GBPS``). One run on a shared
+machine: compare backends within a run.
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ def measure(spec: str, backend: str, xp: object = None) -> None:
     per_sweep = seconds / sweeps
     totals = solution.states / tables.columns  # (pair, total) rows of one sweep
     option_reads = totals * tables.options
-    width = 8 if penalty else 16  # the value (and its derivative), 8 bytes each
+    width = 8 if penalty and backend == "numba" else 16  # the value (and its derivative)
     traffic = (option_reads + solution.states) * width
     print(
         f"{spec:30} {backend:6} pairs {score_pairs(solution):>6,} values/sweep "

@@ -813,6 +813,9 @@ def _solve_penalty(
     levels = 2 * n - 1
     ones_cache: dict[int, Floats] = {}
     laid: dict[int, list[tuple[list[tuple[int, int]], Ints, Level]]] = {}
+    # One buffer for every batch kept in ``laid``, as large as the lowest score's rows (the
+    # most): grown level by level, each batch kept would hold the buffer of its time.
+    game.buffer(game.rows_of(np.array([low], dtype=np.int64)))
     passes = states = sweeps = 0
     residual = float("inf")
     changes: list[float] = []

@@ -2,7 +2,8 @@
 the kernel's threads (``Sweep``, ``solve_levels``).
 
 Pairs sorted by their rows and grouped ``LANES`` at a time into work items, each item one
-table ``[u, c, value|derivative, lane]`` with the pairs innermost (contiguous), rows counted
+table ``[u, c, value|derivative, lane]`` (the value alone where no Newton step reads the
+derivative: ``Lanes(derivative=False)``) with the pairs innermost (contiguous), rows counted
 down from each pair's top (``u = pad + rows - 1 - t``), so that an option's row and column
 are one offset, the same for every lane, and the loop over lanes reads contiguous memory.
 Each thread solves its items in its own table (on a cache line: ``aligned_empty``).
@@ -137,7 +138,8 @@ class Lanes:
 
     @staticmethod
     def work_size(tables: Tables, rows: Ints, threads: int = 1) -> int:
-        """The doubles the threads' tables of a batch take."""
+        """The doubles the threads' tables of a batch take, with derivatives (enough for a
+        batch of values alone, which takes half)."""
         return threads * Lanes.stride(tables, rows)
 
     def job(

@@ -343,6 +343,29 @@ def compile_lanes() -> None:
         _open = compile(_open_python)
         _levels = compile(_levels_python)
         _now = compile(_now_python)
+        _drop_stale(
+            (_item, _finish, _batch, _solve, _open, _levels, _now),
+            (item.__file__, intrinsics.__file__),
+        )
+
+
+def _drop_stale(dispatchers: tuple[Any, ...], sources: tuple[str, ...]) -> None:
+    """Empty the disk cache of each compiled loop older than ``sources``: Numba knows a cached
+    function stale only when its own file changes, and these loops carry a copy of what they
+    call in ``item`` and of the operations of ``intrinsics``. (An install writes every file
+    anew, and then the caches; an edit of ``item.py`` alone left the loops here running the
+    old kernel.) Where Numba's cache is not as this reads it, nothing is dropped."""
+    try:
+        newest = max(os.stat(path).st_mtime for path in sources)
+    except (OSError, TypeError, ValueError):
+        return
+    for dispatcher in dispatchers:
+        try:
+            cache = dispatcher._cache
+            if os.stat(cache._cache_file._index_path).st_mtime < newest:
+                cache.flush()
+        except (AttributeError, OSError):
+            continue
 
 
 def default_threads() -> int:
