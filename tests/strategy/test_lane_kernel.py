@@ -322,25 +322,42 @@ def test_levels_go_on_for_as_many_passes_as_allowed() -> None:
     each item checks whether its pass was written already against the pass it is given, not
     a lane's index (a level of nine passes or more once spun for ever). The values are the
     solve's own, which stops at its tolerance long before."""
-    from zloutch.strategy.kernels import Sweep, solve_levels
+    from zloutch.strategy.game_solver import score_levels
 
     rules = load_rules("greed(target=300)")
     expected = solve_game(rules, threads=2)
     game = _Game(rules, "numba", None, threads=2)
-    T = game.T
-    win = np.full((T, T), np.nan)
+    game.margin = expected.margin
+    win = np.full((game.T, game.T), np.nan)
     game.tabulate_banks(0, win)
-    assert game._score_banks is not None
-    levels = []
-    for s in range(2 * T - 2, -1, -1):
-        a = np.arange(max(0, s - T + 1), min(s, T - 1) + 1, dtype=np.int64)
-        b = s - a
-        slot = np.full(T, -1, dtype=np.int64)
-        slot[a] = np.arange(len(a))
-        levels.append((a, b, slot[b], game.rows_of(a)))
-    plan = Sweep.of(levels)
-    entered = np.ones(len(plan.a), dtype=np.bool_)
-    banks = game._score_banks.of(plan.a, plan.b, entered)
-    results = solve_levels(game.tables, plan, banks, game.exact, 0.0, 12, 2)
-    assert (results[:, 1] == 12).all()
+    results = game.sweep(score_levels(game.can_win()), 0.0, None, passes=12)
+    assert len(results) and (results[:, 1] == 12).all()
     assert np.allclose(win, expected.win, atol=1e-12, equal_nan=True)
+
+
+def test_compiled_loops_older_than_the_kernel_they_carry_are_dropped(tmp_path: Path) -> None:
+    """Numba knows a cache stale only when its function's own file changes; the scheduler's
+    loops carry the item kernel and the intrinsics: an index older than either is emptied,
+    a newer one kept, and a cache Numba lays out otherwise is left alone."""
+
+    class Cache:
+        def __init__(self, index: Path) -> None:
+            self._cache_file = type("File", (), {"_index_path": str(index)})()
+            self.flushed = False
+
+        def flush(self) -> None:
+            self.flushed = True
+
+    source = tmp_path / "item.py"
+    source.write_text("")
+    old, new = tmp_path / "old.nbi", tmp_path / "new.nbi"
+    old.write_text("")
+    new.write_text("")
+    os.utime(old, (1_000, 1_000))
+    os.utime(source, (2_000, 2_000))
+    os.utime(new, (3_000, 3_000))
+    stale, fresh = Cache(old), Cache(new)
+    missing = Cache(tmp_path / "never-written.nbi")
+    dispatchers = tuple(type("D", (), {"_cache": c})() for c in (stale, fresh, missing))
+    scheduler._drop_stale((*dispatchers, object()), (str(source),))
+    assert stale.flushed and not fresh.flushed and not missing.flushed

@@ -430,10 +430,12 @@ class _Game:
         levels: list[tuple[int, Ints, Ints, Ints]],
         tolerance: float,
         progress: Callable[[int], None] | None,
+        passes: int = 100,
     ) -> Floats:
-        """Every level (each one's index, pairs (a, b) and partners), solved in turn by the
-        lane kernel's threads (``kernels.solve_levels``), the values written into the table
-        given to ``tabulate_banks``. Returns each level's residual and passes."""
+        """Every level (each one's index, pairs (a, b) and partners: ``score_levels``), solved
+        in turn by the lane kernel's threads (``kernels.solve_levels``), at most ``passes``
+        Newton passes a level, the values written into the table given to
+        ``tabulate_banks``. Returns each level's residual and passes."""
         assert self._score_banks is not None, "tabulate_banks(low, win) first"
         a = np.concatenate([level[1] for level in levels]) if levels else np.zeros(0, np.int64)
         b = np.concatenate([level[2] for level in levels]) if levels else np.zeros(0, np.int64)
@@ -445,7 +447,7 @@ class _Game:
             self._score_banks.of(a, b, entered),
             self.exact,
             tolerance,
-            100,
+            passes,
             self.threads,
             self.buffer(plan.rows),
             progress,
@@ -624,19 +626,7 @@ def solve_game(
     residual = 0.0
     states = 0
     levels = 2 * T - 1
-    # The levels by sum of scores, from the highest down: the pairs (a, b) from which
-    # someone can win, and the pair (b, a) of each (on the same level, held too: the test is
-    # symmetric). Levels without pairs only count for the progress.
-    pairs: list[tuple[int, Ints, Ints, Ints]] = []
-    for done, s in enumerate(range(2 * T - 2, -1, -1)):
-        a = np.arange(max(0, s - T + 1), min(s, T - 1) + 1, dtype=np.int64)
-        b = s - a
-        held = can_win[a] | can_win[b]
-        a, b = a[held], b[held]
-        if len(a):
-            slot = np.full(T, -1, dtype=np.int64)
-            slot[a] = np.arange(len(a))
-            pairs.append((done, a, b, slot[b]))
+    pairs = score_levels(can_win)
     reported = 0
 
     def report(until: int) -> None:
@@ -668,6 +658,26 @@ def solve_game(
     return GameSolution(
         rules, game.unit, T, win, residual, passes, levels, states, game.last, game.margin
     )
+
+
+def score_levels(can_win: Bools) -> list[tuple[int, Ints, Ints, Ints]]:
+    """The levels by sum of scores, from the highest down, as ``_Game.sweep`` takes them:
+    each level's index among all ``2 T - 1``, its pairs (a, b) from which someone can win
+    (``can_win``, by score below the target T), and the pair (b, a) of each (on the same
+    level, held too: the test is symmetric). Levels without pairs are left out (they only
+    count for the progress)."""
+    T = len(can_win)
+    pairs: list[tuple[int, Ints, Ints, Ints]] = []
+    for done, s in enumerate(range(2 * T - 2, -1, -1)):
+        a = np.arange(max(0, s - T + 1), min(s, T - 1) + 1, dtype=np.int64)
+        b = s - a
+        held = can_win[a] | can_win[b]
+        a, b = a[held], b[held]
+        if len(a):
+            slot = np.full(T, -1, dtype=np.int64)
+            slot[a] = np.arange(len(a))
+            pairs.append((done, a, b, slot[b]))
+    return pairs
 
 
 Batch = tuple[list[tuple[int, int]], LevelBanks]
