@@ -1192,9 +1192,11 @@ def _optimal_banks_py(
 _optimal_banks: Any = njit(cache=True, nogil=True)(_optimal_banks_py)
 
 
-def _play_game_py(
+def _play_games_py(
     key: Any,
-    game: int,
+    first: int,
+    lo: int,
+    hi: int,
     players: int,
     pol_of: Ints,
     turn: Any,
@@ -1209,6 +1211,7 @@ def _play_game_py(
     turns: Ints,
     farkles: Ints,
     sheets: Ints,
+    begun: Ints,
     hist: Ints,
     trace: Ints,
     work: Any,
@@ -1216,10 +1219,13 @@ def _play_game_py(
     bank_vals: Any,
     scratch: Any,
     opt: Any,
-) -> int:  # pragma: no cover - compiled; returns the turns started, -1 if unfinished
-    """Play game ``game``; per-player results into the given rows (by player, not seat):
-    ``sheets[p]`` counts its bumps given and taken, ticks, take-backs and penalties
-    (``SHEET_COUNTS``).
+) -> None:  # pragma: no cover - compiled
+    """Play games ``first + lo`` to ``first + hi - 1``; game ``first + i``'s results by player
+    (not seat) in row ``i`` of ``score``, ``wins``, ``turns``, ``farkles`` and ``sheets``
+    (its bumps given and taken, ticks, take-backs and penalties: ``SHEET_COUNTS``), by seat
+    in ``seat_wins``, the turns it started in ``begun[i]`` (-1: stopped unfinished); every
+    bank's size in ``hist``. The games are one loop here, the tuples below unpacked once for
+    all (unpacked a game, each of their arrays cost an atomic count up and down a game).
 
     ``turn``, ``policy``, ``game_rules`` and ``sheet``: the tuples of
     ``FastSimulator._arguments``, and ``solved`` (``SolvedTurns.arguments``: which policies
@@ -1256,7 +1262,9 @@ def _play_game_py(
         taken,
         take_flat,
     ) = policy
-    final_turns, final_round, cut, lost, reaches, throw_on = game_rules
+    final_turns, final_round, cut, lost, reaches, throw_on, cuts, loses = game_rules
+    # ``cuts``, ``loses``: some entry of ``cut``, of ``lost`` is not 0 (G-7, T-9); where none
+    # is, the kernel reads neither (large tables, read at random: a cache miss a turn)
     limit, restart, bump_mode, fallback, reentry, _, penalty, penalty_after, blank, flat = sheet
     # ``flat``: no level is ever crossed (no ticks, no bumps, no final round), so a seat's
     # score is its last level, kept alone at the bottom of its stack, and it has entered once
@@ -1264,8 +1272,6 @@ def _play_game_py(
     # ``fresh_farkle_penalty``) enters no one, so ``banked`` counts the levels a bank wrote.
     counts = sit_of.shape[2]
     last_a, last_t, last_x = cut.shape[0] - 1, cut.shape[1] - 1, reaches.shape[0] - 1
-    state = _mix(key ^ (np.uint64(game) * _GOLDEN))
-    shift = game % players
     start_k = col_idx[start_col]  # the turn's first throw node
     bins = hist.shape[1]
     n_trace = 0
@@ -1273,194 +1279,239 @@ def _play_game_py(
     # with the ticks beside each (G-3) and whether a penalty wrote it; a level
     # is written before it is read, so only the counts start again from 0.
     lv_val, lv_tk, lv_n, ever, frames, hits, in_row, lv_pen, banked = work  # hits: by seat
-    lv_n[:] = 0
-    banked[:] = 0
-    ever[:] = False
-    hits[:] = 0
-    in_row[:] = 0
-    for p in range(players):
-        score[p] = 0
-        wins[p] = 0.0
-        seat_wins[p] = 0.0
-        turns[p] = 0
-        farkles[p] = 0
-    solvers = solved.solves  # read once a game (a tuple's array read each turn costs its count)
-    zero: Any = np.int64(game) * 0  # an int64, not a literal 0: one compile of each helper
-    mover = np.int64(0)  # typed, not the literal 0: one compile of each helper it meets
-    started = 1
-    holder = np.int64(-1)  # F-4, G-6: the seat that reached the target (typed: as mover)
-    stop = np.int64(-1)  # the game ends when the turn would pass to this seat
-    winner = np.int64(-1)
-    offer_t = zero
-    offer_h = -1  # G-8: the hand a bank with dice left was made at (-1: no offer)
-    while True:
-        if started > max_turns:
-            break
-        player = (mover + shift) % players
-        pol = pol_of[player]
-        n = lv_n[mover]
-        a = lv_val[mover, n - 1] if n > 0 else 0
-        entered = ever[mover] if flat else (banked[mover] > 0 or (not reentry and ever[mover]))
-        ai = max(min(a, last_a), 0)  # F-1 may take a score below 0: the tables start at 0
-        z = min(in_row[mover], counts - 1)
-        sit = sit_of[min(ai, sit_of.shape[0] - 1), 1 if entered else 0, z]
-        col = start_col
-        t = zero  # (a literal 0 here would compile optimal's keep twice)
-        blank_hit = False  # the turn ends in a farkle on its first throw of every die
-        k = -1  # the throw node of the last roll
-        # ``optimal``: its turn solved at the scores on the table (``_optimal_start``),
-        # its choices read from the values as it reads them.
-        solves = solvers[pol]
-        s_k, s_height, s_farkle, s_boundary = zero, zero, 0.0, 0.0
-        takes_back = False
-        if solves:
-            takes_back, s_k, s_height, s_farkle, s_boundary = _optimal_start(
-                mover,
-                players,
-                a,
-                offer_t,
-                hand_take_col[max(offer_h, 0)] if offer_h >= 0 else zero - 1,
-                start_col,
-                sheet,
-                cut,
-                work,
-                scratch,
-                solved,
-                opt,
-                tables,
-                bank_vals,
-            )
-        if offer_h >= 0:
-            orow = min(offer_t, rows - 1)
-            if solves:  # G-8, as ``TurnAdvisor.advise`` (``_optimal_start``)
-                takes = takes_back
-            else:
-                takes = take_flat[((pol * taken.shape[0] + sit) * rows + orow) * hands + offer_h]
-            if takes:
-                sit = taken[sit, orow]
-                col = hand_take_col[offer_h]
-                t = offer_t
-                hits[mover, 3] += 1
-                kind_taken = 4
-            else:
-                kind_taken = 5
-            if n_trace + 2 <= trace.shape[0]:
-                trace[n_trace] = kind_taken
-                trace[n_trace + 1] = 0
-                n_trace += 2
-            offer_h = -1
-        ksit = sit if keep_sits[pol] > 1 else 0
-        krows = keep_rows[pol]
-        outcome = 0  # 0 farkle (or overshoot), 1 instant win, 2 bank
-        h = -1
+    solvers = solved.solves  # read once (a tuple's array read each turn costs its count)
+    for i in range(lo, hi):
+        game = first + i
+        state = _mix(key ^ (np.uint64(game) * _GOLDEN))
+        shift = game % players
+        lv_n[:] = 0
+        banked[:] = 0
+        ever[:] = False
+        hits[:] = 0
+        in_row[:] = 0
+        for p in range(players):
+            score[i, p] = 0
+            wins[i, p] = 0.0
+            seat_wins[i, p] = 0.0
+            turns[i, p] = 0
+            farkles[i, p] = 0
+        zero: Any = np.int64(game) * 0  # an int64, not a literal 0: one compile of each helper
+        mover = np.int64(0)  # typed, not the literal 0: one compile of each helper it meets
+        started = 1
+        holder = np.int64(-1)  # F-4, G-6: the seat that reached the target (typed: as mover)
+        stop = np.int64(-1)  # the game ends when the turn would pass to this seat
+        winner = np.int64(-1)
+        offer_t = zero
+        offer_h = -1  # G-8: the hand a bank with dice left was made at (-1: no offer)
         while True:
-            kind = col_kind[col]
-            if kind == 0:
-                outcome = 0
-                # fresh_farkle_penalty: nothing kept, the turn's first throw (a take-back
-                # inherits points; a throw of every die after a full hand follows a keep)
-                blank_hit = t == 0 and k == start_k
+            if started > max_turns:
                 break
-            if kind == 1:
-                outcome = 1
-                break
-            if kind == 2:
-                h = col_idx[col]
-                if lost[ai, min(t, last_t)]:
-                    if not throw_on:
-                        outcome = 0  # T-9: past the target, the turn is lost
+            player = mover + shift  # (no modulo: a division a turn)
+            if player >= players:
+                player -= players
+            pol = pol_of[player]
+            n = lv_n[mover]
+            a = lv_val[mover, n - 1] if n > 0 else 0
+            entered = ever[mover] if flat else (banked[mover] > 0 or (not reentry and ever[mover]))
+            ai = max(min(a, last_a), 0)  # F-1 may take a score below 0: the tables start at 0
+            z = min(in_row[mover], counts - 1)
+            sit = sit_of[min(ai, sit_of.shape[0] - 1), 1 if entered else 0, z]
+            col = start_col
+            t = zero  # (a literal 0 here would compile optimal's keep twice)
+            blank_hit = False  # the turn ends in a farkle on its first throw of every die
+            k = -1  # the throw node of the last roll
+            # ``optimal``: its turn solved at the scores on the table (``_optimal_start``),
+            # its choices read from the values as it reads them.
+            solves = solvers[pol]
+            s_k, s_height, s_farkle, s_boundary = zero, zero, 0.0, 0.0
+            takes_back = False
+            if solves:
+                takes_back, s_k, s_height, s_farkle, s_boundary = _optimal_start(
+                    mover,
+                    players,
+                    a,
+                    offer_t,
+                    hand_take_col[max(offer_h, 0)] if offer_h >= 0 else zero - 1,
+                    start_col,
+                    sheet,
+                    cut,
+                    work,
+                    scratch,
+                    solved,
+                    opt,
+                    tables,
+                    bank_vals,
+                )
+            if offer_h >= 0:
+                orow = min(offer_t, rows - 1)
+                if solves:  # G-8, as ``TurnAdvisor.advise`` (``_optimal_start``)
+                    takes = takes_back
+                else:
+                    at = ((pol * taken.shape[0] + sit) * rows + orow) * hands + offer_h
+                    takes = take_flat[at]
+                if takes:
+                    sit = taken[sit, orow]
+                    col = hand_take_col[offer_h]
+                    t = offer_t
+                    hits[mover, 3] += 1
+                    kind_taken = 4
+                else:
+                    kind_taken = 5
+                if n_trace + 2 <= trace.shape[0]:
+                    trace[n_trace] = kind_taken
+                    trace[n_trace + 1] = 0
+                    n_trace += 2
+                offer_h = -1
+            ksit = sit if keep_sits[pol] > 1 else 0
+            krows = keep_rows[pol]
+            outcome = 0  # 0 farkle (or overshoot), 1 instant win, 2 bank
+            h = -1
+            while True:
+                kind = col_kind[col]
+                if kind == 0:
+                    outcome = 0
+                    # fresh_farkle_penalty: nothing kept, the turn's first throw (a take-back
+                    # inherits points; a throw of every die after a full hand follows a keep)
+                    blank_hit = t == 0 and k == start_k
+                    break
+                if kind == 1:
+                    outcome = 1
+                    break
+                if kind == 2:
+                    h = col_idx[col]
+                    if loses and lost[ai, min(t, last_t)]:
+                        if not throw_on:
+                            outcome = 0  # T-9: past the target, the turn is lost
+                            break
+                        # T-9, overshoot = throw_on: no bank, the player throws on
+                        if n_trace + 2 <= trace.shape[0]:
+                            trace[n_trace] = 3
+                            trace[n_trace + 1] = 0
+                            n_trace += 2
+                        col = hand_throw_col[h]
+                        continue
+                    row = min(t, rows - 1)
+                    banks = bank_flat[bank_base[pol] + (sit * rows + row) * hands + h]
+                    if banks and solves:  # banking legal: optimal banks on ties
+                        banks = _optimal_banks(
+                            tables,
+                            bank_vals,
+                            s_k,
+                            t,
+                            hand_throw_col[h],
+                            s_height,
+                            s_farkle,
+                            s_boundary,
+                        )
+                    if banks:
+                        outcome = 2
+                        if n_trace + 2 <= trace.shape[0]:
+                            trace[n_trace] = 2
+                            trace[n_trace + 1] = 0
+                            n_trace += 2
                         break
-                    # T-9, overshoot = throw_on: no bank, the player throws on
                     if n_trace + 2 <= trace.shape[0]:
                         trace[n_trace] = 3
                         trace[n_trace + 1] = 0
                         n_trace += 2
                     col = hand_throw_col[h]
                     continue
-                row = min(t, rows - 1)
-                banks = bank_flat[bank_base[pol] + (sit * rows + row) * hands + h]
-                if banks and solves:  # banking legal: optimal banks on ties
-                    banks = _optimal_banks(
+                k = col_idx[col]
+                code = 0
+                for _ in range(node_dice[k]):
+                    state = state + _GOLDEN
+                    z = _mix(state)
+                    code += _POW7[((z >> _S32) * _SIX) >> _S32]
+                r = roll_base[k] + code_local[code]
+                if n_trace + 2 <= trace.shape[0]:
+                    trace[n_trace] = 0
+                    trace[n_trace + 1] = r
+                    n_trace += 2
+                o = opt_start[r]
+                if opt_start[r + 1] - o > 1 and solves:  # the first option of best value
+                    o = _optimal_keep(
                         tables,
-                        bank_vals,
                         s_k,
+                        o,
+                        opt_start[r + 1],
                         t,
-                        hand_throw_col[h],
+                        a,
+                        opt_pts,
+                        opt_dest,
                         s_height,
                         s_farkle,
                         s_boundary,
+                        solved.exact,
+                        solved.target,
                     )
-                if banks:
-                    outcome = 2
-                    if n_trace + 2 <= trace.shape[0]:
-                        trace[n_trace] = 2
-                        trace[n_trace + 1] = 0
-                        n_trace += 2
-                    break
+                elif opt_start[r + 1] - o > 1:
+                    krow = min(t, krows - 1)
+                    o += keep_flat[keep_base[pol] + (ksit * krows + krow) * rolls + r]
                 if n_trace + 2 <= trace.shape[0]:
-                    trace[n_trace] = 3
-                    trace[n_trace + 1] = 0
+                    trace[n_trace] = 1
+                    trace[n_trace + 1] = o
                     n_trace += 2
-                col = hand_throw_col[h]
-                continue
-            k = col_idx[col]
-            code = 0
-            for _ in range(node_dice[k]):
-                state = state + _GOLDEN
-                z = _mix(state)
-                code += _POW7[((z >> _S32) * _SIX) >> _S32]
-            r = roll_base[k] + code_local[code]
-            if n_trace + 2 <= trace.shape[0]:
-                trace[n_trace] = 0
-                trace[n_trace + 1] = r
-                n_trace += 2
-            o = opt_start[r]
-            if opt_start[r + 1] - o > 1 and solves:  # the first option of best value
-                o = _optimal_keep(
-                    tables,
-                    s_k,
-                    o,
-                    opt_start[r + 1],
-                    t,
-                    a,
-                    opt_pts,
-                    opt_dest,
-                    s_height,
-                    s_farkle,
-                    s_boundary,
-                    solved.exact,
-                    solved.target,
-                )
-            elif opt_start[r + 1] - o > 1:
-                krow = min(t, krows - 1)
-                o += keep_flat[keep_base[pol] + (ksit * krows + krow) * rolls + r]
-            if n_trace + 2 <= trace.shape[0]:
-                trace[n_trace] = 1
-                trace[n_trace + 1] = o
-                n_trace += 2
-            t += opt_pts[o]
-            col = opt_dest[o]
-            if col_kind[col] == 3 and not throw_on and lost[ai, min(t, last_t)]:
-                outcome = 0  # T-9: a keep past the target, its jokers set aside (V-2)
+                t += opt_pts[o]
+                col = opt_dest[o]
+                if col_kind[col] == 3 and not throw_on and loses and lost[ai, min(t, last_t)]:
+                    outcome = 0  # T-9: a keep past the target, its jokers set aside (V-2)
+                    break
+            if outcome == 1:  # G-5: an instant win
+                winner = mover
                 break
-        if outcome == 1:  # G-5: an instant win
-            winner = mover
-            break
-        turns[player] += 1
-        if outcome == 0:
-            farkles[player] += 1
-            # G-3 (as ``_tick`` writes it on the look-ahead's scratch sheet: here inline, where a
-            # helper cost the kernel a quarter of its rate; the replays hold both to the engine)
-            if limit > 0:
-                hits[mover, 2] += 1  # G-3: a tick, loose without a level (it crosses nothing)
-            if limit > 0 and n > 0:  # G-3: a tick beside the current level
-                lv_tk[mover, n - 1] += 1
-                if lv_tk[mover, n - 1] >= limit:
-                    back = _cross(mover, lv_val, lv_tk, lv_n, lv_pen, banked, restart)
-                    if fallback and back != 0 and bump_mode != 0:
+            turns[i, player] += 1
+            if outcome == 0:
+                farkles[i, player] += 1
+                # G-3 (as ``_tick`` writes it on the look-ahead's scratch sheet: here inline, where
+                # a helper cost the kernel a quarter of its rate; the replays hold both to the
+                # engine)
+                if limit > 0:
+                    hits[mover, 2] += 1  # G-3: a tick, loose without a level (it crosses nothing)
+                if limit > 0 and n > 0:  # G-3: a tick beside the current level
+                    lv_tk[mover, n - 1] += 1
+                    if lv_tk[mover, n - 1] >= limit:
+                        back = _cross(mover, lv_val, lv_tk, lv_n, lv_pen, banked, restart)
+                        if fallback and back != 0 and bump_mode != 0:
+                            _bumps(
+                                mover,
+                                back,
+                                players,
+                                lv_val,
+                                lv_tk,
+                                lv_n,
+                                lv_pen,
+                                banked,
+                                sheet,
+                                frames,
+                                hits,
+                            )
+                # The penalties write a level below the score the ticks left (F-1 first, then a
+                # blank first throw's), which bumps no one and enters no one.
+                if penalty > 0:  # F-1: the farkles in a row, and their penalty
+                    in_row[mover] += 1
+                    if in_row[mover] >= penalty_after:
+                        in_row[mover] = 0
+                        _penalise(mover, penalty, flat, lv_val, lv_tk, lv_n, lv_pen)
+                        hits[mover, 4] += 1
+                if blank_hit and blank > 0:
+                    _penalise(mover, blank, flat, lv_val, lv_tk, lv_n, lv_pen)
+                    hits[mover, 4] += 1
+            else:
+                value = a + t - (cut[ai, min(t, last_t)] if cuts else 0)  # G-7: the last 1000
+                in_row[mover] = 0
+                if value != a:  # a new level, its ticks from 0; it may bump (G-4)
+                    # (as ``_write`` writes it on the look-ahead's scratch sheet; inline here)
+                    m = 0 if flat else n
+                    lv_val[mover, m] = value
+                    lv_tk[mover, m] = 0
+                    lv_pen[mover, m] = False
+                    lv_n[mover] = m + 1
+                    banked[mover] += 1
+                    ever[mover] = True
+                    if bump_mode != 0:
                         _bumps(
                             mover,
-                            back,
+                            value,
                             players,
                             lv_val,
                             lv_tk,
@@ -1471,113 +1522,77 @@ def _play_game_py(
                             frames,
                             hits,
                         )
-            # The penalties write a level below the score the ticks left (F-1 first, then a
-            # blank first throw's), which bumps no one and enters no one.
-            if penalty > 0:  # F-1: the farkles in a row, and their penalty
-                in_row[mover] += 1
-                if in_row[mover] >= penalty_after:
-                    in_row[mover] = 0
-                    _penalise(mover, penalty, flat, lv_val, lv_tk, lv_n, lv_pen)
-                    hits[mover, 4] += 1
-            if blank_hit and blank > 0:
-                _penalise(mover, blank, flat, lv_val, lv_tk, lv_n, lv_pen)
-                hits[mover, 4] += 1
-        else:
-            value = a + t - cut[ai, min(t, last_t)]  # G-7: the last 1000
-            in_row[mover] = 0
-            if value != a:  # a new level, its ticks from 0; it may bump (G-4)
-                # (as ``_write`` writes it on the look-ahead's scratch sheet; inline here)
-                m = 0 if flat else n
-                lv_val[mover, m] = value
-                lv_tk[mover, m] = 0
-                lv_pen[mover, m] = False
-                lv_n[mover] = m + 1
-                banked[mover] += 1
-                ever[mover] = True
-                if bump_mode != 0:
-                    _bumps(
-                        mover,
-                        value,
-                        players,
-                        lv_val,
-                        lv_tk,
-                        lv_n,
-                        lv_pen,
-                        banked,
-                        sheet,
-                        frames,
-                        hits,
-                    )
-            hist[player, min(t, bins - 1)] += 1
-            if hand_take_col[h] >= 0:  # G-8: dice left, offered to the next player
-                offer_t = t
-                offer_h = h
-            reached = reaches[max(min(value, last_x), 0)]
-            if reached:
-                if final_round:  # G-6: the round is finished, or a new one opens
-                    if holder < 0:
-                        holder = mover
-                        stop = np.int64(0)
-                    elif holder != mover:
-                        m = lv_n[holder]
-                        if m > 0 and reaches[max(min(lv_val[holder, m - 1], last_x), 0)]:
-                            back = _cross(holder, lv_val, lv_tk, lv_n, lv_pen, banked, restart)
-                            if fallback and back != 0 and bump_mode != 0:
-                                _bumps(
-                                    holder,
-                                    back,
-                                    players,
-                                    lv_val,
-                                    lv_tk,
-                                    lv_n,
-                                    lv_pen,
-                                    banked,
-                                    sheet,
-                                    frames,
-                                    hits,
-                                )
-                        holder = mover
+                hist[player, min(t, bins - 1)] += 1
+                if hand_take_col[h] >= 0:  # G-8: dice left, offered to the next player
+                    offer_t = t
+                    offer_h = h
+                reached = reaches[max(min(value, last_x), 0)]
+                if reached:
+                    if final_round:  # G-6: the round is finished, or a new one opens
+                        if holder < 0:
+                            holder = mover
+                            stop = np.int64(0)
+                        elif holder != mover:
+                            m = lv_n[holder]
+                            if m > 0 and reaches[max(min(lv_val[holder, m - 1], last_x), 0)]:
+                                back = _cross(holder, lv_val, lv_tk, lv_n, lv_pen, banked, restart)
+                                if fallback and back != 0 and bump_mode != 0:
+                                    _bumps(
+                                        holder,
+                                        back,
+                                        players,
+                                        lv_val,
+                                        lv_tk,
+                                        lv_n,
+                                        lv_pen,
+                                        banked,
+                                        sheet,
+                                        frames,
+                                        hits,
+                                    )
+                            holder = mover
+                            stop = mover
+                    elif not final_turns:
+                        winner = mover
+                        break
+                    elif holder < 0:
+                        holder = mover  # F-4: every other player has one last turn
                         stop = mover
-                elif not final_turns:
-                    winner = mover
-                    break
-                elif holder < 0:
-                    holder = mover  # F-4: every other player has one last turn
-                    stop = mover
-        mover = (mover + 1) % players
-        if holder >= 0 and mover == stop:
-            if final_round:
-                winner = holder
-            break
-        started += 1
-    best = -(2**62)
-    for s in range(players):
-        m = lv_n[s]
-        value = lv_val[s, m - 1] if m > 0 else 0
-        score[(s + shift) % players] = value
-        best = max(best, value)
-        for c in range(hits.shape[1]):
-            sheets[(s + shift) % players, c] = hits[s, c]
-    if started > max_turns:
-        return -1  # stopped unfinished: scores count, no winner
-    if winner >= 0:
-        wins[(winner + shift) % players] = 1.0
-        seat_wins[winner] = 1.0
-    else:
-        tied = 0
+            mover = mover + 1 if mover + 1 < players else zero
+            if holder >= 0 and mover == stop:
+                if final_round:
+                    winner = holder
+                break
+            started += 1
+        best = -(2**62)
         for s in range(players):
-            if score[(s + shift) % players] == best:
-                tied += 1
-        share = 1.0 / tied
-        for s in range(players):
-            if score[(s + shift) % players] == best:
-                wins[(s + shift) % players] = share
-                seat_wins[s] = share
-    return started
+            m = lv_n[s]
+            value = lv_val[s, m - 1] if m > 0 else 0
+            score[i, (s + shift) % players] = value
+            best = max(best, value)
+            for c in range(hits.shape[1]):
+                sheets[i, (s + shift) % players, c] = hits[s, c]
+        if started > max_turns:
+            begun[i] = -1  # stopped unfinished: scores count, no winner
+            continue
+        if winner >= 0:
+            wins[i, (winner + shift) % players] = 1.0
+            seat_wins[i, winner] = 1.0
+        else:
+            tied = 0
+            for s in range(players):
+                if score[i, (s + shift) % players] == best:
+                    tied += 1
+            share = 1.0 / tied
+            for s in range(players):
+                if score[i, (s + shift) % players] == best:
+                    wins[i, (s + shift) % players] = share
+                    seat_wins[i, s] = share
+        begun[i] = started
 
 
 def _work_py(players: int, depth: int) -> Any:  # pragma: no cover - compiled
-    """The arrays one game works in (see ``_play_game``), for many games in turn."""
+    """The arrays one game works in (see ``_play_games``), for many games in turn."""
     return (
         np.empty((players, depth), dtype=np.int64),
         np.empty((players, depth), dtype=np.int64),
@@ -1594,7 +1609,7 @@ def _work_py(players: int, depth: int) -> Any:  # pragma: no cover - compiled
 _work: Any = njit(cache=True, nogil=True)(_work_py)
 
 
-_play_game: Any = njit(cache=True, nogil=True, inline="always")(_play_game_py)
+_play_games: Any = njit(cache=True, nogil=True, inline="always")(_play_games_py)
 """Inlined into ``_play_chunks``, its one caller: compiled once, there."""
 
 
@@ -1641,39 +1656,41 @@ def _play_chunks_py(  # pragma: no cover - compiled
         np.zeros(players, dtype=np.int64),  # each opponent's farkles in a row (F-1)
     )
     for c in range(mine, chunks, step):
-        for i in range(c * n_games // chunks, (c + 1) * n_games // chunks):
-            started[i] = _play_game(
-                key,
-                first + i,
-                players,
-                pol_of,
-                turn,
-                policy,
-                game_rules,
-                sheet,
-                solved,
-                max_turns,
-                score[i],
-                wins[i],
-                seat_wins[i],
-                turns[i],
-                farkles[i],
-                sheets[i],
-                hist[c],
-                trace,
-                work,
-                tables,
-                bank_vals,
-                scratch,
-                opt,
-            )
+        _play_games(
+            key,
+            first,
+            c * n_games // chunks,
+            (c + 1) * n_games // chunks,
+            players,
+            pol_of,
+            turn,
+            policy,
+            game_rules,
+            sheet,
+            solved,
+            max_turns,
+            score,
+            wins,
+            seat_wins,
+            turns,
+            farkles,
+            sheets,
+            started,
+            hist[c],
+            trace,
+            work,
+            tables,
+            bank_vals,
+            scratch,
+            opt,
+        )
 
 
 _play_chunks: Any = njit(cache=True, nogil=True)(_play_chunks_py)
 """Serial, without the GIL: ``FastSimulator.play`` runs one call a thread on a pool of Python
 threads. (A ``prange`` over the chunks played the same games at the same rate, but Numba's
 parallel compile cost a fresh install about 2.4 s of CPU more: ``benchmarks/kernel_compile.py``.)
-It is the one kernel compiled (``_play_game`` inlined into it), for play and for traces."""
+It is the one kernel compiled (``_play_games`` inlined into it), for play and for traces."""
 _NO_TRACE = np.zeros(0, dtype=np.int64)
 
 
@@ -1793,7 +1810,17 @@ class FastSimulator:
             flat,
         )
         throw_on = self.rules.game.overshoot == "throw_on"
-        game_rules = (end.final_turns, end.final_round, end.cut, end.lost, end.reached, throw_on)
+        cuts, loses = bool(end.cut.any()), bool(end.lost.any())
+        game_rules = (
+            end.final_turns,
+            end.final_round,
+            end.cut,
+            end.lost,
+            end.reached,
+            throw_on,
+            cuts,
+            loses,
+        )
         return turn, policy, game_rules, sheet, self.solved.arguments
 
     def play(
