@@ -1235,19 +1235,11 @@ def _play_games_py(
     arrays a game works in (``_work``), made once for many games (only what a game reads
     before it writes is reset here).
     """
-    (
-        start_col,
-        col_kind,
-        col_idx,
-        node_dice,
-        roll_base,
-        code_local,
-        opt_start,
-        opt_pts,
-        opt_dest,
-        hand_throw_col,
-        hand_take_col,
-    ) = turn
+    # ``cols[col]``: a column's kind and index, then a throw node's dice and first roll, or a
+    # hand's throw and take columns; ``opts[o]``: an option's points and column (also apart,
+    # as ``optimal`` reads them). A row read where separate arrays took two to four reads,
+    # each waiting on the one before (``FastSimulator._packed``).
+    start_col, cols, code_local, opt_start, opts, opt_pts, opt_dest, hand_take_col = turn
     (
         sit_of,
         keep_base,
@@ -1272,7 +1264,7 @@ def _play_games_py(
     # ``fresh_farkle_penalty``) enters no one, so ``banked`` counts the levels a bank wrote.
     counts = sit_of.shape[2]
     last_a, last_t, last_x = cut.shape[0] - 1, cut.shape[1] - 1, reaches.shape[0] - 1
-    start_k = col_idx[start_col]  # the turn's first throw node
+    start_k = cols[start_col, 1]  # the turn's first throw node
     bins = hist.shape[1]
     n_trace = 0
     # Each seat's levels not crossed, in the order written (lowest first but under a penalty),
@@ -1367,7 +1359,7 @@ def _play_games_py(
             outcome = 0  # 0 farkle (or overshoot), 1 instant win, 2 bank
             h = -1
             while True:
-                kind = col_kind[col]
+                kind = cols[col, 0]
                 if kind == 0:
                     outcome = 0
                     # fresh_farkle_penalty: nothing kept, the turn's first throw (a take-back
@@ -1378,7 +1370,7 @@ def _play_games_py(
                     outcome = 1
                     break
                 if kind == 2:
-                    h = col_idx[col]
+                    h = cols[col, 1]
                     if loses and lost[ai, min(t, last_t)]:
                         if not throw_on:
                             outcome = 0  # T-9: past the target, the turn is lost
@@ -1388,7 +1380,7 @@ def _play_games_py(
                             trace[n_trace] = 3
                             trace[n_trace + 1] = 0
                             n_trace += 2
-                        col = hand_throw_col[h]
+                        col = cols[col, 2]
                         continue
                     row = min(t, rows - 1)
                     banks = bank_flat[bank_base[pol] + (sit * rows + row) * hands + h]
@@ -1398,7 +1390,7 @@ def _play_games_py(
                             bank_vals,
                             s_k,
                             t,
-                            hand_throw_col[h],
+                            cols[col, 2],
                             s_height,
                             s_farkle,
                             s_boundary,
@@ -1414,15 +1406,15 @@ def _play_games_py(
                         trace[n_trace] = 3
                         trace[n_trace + 1] = 0
                         n_trace += 2
-                    col = hand_throw_col[h]
+                    col = cols[col, 2]
                     continue
-                k = col_idx[col]
+                k = cols[col, 1]
                 code = 0
-                for _ in range(node_dice[k]):
+                for _ in range(cols[col, 2]):
                     state = state + _GOLDEN
                     z = _mix(state)
                     code += _POW7[((z >> _S32) * _SIX) >> _S32]
-                r = roll_base[k] + code_local[code]
+                r = cols[col, 3] + code_local[code]
                 if n_trace + 2 <= trace.shape[0]:
                     trace[n_trace] = 0
                     trace[n_trace + 1] = r
@@ -1451,9 +1443,9 @@ def _play_games_py(
                     trace[n_trace] = 1
                     trace[n_trace + 1] = o
                     n_trace += 2
-                t += opt_pts[o]
-                col = opt_dest[o]
-                if col_kind[col] == 3 and not throw_on and loses and lost[ai, min(t, last_t)]:
+                t += opts[o, 0]
+                col = opts[o, 1]
+                if loses and not throw_on and cols[col, 0] == 3 and lost[ai, min(t, last_t)]:
                     outcome = 0  # T-9: a keep past the target, its jokers set aside (V-2)
                     break
             if outcome == 1:  # G-5: an instant win
@@ -1759,22 +1751,37 @@ class FastSimulator:
             return self.model.depth + 2 * (max_turns // self.players + 2)
         return self.model.depth
 
+    def _packed(self) -> tuple[Ints, Ints]:
+        """The turn graph's rows as the kernel reads them a throw (``_play_games``): each
+        column's kind, index and two more (a throw node's dice and first roll, a hand's throw
+        and take columns), each option's points and column."""
+        fm = self.model
+        cols = np.zeros((len(fm.col_kind), 4), dtype=np.int64)
+        cols[:, 0] = fm.col_kind
+        cols[:, 1] = fm.col_idx
+        throw = fm.col_kind == KIND_THROW
+        cols[throw, 2] = fm.node_dice[fm.col_idx[throw]]
+        cols[throw, 3] = fm.roll_base[fm.col_idx[throw]]
+        hand = fm.col_kind == KIND_HAND
+        cols[hand, 2] = fm.hand_throw_col[fm.col_idx[hand]]
+        cols[hand, 3] = fm.hand_take_col[fm.col_idx[hand]]
+        opts = np.stack([fm.opt_pts, fm.opt_dest], axis=1)
+        return cols, opts
+
     def _arguments(self, max_turns: int = MAX_TURNS) -> tuple[Any, Any, Any, Any, Any]:
         """The kernel's inputs as five tuples: the turn graph, the players' tables, the end
         of the game, the sheet (its stacks as deep as ``max_turns`` turns may need), and what
         ``optimal`` reads (``SolvedTurns``)."""
         fm = self.model
+        cols, opts = self._packed()
         turn = (
             fm.start_col,
-            fm.col_kind,
-            fm.col_idx,
-            fm.node_dice,
-            fm.roll_base,
+            cols,
             fm.code_local,
             fm.opt_start,
+            opts,
             fm.opt_pts,
             fm.opt_dest,
-            fm.hand_throw_col,
             fm.hand_take_col,
         )
         policy = (
