@@ -1039,6 +1039,9 @@ def _solve_turn_py(
 
 _solve_turn: Any = njit(cache=True, nogil=True)(_solve_turn_py)
 _PASSING = PASSING
+_U = np.uint64
+"""An index the kernel knows is not negative: Numba reads it without the wraparound test a
+signed index pays (a shift, a mask and an add on every read of the chain a throw waits on)."""
 
 
 def _solved_value_py(
@@ -1359,7 +1362,7 @@ def _play_games_py(
             outcome = 0  # 0 farkle (or overshoot), 1 instant win, 2 bank
             h = -1
             while True:
-                kind = cols[col, 0]
+                kind = cols[_U(col), 0]
                 if kind == 0:
                     outcome = 0
                     # fresh_farkle_penalty: nothing kept, the turn's first throw (a take-back
@@ -1370,7 +1373,7 @@ def _play_games_py(
                     outcome = 1
                     break
                 if kind == 2:
-                    h = cols[col, 1]
+                    h = cols[_U(col), 1]
                     if loses and lost[ai, min(t, last_t)]:
                         if not throw_on:
                             outcome = 0  # T-9: past the target, the turn is lost
@@ -1380,17 +1383,17 @@ def _play_games_py(
                             trace[n_trace] = 3
                             trace[n_trace + 1] = 0
                             n_trace += 2
-                        col = cols[col, 2]
+                        col = cols[_U(col), 2]
                         continue
                     row = min(t, rows - 1)
-                    banks = bank_flat[bank_base[pol] + (sit * rows + row) * hands + h]
+                    banks = bank_flat[_U(bank_base[pol] + (sit * rows + row) * hands + h)]
                     if banks and solves:  # banking legal: optimal banks on ties
                         banks = _optimal_banks(
                             tables,
                             bank_vals,
                             s_k,
                             t,
-                            cols[col, 2],
+                            cols[_U(col), 2],
                             s_height,
                             s_farkle,
                             s_boundary,
@@ -1406,21 +1409,21 @@ def _play_games_py(
                         trace[n_trace] = 3
                         trace[n_trace + 1] = 0
                         n_trace += 2
-                    col = cols[col, 2]
+                    col = cols[_U(col), 2]
                     continue
-                k = cols[col, 1]
+                k = cols[_U(col), 1]
                 code = 0
-                for _ in range(cols[col, 2]):
+                for _ in range(cols[_U(col), 2]):
                     state = state + _GOLDEN
                     z = _mix(state)
                     code += _POW7[((z >> _S32) * _SIX) >> _S32]
-                r = cols[col, 3] + code_local[code]
+                r = cols[_U(col), 3] + code_local[_U(code)]
                 if n_trace + 2 <= trace.shape[0]:
                     trace[n_trace] = 0
                     trace[n_trace + 1] = r
                     n_trace += 2
-                o = opt_start[r]
-                if opt_start[r + 1] - o > 1 and solves:  # the first option of best value
+                o = opt_start[_U(r)]
+                if opt_start[_U(r + 1)] - o > 1 and solves:  # the first option of best value
                     o = _optimal_keep(
                         tables,
                         s_k,
@@ -1436,16 +1439,16 @@ def _play_games_py(
                         solved.exact,
                         solved.target,
                     )
-                elif opt_start[r + 1] - o > 1:
+                elif opt_start[_U(r + 1)] - o > 1:
                     krow = min(t, krows - 1)
-                    o += keep_flat[keep_base[pol] + (ksit * krows + krow) * rolls + r]
+                    o += keep_flat[_U(keep_base[pol] + (ksit * krows + krow) * rolls + r)]
                 if n_trace + 2 <= trace.shape[0]:
                     trace[n_trace] = 1
                     trace[n_trace + 1] = o
                     n_trace += 2
-                t += opts[o, 0]
-                col = opts[o, 1]
-                if loses and not throw_on and cols[col, 0] == 3 and lost[ai, min(t, last_t)]:
+                t += opts[_U(o), 0]
+                col = opts[_U(o), 1]
+                if loses and not throw_on and cols[_U(col), 0] == 3 and lost[ai, min(t, last_t)]:
                     outcome = 0  # T-9: a keep past the target, its jokers set aside (V-2)
                     break
             if outcome == 1:  # G-5: an instant win
