@@ -61,6 +61,7 @@ through the engine to the same scores.
 from __future__ import annotations
 
 import hashlib
+import math
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -98,6 +99,12 @@ BUMP_OFF, BUMP_CURRENT, BUMP_ANY = 0, 1, 2
 """G-4, as the kernel reads ``bump``."""
 BATCH = 20_000
 """Games per kernel call: the progress bar moves once per batch."""
+
+SUMS = ("score", "turns", "farkles", "wins", "seat_wins")
+"""What the kernel adds up, a chunk's row of sums by player (``seat_wins`` by seat), the
+sheet's counts (``SHEET_COUNTS``) after them: what a tally reads, not a row a game."""
+_SCORE, _TURNS, _FARKLES, _WINS, _SEAT_WINS = range(len(SUMS))
+_SHEET_AT = len(SUMS)
 
 
 class FastPathUnsupported(SimulationError):
@@ -1208,12 +1215,8 @@ def _play_games_py(
     sheet: Any,
     solved: Any,
     max_turns: int,
-    score: Ints,
-    wins: Any,
-    seat_wins: Any,
-    turns: Ints,
-    farkles: Ints,
-    sheets: Ints,
+    win_unit: int,
+    sums: Ints,
     begun: Ints,
     hist: Ints,
     trace: Ints,
@@ -1223,12 +1226,13 @@ def _play_games_py(
     scratch: Any,
     opt: Any,
 ) -> None:  # pragma: no cover - compiled
-    """Play games ``first + lo`` to ``first + hi - 1``; game ``first + i``'s results by player
-    (not seat) in row ``i`` of ``score``, ``wins``, ``turns``, ``farkles`` and ``sheets``
-    (its bumps given and taken, ticks, take-backs and penalties: ``SHEET_COUNTS``), by seat
-    in ``seat_wins``, the turns it started in ``begun[i]`` (-1: stopped unfinished); every
-    bank's size in ``hist``. The games are one loop here, the tuples below unpacked once for
-    all (unpacked a game, each of their arrays cost an atomic count up and down a game).
+    """Play games ``first + lo`` to ``first + hi - 1``, adding their results into ``sums``
+    (``SUMS`` by player, not seat, but the seat's wins; a win is ``win_unit``, a share of
+    a tie its part, a whole number), ``hist`` (every bank's size) and the sheet's counts
+    after ``SUMS`` (``SHEET_COUNTS``); game ``first + i``'s turns started in ``begun[i]``
+    (-1: stopped unfinished, its scores and counts added, no win). The games are one loop
+    here, the tuples below unpacked once for all (unpacked a game, each of their arrays
+    cost an atomic count up and down a game).
 
     ``turn``, ``policy``, ``game_rules`` and ``sheet``: the tuples of
     ``FastSimulator._arguments``, and ``solved`` (``SolvedTurns.arguments``: which policies
@@ -1284,12 +1288,6 @@ def _play_games_py(
         ever[:] = False
         hits[:] = 0
         in_row[:] = 0
-        for p in range(players):
-            score[i, p] = 0
-            wins[i, p] = 0.0
-            seat_wins[i, p] = 0.0
-            turns[i, p] = 0
-            farkles[i, p] = 0
         zero: Any = np.int64(game) * 0  # an int64, not a literal 0: one compile of each helper
         mover = np.int64(0)  # typed, not the literal 0: one compile of each helper it meets
         started = 1
@@ -1454,9 +1452,9 @@ def _play_games_py(
             if outcome == 1:  # G-5: an instant win
                 winner = mover
                 break
-            turns[i, player] += 1
+            sums[player, _TURNS] += 1
             if outcome == 0:
-                farkles[i, player] += 1
+                sums[player, _FARKLES] += 1
                 # G-3 (as ``_tick`` writes it on the look-ahead's scratch sheet: here inline, where
                 # a helper cost the kernel a quarter of its rate; the replays hold both to the
                 # engine)
@@ -1563,26 +1561,27 @@ def _play_games_py(
         for s in range(players):
             m = lv_n[s]
             value = lv_val[s, m - 1] if m > 0 else 0
-            score[i, (s + shift) % players] = value
+            sums[(s + shift) % players, _SCORE] += value
             best = max(best, value)
             for c in range(hits.shape[1]):
-                sheets[i, (s + shift) % players, c] = hits[s, c]
+                sums[(s + shift) % players, _SHEET_AT + c] += hits[s, c]
         if started > max_turns:
             begun[i] = -1  # stopped unfinished: scores count, no winner
             continue
         if winner >= 0:
-            wins[i, (winner + shift) % players] = 1.0
-            seat_wins[i, winner] = 1.0
+            sums[(winner + shift) % players, _WINS] += win_unit
+            sums[winner, _SEAT_WINS] += win_unit
         else:
             tied = 0
             for s in range(players):
-                if score[i, (s + shift) % players] == best:
+                m = lv_n[s]
+                if (lv_val[s, m - 1] if m > 0 else 0) == best:
                     tied += 1
-            share = 1.0 / tied
             for s in range(players):
-                if score[i, (s + shift) % players] == best:
-                    wins[i, (s + shift) % players] = share
-                    seat_wins[i, s] = share
+                m = lv_n[s]
+                if (lv_val[s, m - 1] if m > 0 else 0) == best:
+                    sums[(s + shift) % players, _WINS] += win_unit // tied
+                    sums[s, _SEAT_WINS] += win_unit // tied
         begun[i] = started
 
 
@@ -1623,20 +1622,16 @@ def _play_chunks_py(  # pragma: no cover - compiled
     sheet: Any,
     solved: Any,
     max_turns: int,
-    score: Ints,
-    wins: Any,
-    seat_wins: Any,
-    turns: Ints,
-    farkles: Ints,
-    sheets: Ints,
+    win_unit: int,
+    sums: Ints,
     started: Ints,
     hist: Ints,
     trace: Ints,
 ) -> None:
     """One thread's share of a batch of ``n_games`` games from game ``first``, cut into
-    ``chunks``: chunks ``mine``, ``mine + step``, ... (each chunk's banks into its row of
-    ``hist``). ``FastSimulator.play`` gives each of its threads a share; ``trace_game``
-    plays one game, its ``trace`` (empty: no trace) filled."""
+    ``chunks``: chunks ``mine``, ``mine + step``, ... (each chunk's sums and banks into its
+    row of ``sums`` and ``hist``). ``FastSimulator.play`` gives each of its threads a share;
+    ``trace_game`` plays one game, its ``trace`` (empty: no trace) filled."""
     work = _work(players, sheet[5])
     # an ``optimal`` seat's solved turns (``_optimal_start``): two tables (a turn taken back
     # apart), each its rows and columns, and what it reads of the table and the sheet
@@ -1664,12 +1659,8 @@ def _play_chunks_py(  # pragma: no cover - compiled
             sheet,
             solved,
             max_turns,
-            score,
-            wins,
-            seat_wins,
-            turns,
-            farkles,
-            sheets,
+            win_unit,
+            sums[c],
             started,
             hist[c],
             trace,
@@ -1729,6 +1720,9 @@ class FastSimulator:
         order = list(tables)
         self.pol_of = np.asarray([order.index(n.strip().lower()) for n in players], np.int64)
         self.players = len(players)
+        self.win_unit = math.lcm(*range(1, self.players + 1))
+        """A win in the kernel's sums: a tie's share of it is a whole number (840 for eight
+        players), so the sums are exact whatever their order (chunks, threads)."""
         fm = self.model
         self.keep_flat = np.concatenate([p.keep.ravel() for p in self.policies])
         sizes = [p.keep.size for p in self.policies]
@@ -1846,14 +1840,9 @@ class FastSimulator:
         """Play games ``start`` to ``stop - 1`` on ``threads`` threads (default: every core,
         ``most_threads``); the same tally for any ``chunks`` and any ``threads``."""
         n, players = stop - start, self.players
-        score = np.zeros((n, players), dtype=np.int64)
-        wins = np.zeros((n, players), dtype=np.float64)
-        seat_wins = np.zeros((n, players), dtype=np.float64)
-        turns = np.zeros((n, players), dtype=np.int64)
-        farkles = np.zeros((n, players), dtype=np.int64)
-        sheets = np.zeros((n, players, len(SHEET_COUNTS)), dtype=np.int64)
         started = np.zeros(n, dtype=np.int64)
         chunks = max(1, min(chunks, n))
+        sums = np.zeros((chunks, players, len(SUMS) + len(SHEET_COUNTS)), dtype=np.int64)
         hist = np.zeros((chunks, players, self.bins), dtype=np.int64)
         arguments = self._arguments(max_turns)
         key = seed_key(seed)
@@ -1872,12 +1861,8 @@ class FastSimulator:
                 self.pol_of,
                 *arguments,
                 max_turns,
-                score,
-                wins,
-                seat_wins,
-                turns,
-                farkles,
-                sheets,
+                self.win_unit,
+                sums,
                 started,
                 hist,
                 _NO_TRACE,
@@ -1889,23 +1874,9 @@ class FastSimulator:
             with ThreadPoolExecutor(threads) as pool:
                 for _ in pool.map(share, range(threads)):
                     pass
-        return self._tally(
-            start, score, wins, seat_wins, turns, farkles, sheets, started, hist, max_turns
-        )
+        return self._tally(start, sums, started, hist, max_turns)
 
-    def _tally(
-        self,
-        start: int,
-        score: Ints,
-        wins: npt.NDArray[np.float64],
-        seat_wins: npt.NDArray[np.float64],
-        turns: Ints,
-        farkles: Ints,
-        sheets: Ints,
-        started: Ints,
-        hist: Ints,
-        max_turns: int,
-    ) -> Tally:
+    def _tally(self, start: int, sums: Ints, started: Ints, hist: Ints, max_turns: int) -> Tally:
         unit = self.model.unit
         tally = Tally(self.players)
         finished = started >= 0
@@ -1916,16 +1887,17 @@ class FastSimulator:
         tally.unfinished_games = [start + int(i) for i in np.flatnonzero(~finished)]
         tally.turns += (max_turns + 1) * len(tally.unfinished_games)
         banks = hist.sum(axis=0)
+        total = sums.sum(axis=0)
         for p, pt in enumerate(tally.per_player):
-            pt.wins = float(wins[finished, p].sum())
-            pt.score = int(score[:, p].sum()) * unit
-            pt.turns = int(turns[:, p].sum())
-            pt.farkles = int(farkles[:, p].sum())
+            pt.wins = int(total[p, _WINS]) / self.win_unit
+            pt.score = int(total[p, _SCORE]) * unit
+            pt.turns = int(total[p, _TURNS])
+            pt.farkles = int(total[p, _FARKLES])
             for c, name in enumerate(SHEET_COUNTS):
-                setattr(pt, name, int(sheets[:, p, c].sum()))
+                setattr(pt, name, int(total[p, _SHEET_AT + c]))
             pt.banks = {int(t) * unit: int(c) for t, c in enumerate(banks[p]) if c}
         for s in range(self.players):
-            tally.seat_wins[s] = float(seat_wins[finished, s].sum())
+            tally.seat_wins[s] = int(total[s, _SEAT_WINS]) / self.win_unit
             tally.seat_games[s] = tally.games
         return tally
 
@@ -1933,9 +1905,6 @@ class FastSimulator:
         """One game's rolls (by index), keeps (by option), banks and throws, in order."""
         players = self.players
         trace = np.full(length, -1, dtype=np.int64)
-        rows = [np.zeros((1, players), dtype=np.int64) for _ in range(3)]
-        floats = [np.zeros((1, players), dtype=np.float64) for _ in range(2)]
-        sheets = np.zeros((1, players, len(SHEET_COUNTS)), dtype=np.int64)
         _play_chunks(
             seed_key(seed),
             game,
@@ -1947,12 +1916,8 @@ class FastSimulator:
             self.pol_of,
             *self._arguments(),
             MAX_TURNS,
-            rows[0],
-            floats[0],
-            floats[1],
-            rows[1],
-            rows[2],
-            sheets,
+            self.win_unit,
+            np.zeros((1, players, len(SUMS) + len(SHEET_COUNTS)), dtype=np.int64),
             np.zeros(1, dtype=np.int64),
             np.zeros((1, players, self.bins), dtype=np.int64),
             trace,
