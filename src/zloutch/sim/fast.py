@@ -62,6 +62,7 @@ from __future__ import annotations
 
 import hashlib
 import math
+import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -98,7 +99,13 @@ _COUNTED = len(SHEET_COUNTS)
 BUMP_OFF, BUMP_CURRENT, BUMP_ANY = 0, 1, 2
 """G-4, as the kernel reads ``bump``."""
 BATCH = 20_000
-"""Games per kernel call: the progress bar moves once per batch."""
+"""Games of the first kernel call of ``simulate_fast`` (the progress bar moves once per
+call), and of each chunk a cluster plays; later calls grow toward ``BATCH_SECONDS``."""
+
+BATCH_SECONDS = 0.25
+"""About how long ``simulate_fast`` makes each kernel call after the first: long enough that
+a call's own cost (its threads started, its arguments typed, its threads waiting for the
+last chunk) is a few thousandths of it, short enough that the progress bar moves."""
 
 SUMS = ("score", "turns", "farkles", "wins", "seat_wins")
 """What the kernel adds up, a chunk's row of sums by player (``seat_wins`` by seat), the
@@ -584,6 +591,31 @@ def _mix_py(z: Any) -> Any:  # pragma: no cover - compiled
 
 
 _mix: Any = njit(cache=True, nogil=True)(_mix_py)
+
+
+def _throw_py(state: Any, n: int) -> tuple[Any, int]:  # pragma: no cover - compiled
+    """Throw ``n`` dice (1 to 6): the generator's state after them and the roll's code."""
+    state = state + _GOLDEN
+    code = _POW7[((_mix(state) >> _S32) * _SIX) >> _S32]
+    if n > 1:
+        state = state + _GOLDEN
+        code += _POW7[((_mix(state) >> _S32) * _SIX) >> _S32]
+        if n > 2:
+            state = state + _GOLDEN
+            code += _POW7[((_mix(state) >> _S32) * _SIX) >> _S32]
+            if n > 3:
+                state = state + _GOLDEN
+                code += _POW7[((_mix(state) >> _S32) * _SIX) >> _S32]
+                if n > 4:
+                    state = state + _GOLDEN
+                    code += _POW7[((_mix(state) >> _S32) * _SIX) >> _S32]
+                    if n > 5:
+                        state = state + _GOLDEN
+                        code += _POW7[((_mix(state) >> _S32) * _SIX) >> _S32]
+    return state, code
+
+
+_throw: Any = njit(cache=True, nogil=True, inline="always")(_throw_py)
 
 
 def _cross_py(
@@ -1410,11 +1442,7 @@ def _play_games_py(
                     col = cols[_U(col), 2]
                     continue
                 k = cols[_U(col), 1]
-                code = 0
-                for _ in range(cols[_U(col), 2]):
-                    state = state + _GOLDEN
-                    z = _mix(state)
-                    code += _POW7[((z >> _S32) * _SIX) >> _S32]
+                state, code = _throw(state, cols[_U(col), 2])
                 r = cols[_U(col), 3] + code_local[_U(code)]
                 if n_trace + 2 <= trace.shape[0]:
                     trace[n_trace] = 0
@@ -1953,9 +1981,15 @@ def simulate_fast(
     sim = FastSimulator(rules, players, solutions)
     threads = most_threads() if jobs is None else max(1, min(jobs, most_threads()))
     total = Tally(len(players))
-    for a in range(0, games, batch):
-        b = min(a + batch, games)
+    a, size = 0, batch
+    while a < games:
+        b = min(a + size, games)
+        begin = time.perf_counter()
         total.merge(sim.play(seed, a, b, max_turns=max_turns, threads=threads))
+        took = time.perf_counter() - begin
+        # the next call about BATCH_SECONDS long, at most four times this one, not below batch
+        size = max(batch, min(4 * size, int((b - a) * BATCH_SECONDS / max(took, 1e-6))))
+        a = b
         if progress is not None:
             progress(b)
     return total
