@@ -643,6 +643,22 @@ def test_results_do_not_depend_on_threads_chunks_or_batches() -> None:
     assert not tallies_equal(whole, sim.play(4, 0, 900))  # another seed, other games
 
 
+def test_ties_of_three_tally_the_same_whatever_the_calls() -> None:
+    """A tie of three shares a win in thirds, which a float adds up differently in another
+    grouping; the kernel counts a win as ``win_unit`` whole parts, so a run cut into calls
+    of any size, on any threads, or merged from ranges gives one tally to the last bit."""
+    rules = load_rules("farkle(target=600,entry=0)")
+    players = ["threshold:300"] * 3
+    sim = FastSimulator(rules, players)
+    assert sim.win_unit == 6
+    whole = simulate_fast(rules, players, 20_000, 5, batch=20_000, jobs=1)
+    assert any((2 * p.wins) % 1 for p in whole.per_player)  # thirds: ties of three were met
+    assert tallies_equal(whole, simulate_fast(rules, players, 20_000, 5, batch=900, jobs=2))
+    counts = sim.play_sums(5, 0, 1700)
+    counts.merge(sim.play_sums(5, 1700, 20_000, chunks=7))
+    assert tallies_equal(whole, sim.tally(counts))
+
+
 def test_games_stopped_at_the_turn_limit_are_counted_unfinished() -> None:
     rules = load_rules("farkle")
     tally = simulate_fast(rules, ["cautious", "cautious"], 50, 1, max_turns=5)

@@ -1,9 +1,10 @@
 """Run a simulation's chunks on a Ray cluster (``--backend ray``): the edge around the core.
 
-The chunks are exactly the local backend's (``chunk_bounds`` for the engine path, batches of
-``BATCH`` games for the fast path), each played by a Ray task and merged in chunk order.
-Every game is seeded and seated by its own index, so the result is the same as the local
-backend's for the same seed. Ray is an optional extra: ``pip install 'zloutch[ray]'``.
+The engine path's chunks are exactly the local backend's (``chunk_bounds``); the fast path
+plays batches of ``BATCH`` games, whose counts are whole numbers (``FastSums``) and merge
+exactly however the local run cut its calls. Each chunk is a Ray task, merged in chunk
+order. Every game is seeded and seated by its own index, so the result is the same as the
+local backend's for the same seed. Ray is an optional extra: ``pip install 'zloutch[ray]'``.
 
 Address: ``None`` (or ``local``) starts a Ray instance on this machine for the run;
 ``auto`` joins the cluster this machine belongs to; ``ray://HOST:10001`` connects a client to

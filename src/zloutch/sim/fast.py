@@ -1717,6 +1717,31 @@ def seed_key(seed: int) -> np.uint64:
     return np.uint64(int.from_bytes(digest[:8], "little"))
 
 
+@dataclass
+class FastSums:
+    """What the kernel counts over a range of games (``FastSimulator.play_sums``), in whole
+    numbers: a win is ``FastSimulator.win_unit``, so ranges merge exactly in any grouping
+    (the calls of ``simulate_fast``, the tasks of a cluster) and give the same tally."""
+
+    games: int
+    finished: int
+    turns: int
+    unfinished_games: list[int]
+    sums: Ints
+    """By player (``SUMS``, then ``SHEET_COUNTS``; ``seat_wins`` by seat)."""
+    banks: Ints
+    """By player, the banks by size (in units; the last counts every larger one)."""
+
+    def merge(self, other: FastSums) -> None:
+        """Add ``other``, a range of games after this one."""
+        self.games += other.games
+        self.finished += other.finished
+        self.turns += other.turns
+        self.unfinished_games.extend(other.unfinished_games)
+        self.sums = self.sums + other.sums
+        self.banks = self.banks + other.banks
+
+
 class FastSimulator:
     """The tables of one rule set and one line-up of players, ready to play games."""
 
@@ -1867,6 +1892,22 @@ class FastSimulator:
     ) -> Tally:
         """Play games ``start`` to ``stop - 1`` on ``threads`` threads (default: every core,
         ``most_threads``); the same tally for any ``chunks`` and any ``threads``."""
+        return self.tally(
+            self.play_sums(seed, start, stop, max_turns=max_turns, chunks=chunks, threads=threads)
+        )
+
+    def play_sums(
+        self,
+        seed: int,
+        start: int,
+        stop: int,
+        *,
+        max_turns: int = MAX_TURNS,
+        chunks: int = 64,
+        threads: int | None = None,
+    ) -> FastSums:
+        """``play``'s counts before its tally: whole numbers, merged exactly in any order (a
+        run cut into calls of any size gives the tally of one call, to the last bit)."""
         n, players = stop - start, self.players
         started = np.zeros(n, dtype=np.int64)
         chunks = max(1, min(chunks, n))
@@ -1902,20 +1943,27 @@ class FastSimulator:
             with ThreadPoolExecutor(threads) as pool:
                 for _ in pool.map(share, range(threads)):
                     pass
-        return self._tally(start, sums, started, hist, max_turns)
+        finished = started >= 0
+        unfinished = [start + int(i) for i in np.flatnonzero(~finished)]
+        return FastSums(
+            games=n,
+            finished=int(finished.sum()),
+            # an unfinished game stopped when its turn count passed the limit
+            turns=int(np.where(finished, started, 0).sum()) + (max_turns + 1) * len(unfinished),
+            unfinished_games=unfinished,
+            sums=sums.sum(axis=0),
+            banks=hist.sum(axis=0),
+        )
 
-    def _tally(self, start: int, sums: Ints, started: Ints, hist: Ints, max_turns: int) -> Tally:
+    def tally(self, counts: FastSums) -> Tally:
+        """The tally of ``play_sums``'s counts (of one call or merged)."""
         unit = self.model.unit
         tally = Tally(self.players)
-        finished = started >= 0
-        tally.games = int(started.shape[0])
-        tally.finished = int(finished.sum())
-        # An unfinished game stopped when its turn count passed the limit.
-        tally.turns = int(np.where(finished, started, 0).sum())
-        tally.unfinished_games = [start + int(i) for i in np.flatnonzero(~finished)]
-        tally.turns += (max_turns + 1) * len(tally.unfinished_games)
-        banks = hist.sum(axis=0)
-        total = sums.sum(axis=0)
+        tally.games = counts.games
+        tally.finished = counts.finished
+        tally.turns = counts.turns
+        tally.unfinished_games = list(counts.unfinished_games)
+        banks, total = counts.banks, counts.sums
         for p, pt in enumerate(tally.per_player):
             pt.wins = int(total[p, _WINS]) / self.win_unit
             pt.score = int(total[p, _SCORE]) * unit
@@ -1980,19 +2028,24 @@ def simulate_fast(
     check_setup(rules, len(players), games)
     sim = FastSimulator(rules, players, solutions)
     threads = most_threads() if jobs is None else max(1, min(jobs, most_threads()))
-    total = Tally(len(players))
+    total: FastSums | None = None
     a, size = 0, batch
     while a < games:
         b = min(a + size, games)
         begin = time.perf_counter()
-        total.merge(sim.play(seed, a, b, max_turns=max_turns, threads=threads))
+        counts = sim.play_sums(seed, a, b, max_turns=max_turns, threads=threads)
+        if total is None:
+            total = counts
+        else:
+            total.merge(counts)
         took = time.perf_counter() - begin
         # the next call about BATCH_SECONDS long, at most four times this one, not below batch
         size = max(batch, min(4 * size, int((b - a) * BATCH_SECONDS / max(took, 1e-6))))
         a = b
         if progress is not None:
             progress(b)
-    return total
+    assert total is not None  # check_setup refuses fewer than one game
+    return sim.tally(total)
 
 
 def most_threads() -> int:

@@ -31,6 +31,7 @@ from zloutch.strategy.bots import make_bot
 from zloutch.strategy.policy import Policy
 
 if TYPE_CHECKING:  # the solvers are imported by the optimal bot that reads them, not here
+    from zloutch.sim.fast import FastSums
     from zloutch.strategy.optimal import SolutionSource
 
 BACKENDS = ("local", "ray")
@@ -253,11 +254,11 @@ class FastChunk:
     max_turns: int
 
 
-def play_fast_chunk(chunk: FastChunk) -> Tally:
+def play_fast_chunk(chunk: FastChunk) -> FastSums:
     from zloutch.sim.fast import FastSimulator
 
     simulator = FastSimulator(chunk.rules, chunk.names)
-    return simulator.play(chunk.seed, chunk.start, chunk.stop, max_turns=chunk.max_turns)
+    return simulator.play_sums(chunk.seed, chunk.start, chunk.stop, max_turns=chunk.max_turns)
 
 
 def _fast_on_ray(
@@ -269,24 +270,29 @@ def _fast_on_ray(
     address: str | None,
     progress: Progress | None,
 ) -> Tally:
-    """The fast path's batches as Ray tasks (each builds its tables once), merged in order."""
+    """The fast path's batches as Ray tasks (each builds its tables once), their counts merged
+    in whole numbers (``FastSums``): the local run's tally to the last bit."""
     from zloutch.sim.cluster import ray_map
     from zloutch.sim.fast import BATCH, FastSimulator
 
-    FastSimulator(rules, names)  # what the fast path refuses, it refuses here, not remotely
+    here = FastSimulator(rules, names)  # what the fast path refuses, it refuses here
     chunks = [
         FastChunk(rules, names, seed, a, min(a + BATCH, games), max_turns)
         for a in range(0, games, BATCH)
     ]
     done = 0
 
-    def count(tally: Tally) -> None:
+    def count(counts: FastSums) -> None:
         nonlocal done
-        done += tally.games
+        done += counts.games
         if progress is not None:
             progress(done)
 
-    total = Tally(len(names))
-    for tally in ray_map(play_fast_chunk, chunks, address=address, done=count):
-        total.merge(tally)
-    return total
+    total: FastSums | None = None
+    for counts in ray_map(play_fast_chunk, chunks, address=address, done=count):
+        if total is None:
+            total = counts
+        else:
+            total.merge(counts)
+    assert total is not None  # at least one game: check_setup
+    return here.tally(total)
