@@ -659,6 +659,35 @@ def test_ties_of_three_tally_the_same_whatever_the_calls() -> None:
     assert tallies_equal(whole, sim.tally(counts))
 
 
+def test_the_dice_drawn_are_the_ones_the_fast_path_has_always_drawn() -> None:
+    """The generator and the throw pinned: the replays check the kernel's games against the
+    engine with the dice the kernel drew, so only this says the draws did not change (the
+    same games from one version to the next). Seed 1, game 0's first rolls (six dice), and
+    2,000 games of two ``threshold:300``, as the fast path gave them before the kernel's
+    changes of 2026-12-05 (checked on that tree) and gives them after."""
+    sim = FastSimulator(load_rules("farkle"), ["threshold:300"] * 2)
+    rolls = [sim.roll_faces(value) for kind, value in sim.trace_game(1, 0) if kind == TRACE_ROLL]
+    assert rolls[:6] == [
+        (1, 6, 6, 6, 6, 6),
+        (1, 1, 2, 4, 5, 6),
+        (1, 1, 2),
+        (2,),
+        (1, 2, 2, 2, 4, 6),
+        (1, 1, 3, 3, 5, 5),
+    ]
+    tally = sim.play(1, 0, 2000)
+    assert tally.turns == 84602
+    assert [(p.wins, p.score, p.turns, p.farkles) for p in tally.per_player] == [
+        (1046.5, 18772150, 42288, 9622),
+        (953.5, 18588600, 42314, 9834),
+    ]
+
+
+def test_a_batch_of_no_games_is_refused() -> None:
+    with pytest.raises(SimulationError, match="at least 1 game, not 0"):
+        simulate_fast(load_rules("farkle"), ["greedy", "greedy"], 10, 1, batch=0)
+
+
 def test_games_stopped_at_the_turn_limit_are_counted_unfinished() -> None:
     rules = load_rules("farkle")
     tally = simulate_fast(rules, ["cautious", "cautious"], 50, 1, max_turns=5)

@@ -1275,7 +1275,7 @@ def _play_games_py(
     before it writes is reset here).
     """
     # ``cols[col]``: a column's kind and index, then a throw node's dice and first roll, or a
-    # hand's throw and take columns; ``opts[o]``: an option's points and column (also apart,
+    # hand's throw column; ``opts[o]``: an option's points and column (also apart,
     # as ``optimal`` reads them). A row read where separate arrays took two to four reads,
     # each waiting on the one before (``FastSimulator._packed``).
     start_col, cols, code_local, opt_start, opts, opt_pts, opt_dest, hand_take_col = turn
@@ -1305,7 +1305,6 @@ def _play_games_py(
     last_a, last_t, last_x = cut.shape[0] - 1, cut.shape[1] - 1, reaches.shape[0] - 1
     start_k = cols[start_col, 1]  # the turn's first throw node
     bins = hist.shape[1]
-    n_trace = 0
     # Each seat's levels not crossed, in the order written (lowest first but under a penalty),
     # with the ticks beside each (G-3) and whether a penalty wrote it; a level
     # is written before it is read, so only the counts start again from 0.
@@ -1315,6 +1314,7 @@ def _play_games_py(
         game = first + i
         state = _mix(key ^ (np.uint64(game) * _GOLDEN))
         shift = game % players
+        n_trace = 0  # a trace holds one game's moves (``trace_game`` plays one)
         lv_n[:] = 0
         banked[:] = 0
         ever[:] = False
@@ -1717,7 +1717,7 @@ def seed_key(seed: int) -> np.uint64:
     return np.uint64(int.from_bytes(digest[:8], "little"))
 
 
-@dataclass
+@dataclass(eq=False)
 class FastSums:
     """What the kernel counts over a range of games (``FastSimulator.play_sums``), in whole
     numbers: a win is ``FastSimulator.win_unit``, so ranges merge exactly in any grouping
@@ -1804,7 +1804,8 @@ class FastSimulator:
     def _packed(self) -> tuple[Ints, Ints]:
         """The turn graph's rows as the kernel reads them a throw (``_play_games``): each
         column's kind, index and two more (a throw node's dice and first roll, a hand's throw
-        and take columns), each option's points and column."""
+        column and 0), each option's points and column. Every entry is at least 0: the
+        kernel reads these indices as unsigned (``_U``), without the wraparound test."""
         fm = self.model
         cols = np.zeros((len(fm.col_kind), 4), dtype=np.int64)
         cols[:, 0] = fm.col_kind
@@ -1814,8 +1815,10 @@ class FastSimulator:
         cols[throw, 3] = fm.roll_base[fm.col_idx[throw]]
         hand = fm.col_kind == KIND_HAND
         cols[hand, 2] = fm.hand_throw_col[fm.col_idx[hand]]
-        cols[hand, 3] = fm.hand_take_col[fm.col_idx[hand]]
         opts = np.stack([fm.opt_pts, fm.opt_dest], axis=1)
+        keeps = self.keep_flat
+        if (cols < 0).any() or (opts < 0).any() or (keeps < 0).any() or (fm.opt_start < 0).any():
+            raise FastPathUnsupported("the compiled turn has a negative index")  # pragma: no cover
         return cols, opts
 
     def _arguments(self, max_turns: int = MAX_TURNS) -> tuple[Any, Any, Any, Any, Any]:
@@ -1906,8 +1909,9 @@ class FastSimulator:
         chunks: int = 64,
         threads: int | None = None,
     ) -> FastSums:
-        """``play``'s counts before its tally: whole numbers, merged exactly in any order (a
-        run cut into calls of any size gives the tally of one call, to the last bit)."""
+        """``play``'s counts before its tally: whole numbers, so that ranges merged in game
+        order (``FastSums.merge``) give the tally of one call to the last bit, however the
+        run was cut into calls."""
         n, players = stop - start, self.players
         started = np.zeros(n, dtype=np.int64)
         chunks = max(1, min(chunks, n))
@@ -2026,6 +2030,8 @@ def simulate_fast(
     ``jobs`` threads (default: every core, ``most_threads``); the tally does not depend on it.
     """
     check_setup(rules, len(players), games)
+    if batch < 1:
+        raise SimulationError(f"a batch must hold at least 1 game, not {batch}")
     sim = FastSimulator(rules, players, solutions)
     threads = most_threads() if jobs is None else max(1, min(jobs, most_threads()))
     total: FastSums | None = None
