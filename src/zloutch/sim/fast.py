@@ -1587,8 +1587,7 @@ def _play_games_py(
             started += 1
         best = -(2**62)
         for s in range(players):
-            m = lv_n[s]
-            value = lv_val[s, m - 1] if m > 0 else 0
+            value = _score(lv_val, lv_n, s)
             sums[(s + shift) % players, _SCORE] += value
             best = max(best, value)
             for c in range(hits.shape[1]):
@@ -1602,12 +1601,10 @@ def _play_games_py(
         else:
             tied = 0
             for s in range(players):
-                m = lv_n[s]
-                if (lv_val[s, m - 1] if m > 0 else 0) == best:
+                if _score(lv_val, lv_n, s) == best:
                     tied += 1
             for s in range(players):
-                m = lv_n[s]
-                if (lv_val[s, m - 1] if m > 0 else 0) == best:
+                if _score(lv_val, lv_n, s) == best:
                     sums[(s + shift) % players, _WINS] += win_unit // tied
                     sums[s, _SEAT_WINS] += win_unit // tied
         begun[i] = started
