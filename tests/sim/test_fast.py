@@ -11,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import random
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -46,6 +46,7 @@ from zloutch.sim.fast import (
     Tally,
     _solve_turn,
     fast_unsupported,
+    seed_key,
     simulate_fast,
 )
 from zloutch.strategy.bots import make_bot
@@ -681,6 +682,36 @@ def test_the_dice_drawn_are_the_ones_the_fast_path_has_always_drawn() -> None:
         (1046.5, 18772150, 42288, 9622),
         (953.5, 18588600, 42314, 9834),
     ]
+
+
+def reference_dice(seed: int, game: int) -> Iterator[int]:
+    """The faces of game ``game``'s dice in the order drawn, by plain integers: SplitMix64
+    from the seed's key (``seed_key``) and the game's index, a face from a draw's top half."""
+    mask = (1 << 64) - 1
+    golden = 0x9E3779B97F4A7C15
+
+    def mix(z: int) -> int:
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & mask
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & mask
+        return z ^ (z >> 31)
+
+    state = mix(int(seed_key(seed)) ^ ((game * golden) & mask))
+    while True:
+        state = (state + golden) & mask
+        yield ((mix(state) >> 32) * 6 >> 32) + 1
+
+
+@pytest.mark.parametrize("spec", ["farkle", "dix-mille(joker,target=3000)", "greed"])
+def test_every_roll_of_a_traced_game_is_the_plain_generators(spec: str) -> None:
+    """Each roll a game's trace shows is the next dice of the plain generator, sorted: the
+    kernel's throw (``_throw``, straight-line) draws what the plain loop draws."""
+    sim = FastSimulator(load_rules(spec), ["threshold:300", "expert"])
+    for game in range(4):
+        dice = reference_dice(3, game)
+        rolls = [sim.roll_faces(v) for kind, v in sim.trace_game(3, game) if kind == TRACE_ROLL]
+        assert len(rolls) > 5
+        for faces in rolls:
+            assert faces == tuple(sorted(next(dice) for _ in faces)), (game, faces)
 
 
 def test_a_batch_of_no_games_is_refused() -> None:
