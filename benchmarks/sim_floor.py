@@ -35,7 +35,9 @@ from zloutch.sim import simulate
 from zloutch.sim.fast import _GOLDEN, _POW7, _S32, _SIX, _mix, _throw  # the fast path's own
 
 
-@njit(cache=True, nogil=True)
+# Not cached: Numba would not see an edit of the fast path's ``_throw`` or ``_mix``, which
+# these functions carry compiled in, and would time the old code (CONTRIBUTING.md).
+@njit(nogil=True)
 def _looped(state: Any, n: int) -> tuple[Any, int]:
     """The floor's throw as first written: a loop over the dice, which LLVM vectorises (four
     dice at a time, a gather for their digits), slower for one to six dice than the kernel's
@@ -47,7 +49,7 @@ def _looped(state: Any, n: int) -> tuple[Any, int]:
     return state, code
 
 
-@njit(cache=True, nogil=True)
+@njit(nogil=True)
 def _game(
     throw: Any,
     key: Any,
@@ -84,7 +86,7 @@ def _game(
         mover = 1 - mover
 
 
-@njit(cache=True, parallel=True, nogil=True)
+@njit(parallel=True, nogil=True)
 def _games(
     throw: Any,
     key: Any,
