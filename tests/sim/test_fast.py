@@ -684,6 +684,46 @@ def test_the_dice_drawn_are_the_ones_the_fast_path_has_always_drawn() -> None:
     ]
 
 
+@pytest.mark.parametrize(
+    ("spec", "players", "picks"),
+    [
+        ("farkle", ["threshold:300", "threshold:500"], [True, True]),
+        (
+            "zilch(ticks_to_cross=2,bump=any,take_back,target=3000)",
+            ["threshold:350", "expert"],
+            [True, False],
+        ),
+        (
+            "farkle(joker,take_back,bump=any,ticks_to_cross=3,target=3000)",
+            ["threshold:350"] * 3,
+            [True],
+        ),
+        # an exact target (T-9): the keeps read the score, so every policy takes the general path
+        ("greed(exact_target)", ["threshold:300", "greedy"], [False, False]),
+        (
+            "dix-mille(overshoot=throw_on,joker,target=3000)",
+            ["expert", "threshold:300"],
+            [False, False],
+        ),
+    ],
+)
+def test_a_keep_read_in_one_row_plays_the_general_paths_games(
+    spec: str, players: list[str], picks: list[bool]
+) -> None:
+    """The keep of a policy that reads the roll alone (``pick``), read in one row, against
+    the general path (the roll's first option, the keep's offset, the option), which every
+    policy takes with ``pick_base`` at -1: the same moves, the same counts."""
+    sim = FastSimulator(load_rules(spec), players)
+    assert list(sim.pick_base >= 0) == picks
+    picked = sim.play_sums(3, 0, 600, threads=1)
+    traces = [sim.trace_game(3, game) for game in range(20)]
+    sim.pick_base[:] = -1
+    general = sim.play_sums(3, 0, 600, threads=1)
+    assert (picked.sums == general.sums).all() and (picked.banks == general.banks).all()
+    assert (picked.turns, picked.finished) == (general.turns, general.finished)
+    assert traces == [sim.trace_game(3, game) for game in range(20)]
+
+
 def reference_dice(seed: int, game: int) -> Iterator[int]:
     """The faces of game ``game``'s dice in the order drawn, by plain integers: SplitMix64
     from the seed's key (``seed_key``) and the game's index, a face from a draw's top half."""

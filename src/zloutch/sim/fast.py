@@ -1292,6 +1292,8 @@ def _play_games_py(
         bank_flat,
         taken,
         take_flat,
+        pick_base,
+        pick,
     ) = policy
     final_turns, final_round, cut, lost, reaches, throw_on, cuts, loses = game_rules
     # ``cuts``, ``loses``: some entry of ``cut``, of ``lost`` is not 0 (G-7, T-9); where none
@@ -1389,6 +1391,8 @@ def _play_games_py(
                 offer_h = -1
             ksit = sit if keep_sits[pol] > 1 else 0
             krows = keep_rows[pol]
+            picks = pick_base[pol]  # >= 0: the keep of every roll in one row (``pick``)
+            bank_at = bank_base[pol] + sit * rows * hands  # the turn's bank table, by row, hand
             outcome = 0  # 0 farkle (or overshoot), 1 instant win, 2 bank
             h = -1
             while True:
@@ -1416,7 +1420,7 @@ def _play_games_py(
                         col = cols[_U(col), 2]
                         continue
                     row = min(t, rows - 1)
-                    banks = bank_flat[_U(bank_base[pol] + (sit * rows + row) * hands + h)]
+                    banks = bank_flat[_U(bank_at + row * hands + h)]
                     if banks and solves:  # banking legal: optimal banks on ties
                         banks = _optimal_banks(
                             tables,
@@ -1448,6 +1452,15 @@ def _play_games_py(
                     trace[n_trace] = 0
                     trace[n_trace + 1] = r
                     n_trace += 2
+                if picks >= 0:  # a keep by the roll alone: its option, points and column
+                    p = _U(picks + r)
+                    if n_trace + 2 <= trace.shape[0]:
+                        trace[n_trace] = 1
+                        trace[n_trace + 1] = pick[p, 0]
+                        n_trace += 2
+                    t += pick[p, 1]
+                    col = pick[p, 2]
+                    continue  # (no T-9 check: a turn lost past the target has no picks)
                 o = opt_start[_U(r)]
                 if opt_start[_U(r + 1)] - o > 1 and solves:  # the first option of best value
                     o = _optimal_keep(
@@ -1789,6 +1802,7 @@ class FastSimulator:
         self.bins = 4 * fm.rows
         """Bank sizes are counted exactly up to this many units (larger ones in the last)."""
         self.cols, self.opts = self._packed()
+        self.pick_base, self.pick = self._picks(list(solves.values()))
 
     def depth(self, max_turns: int) -> int:
         """Room for each player's levels not crossed. Banks alone write levels that only
@@ -1819,6 +1833,31 @@ class FastSimulator:
             raise FastPathUnsupported("the compiled turn has a negative index")  # pragma: no cover
         return cols, opts
 
+    def _picks(self, solves: Sequence[bool]) -> tuple[Ints, Ints]:
+        """For each policy whose keep reads the roll alone (a keep table of one situation
+        and one row: the threshold and greedy bots where the target is not exact), the keep
+        of every roll as one row of ``pick``: its option, points and column (and a 0: rows of
+        32 bytes). The kernel reads it in one step, where the general path reads the roll's
+        first option, the keep's offset and the option, each read waiting on the one before
+        (about 15% of the kernel's time on farkle's ``threshold:300``).
+        ``pick_base[pol]``: the policy's first row; -1 for the others (``optimal``, tables by
+        situation or points), which take the general path, as every policy does where T-9
+        loses a turn past the target (the general path checks the keep's column for it)."""
+        fm = self.model
+        rows: list[Ints] = []
+        base = np.full(len(self.policies), -1, dtype=np.int64)
+        lost = self.rules.game.overshoot != "throw_on" and bool(fm.end.lost.any())
+        first = fm.opt_start[:-1]
+        for i, policy in enumerate(self.policies):
+            if solves[i] or policy.keep.shape[:2] != (1, 1) or lost:
+                continue
+            several = np.diff(fm.opt_start) > 1
+            o = first + np.where(several, policy.keep[0, 0].astype(np.int64), 0)
+            base[i] = len(rows) * fm.rolls
+            rows.append(np.stack([o, fm.opt_pts[o], fm.opt_dest[o], np.zeros_like(o)], axis=1))
+        pick = np.concatenate(rows) if rows else np.zeros((1, 4), dtype=np.int64)
+        return base, np.ascontiguousarray(pick, dtype=np.int64)
+
     def _arguments(self, max_turns: int = MAX_TURNS) -> tuple[Any, Any, Any, Any, Any]:
         """The kernel's inputs as five tuples: the turn graph, the players' tables, the end
         of the game, the sheet (its stacks as deep as ``max_turns`` turns may need), and what
@@ -1848,6 +1887,8 @@ class FastSimulator:
             self.bank_flat,
             fm.taken,
             self.take_flat,
+            self.pick_base,
+            self.pick,
         )
         end = fm.end
         g = self.rules.game
