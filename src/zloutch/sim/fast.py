@@ -1395,8 +1395,9 @@ def _play_games_py(
             bank_at = bank_base[pol] + sit * rows * hands  # the turn's bank table, by row, hand
             outcome = 0  # 0 farkle (or overshoot), 1 instant win, 2 bank
             h = -1
+            nxt = -1  # the hand a keep's row (``pick``) leads to: its column's kind not read
             while True:
-                kind = cols[_U(col), 0]
+                kind = cols[_U(col), 0] if nxt < 0 else 2
                 if kind == 0:
                     outcome = 0
                     # fresh_farkle_penalty: nothing kept, the turn's first throw (a take-back
@@ -1407,7 +1408,8 @@ def _play_games_py(
                     outcome = 1
                     break
                 if kind == 2:
-                    h = cols[_U(col), 1]
+                    h = cols[_U(col), 1] if nxt < 0 else nxt
+                    nxt = -1
                     if loses and lost[ai, min(t, last_t)]:
                         if not throw_on:
                             outcome = 0  # T-9: past the target, the turn is lost
@@ -1460,6 +1462,7 @@ def _play_games_py(
                         n_trace += 2
                     t += pick[p, 1]
                     col = pick[p, 2]
+                    nxt = pick[p, 3]
                     continue  # (no T-9 check: a turn lost past the target has no picks)
                 o = opt_start[_U(r)]
                 if opt_start[_U(r + 1)] - o > 1 and solves:  # the first option of best value
@@ -1836,10 +1839,11 @@ class FastSimulator:
     def _picks(self, solves: Sequence[bool]) -> tuple[Ints, Ints]:
         """For each policy whose keep reads the roll alone (a keep table of one situation
         and one row: the threshold and greedy bots where the target is not exact), the keep
-        of every roll as one row of ``pick``: its option, points and column (and a 0: rows of
-        32 bytes). The kernel reads it in one step, where the general path reads the roll's
-        first option, the keep's offset and the option, each read waiting on the one before
-        (about 15% of the kernel's time on farkle's ``threshold:300``).
+        of every roll as one row of ``pick``: its option, points and column, and the hand
+        that column is (-1: another kind). The kernel reads it in one step, where the general
+        path reads the roll's first option, the keep's offset and the option, each read
+        waiting on the one before (about 15% of the kernel's time on farkle's
+        ``threshold:300``), then the column's kind and hand (2 to 3% more).
         ``pick_base[pol]``: the policy's first row; -1 for the others (``optimal``, tables by
         situation or points), which take the general path, as every policy does where T-9
         loses a turn past the target (the general path checks the keep's column for it)."""
@@ -1854,7 +1858,9 @@ class FastSimulator:
             several = np.diff(fm.opt_start) > 1
             o = first + np.where(several, policy.keep[0, 0].astype(np.int64), 0)
             base[i] = len(rows) * fm.rolls
-            rows.append(np.stack([o, fm.opt_pts[o], fm.opt_dest[o], np.zeros_like(o)], axis=1))
+            dest = fm.opt_dest[o]
+            hand = np.where(fm.col_kind[dest] == KIND_HAND, fm.col_idx[dest], -1)
+            rows.append(np.stack([o, fm.opt_pts[o], dest, hand], axis=1))
         pick = np.concatenate(rows) if rows else np.zeros((1, 4), dtype=np.int64)
         return base, np.ascontiguousarray(pick, dtype=np.int64)
 
