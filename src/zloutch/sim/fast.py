@@ -34,7 +34,9 @@ bots' ties there break another way), with policies that can be written as tables
   (``CompiledTurn.bankable``), and whether it takes back (G-8) a total left at a decision
   node. Situations are the compiled turn's (``Situation.normalise``: entered or not, the
   score where the rule set makes it matter, and the points taken back where they count
-  apart toward the entry).
+  apart toward the entry). Where a policy keeps by the roll alone (one situation, one
+  turn total), its keep of every roll is also one row (``FastSimulator._picks``): the
+  option, its points, its column and the hand that column is, read in one step.
 
 The bots that tabulate give their own tables (``zloutch.strategy.tables``): ``cautious``,
 ``threshold:N``, ``greedy`` (``zloutch.strategy.bots``) and ``expert`` (the turn solver's
