@@ -688,6 +688,7 @@ def test_the_dice_drawn_are_the_ones_the_fast_path_has_always_drawn() -> None:
     ("spec", "players", "picks"),
     [
         ("farkle", ["threshold:300", "threshold:500"], [True, True]),
+        ("farkle", ["cautious", "greedy"], [True, True]),
         (
             "zilch(ticks_to_cross=2,bump=any,take_back,target=3000)",
             ["threshold:350", "expert"],

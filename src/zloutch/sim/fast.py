@@ -1840,12 +1840,12 @@ class FastSimulator:
 
     def _picks(self, solves: Sequence[bool]) -> tuple[Ints, Ints]:
         """For each policy whose keep reads the roll alone (a keep table of one situation
-        and one row: the threshold and greedy bots where the target is not exact), the keep
-        of every roll as one row of ``pick``: its option, points and column, and the hand
-        that column is (-1: another kind). The kernel reads it in one step, where the general
-        path reads the roll's first option, the keep's offset and the option, each read
-        waiting on the one before (about 15% of the kernel's time on farkle's
-        ``threshold:300``), then the column's kind and hand (2 to 3% more).
+        and one row: the cautious, threshold and greedy bots where the target is not
+        exact), the keep of every roll as one row of ``pick``: its option, points and
+        column, and the hand that column is (-1: another kind). The kernel reads it in one
+        step, where the general path reads the roll's first option, the keep's offset and
+        the option, each read waiting on the one before (about 15% of the kernel's time on
+        farkle's ``threshold:300``), then the column's kind and hand (2 to 3% more).
         ``pick_base[pol]``: the policy's first row; -1 for the others (``optimal``, tables by
         situation or points), which take the general path, as every policy does where T-9
         loses a turn past the target (the general path checks the keep's column for it)."""
@@ -1854,10 +1854,10 @@ class FastSimulator:
         base = np.full(len(self.policies), -1, dtype=np.int64)
         lost = self.rules.game.overshoot != "throw_on" and bool(fm.end.lost.any())
         first = fm.opt_start[:-1]
+        several = np.diff(fm.opt_start) > 1  # a roll of one option has no keep to read
         for i, policy in enumerate(self.policies):
             if solves[i] or policy.keep.shape[:2] != (1, 1) or lost:
                 continue
-            several = np.diff(fm.opt_start) > 1
             o = first + np.where(several, policy.keep[0, 0].astype(np.int64), 0)
             base[i] = len(rows) * fm.rolls
             dest = fm.opt_dest[o]
