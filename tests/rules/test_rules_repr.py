@@ -177,3 +177,52 @@ def test_v6_straights_over_throws_score_the_one_constant() -> None:
     assert dict(STRAIGHT_OVER_THROWS) == {1: 500, 2: 300}
     meaning = OPTIONS["straights_over_throws"].meaning
     assert all(str(points) in meaning for points in STRAIGHT_OVER_THROWS.values())
+
+
+def test_a_rule_sets_hash_is_its_fields_kept_once_and_never_pickled(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The hash is computed once and kept on the rule set, equal for equal rule sets, and
+    left out of a pickle: another process (another string hash seed) computes its own."""
+    import pickle
+    import subprocess
+    import sys
+
+    from zloutch.rules.ruleset import Scoring
+
+    hashed: list[int] = []
+    plain = Scoring.__hash__
+
+    def counted(self: Scoring) -> int:
+        hashed.append(1)
+        return plain(self)
+
+    monkeypatch.setattr(Scoring, "__hash__", counted)
+    rules = load_rules("dix-mille(entry=800,joker)")
+    first = hash(rules)
+    assert hash(rules) == first and len(hashed) == 1  # the sections are hashed once
+    again = load_rules("dix-mille(joker,entry=800)")
+    assert rules is not again and rules == again and hash(rules) == hash(again)
+    fields = tuple(getattr(rules, f.name) for f in dataclasses.fields(rules))
+    assert hash(rules) == hash(fields)
+    other = dataclasses.replace(rules, game=dataclasses.replace(rules.game, target=5000))
+    assert other != rules and hash(other) == hash(
+        tuple(getattr(other, f.name) for f in dataclasses.fields(other))
+    )
+    data = pickle.dumps(rules)
+    assert b"_hash" not in data and pickle.loads(data) == rules
+    child = (
+        "import pickle, sys; from zloutch.rules import load_rules; "
+        "r = pickle.loads(sys.stdin.buffer.read()); "
+        "print(hash(r) == hash(load_rules('dix-mille(entry=800,joker)')))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", child],
+        input=data,
+        capture_output=True,
+        check=True,
+        env={**__import__("os").environ, "PYTHONHASHSEED": "12345"},
+    )
+    assert out.stdout.strip() == b"True"
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        rules.name = "x"  # type: ignore[misc]

@@ -464,6 +464,20 @@ class RuleSet:
             )
         return f"load_rules({spec!r})"
 
+    def __hash__(self) -> int:
+        """The fields' hash, computed once: a rule set keys the tables built from it
+        (``score_table``, every throw scored asks), and hashing its sections anew each
+        time cost about 2 microseconds a lookup. Kept out of pickles: a string's hash
+        differs from one process to the next."""
+        found: int | None = self.__dict__.get("_hash")
+        if found is None:
+            found = hash(tuple(getattr(self, f.name) for f in dataclasses.fields(self)))
+            object.__setattr__(self, "_hash", found)
+        return found
+
+    def __getstate__(self) -> dict[str, object]:
+        return {k: v for k, v in self.__dict__.items() if k != "_hash"}
+
     def replace_options(self, values: dict[str, OptionValue]) -> RuleSet:
         """A copy with these option values set (no validation: use ``with_options``)."""
         sections: dict[str, object] = {}
