@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from pathlib import Path
 
 import pytest
 from hypothesis import example, given
@@ -25,10 +26,14 @@ from zloutch.rules import (
     validate_keep,
     with_options,
 )
+from zloutch.rules.dice import multisets
 from zloutch.rules.scoring import ScoreTable, score_table, scoring_part
 
 RULE_SETS = all_rules()
 ACROSS_THROWS = load_rules("dix-mille(multiples_over_throws,straights_over_throws)")
+EXAMPLE_FILES = sorted((Path(__file__).resolve().parents[2] / "docs/examples/rules").glob("*.toml"))
+"""The format's worked examples: kinds and straights counted only on a throw of all the
+dice (``thrown``), 421, a no-score bonus, among others."""
 
 
 @st.composite
@@ -220,6 +225,80 @@ def test_a_shared_score_table_scores_as_the_rule_sets_own(
     assert score_throw(ACROSS_THROWS, dice, context) == ScoreTable(ACROSS_THROWS).lookup(
         tuple(dice), context
     )
+
+
+@st.composite
+def any_rules_and_throw(draw: st.DrawFn) -> tuple[RuleSet, list[int]]:
+    """A rule set of the generic tests' or of the format's examples, and a throw."""
+    path = draw(st.sampled_from([None, *EXAMPLE_FILES]))
+    if path is None:
+        return draw(rules_and_throw())
+    rules = load_rules(str(path))
+    return rules, draw(st.lists(st.integers(1, 6), min_size=1, max_size=rules.dice))
+
+
+@RULES_SETTINGS
+@given(any_rules_and_throw(), st.randoms(use_true_random=False), context_and_throw())
+def test_a_throw_reads_alike_whatever_the_table_read_before(
+    case: tuple[RuleSet, list[int]],
+    rnd: random.Random,
+    across: tuple[HandContext, list[int]],
+) -> None:
+    """A table shares what the throws of one size in one hand context have in common (the
+    readings and the keeps of the dice they hold). A throw read after others, any of them
+    in any order, reads as it does in a table of its own: the same keeps, the same
+    combinations, the same legal keeps."""
+    rules, throw = case
+    table = ScoreTable(rules)
+    before = [*multisets(len(throw)), *multisets(rnd.randint(1, rules.dice))]
+    rnd.shuffle(before)
+    for other in before[: rnd.randint(0, len(before))]:
+        table.lookup(other)
+    assert table.lookup(tuple(throw)) == ScoreTable(rules).lookup(tuple(throw))
+    context, dice = across
+    table = ScoreTable(ACROSS_THROWS)
+    left = ACROSS_THROWS.dice - len(context.set_aside)
+    before = list(multisets(len(dice)))
+    rnd.shuffle(before)
+    for other in before[: rnd.randint(0, len(before))]:
+        table.lookup(other, context)
+        table.lookup(other)
+    assert len(dice) <= left
+    assert table.lookup(tuple(dice), context) == ScoreTable(ACROSS_THROWS).lookup(
+        tuple(dice), context
+    )
+
+
+@pytest.mark.parametrize(
+    "source",
+    [*(pytest.param(p, id=p.stem) for p in EXAMPLE_FILES), "dix-mille(four_two_one)"],
+)
+def test_every_throw_reads_alike_in_a_shared_table_and_alone(source: Path | str) -> None:
+    """Every throw of one to all the dice, read in a shuffled order by one table, reads as
+    it does alone: what the throws of one size share (``ScoreTable._readings``) holds for
+    rule sets where the number of dice thrown decides what scores (``thrown``, 421)."""
+    rules = load_rules(str(source))
+    throws = [t for n in range(1, rules.dice + 1) for t in multisets(n)]
+    random.Random(str(source)).shuffle(throws)
+    table = ScoreTable(rules)
+    for throw in throws:
+        assert table.lookup(throw) == ScoreTable(rules).lookup(throw), throw
+
+
+@pytest.mark.parametrize("aside", [(1, 1, 1), (2, 2, 2, 2), (5,), (1, 2, 3), (6, 6, 6)])
+def test_a_throw_in_a_hand_context_reads_alike_in_a_shared_table_and_alone(
+    aside: tuple[int, ...],
+) -> None:
+    """V-6 and V-7 read a throw with the dice set aside: a table that read the same throws
+    in another hand context, or none, reads them as a table of their own."""
+    context = HandContext.from_set_aside(aside)
+    throws = list(multisets(ACROSS_THROWS.dice - len(aside)))
+    random.Random(len(aside)).shuffle(throws)
+    table = ScoreTable(ACROSS_THROWS)
+    for throw in throws:
+        table.lookup(throw)
+        assert table.lookup(throw, context) == ScoreTable(ACROSS_THROWS).lookup(throw, context)
+        assert table.lookup(throw) == ScoreTable(ACROSS_THROWS).lookup(throw)
 
 
 def test_rule_sets_that_score_alike_share_one_table() -> None:

@@ -216,6 +216,15 @@ class ScoreTable:
         # Each throw is read the first time it is looked up (scoring one throw reads one),
         # then kept: a solver that reads them all builds them all once.
         self._table: dict[tuple[HandContext, Dice], ThrowScore] = {}
+        # What the throws of one size in one hand context share (``_build``): each entry is
+        # the same whichever throw or thread writes it first.
+        self._read: dict[tuple[int, HandContext, bool], _Readings] = {}
+        self._part_keeps: dict[tuple[int, HandContext], dict[Dice, tuple[ScoredKeep, ...]]] = {}
+
+    def _readings(self, thrown: int, context: HandContext, plain: bool) -> _Readings:
+        """The best readings found so far of the dice of throws of ``thrown`` dice in a hand
+        context (as points alone, ``plain``), shared by those throws (``_best_split``)."""
+        return self._read.setdefault((thrown, context, plain), {0: ((), False, 0)})
 
     def lookup(self, throw: Iterable[Face], context: HandContext = NO_CONTEXT) -> ThrowScore:
         """The score of a throw (faces in any order) in a hand context."""
@@ -346,26 +355,23 @@ class ScoreTable:
         return found
 
     def _build(self, throw: Dice, context: HandContext) -> ThrowScore:
-        combos = self.combinations(throw, context)
-        plain = [c for c in combos if not c.wins]
-        best_reading = _best_split(combos)
-        # A selection that can win also has its best reading as points, a keep of its own.
-        points_reading = _best_split(plain) if len(plain) < len(combos) else best_reading
-
+        # The keeps of the dice a throw holds are those of the same dice in any throw of as
+        # many dice in the same hand context (``_best_split``), all but the whole throw's.
+        known = self._part_keeps.setdefault((len(throw), context), {})
+        readers: tuple[Reader, Reader] | None = None
         keeps: list[ScoredKeep] = []
         for part in sub_multisets(throw):
             if not part:
                 continue
             full = len(part) == len(throw)
-            split = best_reading(part)
-            if split is None:
-                continue
-            keep = _keep(part, split, full, self.rules.turn.figure_full_hand)
-            keeps.append(keep)
-            if keep.wins:
-                as_points = points_reading(part)
-                if as_points is not None:
-                    keeps.append(_keep(part, as_points, full, self.rules.turn.figure_full_hand))
+            found = None if full else known.get(part)
+            if found is None:
+                if readers is None:
+                    readers = self._readers(throw, context)
+                found = self._keeps_of(part, full, *readers)
+                if not full:
+                    known[part] = found
+            keeps += found
         if not keeps and self.rules.scoring.no_score_bonus and len(throw) == self.rules.dice:
             bonus = Combination(
                 NO_SCORE_BONUS, throw, self.rules.scoring.no_score_bonus, bonus=True
@@ -374,6 +380,32 @@ class ScoreTable:
         keeps.sort(key=_keep_order)
         scoring = tuple(keeps)
         return ThrowScore(throw, self._legal(throw, scoring, context), scoring)
+
+    def _readers(self, throw: Dice, context: HandContext) -> tuple[Reader, Reader]:
+        """The best reading of dice of ``throw``, and their best reading as points alone."""
+        combos = self.combinations(throw, context)
+        plain = [c for c in combos if not c.wins]
+        best_reading = _best_split(combos, self._readings(len(throw), context, False))
+        # A selection that can win also has its best reading as points, a keep of its own.
+        if len(plain) == len(combos):
+            return best_reading, best_reading
+        return best_reading, _best_split(plain, self._readings(len(throw), context, True))
+
+    def _keeps_of(
+        self, part: Dice, full: bool, best_reading: Reader, points_reading: Reader
+    ) -> tuple[ScoredKeep, ...]:
+        """The keeps of some dice of a throw (the whole throw when ``full``): none, the best
+        reading, and where it wins, the best reading as points too."""
+        figure = self.rules.turn.figure_full_hand
+        split = best_reading(part)
+        if split is None:
+            return ()
+        keep = _keep(part, split, full, figure)
+        if keep.wins:
+            as_points = points_reading(part)
+            if as_points is not None:
+                return keep, _keep(part, as_points, full, figure)
+        return (keep,)
 
     def _legal(
         self, throw: Dice, scoring: tuple[ScoredKeep, ...], context: HandContext
@@ -580,20 +612,32 @@ def _packed(dice: Iterable[Face]) -> int:
     return code
 
 
-def _best_split(combos: list[Combination]) -> Callable[[Dice], Split | None]:
+Reader = Callable[[Dice], Split | None]
+_Readings = dict[int, tuple[Split, bool, int] | None]
+"""For each packed multiset of dice (``_packed``): its best reading, whether it wins and its
+points, or None where no reading takes every die."""
+
+
+def _best_split(combos: list[Combination], best: _Readings) -> Reader:
     """The best reading of any sub-multiset as these combinations (a win first, then points).
 
     Every die of the dice belongs to one combination; None when no such reading exists.
-    Results are memoised in the returned function. The dice are read packed (``_packed``):
-    a combination fits when taking it borrows from no face, and the rest is what is left.
-    Combinations are tried in their order, those starting with the lowest face of the dice
-    (it must belong to one of them), and the first of the best is kept.
+    The dice are read packed (``_packed``): a combination fits when taking it borrows from no
+    face, and the rest is what is left. Combinations are tried in their order, those
+    starting with the lowest face of the dice (it must belong to one of them), and the first
+    of the best is kept.
+
+    Results are kept in ``best``, which the throws of one size in one hand context share
+    (``ScoreTable._readings``): whether a combination can be read in a throw depends only on
+    its dice being there, the number of dice thrown and the hand context (those that depend
+    on more, three pairs, 421, a straight over throws, take every die of the throw, which no
+    other throw of that size holds), and ``combinations`` lists them in one fixed order. So
+    the combinations that fit in some dice, and their order, are the same in every throw
+    that holds those dice, and so is their best reading.
     """
     by_first: list[list[tuple[Combination, int]]] = [[] for _ in range(7)]
     for combo in combos:
         by_first[combo.dice[0]].append((combo, _packed(combo.dice)))
-    # For each packed multiset: its reading, whether it wins and its points.
-    best: dict[int, tuple[Split, bool, int] | None] = {0: ((), False, 0)}
 
     def solve(code: int) -> tuple[Split, bool, int] | None:
         if code in best:
