@@ -6,10 +6,13 @@ at most ``MAX_WORKERS``, tests of one ``xdist_group`` on one worker (``--dist lo
 way to use ``--pdb``, ``-s`` or a profiler). The count is set here rather than in
 ``addopts`` so that ``-p no:xdist`` still parses.
 
-Where writing bytecode is off (``PYTHONDONTWRITEBYTECODE``, as on some CI machines), the
-compiled modules and the rewritten test modules are kept under ``.pytest_cache/pycache``
-instead, outside the source tree: without them every worker and every ``python -m zloutch``
-a test starts compiles everything again (about 5 s of CPU a worker).
+Where writing bytecode is off (``PYTHONDONTWRITEBYTECODE``, as on some CI machines), the run
+writes it anyway, in each source's ``__pycache__`` as Python does by default (where Numba
+keeps its compiled kernels too): without it every worker and every ``python -m zloutch`` a
+test starts compiles Zloutch and its test modules again (about 5 s of CPU a worker). Not
+under a ``sys.pycache_prefix``: Python then reads bytecode from that folder alone, so every
+installed package (NumPy, Numba, Textual...) would be compiled again into it, 7 s before a
+fresh clone's first test.
 """
 
 from __future__ import annotations
@@ -27,11 +30,8 @@ from urllib.parse import quote
 import pytest
 
 if sys.dont_write_bytecode:
-    _BYTECODE = Path(__file__).resolve().parent.parent / ".pytest_cache" / "pycache"
-    sys.pycache_prefix = str(_BYTECODE)
     sys.dont_write_bytecode = False
-    os.environ["PYTHONPYCACHEPREFIX"] = str(_BYTECODE)  # the workers and the subprocesses
-    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)  # the workers and the subprocesses
 
 MAX_WORKERS = 4
 """More workers would each collect the suite and build the same scoring tables again."""
