@@ -434,6 +434,9 @@ class RuleSet:
     from text or in code."""
     options: tuple[tuple[str, OptionValue], ...] = ()
     """The options switched on the source, sorted by name, only those that change it."""
+    _hash: int | None = field(default=None, init=False, repr=False, compare=False)
+    """The hash, once asked (``__hash__``): a field, so that reading it, and every other
+    field, stays a plain attribute read."""
 
     def option(self, name: str) -> OptionValue:
         """The value of an option, by name."""
@@ -465,18 +468,23 @@ class RuleSet:
         return f"load_rules({spec!r})"
 
     def __hash__(self) -> int:
-        """The fields' hash, computed once: a rule set keys the tables built from it
-        (``score_table``, every throw scored asks), and hashing its sections anew each
-        time cost about 2 microseconds a lookup. Kept out of pickles: a string's hash
-        differs from one process to the next."""
-        found: int | None = self.__dict__.get("_hash")
+        """The hash of the compared fields, computed once: a rule set keys the tables built
+        from it (``score_table``, every throw scored asks), and hashing its sections anew
+        each time cost about 2 microseconds a lookup."""
+        found = self._hash
         if found is None:
-            found = hash(tuple(getattr(self, f.name) for f in dataclasses.fields(self)))
+            compared = (f.name for f in dataclasses.fields(self) if f.compare)
+            found = hash(tuple(getattr(self, name) for name in compared))
             object.__setattr__(self, "_hash", found)
         return found
 
     def __getstate__(self) -> dict[str, object]:
-        return {k: v for k, v in self.__dict__.items() if k != "_hash"}
+        """Pickled without its hash: a string's hash differs from one process to the next."""
+        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.compare}
+
+    def __setstate__(self, state: dict[str, object]) -> None:
+        for name, value in {**state, "_hash": None}.items():
+            object.__setattr__(self, name, value)
 
     def replace_options(self, values: dict[str, OptionValue]) -> RuleSet:
         """A copy with these option values set (no validation: use ``with_options``)."""
