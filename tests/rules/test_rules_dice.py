@@ -110,6 +110,18 @@ def test_sub_multisets_each_once() -> None:
     assert all(contains(dice, s) for s in subs)
 
 
+def test_sub_multisets_come_in_the_order_of_a_product_over_the_counts() -> None:
+    """Every throw's parts, sorted, in the order of ``itertools.product`` over each face's
+    count (the first face's changing slowest): the order in which a table lists keeps of
+    equal rank, so the same as the plain definition, throw by throw."""
+    from itertools import product
+
+    for dice in all_throws(6):
+        plain = tuple(from_counts(c) for c in product(*(range(k + 1) for k in counts(dice))))
+        assert sub_multisets(dice) == plain, dice
+        assert all(list(part) == sorted(part) for part in plain)
+
+
 def test_difference_and_contains() -> None:
     assert difference((1, 1, 5, 6), (1, 6)) == (1, 5)
     assert contains((1, 1, 5), (1, 1))
