@@ -854,3 +854,35 @@ def test_a_unit_too_fine_for_the_fast_paths_tables_goes_to_the_engine(tmp_path: 
     result = simulate(rules, ["greedy", "cautious"], 2, 1, jobs=1)
     assert result.method == "engine" and result.games == 2
     assert fast_unsupported(load_rules("farkle")) is None  # 200 steps of 50
+
+
+def test_the_first_call_of_the_kernel_in_a_process_is_announced_before_the_games() -> None:
+    """Before the kernel's first call in a process (Numba loads it, or compiles it on a
+    first run: 10 s and more) the run says so through ``status``, once, before any games
+    are counted; ``zloutch simulate`` shows it in its progress bar. The engine says nothing."""
+    import subprocess
+    import sys
+
+    child = """
+import json
+from zloutch.rules import load_rules
+from zloutch.sim import simulate
+from zloutch.sim.fast import FIRST_CALL, kernel_loaded
+rules = load_rules("farkle")
+said = []
+loaded = [kernel_loaded()]
+for method in ("engine", "fast", "fast"):
+    simulate(rules, ["greedy", "greedy"], 20, 1, jobs=1, method=method,
+             progress=lambda done: said.append(done), status=said.append)
+    loaded.append(kernel_loaded())
+print(json.dumps([said, loaded, FIRST_CALL]))
+"""
+    out = subprocess.run(
+        [sys.executable, "-c", child], capture_output=True, text=True, check=True, timeout=120
+    ).stdout
+    said, loaded, first = __import__("json").loads(out)
+    assert loaded == [False, False, True, True]
+    engine_end = said.index(20)  # the engine's games, then the first fast run's
+    assert first not in said[:engine_end]
+    assert said[engine_end + 1] == first and said.count(first) == 1
+    assert said[engine_end + 2 :] == [20, 20]

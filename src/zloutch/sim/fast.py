@@ -2071,15 +2071,20 @@ def simulate_fast(
     max_turns: int = MAX_TURNS,
     jobs: int | None = None,
     solutions: SolutionSource | None = None,
+    status: Callable[[str], None] | None = None,
 ) -> Tally:
     """Play ``games`` games on the fast path; ``progress`` is told the games done per batch.
 
     ``jobs`` threads (default: every core, ``most_threads``); the tally does not depend on it.
+    ``status`` is told ``FIRST_CALL`` before the kernel's first call in this process, which
+    loads it from Numba's cache or, on a first run, compiles it.
     """
     check_setup(rules, len(players), games)
     if batch < 1:
         raise SimulationError(f"a batch must hold at least 1 game, not {batch}")
     sim = FastSimulator(rules, players, solutions)
+    if status is not None and not kernel_loaded():
+        status(FIRST_CALL)
     threads = most_threads() if jobs is None else max(1, min(jobs, most_threads()))
     total: FastSums | None = None
     a, size = 0, batch
@@ -2099,6 +2104,16 @@ def simulate_fast(
             progress(b)
     assert total is not None  # check_setup refuses fewer than one game
     return sim.tally(total)
+
+
+FIRST_CALL = "loading (a first run compiles: 10 to 30 s)"
+"""What ``simulate_fast`` says before the kernel's first call in a process."""
+
+
+def kernel_loaded() -> bool:
+    """Whether this process has the kernel that plays the games, compiled or loaded from
+    Numba's cache (its first call in a process does one or the other)."""
+    return bool(_play_chunks.signatures)
 
 
 def most_threads() -> int:

@@ -129,6 +129,7 @@ def simulate(
     method: str = "engine",
     backend: str = "local",
     address: str | None = None,
+    status: Callable[[str], None] | None = None,
 ) -> SimulationResult:
     """Play ``games`` games of the bots named in ``players`` under ``rules``.
 
@@ -140,6 +141,8 @@ def simulate(
 
     ``backend``: ``local`` (this machine) or ``ray`` (the same chunks as Ray tasks on the
     cluster at ``address``, see ``zloutch.sim.cluster``): the same result for the same seed.
+    ``status`` is told what the run waits for before its first games, where it may wait a
+    while: the fast path's first call in a process (``zloutch.sim.fast.FIRST_CALL``).
     """
     if method not in METHODS:
         raise SimulationError(f"--method is one of {', '.join(METHODS)}, not {method!r}")
@@ -171,6 +174,7 @@ def simulate(
                     max_turns=max_turns,
                     jobs=jobs,
                     solutions=solutions,
+                    status=status,
                 )
         except FastPathUnsupported:
             if method == "fast":

@@ -127,7 +127,7 @@ def simulate(
         workers = default_jobs() if jobs is None else jobs
         policies = _policies(rules, names, quiet=quiet)
         result = _interruptible(
-            lambda progress: run_simulation(
+            lambda progress, status: run_simulation(
                 rules,
                 names,
                 games,
@@ -138,6 +138,7 @@ def simulate(
                 method=method.strip().lower(),
                 backend=backend.strip().lower(),
                 address=address,
+                status=status,
             ),
             games,
             quiet=quiet,
@@ -209,7 +210,9 @@ def _interruptible(run: Any, games: int, *, quiet: bool) -> Any:
 
 
 def _simulate_with_progress(run: Any, games: int, *, quiet: bool) -> Any:
-    """``run(progress)`` under a progress bar on stderr (games done, games per second)."""
+    """``run(progress, status)`` under a progress bar on stderr (games done, games per
+    second); what the run waits for before its first games (``status``) is shown in place of
+    the rate until they come."""
     from rich.console import Console
     from rich.progress import (
         BarColumn,
@@ -239,7 +242,10 @@ def _simulate_with_progress(run: Any, games: int, *, quiet: bool) -> Any:
             rate = f"{done / seconds:,.0f} games/s" if seconds > 0 else ""
             bar.update(task, completed=done, rate=rate)
 
-        return run(progress)
+        def status(text: str) -> None:
+            bar.update(task, rate=text)
+
+        return run(progress, status)
 
 
 SIMULATION_CSV_FIELDS = (
