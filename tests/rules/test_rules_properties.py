@@ -230,6 +230,7 @@ def test_a_shared_score_table_scores_as_the_rule_sets_own(
 @st.composite
 def any_rules_and_throw(draw: st.DrawFn) -> tuple[RuleSet, list[int]]:
     """A rule set of the generic tests' or of the format's examples, and a throw."""
+    assert len(EXAMPLE_FILES) >= 20, "docs/examples/rules: the format's examples are missing"
     path = draw(st.sampled_from([None, *EXAMPLE_FILES]))
     if path is None:
         return draw(rules_and_throw())
@@ -267,6 +268,7 @@ def test_a_throw_reads_alike_whatever_the_table_read_before(
     assert table.lookup(tuple(dice), context) == ScoreTable(ACROSS_THROWS).lookup(
         tuple(dice), context
     )
+    assert table.lookup(tuple(dice)) == ScoreTable(ACROSS_THROWS).lookup(tuple(dice))
 
 
 @pytest.mark.parametrize(

@@ -179,6 +179,8 @@ def simulate(
         except FastPathUnsupported:
             if method == "fast":
                 raise
+            if status is not None:
+                status("")  # the engine plays them: nothing of the fast path to wait for
         else:
             return summarise(
                 tally,
