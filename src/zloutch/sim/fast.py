@@ -2106,7 +2106,7 @@ def simulate_fast(
     return sim.tally(total)
 
 
-FIRST_CALL = "loading (a first run compiles: 10 to 30 s)"
+FIRST_CALL = "loading (first run: 10-30 s)"
 """What ``simulate_fast`` says before the kernel's first call in a process."""
 
 
