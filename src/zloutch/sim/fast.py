@@ -65,7 +65,7 @@ from __future__ import annotations
 import hashlib
 import math
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -1757,8 +1757,276 @@ class FastSums:
         self.banks = self.banks + other.banks
 
 
+FAST_GAMES_VERSION = 1
+"""The version of ``FastGames``'s parts (``to_parts``): a cache keeps them under it, and a
+change to what they mean must raise it (``zloutch.app.store.cached_fast_games`` also keys
+its entries on the package's source files, so that an edit cannot read a stale entry)."""
+
+
+@dataclass(frozen=True, eq=False)
+class FastGames:
+    """What the kernel reads to play the games of one rule set and one line-up: numbers,
+    tuples and arrays only, built once by ``FastSimulator`` (the set-up: the compiled turn,
+    the game's end, the bots' tables) and able to play on their own (``play``,
+    ``play_sums``, ``tally``, ``trace_game``). ``to_parts`` and ``from_parts`` give it as a
+    description and arrays and back, so that a cache can keep it and a later run skip the
+    set-up (``zloutch.app.store.cached_fast_games``: 0.13 s for farkle's bots, 4.5 s for
+    dix-mille's experts)."""
+
+    players: int
+    unit: int
+    """The rule set's step of points (``RuleSet.unit``): the kernel counts in units."""
+    pol_of: Ints
+    """Each seat's policy (an index into the kernel's tables)."""
+    win_unit: int
+    """A win in the kernel's sums: a tie's share of it is a whole number (840 for eight
+    players), so the sums are exact whatever their order (chunks, threads)."""
+    bins: int
+    """Bank sizes are counted exactly up to this many units (larger ones in the last)."""
+    depth: int
+    """``FastModel.depth``: room for the levels not crossed where banks alone write them."""
+    penalised: bool
+    """Whether a penalty writes levels too (F-1's, or a blank first throw's): see
+    ``stack_depth``."""
+    turn: tuple[Any, ...]
+    policy: tuple[Any, ...]
+    game_rules: tuple[Any, ...]
+    sheet: tuple[Any, ...]
+    """The sheet's rules, its stacks' depth (``_SHEET_DEPTH``) set by ``arguments``."""
+    solved: SolvedArrays
+
+    def stack_depth(self, max_turns: int) -> int:
+        """Room for each player's levels not crossed. Banks alone write levels that only
+        grow, one per step of the target; a penalty writes one below the score, so under a
+        penalty a player may write two levels a turn (F-1's and a blank throw's)."""
+        if self.penalised:
+            return self.depth + 2 * (max_turns // self.players + 2)
+        return self.depth
+
+    def arguments(self, max_turns: int = MAX_TURNS) -> tuple[Any, Any, Any, Any, Any]:
+        """The kernel's inputs as five tuples: the turn graph, the players' tables, the end
+        of the game, the sheet (its stacks as deep as ``max_turns`` turns may need), and what
+        ``optimal`` reads (``SolvedArrays``)."""
+        sheet = list(self.sheet)
+        sheet[_SHEET_DEPTH] = self.stack_depth(max_turns)
+        return self.turn, self.policy, self.game_rules, tuple(sheet), self.solved
+
+    def play(
+        self,
+        seed: int,
+        start: int,
+        stop: int,
+        *,
+        max_turns: int = MAX_TURNS,
+        chunks: int = 64,
+        threads: int | None = None,
+    ) -> Tally:
+        """Play games ``start`` to ``stop - 1`` on ``threads`` threads (default: every core,
+        ``most_threads``); the same tally for any ``chunks`` and any ``threads``."""
+        return self.tally(
+            self.play_sums(seed, start, stop, max_turns=max_turns, chunks=chunks, threads=threads)
+        )
+
+    def play_sums(
+        self,
+        seed: int,
+        start: int,
+        stop: int,
+        *,
+        max_turns: int = MAX_TURNS,
+        chunks: int = 64,
+        threads: int | None = None,
+    ) -> FastSums:
+        """``play``'s counts before its tally: whole numbers, so that ranges merged in game
+        order (``FastSums.merge``) give the tally of one call to the last bit, however the
+        run was cut into calls."""
+        n, players = stop - start, self.players
+        started = np.zeros(n, dtype=np.int64)
+        chunks = max(1, min(chunks, n))
+        sums = np.zeros((chunks, players, len(SUMS) + len(SHEET_COUNTS)), dtype=np.int64)
+        hist = np.zeros((chunks, players, self.bins), dtype=np.int64)
+        arguments = self.arguments(max_turns)
+        key = seed_key(seed)
+
+        threads = min(most_threads() if threads is None else max(threads, 1), chunks)
+
+        def share(mine: int) -> None:
+            _play_chunks(
+                key,
+                start,
+                n,
+                chunks,
+                mine,
+                threads,
+                players,
+                self.pol_of,
+                *arguments,
+                max_turns,
+                self.win_unit,
+                sums,
+                started,
+                hist,
+                _NO_TRACE,
+            )
+
+        if threads == 1:
+            share(0)
+        else:
+            with ThreadPoolExecutor(threads) as pool:
+                for _ in pool.map(share, range(threads)):
+                    pass
+        finished = started >= 0
+        unfinished = [start + int(i) for i in np.flatnonzero(~finished)]
+        return FastSums(
+            games=n,
+            finished=int(finished.sum()),
+            # an unfinished game stopped when its turn count passed the limit
+            turns=int(np.where(finished, started, 0).sum()) + (max_turns + 1) * len(unfinished),
+            unfinished_games=unfinished,
+            sums=sums.sum(axis=0),
+            banks=hist.sum(axis=0),
+        )
+
+    def tally(self, counts: FastSums) -> Tally:
+        """The tally of ``play_sums``'s counts (of one call or merged)."""
+        unit = self.unit
+        tally = Tally(self.players)
+        tally.games = counts.games
+        tally.finished = counts.finished
+        tally.turns = counts.turns
+        tally.unfinished_games = list(counts.unfinished_games)
+        banks, total = counts.banks, counts.sums
+        for p, pt in enumerate(tally.per_player):
+            pt.wins = int(total[p, _WINS]) / self.win_unit
+            pt.score = int(total[p, _SCORE]) * unit
+            pt.turns = int(total[p, _TURNS])
+            pt.farkles = int(total[p, _FARKLES])
+            for c, name in enumerate(SHEET_COUNTS):
+                setattr(pt, name, int(total[p, _SHEET_AT + c]))
+            pt.banks = {int(t) * unit: int(c) for t, c in enumerate(banks[p]) if c}
+        for s in range(self.players):
+            tally.seat_wins[s] = int(total[s, _SEAT_WINS]) / self.win_unit
+            tally.seat_games[s] = tally.games
+        return tally
+
+    def trace_game(self, seed: int, game: int, *, length: int = 100_000) -> list[tuple[int, int]]:
+        """One game's rolls (by index), keeps (by option), banks and throws, in order."""
+        players = self.players
+        trace = np.full(length, -1, dtype=np.int64)
+        _play_chunks(
+            seed_key(seed),
+            game,
+            1,
+            1,
+            0,
+            1,
+            players,
+            self.pol_of,
+            *self.arguments(),
+            MAX_TURNS,
+            self.win_unit,
+            np.zeros((1, players, len(SUMS) + len(SHEET_COUNTS)), dtype=np.int64),
+            np.zeros(1, dtype=np.int64),
+            np.zeros((1, players, self.bins), dtype=np.int64),
+            trace,
+        )
+        used = int(np.argmax(trace < 0)) if (trace < 0).any() else length
+        return [(int(trace[i]), int(trace[i + 1])) for i in range(0, used, 2)]
+
+    def to_parts(self) -> tuple[dict[str, Any], dict[str, npt.NDArray[Any]]]:
+        """The games as a description (JSON: numbers, and each array by name) and the arrays
+        it names; ``from_parts`` builds them back, the kernel's argument types included
+        (which arrays are read-only: another type to Numba, another compiled kernel)."""
+        arrays: dict[str, npt.NDArray[Any]] = {}
+        layout = {
+            "version": FAST_GAMES_VERSION,
+            "numbers": {name: getattr(self, name) for name in _GAMES_NUMBERS},
+            "pol_of": _described(self.pol_of, arrays),
+            **{name: _described(getattr(self, name), arrays) for name in _GAMES_TUPLES},
+        }
+        return layout, arrays
+
+    @staticmethod
+    def from_parts(layout: Any, arrays: Mapping[str, npt.NDArray[Any]]) -> FastGames:
+        """``to_parts``'s games back; ``ValueError`` (what is wrong, in words) for parts
+        this version did not write."""
+        if not isinstance(layout, dict) or layout.get("version") != FAST_GAMES_VERSION:
+            raise ValueError(f"not the parts of fast games version {FAST_GAMES_VERSION}")
+        numbers = layout.get("numbers")
+        if not isinstance(numbers, dict) or set(numbers) != set(_GAMES_NUMBERS):
+            raise ValueError("its numbers are not those of the fast games")
+        for name in _GAMES_NUMBERS:
+            if type(numbers[name]) is not (bool if name == "penalised" else int):
+                raise ValueError(
+                    f"its {name} is not a {'flag' if name == 'penalised' else 'number'}"
+                )
+        pol_of = _rebuilt(layout.get("pol_of"), arrays)
+        parts = {name: _rebuilt(layout.get(name), arrays) for name in _GAMES_TUPLES}
+        if not isinstance(pol_of, np.ndarray) or not all(
+            isinstance(part, tuple) for part in parts.values()
+        ):
+            raise ValueError("its tables are not those of the fast games")
+        if len(parts["solved"]) != len(SolvedArrays._fields):
+            raise ValueError("its solved turns are not those of the fast games")
+        parts["solved"] = SolvedArrays(*parts["solved"])
+        return FastGames(pol_of=pol_of, **numbers, **parts)
+
+
+_SHEET_DEPTH = 5
+"""The index of the stacks' depth in the kernel's ``sheet`` tuple."""
+_GAMES_NUMBERS = ("players", "unit", "win_unit", "bins", "depth", "penalised")
+_GAMES_TUPLES = ("turn", "policy", "game_rules", "sheet", "solved")
+
+
+def _described(value: Any, arrays: dict[str, npt.NDArray[Any]]) -> Any:
+    """``value`` (an array, a number, a flag, or a tuple of them) as JSON, its arrays put in
+    ``arrays`` and named."""
+    if isinstance(value, np.ndarray):
+        name = f"a{len(arrays)}"
+        arrays[name] = value
+        return {"array": name, "read_only": not value.flags.writeable}
+    if isinstance(value, (bool, np.bool_)):
+        return {"bool": bool(value)}
+    if isinstance(value, (int, np.integer)):
+        return {"int": int(value)}
+    if isinstance(value, (float, np.floating)):
+        return {"float": float(value)}
+    if isinstance(value, tuple):
+        return {"tuple": [_described(v, arrays) for v in value]}
+    raise TypeError(f"the fast games hold a {type(value).__name__}")  # pragma: no cover
+
+
+def _rebuilt(described: Any, arrays: Mapping[str, npt.NDArray[Any]]) -> Any:
+    """``_described``'s value back (``ValueError`` for what it did not write)."""
+    if isinstance(described, dict) and len(described) in (1, 2):
+        if "array" in described:
+            name = described["array"]
+            if name not in arrays or not isinstance(described.get("read_only"), bool):
+                raise ValueError(f"it names an array it does not hold: {name!r}")
+            array = np.ascontiguousarray(arrays[name])
+            if described["read_only"]:
+                array.flags.writeable = False
+            return array
+        kind, value = next(iter(described.items()))
+        if kind == "bool" and isinstance(value, bool):
+            return value
+        if kind == "int" and type(value) is int:
+            return value
+        if kind == "float" and isinstance(value, (int, float)):
+            return float(value)
+        if kind == "tuple" and isinstance(value, list):
+            return tuple(_rebuilt(v, arrays) for v in value)
+    raise ValueError(f"not a part of the fast games: {str(described)[:60]!r}")
+
+
+FastGamesSource = Callable[[RuleSet, tuple[str, ...], Callable[[], FastGames]], FastGames]
+"""Where ``simulate_fast`` takes the games of a rule set and a line-up from: given how to
+build them, the games built, or kept from an earlier run (``zloutch.app.store``)."""
+
+
 class FastSimulator:
-    """The tables of one rule set and one line-up of players, ready to play games."""
+    """The tables of one rule set and one line-up of players, ready to play games: the
+    set-up, whose result (``games``, ``FastGames``) plays."""
 
     def __init__(
         self, rules: RuleSet, players: Sequence[str], solutions: SolutionSource | None = None
@@ -1789,8 +2057,7 @@ class FastSimulator:
         self.pol_of = np.asarray([order.index(n.strip().lower()) for n in players], np.int64)
         self.players = len(players)
         self.win_unit = math.lcm(*range(1, self.players + 1))
-        """A win in the kernel's sums: a tie's share of it is a whole number (840 for eight
-        players), so the sums are exact whatever their order (chunks, threads)."""
+        """A win in the kernel's sums (``FastGames.win_unit``)."""
         fm = self.model
         self.keep_flat = np.concatenate([p.keep.ravel() for p in self.policies])
         sizes = [p.keep.size for p in self.policies]
@@ -1808,15 +2075,86 @@ class FastSimulator:
         """Bank sizes are counted exactly up to this many units (larger ones in the last)."""
         self.cols, self.opts = self._packed()
         self.pick_base, self.pick = self._picks(list(solves.values()))
+        self.games = self._games()
+        """What the kernel reads (``FastGames``), which plays."""
+
+    def _games(self) -> FastGames:
+        fm = self.model
+        cols, opts = self.cols, self.opts
+        turn = (
+            fm.start_col,
+            cols,
+            fm.code_local,
+            fm.opt_start,
+            opts,
+            fm.opt_pts,
+            fm.opt_dest,
+            fm.hand_take_col,
+        )
+        policy = (
+            fm.sit_of,
+            self.keep_base,
+            self.keep_sits,
+            self.keep_rows,
+            self.keep_flat,
+            fm.rolls,
+            self.bank_base,
+            fm.rows,
+            len(fm.hands),
+            self.bank_flat,
+            fm.taken,
+            self.take_flat,
+            self.pick_base,
+            self.pick,
+        )
+        end = fm.end
+        g = self.rules.game
+        bump = {"off": BUMP_OFF, "current": BUMP_CURRENT, "any": BUMP_ANY}[g.bump]
+        t = self.rules.turn
+        penalty = t.farkle_penalty // fm.unit  # a whole number of units (fast_unsupported)
+        flat = not g.ticks_to_cross and bump == BUMP_OFF and not g.final_round
+        sheet = (
+            int(g.ticks_to_cross),
+            bool(g.ticks_restart),
+            bump,
+            bool(g.fallback_bumps),
+            bool(g.reentry),
+            0,  # the stacks' depth (_SHEET_DEPTH), by the turns allowed: FastGames.arguments
+            penalty,
+            int(t.farkle_penalty_after),
+            t.fresh_farkle_penalty // fm.unit,  # a whole number of units (rules.validate)
+            flat,
+        )
+        throw_on = self.rules.game.overshoot == "throw_on"
+        cuts, loses = bool(end.cut.any()), bool(end.lost.any())
+        game_rules = (
+            end.final_turns,
+            end.final_round,
+            end.cut,
+            end.lost,
+            end.reached,
+            throw_on,
+            cuts,
+            loses,
+        )
+        return FastGames(
+            players=self.players,
+            unit=fm.unit,
+            pol_of=self.pol_of,
+            win_unit=self.win_unit,
+            bins=self.bins,
+            depth=fm.depth,
+            penalised=bool(t.farkle_penalty or t.fresh_farkle_penalty),
+            turn=turn,
+            policy=policy,
+            game_rules=game_rules,
+            sheet=sheet,
+            solved=self.solved.arguments,
+        )
 
     def depth(self, max_turns: int) -> int:
-        """Room for each player's levels not crossed. Banks alone write levels that only
-        grow, one per step of the target; a penalty writes one below the score, so under a
-        penalty a player may write two levels a turn (F-1's and a blank throw's)."""
-        t = self.rules.turn
-        if t.farkle_penalty or t.fresh_farkle_penalty:
-            return self.model.depth + 2 * (max_turns // self.players + 2)
-        return self.model.depth
+        """Room for each player's levels not crossed (``FastGames.stack_depth``)."""
+        return self.games.stack_depth(max_turns)
 
     def _packed(self) -> tuple[Ints, Ints]:
         """The turn graph's rows as the kernel reads them a throw (``_play_games``): each
@@ -1867,68 +2205,8 @@ class FastSimulator:
         return base, np.ascontiguousarray(pick, dtype=np.int64)
 
     def _arguments(self, max_turns: int = MAX_TURNS) -> tuple[Any, Any, Any, Any, Any]:
-        """The kernel's inputs as five tuples: the turn graph, the players' tables, the end
-        of the game, the sheet (its stacks as deep as ``max_turns`` turns may need), and what
-        ``optimal`` reads (``SolvedTurns``)."""
-        fm = self.model
-        cols, opts = self.cols, self.opts
-        turn = (
-            fm.start_col,
-            cols,
-            fm.code_local,
-            fm.opt_start,
-            opts,
-            fm.opt_pts,
-            fm.opt_dest,
-            fm.hand_take_col,
-        )
-        policy = (
-            fm.sit_of,
-            self.keep_base,
-            self.keep_sits,
-            self.keep_rows,
-            self.keep_flat,
-            fm.rolls,
-            self.bank_base,
-            fm.rows,
-            len(fm.hands),
-            self.bank_flat,
-            fm.taken,
-            self.take_flat,
-            self.pick_base,
-            self.pick,
-        )
-        end = fm.end
-        g = self.rules.game
-        bump = {"off": BUMP_OFF, "current": BUMP_CURRENT, "any": BUMP_ANY}[g.bump]
-        t = self.rules.turn
-        penalty = t.farkle_penalty // fm.unit  # a whole number of units (fast_unsupported)
-        flat = not g.ticks_to_cross and bump == BUMP_OFF and not g.final_round
-        sheet = (
-            int(g.ticks_to_cross),
-            bool(g.ticks_restart),
-            bump,
-            bool(g.fallback_bumps),
-            bool(g.reentry),
-            self.depth(max_turns),
-            penalty,
-            int(t.farkle_penalty_after),
-            t.fresh_farkle_penalty // fm.unit,  # a whole number of units (rules.validate)
-            flat,
-        )
-        throw_on = self.rules.game.overshoot == "throw_on"
-        cuts, loses = bool(end.cut.any()), bool(end.lost.any())
-        game_rules = (
-            end.final_turns,
-            end.final_round,
-            end.cut,
-            end.lost,
-            end.reached,
-            throw_on,
-            cuts,
-            loses,
-        )
-        return turn, policy, game_rules, sheet, self.solved.arguments
+        """The kernel's inputs (``FastGames.arguments``)."""
+        return self.games.arguments(max_turns)
 
     def play(
         self,
@@ -1940,10 +2218,9 @@ class FastSimulator:
         chunks: int = 64,
         threads: int | None = None,
     ) -> Tally:
-        """Play games ``start`` to ``stop - 1`` on ``threads`` threads (default: every core,
-        ``most_threads``); the same tally for any ``chunks`` and any ``threads``."""
-        return self.tally(
-            self.play_sums(seed, start, stop, max_turns=max_turns, chunks=chunks, threads=threads)
+        """``FastGames.play``."""
+        return self.games.play(
+            seed, start, stop, max_turns=max_turns, chunks=chunks, threads=threads
         )
 
     def play_sums(
@@ -1956,101 +2233,18 @@ class FastSimulator:
         chunks: int = 64,
         threads: int | None = None,
     ) -> FastSums:
-        """``play``'s counts before its tally: whole numbers, so that ranges merged in game
-        order (``FastSums.merge``) give the tally of one call to the last bit, however the
-        run was cut into calls."""
-        n, players = stop - start, self.players
-        started = np.zeros(n, dtype=np.int64)
-        chunks = max(1, min(chunks, n))
-        sums = np.zeros((chunks, players, len(SUMS) + len(SHEET_COUNTS)), dtype=np.int64)
-        hist = np.zeros((chunks, players, self.bins), dtype=np.int64)
-        arguments = self._arguments(max_turns)
-        key = seed_key(seed)
-
-        threads = min(most_threads() if threads is None else max(threads, 1), chunks)
-
-        def share(mine: int) -> None:
-            _play_chunks(
-                key,
-                start,
-                n,
-                chunks,
-                mine,
-                threads,
-                players,
-                self.pol_of,
-                *arguments,
-                max_turns,
-                self.win_unit,
-                sums,
-                started,
-                hist,
-                _NO_TRACE,
-            )
-
-        if threads == 1:
-            share(0)
-        else:
-            with ThreadPoolExecutor(threads) as pool:
-                for _ in pool.map(share, range(threads)):
-                    pass
-        finished = started >= 0
-        unfinished = [start + int(i) for i in np.flatnonzero(~finished)]
-        return FastSums(
-            games=n,
-            finished=int(finished.sum()),
-            # an unfinished game stopped when its turn count passed the limit
-            turns=int(np.where(finished, started, 0).sum()) + (max_turns + 1) * len(unfinished),
-            unfinished_games=unfinished,
-            sums=sums.sum(axis=0),
-            banks=hist.sum(axis=0),
+        """``FastGames.play_sums``."""
+        return self.games.play_sums(
+            seed, start, stop, max_turns=max_turns, chunks=chunks, threads=threads
         )
 
     def tally(self, counts: FastSums) -> Tally:
-        """The tally of ``play_sums``'s counts (of one call or merged)."""
-        unit = self.model.unit
-        tally = Tally(self.players)
-        tally.games = counts.games
-        tally.finished = counts.finished
-        tally.turns = counts.turns
-        tally.unfinished_games = list(counts.unfinished_games)
-        banks, total = counts.banks, counts.sums
-        for p, pt in enumerate(tally.per_player):
-            pt.wins = int(total[p, _WINS]) / self.win_unit
-            pt.score = int(total[p, _SCORE]) * unit
-            pt.turns = int(total[p, _TURNS])
-            pt.farkles = int(total[p, _FARKLES])
-            for c, name in enumerate(SHEET_COUNTS):
-                setattr(pt, name, int(total[p, _SHEET_AT + c]))
-            pt.banks = {int(t) * unit: int(c) for t, c in enumerate(banks[p]) if c}
-        for s in range(self.players):
-            tally.seat_wins[s] = int(total[s, _SEAT_WINS]) / self.win_unit
-            tally.seat_games[s] = tally.games
-        return tally
+        """``FastGames.tally``."""
+        return self.games.tally(counts)
 
     def trace_game(self, seed: int, game: int, *, length: int = 100_000) -> list[tuple[int, int]]:
-        """One game's rolls (by index), keeps (by option), banks and throws, in order."""
-        players = self.players
-        trace = np.full(length, -1, dtype=np.int64)
-        _play_chunks(
-            seed_key(seed),
-            game,
-            1,
-            1,
-            0,
-            1,
-            players,
-            self.pol_of,
-            *self._arguments(),
-            MAX_TURNS,
-            self.win_unit,
-            np.zeros((1, players, len(SUMS) + len(SHEET_COUNTS)), dtype=np.int64),
-            np.zeros(1, dtype=np.int64),
-            np.zeros((1, players, self.bins), dtype=np.int64),
-            trace,
-        )
-        used = int(np.argmax(trace < 0)) if (trace < 0).any() else length
-        return [(int(trace[i]), int(trace[i + 1])) for i in range(0, used, 2)]
+        """``FastGames.trace_game``."""
+        return self.games.trace_game(seed, game, length=length)
 
     def roll_faces(self, r: int) -> tuple[int, ...]:
         """The faces of roll ``r`` (an index into the model's rolls)."""
@@ -2072,17 +2266,29 @@ def simulate_fast(
     jobs: int | None = None,
     solutions: SolutionSource | None = None,
     status: Callable[[str], None] | None = None,
+    tables: FastGamesSource | None = None,
 ) -> Tally:
     """Play ``games`` games on the fast path; ``progress`` is told the games done per batch.
 
     ``jobs`` threads (default: every core, ``most_threads``); the tally does not depend on it.
     ``status`` is told ``FIRST_CALL`` before the kernel's first call in this process, which
-    loads it from Numba's cache or, on a first run, compiles it.
+    loads it from Numba's cache or, on a first run, compiles it. ``tables``: where the
+    set-up's result may be kept from an earlier run (``FastGamesSource``); not for a
+    line-up with ``optimal``, whose solved game may change between runs.
     """
     check_setup(rules, len(players), games)
     if batch < 1:
         raise SimulationError(f"a batch must hold at least 1 game, not {batch}")
-    sim = FastSimulator(rules, players, solutions)
+    reason = fast_unsupported(rules)
+    if reason:
+        raise FastPathUnsupported(reason)
+    names = tuple(name.strip().lower() for name in players)
+
+    def build() -> FastGames:
+        return FastSimulator(rules, players, solutions).games
+
+    solves = any(solving_bot(make_bot(name, solutions)) is not None for name in names)
+    sim = build() if tables is None or solves else tables(rules, names, build)
     if status is not None and not kernel_loaded():
         status(FIRST_CALL)
     threads = most_threads() if jobs is None else max(1, min(jobs, most_threads()))
