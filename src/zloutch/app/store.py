@@ -31,6 +31,7 @@ import os
 import warnings
 from collections.abc import Callable, Mapping
 from contextlib import suppress
+from functools import lru_cache
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
@@ -41,6 +42,7 @@ from zloutch.rules.ruleset import RuleSet
 if TYPE_CHECKING:
     import numpy.typing as npt
 
+    from zloutch.sim.fast import FastGames
     from zloutch.strategy.game_solver import GameSolution
 
 JSON_FORMAT = "zloutch-result"
@@ -49,6 +51,8 @@ GAME_FORMAT = "zloutch-game-table"
 """The format name of a solved game (an ``.npz`` file with a ``meta`` JSON string)."""
 FORMAT_VERSION = 2
 """Version 1 was the entries without metadata; they are reported once and replaced."""
+FAST_FORMAT = "zloutch-fast-tables"
+"""The format name of the fast path's set-up (an ``.npz`` file with a ``meta`` JSON string)."""
 GAME_ARRAYS = ("win", "counts", "numbers", "residual")
 """The arrays of a solved game, in the order of its checksum."""
 _NUMBERS = ("unit", "target", "passes", "levels", "states", "margin", "low", "sweeps")
@@ -247,10 +251,12 @@ def load_game_solution(rules: RuleSet) -> GameSolution | None:
         return None
 
 
-def _arrays_digest(arrays: Mapping[str, npt.NDArray[Any]]) -> str:
-    """SHA-256 of each array's name, type, shape and bytes, in the order of ``GAME_ARRAYS``."""
+def _arrays_digest(
+    arrays: Mapping[str, npt.NDArray[Any]], names: tuple[str, ...] = GAME_ARRAYS
+) -> str:
+    """SHA-256 of each array's name, type, shape and bytes, in the order of ``names``."""
     digest = hashlib.sha256()
-    for name in GAME_ARRAYS:
+    for name in names:
         array = arrays[name]
         digest.update(f"{name}:{array.dtype.str}:{array.shape};".encode())
         digest.update(array.tobytes(order="C"))
@@ -355,6 +361,133 @@ def _checked_numbers(arrays: Mapping[str, npt.NDArray[Any]], rules: RuleSet) -> 
 
 
 # ---------------------------------------------------------------------------- the disk
+
+
+# ---------------------------------------------------------------------------- fast games
+
+
+def cached_fast_games(
+    rules: RuleSet, players: tuple[str, ...], build: Callable[[], FastGames]
+) -> FastGames:
+    """The fast path's set-up for ``rules`` and the line-up ``players`` (``FastGames``: the
+    compiled turn, the end of the game and the bots' tables as the kernel reads them), kept
+    from an earlier run, or ``build()`` kept for the next (``zloutch.sim.fast``'s
+    ``FastGamesSource``).
+
+    An entry is one ``.npz`` file per rule set and line-up, without pickles: a JSON
+    description (``FastGames.to_parts``) and the arrays, with the metadata and checksum of
+    every entry. It holds the version of the parts and a stamp of the package's core source
+    files (``source_stamp``): an entry made by another version or other code is built again
+    and replaced, silently (that is no damage); a damaged one is reported, as every entry.
+    """
+    from zloutch.sim.fast import FAST_GAMES_VERSION
+
+    names = ",".join(players)
+    key = f"{rules_key('fast', FAST_GAMES_VERSION, rules)}/{names}"
+    path = cache_path("fast", key, ".npz")
+    stamp = source_stamp()
+    found = _read(path)
+    if found is not None:
+        data, signature = found
+        try:
+            games = _fast_games(data, key, FAST_GAMES_VERSION, stamp)
+        except BadEntry as problem:
+            _drop(
+                path, signature, f"the cached fast tables of {rules.spec} ({names})", str(problem)
+            )
+        else:
+            if games is not None:
+                return games
+    games = build()
+    layout, arrays = games.to_parts()
+    order = tuple(sorted(arrays))
+    meta = {
+        "format": FAST_FORMAT,
+        "format_version": FORMAT_VERSION,
+        "key": key,
+        "rules": rules.spec,
+        "players": list(players),
+        "solver_version": FAST_GAMES_VERSION,
+        "source": stamp,
+        "layout": layout,
+        "arrays": {
+            name: {"shape": list(arrays[name].shape), "dtype": arrays[name].dtype.str}
+            for name in order
+        },
+        "sha256": _arrays_digest(arrays, order),
+    }
+    buffer = io.BytesIO()
+    import numpy as np
+
+    entries: dict[str, Any] = {"meta": np.asarray(json.dumps(meta)), **arrays}
+    np.savez(buffer, **entries)
+    payload = buffer.getvalue()
+    _write_atomic(
+        path, lambda handle: handle.write(payload), f"the fast tables of {rules.spec} ({names})"
+    )
+    return games
+
+
+def _fast_games(data: bytes, key: str, version: int, stamp: str) -> FastGames | None:
+    """An entry's games; None where it was made by other code (``source_stamp``)."""
+    import numpy as np
+
+    from zloutch.sim.fast import FastGames
+
+    if not data.startswith(b"PK\x03\x04"):
+        raise BadEntry("not an .npz archive")
+    try:
+        with np.load(io.BytesIO(data), allow_pickle=False) as archive:
+            if "meta" not in archive.files:
+                raise BadEntry("no metadata in it")
+            meta = json.loads(str(archive["meta"]))
+            if not isinstance(meta, dict):
+                raise BadEntry("its metadata is not a JSON object")
+            if meta.get("source") != stamp or meta.get("solver_version") != version:
+                return None  # made by other code: built again and replaced, no damage
+            _check_header(meta, FAST_FORMAT, key, version)
+            declared = meta.get("arrays")
+            if not isinstance(declared, dict) or set(declared) != set(archive.files) - {"meta"}:
+                raise BadEntry("its arrays are not those its metadata lists")
+            arrays = {name: archive[name] for name in sorted(declared)}
+    except BadEntry:
+        raise
+    except Exception as exc:  # whatever a damaged file raises: BadZipFile, EOF, JSON...
+        raise BadEntry(f"truncated or damaged ({type(exc).__name__}: {exc})") from None
+    for name, array in arrays.items():
+        if declared[name] != {"shape": list(array.shape), "dtype": array.dtype.str}:
+            raise BadEntry(f"{name} is not what its metadata says ({declared[name]!r})")
+    if meta.get("sha256") != _arrays_digest(arrays, tuple(arrays)):
+        raise BadEntry("its checksum does not match its content")
+    try:
+        return FastGames.from_parts(meta.get("layout"), arrays)
+    except (ValueError, TypeError) as exc:
+        raise BadEntry(f"its tables are not readable ({exc})") from None
+
+
+@lru_cache(maxsize=1)
+def source_stamp() -> str:
+    """The package's version and core source files as installed now (each one's path, size
+    and modification time; the way Numba keys its cache of compiled kernels): an entry
+    built by other code, a later version or an edited checkout, is not read."""
+    import zloutch
+
+    return files_stamp(Path(zloutch.__file__).parent, zloutch.__version__)
+
+
+CORE = ("rules", "engine", "strategy", "sim")
+"""The folders of the package whose code makes the fast path's set-up."""
+
+
+def files_stamp(root: Path, version: str) -> str:
+    """``source_stamp`` of the package at ``root``."""
+    digest = hashlib.sha256(version.encode())
+    for folder in CORE:
+        for source in sorted((root / folder).rglob("*.py")):
+            info = source.stat()
+            name = source.relative_to(root).as_posix()
+            digest.update(f"{name}:{info.st_size}:{info.st_mtime_ns};".encode())
+    return digest.hexdigest()[:16]
 
 
 MAX_ENTRY = 2 * 1024 * 1024 * 1024

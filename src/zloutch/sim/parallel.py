@@ -31,7 +31,7 @@ from zloutch.strategy.bots import make_bot
 from zloutch.strategy.policy import Policy
 
 if TYPE_CHECKING:  # the solvers are imported by the optimal bot that reads them, not here
-    from zloutch.sim.fast import FastSums
+    from zloutch.sim.fast import FastGamesSource, FastSums
     from zloutch.strategy.optimal import SolutionSource
 
 BACKENDS = ("local", "ray")
@@ -130,6 +130,7 @@ def simulate(
     backend: str = "local",
     address: str | None = None,
     status: Callable[[str], None] | None = None,
+    tables: FastGamesSource | None = None,
 ) -> SimulationResult:
     """Play ``games`` games of the bots named in ``players`` under ``rules``.
 
@@ -143,6 +144,8 @@ def simulate(
     cluster at ``address``, see ``zloutch.sim.cluster``): the same result for the same seed.
     ``status`` is told what the run waits for before its first games, where it may wait a
     while: the fast path's first call in a process (``zloutch.sim.fast.FIRST_CALL``).
+    ``tables``: where the fast path's set-up may be kept between runs
+    (``zloutch.sim.fast.FastGamesSource``; the application's cache keeps it on disk).
     """
     if method not in METHODS:
         raise SimulationError(f"--method is one of {', '.join(METHODS)}, not {method!r}")
@@ -175,6 +178,7 @@ def simulate(
                     jobs=jobs,
                     solutions=solutions,
                     status=status,
+                    tables=tables,
                 )
         except FastPathUnsupported:
             if method == "fast":
