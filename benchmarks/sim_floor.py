@@ -12,23 +12,31 @@ does (``_throw``, one die after the other); *looped floor* is the floor as first
 loop over the dice that LLVM vectorises and that is about a third slower, printed so that
 figures taken before the kernel's throw can be compared. Beside them, in the same run, what
 ``zloutch simulate -r RULES -p threshold:T,threshold:T -n N --method fast`` really runs: the
-fast path's games on one thread and on every core (``simulate`` with ``jobs``), and the
-command itself timed from the shell, with a thousand games and with N, whose difference
-gives its fixed cost (start-up, imports, tables). The ratios are of this one run.
+fast path's games on one thread and on every core (``simulate`` with ``jobs``, its set-up
+read from the cache as the command reads it from its second run on), and the command
+itself timed from the shell, with a thousand games (the median of three runs) and with N,
+whose difference gives its fixed cost (start-up, imports, tables). Beside it, the fixed cost
+of any program that calls one function from Numba's cache (``x + 1``, in a fresh
+interpreter, the median of three runs): Python, NumPy and Numba's import, and what Numba
+does before a first call, the least a command on this path can take. The ratios are of this
+one run.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from typing import Any
 
 import numpy as np
 from numba import njit, prange, set_num_threads
 
+from zloutch.app.store import cached_fast_games
 from zloutch.rules import load_rules, score_throw
 from zloutch.rules.dice import multisets
 from zloutch.sim import simulate
@@ -144,7 +152,7 @@ def main() -> None:
     # Compile everything once, outside every timing.
     for throw in throws:
         _games(throw, key, 1000, 4, dice, points, used, args.threshold, target)
-    simulate(rules, players, 1000, 0, method="fast", jobs=1)
+    simulate(rules, players, 1000, 0, method="fast", jobs=1, tables=cached_fast_games)
     rows = []
     for threads in (1, cores):
         set_num_threads(threads)
@@ -158,17 +166,21 @@ def main() -> None:
             for throw in throws
         ]
         fast = rate(
-            lambda t=threads: simulate(rules, players, args.games, 1, method="fast", jobs=t),
+            lambda t=threads: simulate(
+                rules, players, args.games, 1, method="fast", jobs=t, tables=cached_fast_games
+            ),
             args.games,
         )
         rows.append((threads, floors, fast))
     command = [sys.executable, "-m", "zloutch", "simulate", "-r", args.rules, "-p"]
     command += [",".join(players), "--method", "fast", "-q", "-n"]
     walls = {}
-    for n in (1000, args.games):
+    for n in (1000, 1000, 1000, args.games):
         begin = time.perf_counter()
         subprocess.run([*command, str(n)], check=True, capture_output=True)
-        walls[n] = time.perf_counter() - begin
+        walls.setdefault(n, []).append(time.perf_counter() - begin)
+    short, long = statistics.median(walls[1000]), walls[args.games][0]
+    numba_floor = numba_fixed_cost()
     print(f"{args.rules}, {players[0]} against itself, {args.games:,} games; cores: {cores}")
     print(
         f"{'threads':>7} {'floor g/s':>12} {'simulate g/s':>13} {'of floor':>9}"
@@ -181,12 +193,38 @@ def main() -> None:
         )
     one, many = rows[0][2], rows[-1][2]
     print(f"simulate on {cores} threads: {many / one:.2f}x its rate on one")
-    per_game = (walls[args.games] - walls[1000]) / (args.games - 1000)
-    fixed = walls[1000] - 1000 * per_game
+    per_game = (long - short) / (args.games - 1000)
+    fixed = short - 1000 * per_game
     print(
-        f"the command: {walls[1000]:.2f} s for 1,000 games, {walls[args.games]:.2f} s for "
+        f"the command: {short:.2f} s for 1,000 games, {long:.2f} s for "
         f"{args.games:,}: about {fixed:.2f} s of fixed cost"
     )
+    print(f"a program that calls one function from Numba's cache: {numba_floor:.2f} s")
+
+
+NUMBA_PROGRAM = """
+from numba import njit
+@njit(cache=True)
+def one_more(x):
+    return x + 1
+one_more(1)
+"""
+
+
+def numba_fixed_cost() -> float:
+    """The median wall time of three runs of ``NUMBA_PROGRAM`` in a fresh interpreter, its
+    function loaded from Numba's cache (compiled by a first run, not timed)."""
+    with tempfile.TemporaryDirectory() as folder:
+        program = os.path.join(folder, "one_more.py")
+        with open(program, "w", encoding="utf-8") as handle:
+            handle.write(NUMBA_PROGRAM)
+        subprocess.run([sys.executable, program], check=True, capture_output=True)
+        walls = []
+        for _ in range(3):
+            begin = time.perf_counter()
+            subprocess.run([sys.executable, program], check=True, capture_output=True)
+            walls.append(time.perf_counter() - begin)
+    return statistics.median(walls)
 
 
 if __name__ == "__main__":
