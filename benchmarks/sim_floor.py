@@ -174,7 +174,7 @@ def main() -> None:
         rows.append((threads, floors, fast))
     command = [sys.executable, "-m", "zloutch", "simulate", "-r", args.rules, "-p"]
     command += [",".join(players), "--method", "fast", "-q", "-n"]
-    walls = {}
+    walls: dict[int, list[float]] = {}
     for n in (1000, 1000, 1000, args.games):
         begin = time.perf_counter()
         subprocess.run([*command, str(n)], check=True, capture_output=True)

@@ -157,19 +157,18 @@ class Builds:
 
 
 @pytest.fixture
-def reports() -> Iterator[list[str]]:
+def reports() -> Iterator[Callable[[], list[str]]]:
+    """The cache's reports (``CacheWarning``) so far, read when called."""
     import warnings
 
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        messages: list[str] = []
-        yield messages
-        messages.extend(str(w.message) for w in caught if issubclass(w.category, CacheWarning))
+        yield lambda: [str(w.message) for w in caught if issubclass(w.category, CacheWarning)]
 
 
-def entry(rules: RuleSet, players: tuple[str, ...]) -> Path:
+def entry(rules: RuleSet, players: tuple[str, ...], stamp: str | None = None) -> Path:
     key = f"{rules_key('fast', FAST_GAMES_VERSION, rules)}/{','.join(players)}"
-    return cache_path("fast", key, ".npz")
+    return cache_path("fast", key, "") / f"{stamp or store.source_stamp()}.npz"
 
 
 def test_the_set_up_is_built_once_then_read(built: dict[str, FastGames]) -> None:
@@ -178,30 +177,52 @@ def test_the_set_up_is_built_once_then_read(built: dict[str, FastGames]) -> None
     first = cached_fast_games(rules, players, builds)
     assert first is builds.games and builds.calls == 1
     path = entry(rules, players)
-    written = path.stat().st_mtime_ns
+    written, inode = path.read_bytes(), path.stat().st_ino
     for _ in range(2):
         again = cached_fast_games(rules, players, builds)
         assert builds.calls == 1 and again is not builds.games
         same_games(again, builds.games)
-    assert path.stat().st_mtime_ns == written  # read, not written again
+    assert (path.read_bytes(), path.stat().st_ino) == (written, inode)  # read, not written
     # Other rules, or another line-up, are other entries.
     other = Builds(built["farkle"])
     cached_fast_games(load_rules("dix-mille(target=5000)"), players, other)
     cached_fast_games(rules, players[::-1], other)
-    assert other.calls == 2 and len(list(path.parent.iterdir())) == 3
+    assert other.calls == 2 and len(list(path.parent.parent.iterdir())) == 3
 
 
-def test_an_entry_of_other_code_is_built_again_silently(
-    built: dict[str, FastGames], monkeypatch: pytest.MonkeyPatch, reports: list[str]
+def test_each_version_of_the_code_keeps_its_own_entry(
+    built: dict[str, FastGames],
+    monkeypatch: pytest.MonkeyPatch,
+    reports: Callable[[], list[str]],
 ) -> None:
+    """Two checkouts (or installed versions) sharing a cache each read their own entry; an
+    edit builds a new one, and only the ``FAST_KEPT`` used last stay."""
+    import os
+
     rules, players = load_rules("farkle"), LINE_UPS[0][1]
     builds = Builds(built["farkle"])
+    real = store.source_stamp()
     cached_fast_games(rules, players, builds)
     monkeypatch.setattr(store, "source_stamp", lambda: "edited")
     cached_fast_games(rules, players, builds)
     cached_fast_games(rules, players, builds)
-    assert builds.calls == 2  # built once more, then read: the entry was replaced
-    assert len(list(entry(rules, players).parent.iterdir())) == 1
+    assert builds.calls == 2  # built for the edit, then read
+    monkeypatch.setattr(store, "source_stamp", lambda: real)
+    cached_fast_games(rules, players, builds)
+    assert builds.calls == 2  # the first code's entry is still there
+    folder = entry(rules, players).parent
+    assert sorted(p.name for p in folder.iterdir()) == sorted([f"{real}.npz", "edited.npz"])
+    for k, stamp in enumerate(["a", "b", "c"]):
+        monkeypatch.setattr(store, "source_stamp", lambda stamp=stamp: stamp)
+        cached_fast_games(rules, players, builds)
+        os.utime(entry(rules, players, stamp), ns=(0, 2_000_000_000_000_000_000 + k))
+    assert builds.calls == 5
+    assert sorted(p.name for p in folder.iterdir()) == ["a.npz", "b.npz", "c.npz"]
+    # An entry whose content says other code made it (here: copied under another name) is
+    # built again, silently: that is no damage.
+    entry(rules, players, "c").write_bytes(entry(rules, players, "a").read_bytes())
+    cached_fast_games(rules, players, builds)
+    assert builds.calls == 6 and reports() == []
 
 
 def test_the_source_stamp_follows_the_core_files(tmp_path: Path) -> None:

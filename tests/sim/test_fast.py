@@ -441,7 +441,7 @@ def test_optimal_stops_saying_so_where_a_turn_needs_more_rows_than_its_tables() 
     sim = FastSimulator(rules, ["optimal", "greedy"], solution)
     arguments = sim.solved.arguments
     assert arguments.rows >= arguments.target + 4 * sim.model.rows
-    sim.games = dataclasses.replace(sim.games, solved=arguments._replace(rows=2))  # 2 rows
+    # its tables: 2 rows
     sim.games = dataclasses.replace(sim.games, solved=arguments._replace(rows=2))
     with pytest.raises(FastPathUnsupported, match="--method engine"):
         sim.play(5, 0, 20, threads=1)

@@ -255,11 +255,15 @@ def _arrays_digest(
     arrays: Mapping[str, npt.NDArray[Any]], names: tuple[str, ...] = GAME_ARRAYS
 ) -> str:
     """SHA-256 of each array's name, type, shape and bytes, in the order of ``names``."""
+    import numpy as np
+
     digest = hashlib.sha256()
     for name in names:
         array = arrays[name]
         digest.update(f"{name}:{array.dtype.str}:{array.shape};".encode())
-        digest.update(array.tobytes(order="C"))
+        # the bytes in place, not a copy (``tobytes``): 600 MB for dix-mille-6's tables
+        if array.size:  # (an empty array has no bytes, and a view of it no cast)
+            digest.update(np.ascontiguousarray(array).data.cast("B"))
     return digest.hexdigest()
 
 
@@ -374,19 +378,22 @@ def cached_fast_games(
     from an earlier run, or ``build()`` kept for the next (``zloutch.sim.fast``'s
     ``FastGamesSource``).
 
-    An entry is one compressed ``.npz`` file per rule set and line-up, without pickles (28 KB
-    for farkle's bots, 0.8 MB for dix-mille's experts, whose keep table is 74 MB): a JSON
-    description (``FastGames.to_parts``) and the arrays, with the metadata and checksum of
-    every entry. It holds the version of the parts and a stamp of the package's core source
-    files (``source_stamp``): an entry made by another version or other code is built again
-    and replaced, silently (that is no damage); a damaged one is reported, as every entry.
+    An entry is one compressed ``.npz`` file, without pickles (28 KB for farkle's bots, 0.8
+    MB for dix-mille's experts, whose keep table is 74 MB): a JSON description
+    (``FastGames.to_parts``) and the arrays, with the metadata and checksum of every entry.
+    Each rule set and line-up has a folder, and in it one entry per version of the package's
+    core code that made one (named by ``source_stamp``), the ``FAST_KEPT`` last used: two
+    installed versions or two checkouts sharing the cache each read their own, and an edit
+    builds a new one. An entry whose content says other code or another version made it is
+    built again silently (that is no damage); a damaged one is reported, as every entry.
     """
     from zloutch.sim.fast import FAST_GAMES_VERSION
 
     names = ",".join(players)
     key = f"{rules_key('fast', FAST_GAMES_VERSION, rules)}/{names}"
-    path = cache_path("fast", key, ".npz")
     stamp = source_stamp()
+    folder = cache_path("fast", key, "")
+    path = folder / f"{stamp}.npz"
     found = _read(path)
     if found is not None:
         data, signature = found
@@ -398,6 +405,8 @@ def cached_fast_games(
             )
         else:
             if games is not None:
+                with suppress(OSError):  # last used now (a read-only cache: no matter)
+                    os.utime(path)
                 return games
     games = build()
     layout, arrays = games.to_parts()
@@ -423,10 +432,26 @@ def cached_fast_games(
     entries: dict[str, Any] = {"meta": np.asarray(json.dumps(meta)), **arrays}
     np.savez_compressed(buffer, **entries)
     payload = buffer.getvalue()
-    _write_atomic(
-        path, lambda handle: handle.write(payload), f"the fast tables of {rules.spec} ({names})"
-    )
+    what = f"the fast tables of {rules.spec} ({names})"
+    if _write_atomic(path, lambda handle: handle.write(payload), what):
+        _keep_last(folder, FAST_KEPT)
     return games
+
+
+FAST_KEPT = 3
+"""The fast path's entries kept per rule set and line-up: one per version of the code."""
+
+
+def _keep_last(folder: Path, kept: int) -> None:
+    """Remove all but the ``kept`` entries of ``folder`` used last (best effort)."""
+    with suppress(OSError):
+        entries = []
+        for entry in folder.glob("*.npz"):
+            with suppress(OSError):
+                entries.append((entry.stat().st_mtime_ns, entry))
+        for _, entry in sorted(entries, reverse=True)[kept:]:
+            with suppress(OSError):
+                entry.unlink()
 
 
 def _fast_games(data: bytes, key: str, version: int, stamp: str) -> FastGames | None:

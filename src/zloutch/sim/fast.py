@@ -2026,7 +2026,9 @@ build them, the games built, or kept from an earlier run (``zloutch.app.store``)
 
 class FastSimulator:
     """The tables of one rule set and one line-up of players, ready to play games: the
-    set-up, whose result (``games``, ``FastGames``) plays."""
+    set-up, whose result (``games``, ``FastGames``) plays. The attributes are the set-up's
+    parts, as built; the games hold what they read (the same arrays): another value set on
+    an attribute afterwards does not reach them (replace ``games`` for that)."""
 
     def __init__(
         self, rules: RuleSet, players: Sequence[str], solutions: SolutionSource | None = None

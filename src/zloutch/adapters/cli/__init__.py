@@ -104,9 +104,11 @@ def main() -> None:
     frees it, and Python's last collection at exit no longer walks it. After NumPy and Numba
     that collection walked some hundred thousand objects, 0.12 s of the 0.75 s that
     ``zloutch simulate -n 1000 --method fast`` took (``benchmarks/simulate_parts.py``). Exit
-    handlers and the objects freed by their count still run; only cycles still alive at
-    exit are left to the OS, and nothing here leaves its work to them (files are written
-    whole and closed, ``app.files.atomic_file``).
+    handlers still run, but an object frozen here may not be finalised: a buffered file left
+    open (in the main module's globals, or in a cycle) could lose its last write, a
+    ``__del__`` not run. So a command closes what it opens before it returns: its files are
+    written whole by ``app.files.atomic_file``, the server closes its stores in its lifespan,
+    and standard output is flushed by the interpreter whatever is frozen.
     """
     import gc
 
