@@ -37,7 +37,7 @@ pytestmark = pytest.mark.xdist_group("sim-kernels")
 LINE_UPS = [
     ("farkle", ("threshold:300", "threshold:300")),
     ("zilch", ("expert", "cautious")),  # F-1's penalty: the stacks' depth by the turns
-    ("dix-mille", ("greedy", "threshold:400", "cautious")),  # the sheet: ticks, bumps
+    ("dix-mille(target=3000)", ("greedy", "threshold:400", "cautious")),  # ticks, bumps
     ("greed(exact_target)", ("threshold:350", "expert")),  # T-9: keeps by score
 ]
 
@@ -172,8 +172,8 @@ def entry(rules: RuleSet, players: tuple[str, ...], stamp: str | None = None) ->
 
 
 def test_the_set_up_is_built_once_then_read(built: dict[str, FastGames]) -> None:
-    rules, players = load_rules("dix-mille"), LINE_UPS[2][1]
-    builds = Builds(built["dix-mille"])
+    rules, players = load_rules(LINE_UPS[2][0]), LINE_UPS[2][1]
+    builds = Builds(built[LINE_UPS[2][0]])
     first = cached_fast_games(rules, players, builds)
     assert first is builds.games and builds.calls == 1
     path = entry(rules, players)
@@ -185,7 +185,7 @@ def test_the_set_up_is_built_once_then_read(built: dict[str, FastGames]) -> None
     assert (path.read_bytes(), path.stat().st_ino) == (written, inode)  # read, not written
     # Other rules, or another line-up, are other entries.
     other = Builds(built["farkle"])
-    cached_fast_games(load_rules("dix-mille(target=5000)"), players, other)
+    cached_fast_games(load_rules("dix-mille(target=2000)"), players, other)
     cached_fast_games(rules, players[::-1], other)
     assert other.calls == 2 and len(list(path.parent.parent.iterdir())) == 3
 
@@ -263,8 +263,8 @@ def test_any_damage_to_an_entry_reads_the_same_games_or_is_reported_once(
 ) -> None:
     import warnings
 
-    rules, players = load_rules("zilch"), LINE_UPS[1][1]
-    builds = Builds(built["zilch"])
+    rules, players = load_rules("farkle"), LINE_UPS[0][1]
+    builds = Builds(built["farkle"])
     path = entry(rules, players)
     if path.exists():
         path.unlink()
@@ -288,7 +288,7 @@ def test_any_damage_to_an_entry_reads_the_same_games_or_is_reported_once(
         assert reported == []
     else:  # damaged: reported once, or (the stamp or version hit) other code's, silently
         assert len(reported) <= 1
-        assert all("the cached fast tables of zilch" in r for r in reported)
+        assert all("the cached fast tables of farkle" in r for r in reported)
     assert cached_fast_games(rules, players, builds) is not builds.games  # whole again
 
 
