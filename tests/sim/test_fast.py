@@ -859,7 +859,9 @@ def test_a_unit_too_fine_for_the_fast_paths_tables_goes_to_the_engine(tmp_path: 
 def test_the_first_call_of_the_kernel_in_a_process_is_announced_before_the_games() -> None:
     """Before the kernel's first call in a process (Numba loads it, or compiles it on a
     first run: 10 s and more) the run says so through ``status``, once, before any games
-    are counted; ``zloutch simulate`` shows it in its progress bar. The engine says nothing."""
+    are counted; before that, that it builds the tables, each time it does (here: no cache),
+    and that nothing is left to wait for once they are built and the kernel is loaded.
+    ``zloutch simulate`` shows it in its progress bar. The engine says nothing."""
     import subprocess
     import sys
 
@@ -867,7 +869,7 @@ def test_the_first_call_of_the_kernel_in_a_process_is_announced_before_the_games
 import json
 from zloutch.rules import load_rules
 from zloutch.sim import simulate
-from zloutch.sim.fast import FIRST_CALL, kernel_loaded
+from zloutch.sim.fast import BUILDING, FIRST_CALL, kernel_loaded
 rules = load_rules("farkle")
 said = []
 loaded = [kernel_loaded()]
@@ -875,14 +877,13 @@ for method in ("engine", "fast", "fast"):
     simulate(rules, ["greedy", "greedy"], 20, 1, jobs=1, method=method,
              progress=lambda done: said.append(done), status=said.append)
     loaded.append(kernel_loaded())
-print(json.dumps([said, loaded, FIRST_CALL]))
+print(json.dumps([said, loaded, FIRST_CALL, BUILDING]))
 """
     out = subprocess.run(
         [sys.executable, "-c", child], capture_output=True, text=True, check=True, timeout=120
     ).stdout
-    said, loaded, first = __import__("json").loads(out)
+    said, loaded, first, building = __import__("json").loads(out)
     assert loaded == [False, False, True, True]
     engine_end = said.index(20)  # the engine's games, then the first fast run's
-    assert first not in said[:engine_end]
-    assert said[engine_end + 1] == first and said.count(first) == 1
-    assert said[engine_end + 2 :] == [20, 20]
+    assert first not in said[:engine_end] and building not in said[:engine_end]
+    assert said[engine_end + 1 :] == [building, first, 20, building, "", 20]

@@ -143,7 +143,8 @@ def simulate(
     ``backend``: ``local`` (this machine) or ``ray`` (the same chunks as Ray tasks on the
     cluster at ``address``, see ``zloutch.sim.cluster``): the same result for the same seed.
     ``status`` is told what the run waits for before its first games, where it may wait a
-    while: the fast path's first call in a process (``zloutch.sim.fast.FIRST_CALL``).
+    while: the fast path's tables built (``zloutch.sim.fast.BUILDING``), its first call in a
+    process (``FIRST_CALL``).
     ``tables``: where the fast path's set-up may be kept between runs
     (``zloutch.sim.fast.FastGamesSource``; the application's cache keeps it on disk).
     """
