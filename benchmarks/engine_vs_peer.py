@@ -27,7 +27,7 @@ CPU-second of this one process (``time.process_time``): one core.
   ``zloutch.sim.runner.play_game`` itself, the project's ``threshold:300`` bots
   (``make_bot``), their choices through ``step`` (validated, with events), the rolls through
   ``step_legal``, the events tallied;
-- ``fast-play``: the fast path's games alone (``FastSimulator.play`` on the round's games, one
+- ``fast-play``: the fast path's games alone (``FastGames.play`` on the round's games, one
   Numba thread), its tables built beforehand: the part of ``--method fast`` that grows with
   the games. Its dice come from its own generator (SplitMix64 keyed by SHA-256 of the seed):
   other games than the engine's, the games of ``zloutch simulate --seed S --method fast``;
@@ -255,11 +255,11 @@ def bot_mode(seed: int) -> Mode:
 
 
 def fast_mode(seed: int) -> tuple[Mode, Any]:
-    """The fast path's games alone: ``FastSimulator.play`` on each round's range, its tables
+    """The fast path's games alone: ``FastGames.play`` on each round's range, its tables
     built here, outside the timing, on one thread (``-j 1``)."""
     from zloutch.sim.fast import FastSimulator
 
-    sim = FastSimulator(load_rules(RULES), list(BOTS))
+    sim = FastSimulator(load_rules(RULES), list(BOTS)).games
     sim.play(seed, 0, 10, threads=1)  # the kernels loaded (or compiled), outside the timing
     mode = Mode("fast-play", lambda games: None, tally=Tally(len(BOTS)))
 

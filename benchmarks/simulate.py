@@ -74,7 +74,7 @@ def main() -> None:
         sim = FastSimulator(rules, players, solution)
         setup = time.perf_counter() - begin
         begin = time.perf_counter()
-        sim.play(args.seed, 0, args.fast_games)
+        sim.games.play(args.seed, 0, args.fast_games)
         play_rate = args.fast_games / (time.perf_counter() - begin)
         print(
             f"{spec:54} {engine_rate:>10,.1f} {fast_rate:>10,.0f} {setup:>9.2f} "

@@ -213,7 +213,7 @@ def replay(
             events.extend(said)
         return after
 
-    for kind, value in sim.trace_game(seed, game):
+    for kind, value in sim.games.trace_game(seed, game):
         if kind == TRACE_ROLL:
             if state.phase is Phase.START:
                 assert state.offer is None  # an offer is answered first: take or fresh
@@ -298,7 +298,7 @@ def check_replayed(
     events: list[Event] = []
     state = replay(sim, rules, seed, game, players, events, solutions)
     assert state.phase is Phase.OVER, f"game {game} did not end in the engine"
-    one = sim.play(seed, game, game + 1)
+    one = sim.games.play(seed, game, game + 1)
     seats = seating(sim.players, game)
     for s, sheet in enumerate(state.sheets):
         mine = one.per_player[seats[s]]
@@ -444,7 +444,7 @@ def test_optimal_stops_saying_so_where_a_turn_needs_more_rows_than_its_tables() 
     # its tables: 2 rows
     sim.games = dataclasses.replace(sim.games, solved=arguments._replace(rows=2))
     with pytest.raises(FastPathUnsupported, match="--method engine"):
-        sim.play(5, 0, 20, threads=1)
+        sim.games.play(5, 0, 20, threads=1)
 
 
 def test_optimal_on_the_fast_path_is_refused_where_it_would_play_another_game() -> None:
@@ -558,7 +558,7 @@ def test_random_option_sets_replay_through_the_engine(seed: int) -> None:
         events: list[Event] = []
         state = replay(sim, rules, seed, game, players, events)
         assert state.phase is Phase.OVER, (spec, game)
-        one = sim.play(seed, game, game + 1)
+        one = sim.games.play(seed, game, game + 1)
         seats = seating(sim.players, game)
         for s, sheet in enumerate(state.sheets):
             assert sheet.score == one.per_player[seats[s]].score, (spec, game, s)
@@ -633,15 +633,15 @@ def test_results_do_not_depend_on_threads_chunks_or_batches() -> None:
     rules = load_rules("farkle")
     players = ["expert", "greedy"]
     sim = FastSimulator(rules, players)
-    whole = sim.play(3, 0, 900, chunks=1)
-    cut = sim.play(3, 0, 400, chunks=5)
-    cut.merge(sim.play(3, 400, 900, chunks=13))
+    whole = sim.games.play(3, 0, 900, chunks=1)
+    cut = sim.games.play(3, 0, 400, chunks=5)
+    cut.merge(sim.games.play(3, 400, 900, chunks=13))
     assert tallies_equal(whole, cut)
     batched = simulate_fast(rules, players, 900, 3, batch=250, jobs=1)
     assert tallies_equal(whole, batched)
     threaded = simulate_fast(rules, players, 900, 3, batch=900, jobs=2)
     assert tallies_equal(whole, threaded)
-    assert not tallies_equal(whole, sim.play(4, 0, 900))  # another seed, other games
+    assert not tallies_equal(whole, sim.games.play(4, 0, 900))  # another seed, other games
 
 
 def test_ties_of_three_tally_the_same_whatever_the_calls() -> None:
@@ -655,9 +655,9 @@ def test_ties_of_three_tally_the_same_whatever_the_calls() -> None:
     whole = simulate_fast(rules, players, 20_000, 5, batch=20_000, jobs=1)
     assert any((2 * p.wins) % 1 for p in whole.per_player)  # thirds: ties of three were met
     assert tallies_equal(whole, simulate_fast(rules, players, 20_000, 5, batch=900, jobs=2))
-    counts = sim.play_sums(5, 0, 1700)
-    counts.merge(sim.play_sums(5, 1700, 20_000, chunks=7))
-    assert tallies_equal(whole, sim.tally(counts))
+    counts = sim.games.play_sums(5, 0, 1700)
+    counts.merge(sim.games.play_sums(5, 1700, 20_000, chunks=7))
+    assert tallies_equal(whole, sim.games.tally(counts))
 
 
 def test_the_dice_drawn_are_the_ones_the_fast_path_has_always_drawn() -> None:
@@ -667,7 +667,9 @@ def test_the_dice_drawn_are_the_ones_the_fast_path_has_always_drawn() -> None:
     2,000 games of two ``threshold:300``, as the fast path gave them before the kernel's
     changes of 2026-12-05 (checked on that tree) and gives them after."""
     sim = FastSimulator(load_rules("farkle"), ["threshold:300"] * 2)
-    rolls = [sim.roll_faces(value) for kind, value in sim.trace_game(1, 0) if kind == TRACE_ROLL]
+    rolls = [
+        sim.roll_faces(value) for kind, value in sim.games.trace_game(1, 0) if kind == TRACE_ROLL
+    ]
     assert rolls[:6] == [
         (1, 6, 6, 6, 6, 6),
         (1, 1, 2, 4, 5, 6),
@@ -676,7 +678,7 @@ def test_the_dice_drawn_are_the_ones_the_fast_path_has_always_drawn() -> None:
         (1, 2, 2, 2, 4, 6),
         (1, 1, 3, 3, 5, 5),
     ]
-    tally = sim.play(1, 0, 2000)
+    tally = sim.games.play(1, 0, 2000)
     assert tally.turns == 84602
     assert [(p.wins, p.score, p.turns, p.farkles) for p in tally.per_player] == [
         (1046.5, 18772150, 42288, 9622),
@@ -716,13 +718,13 @@ def test_a_keep_read_in_one_row_plays_the_general_paths_games(
     policy takes with ``pick_base`` at -1: the same moves, the same counts."""
     sim = FastSimulator(load_rules(spec), players)
     assert list(sim.pick_base >= 0) == picks
-    picked = sim.play_sums(3, 0, 600, threads=1)
-    traces = [sim.trace_game(3, game) for game in range(20)]
+    picked = sim.games.play_sums(3, 0, 600, threads=1)
+    traces = [sim.games.trace_game(3, game) for game in range(20)]
     sim.pick_base[:] = -1
-    general = sim.play_sums(3, 0, 600, threads=1)
+    general = sim.games.play_sums(3, 0, 600, threads=1)
     assert (picked.sums == general.sums).all() and (picked.banks == general.banks).all()
     assert (picked.turns, picked.finished) == (general.turns, general.finished)
-    assert traces == [sim.trace_game(3, game) for game in range(20)]
+    assert traces == [sim.games.trace_game(3, game) for game in range(20)]
 
 
 def reference_dice(seed: int, game: int) -> Iterator[int]:
@@ -749,7 +751,9 @@ def test_every_roll_of_a_traced_game_is_the_plain_generators(spec: str) -> None:
     sim = FastSimulator(load_rules(spec), ["threshold:300", "expert"])
     for game in range(4):
         dice = reference_dice(3, game)
-        rolls = [sim.roll_faces(v) for kind, v in sim.trace_game(3, game) if kind == TRACE_ROLL]
+        rolls = [
+            sim.roll_faces(v) for kind, v in sim.games.trace_game(3, game) if kind == TRACE_ROLL
+        ]
         assert len(rolls) > 5
         for faces in rolls:
             assert faces == tuple(sorted(next(dice) for _ in faces)), (game, faces)

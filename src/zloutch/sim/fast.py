@@ -219,7 +219,7 @@ class FastModel:
     units (see ``TableFrame``)."""
     depth: int
     """Room for each player's levels not crossed where banks alone write them: one per step
-    of the target, and more (under a penalty, ``FastSimulator.depth``)."""
+    of the target, and more (under a penalty, ``FastGames.stack_depth``)."""
 
     @property
     def rolls(self) -> int:
@@ -1269,7 +1269,7 @@ def _play_games_py(
     cost an atomic count up and down a game).
 
     ``turn``, ``policy``, ``game_rules`` and ``sheet``: the tuples of
-    ``FastSimulator._arguments``, and ``solved`` (``SolvedTurns.arguments``: which policies
+    ``FastGames.arguments``, and ``solved`` (``SolvedTurns.arguments``: which policies
     solve each turn, ``optimal``, and what they read), with ``tables`` and ``bank_vals``
     its turn's values (``_solve_turn``, a taken-back turn's apart), the opponents' scores
     and the look-ahead's (``_sheet_ends``) in ``scratch`` to ``n_ends``; ``work``: the
@@ -1673,7 +1673,7 @@ def _play_chunks_py(  # pragma: no cover - compiled
 ) -> None:
     """One thread's share of a batch of ``n_games`` games from game ``first``, cut into
     ``chunks``: chunks ``mine``, ``mine + step``, ... (each chunk's sums and banks into its
-    row of ``sums`` and ``hist``). ``FastSimulator.play`` gives each of its threads a share;
+    row of ``sums`` and ``hist``). ``FastGames.play`` gives each of its threads a share;
     ``trace_game`` plays one game, its ``trace`` (empty: no trace) filled."""
     work = _work(players, sheet[5])
     # an ``optimal`` seat's solved turns (``_optimal_start``): two tables (a turn taken back
@@ -1716,7 +1716,7 @@ def _play_chunks_py(  # pragma: no cover - compiled
 
 
 _play_chunks: Any = njit(cache=True, nogil=True)(_play_chunks_py)
-"""Serial, without the GIL: ``FastSimulator.play`` runs one call a thread on a pool of Python
+"""Serial, without the GIL: ``FastGames.play`` runs one call a thread on a pool of Python
 threads. (A ``prange`` over the chunks played the same games at the same rate, but Numba's
 parallel compile cost a fresh install about 2.4 s of CPU more: ``benchmarks/kernel_compile.py``.)
 It is the one kernel compiled (``_play_games`` inlined into it), for play and for traces."""
@@ -1734,8 +1734,8 @@ def seed_key(seed: int) -> np.uint64:
 
 @dataclass(eq=False)
 class FastSums:
-    """What the kernel counts over a range of games (``FastSimulator.play_sums``), in whole
-    numbers: a win is ``FastSimulator.win_unit``, so ranges merge exactly in any grouping
+    """What the kernel counts over a range of games (``FastGames.play_sums``), in whole
+    numbers: a win is ``FastGames.win_unit``, so ranges merge exactly in any grouping
     (the calls of ``simulate_fast``, the tasks of a cluster) and give the same tally."""
 
     games: int
@@ -2025,10 +2025,11 @@ build them, the games built, or kept from an earlier run (``zloutch.app.store``)
 
 
 class FastSimulator:
-    """The tables of one rule set and one line-up of players, ready to play games: the
-    set-up, whose result (``games``, ``FastGames``) plays. The attributes are the set-up's
-    parts, as built; the games hold what they read (the same arrays): another value set on
-    an attribute afterwards does not reach them (replace ``games`` for that)."""
+    """The set-up of one rule set and one line-up of players: the compiled turn, the game's
+    end and the bots' tables, built once. Its result, ``games`` (``FastGames``), plays. The
+    attributes are the set-up's parts, as built; the games hold what they read (the same
+    arrays): another value set on an attribute afterwards does not reach them (replace
+    ``games`` for that)."""
 
     def __init__(
         self, rules: RuleSet, players: Sequence[str], solutions: SolutionSource | None = None
@@ -2154,10 +2155,6 @@ class FastSimulator:
             solved=self.solved.arguments,
         )
 
-    def depth(self, max_turns: int) -> int:
-        """Room for each player's levels not crossed (``FastGames.stack_depth``)."""
-        return self.games.stack_depth(max_turns)
-
     def _packed(self) -> tuple[Ints, Ints]:
         """The turn graph's rows as the kernel reads them a throw (``_play_games``): each
         column's kind, index and two more (a throw node's dice and first roll, a hand's throw
@@ -2205,48 +2202,6 @@ class FastSimulator:
             rows.append(np.stack([o, fm.opt_pts[o], dest, hand], axis=1))
         pick = np.concatenate(rows) if rows else np.zeros((1, 4), dtype=np.int64)
         return base, np.ascontiguousarray(pick, dtype=np.int64)
-
-    def _arguments(self, max_turns: int = MAX_TURNS) -> tuple[Any, Any, Any, Any, Any]:
-        """The kernel's inputs (``FastGames.arguments``)."""
-        return self.games.arguments(max_turns)
-
-    def play(
-        self,
-        seed: int,
-        start: int,
-        stop: int,
-        *,
-        max_turns: int = MAX_TURNS,
-        chunks: int = 64,
-        threads: int | None = None,
-    ) -> Tally:
-        """``FastGames.play``."""
-        return self.games.play(
-            seed, start, stop, max_turns=max_turns, chunks=chunks, threads=threads
-        )
-
-    def play_sums(
-        self,
-        seed: int,
-        start: int,
-        stop: int,
-        *,
-        max_turns: int = MAX_TURNS,
-        chunks: int = 64,
-        threads: int | None = None,
-    ) -> FastSums:
-        """``FastGames.play_sums``."""
-        return self.games.play_sums(
-            seed, start, stop, max_turns=max_turns, chunks=chunks, threads=threads
-        )
-
-    def tally(self, counts: FastSums) -> Tally:
-        """``FastGames.tally``."""
-        return self.games.tally(counts)
-
-    def trace_game(self, seed: int, game: int, *, length: int = 100_000) -> list[tuple[int, int]]:
-        """``FastGames.trace_game``."""
-        return self.games.trace_game(seed, game, length=length)
 
     def roll_faces(self, r: int) -> tuple[int, ...]:
         """The faces of roll ``r`` (an index into the model's rolls)."""

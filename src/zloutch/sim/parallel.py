@@ -268,8 +268,8 @@ class FastChunk:
 def play_fast_chunk(chunk: FastChunk) -> FastSums:
     from zloutch.sim.fast import FastSimulator
 
-    simulator = FastSimulator(chunk.rules, chunk.names)
-    return simulator.play_sums(chunk.seed, chunk.start, chunk.stop, max_turns=chunk.max_turns)
+    games = FastSimulator(chunk.rules, chunk.names).games
+    return games.play_sums(chunk.seed, chunk.start, chunk.stop, max_turns=chunk.max_turns)
 
 
 def _fast_on_ray(
@@ -286,7 +286,7 @@ def _fast_on_ray(
     from zloutch.sim.cluster import ray_map
     from zloutch.sim.fast import BATCH, FastSimulator
 
-    here = FastSimulator(rules, names)  # what the fast path refuses, it refuses here
+    here = FastSimulator(rules, names).games  # what the fast path refuses, it refuses here
     chunks = [
         FastChunk(rules, names, seed, a, min(a + BATCH, games), max_turns)
         for a in range(0, games, BATCH)
