@@ -208,10 +208,7 @@ def save_game_solution(solution: GameSolution) -> Path | None:
         "key": key,
         "rules": solution.rules.spec,
         "solver_version": GAME_SOLVER_VERSION,
-        "arrays": {
-            name: {"shape": list(array.shape), "dtype": array.dtype.str}
-            for name, array in arrays.items()
-        },
+        "arrays": _array_shapes(arrays, GAME_ARRAYS),
         "sha256": _arrays_digest(arrays),
     }
     buffer = io.BytesIO()
@@ -249,6 +246,23 @@ def load_game_solution(rules: RuleSet) -> GameSolution | None:
     except BadEntry as problem:
         _drop(path, signature, f"the cached solved game of {rules.spec}", str(problem))
         return None
+
+
+def _array_shapes(
+    arrays: Mapping[str, npt.NDArray[Any]], names: tuple[str, ...]
+) -> dict[str, dict[str, Any]]:
+    """What an entry's metadata says of each array: its shape and type."""
+    return {
+        name: {"shape": list(arrays[name].shape), "dtype": arrays[name].dtype.str} for name in names
+    }
+
+
+def _check_arrays(declared: Any, arrays: Mapping[str, npt.NDArray[Any]]) -> None:
+    """Each array as the metadata says (``_array_shapes``), else ``BadEntry``."""
+    for name, shape in _array_shapes(arrays, tuple(arrays)).items():
+        entry = declared.get(name) if isinstance(declared, dict) else None
+        if entry != shape:
+            raise BadEntry(f"{name} is not what its metadata says ({entry!r})")
 
 
 def _arrays_digest(
@@ -298,10 +312,7 @@ def _game_solution(data: bytes, rules: RuleSet, key: str, version: int) -> GameS
         raise BadEntry("its metadata is not a JSON object")
     _check_header(meta, GAME_FORMAT, key, version)
     declared = meta.get("arrays")
-    for name, array in arrays.items():
-        entry = declared.get(name) if isinstance(declared, dict) else None
-        if entry != {"shape": list(array.shape), "dtype": array.dtype.str}:
-            raise BadEntry(f"{name} is not what its metadata says ({entry!r})")
+    _check_arrays(declared, arrays)
     if meta.get("sha256") != _arrays_digest(arrays):
         raise BadEntry("its checksum does not match its content")
     numbers = _checked_numbers(arrays, rules)
@@ -364,9 +375,6 @@ def _checked_numbers(arrays: Mapping[str, npt.NDArray[Any]], rules: RuleSet) -> 
     return numbers
 
 
-# ---------------------------------------------------------------------------- the disk
-
-
 # ---------------------------------------------------------------------------- fast games
 
 
@@ -420,10 +428,7 @@ def cached_fast_games(
         "solver_version": FAST_GAMES_VERSION,
         "source": stamp,
         "layout": layout,
-        "arrays": {
-            name: {"shape": list(arrays[name].shape), "dtype": arrays[name].dtype.str}
-            for name in order
-        },
+        "arrays": _array_shapes(arrays, order),
         "sha256": _arrays_digest(arrays, order),
     }
     buffer = io.BytesIO()
@@ -480,9 +485,7 @@ def _fast_games(data: bytes, key: str, version: int, stamp: str) -> FastGames | 
         raise
     except Exception as exc:  # whatever a damaged file raises: BadZipFile, EOF, JSON...
         raise BadEntry(f"truncated or damaged ({type(exc).__name__}: {exc})") from None
-    for name, array in arrays.items():
-        if declared[name] != {"shape": list(array.shape), "dtype": array.dtype.str}:
-            raise BadEntry(f"{name} is not what its metadata says ({declared[name]!r})")
+    _check_arrays(declared, arrays)
     if meta.get("sha256") != _arrays_digest(arrays, tuple(arrays)):
         raise BadEntry("its checksum does not match its content")
     try:
@@ -514,6 +517,9 @@ def files_stamp(root: Path, version: str) -> str:
             name = source.relative_to(root).as_posix()
             digest.update(f"{name}:{info.st_size}:{info.st_mtime_ns};".encode())
     return digest.hexdigest()[:16]
+
+
+# ---------------------------------------------------------------------------- the disk
 
 
 MAX_ENTRY = 2 * 1024 * 1024 * 1024
