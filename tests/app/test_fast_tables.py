@@ -18,6 +18,7 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from tests.app.damage import damage
 from typer.testing import CliRunner
 
 import zloutch.sim.fast as fast
@@ -269,14 +270,7 @@ def test_any_damage_to_an_entry_reads_the_same_games_or_is_reported_once(
     if path.exists():
         path.unlink()
     cached_fast_games(rules, players, builds)
-    original = path.read_bytes()
-    if data.draw(st.booleans(), label="cut"):
-        damaged = original[: data.draw(st.integers(0, len(original) - 1), label="length")]
-    else:
-        at = data.draw(st.integers(0, len(original) - 1), label="at")
-        flip = data.draw(st.integers(1, 255), label="xor")
-        damaged = original[:at] + bytes([original[at] ^ flip]) + original[at + 1 :]
-    path.write_bytes(damaged)
+    damage(data, path)
     store._reported.clear()
     calls = builds.calls
     with warnings.catch_warnings(record=True) as caught:

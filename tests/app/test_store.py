@@ -27,6 +27,7 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from tests.app.damage import damage
 
 import zloutch.app.solve as app_solve
 from zloutch.app import store
@@ -308,14 +309,7 @@ def test_any_damage_to_a_table_reads_whole_or_is_reported_once(
 ) -> None:
     path = game_file(rules)
     save_game_solution(solution)
-    original = path.read_bytes()
-    if data.draw(st.booleans(), label="cut"):
-        damaged = original[: data.draw(st.integers(0, len(original) - 1), label="length")]
-    else:
-        at = data.draw(st.integers(0, len(original) - 1), label="at")
-        flip = data.draw(st.integers(1, 255), label="xor")
-        damaged = original[:at] + bytes([original[at] ^ flip]) + original[at + 1 :]
-    path.write_bytes(damaged)
+    damage(data, path)
     store._reported.clear()  # a damaged file may come back with the same inode and size
     reports.take()
     found = load_game_solution(rules)
