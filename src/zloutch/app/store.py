@@ -1,4 +1,5 @@
-"""Solved results kept on disk, keyed by the canonical rule spec and the solver version.
+"""Solved results kept on disk, keyed by the canonical rule spec and the solver version, and
+the fast path's set-up (``cached_fast_games``), keyed by its version and the core's code too.
 
 This is the edge of the program: the solvers are pure and return values; this module reads
 and writes them. The folder is ``$ZLOUTCH_CACHE`` when set, else ``~/.cache/zloutch``.
