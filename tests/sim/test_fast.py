@@ -394,6 +394,24 @@ def test_optimal_games_replay_through_the_engine(spec: str, players: list[str]) 
         check_replayed(sim, rules, 3, game, players, solution)
 
 
+@pytest.mark.parametrize("spec", ["greed(target=1000)", "dix-mille(target=2000)", "zilch"])
+def test_optimal_alone_plays_expert_s_table_as_the_engine_plays_it(spec: str) -> None:
+    """Alone, ``optimal`` has no one to beat: the fast path plays expert's table for it,
+    solving nothing (there is no opponent's score to read), and the engine's bot chooses
+    the same at every move (both crashed before: no opponent's sheet to read)."""
+    rules = load_rules(spec)
+
+    def nothing(_: RuleSet) -> GameSolution | None:
+        raise AssertionError("a game of one is not solved")
+
+    sim = FastSimulator(rules, ["optimal"], nothing)
+    assert not sim.solved.arguments.solves.any()
+    expert = FastSimulator(rules, ["expert"])
+    assert sim.games.play(4, 0, 300) == expert.games.play(4, 0, 300)
+    for game in range(3):
+        check_replayed(sim, rules, 5, game, ["optimal"])
+
+
 def test_optimal_turns_under_f1_counts_are_the_pair_solvers() -> None:
     """Under F-1's counts the kernel solves an ``optimal`` turn as ``PairSolutions`` does
     (``turn``, ``field_turn``) at each player's score and farkles in a row: scores below 0,

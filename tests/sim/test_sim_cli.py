@@ -154,10 +154,34 @@ def test_optimal_at_a_table_of_three_says_it_plays_against_the_most_dangerous(
     assert "optimal played the solved game of greed(target=1000)" in " ".join(shown.output.split())
 
 
+@pytest.mark.parametrize("method", ["engine", "fast"])
+@pytest.mark.parametrize("rules", ["greed(target=1000)", "dix-mille(final_round,target=2000)"])
+def test_optimal_alone_plays_expert_s_games_and_solves_nothing(
+    rules: str, method: str, tmp_path: Path, _private_cache: Path
+) -> None:
+    """Alone, optimal has no one to beat (it crashed on its first move): it plays each turn
+    for the most points, expert's games to the last one, says so, and solves nothing (not
+    even where it could not play against opponents, as under final_round)."""
+    args = ["simulate", "-r", rules, "-n", "60", "--seed", "2", "-j", "1", "-m", method]
+    out, same = tmp_path / "optimal.json", tmp_path / "expert.json"
+    result = runner.invoke(app, [*args, "-p", "optimal", "--json", str(out)])
+    assert result.exit_code == 0, result.output
+    words = "the turn-optimal policy: a game of one player has no one to beat"
+    assert f"optimal played {words}." in " ".join(result.output.split())
+    expert = runner.invoke(app, [*args, "-p", "expert", "--json", str(same), "-q"])
+    assert expert.exit_code == 0, expert.output
+    played, base = json.loads(out.read_text()), json.loads(same.read_text())
+    assert played["policies"] == [words] and base["policies"] == ["expert"]
+    for key in ("turns", "farkles", "average_score", "banks", "ticks", "take_backs"):
+        assert played["players"][0][key] == base["players"][0][key], key
+    assert not list(_private_cache.rglob("*game*")), "nothing solved"
+
+
 @pytest.mark.parametrize(
     ("rules", "players", "words"),
     [
         ("dix-mille(final_round)", "optimal,expert", "does not model"),
+        ("greed(min_players=3)", "optimal,expert,expert", "model a table of 3 to 8 players, never"),
     ],
 )
 def test_optimal_is_refused_in_one_line_where_it_cannot_play_its_policy(

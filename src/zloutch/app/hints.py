@@ -94,11 +94,16 @@ def _real_stderr() -> Iterator[None]:
             sys.stderr = saved
 
 
-def plays_solved_game(bots: Iterable[str]) -> bool:
-    """Whether one of these bots (names or levels: ``best``) plays by a solved game."""
+def plays_solved_game(bots: Iterable[str], players: int) -> bool:
+    """Whether one of these bots (names or levels: ``best``) plays by a solved game in a game
+    of ``players`` seats (alone, ``optimal`` solves nothing: ``solves_for``)."""
     from zloutch.strategy.bots import make_bot
 
-    return any(make_bot(name).name == "optimal" for name in bots)
+    if not any(make_bot(name).name == "optimal" for name in bots):
+        return False
+    from zloutch.strategy.optimal import solves_for  # NumPy: only for this bot
+
+    return solves_for(players)
 
 
 class BackgroundSolves:
@@ -223,13 +228,15 @@ def bot_plays(
     ``players`` now, in words, and whether its table is being solved (it plays turn-optimal
     until then): the front ends say it beside the seat."""
     from zloutch.strategy.bots import make_bot
-    from zloutch.strategy.optimal import sheet_words
+    from zloutch.strategy.optimal import sheet_words, solves_for
 
     bot = make_bot(name)
     if bot.name != "optimal":
         if bot.name.startswith("threshold:"):
             return f"keeps the most points and banks from {bot.name.partition(':')[2]}", False
         return BOT_WAYS.get(bot.name, bot.name), False
+    if not solves_for(players):
+        return "plays each turn for the most points (turn-optimal): alone, no one to beat", False
     model = solved_model(rules)
     if model is None:
         return (

@@ -25,7 +25,7 @@ from zloutch.app.dice import (
     count_dice,
 )
 from zloutch.app.files import check_writable, shown, write_atomically
-from zloutch.app.hints import BackgroundSolves, SharedAdvisors
+from zloutch.app.hints import BackgroundSolves, SharedAdvisors, plays_solved_game
 from zloutch.app.match import BOT_PREFIX, Match, Need, NothingToUndoError, undone_words
 from zloutch.app.store import load_game_solution
 from zloutch.engine import (
@@ -324,11 +324,12 @@ class Session:
         """Solve this game's two-player game in a process apart where no table is cached
         (the terminal app does, as a server does): a two-player game's hint asks for it on
         first use and turns to the chance to win once it is in the cache; an optimal bot
-        asks for it (or its sheet-blind model, ``sheet_blind``) at once, at a table of any
-        size, says so while it waits and plays it from its next move. ``close`` stops a
-        solve under way."""
+        asks for it (or its sheet-blind model, ``sheet_blind``) at once, at a table of two
+        players or more (``solves_for``), says so while it waits and plays it from its next
+        move. ``close`` stops a solve under way."""
         self._hints = SharedAdvisors(size=2, solves=self._solves)
-        if not any(bot.name == "optimal" for bot in self.bots.values()):
+        names = [bot.name for bot in self.bots.values()]
+        if not plays_solved_game(names, len(self.state.sheets)):
             return
         from zloutch.strategy.optimal import OptimalBot  # NumPy: only for this bot
 

@@ -27,7 +27,7 @@ from zloutch.strategy.game_solver import (
     solved_model,
     unsupported_reason,
 )
-from zloutch.strategy.optimal import sheet_words
+from zloutch.strategy.optimal import sheet_words, solves_for
 from zloutch.strategy.turn_solver import (
     SOLVER_VERSION,
     Situation,
@@ -271,7 +271,10 @@ def optimal_policy(
     was cached). Where it could only play a weaker policy than its name (a rule set neither
     it nor its sheet-blind model solves), a one-line ``ZloutchError`` says why: the bot never
     plays another policy without saying so. With more than two players it plays the
-    two-player game against the most dangerous opponent, and the words say so."""
+    two-player game against the most dangerous opponent, and the words say so; alone, it
+    plays each turn for the most points (``solves_for``), nothing solved."""
+    if not solves_for(players):
+        return "the turn-optimal policy: a game of one player has no one to beat", True
     model = solved_model(rules)
     if model is None:
         raise UnsupportedRulesError(

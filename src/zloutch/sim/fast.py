@@ -2035,6 +2035,8 @@ class FastSimulator:
         self, rules: RuleSet, players: Sequence[str], solutions: SolutionSource | None = None
     ) -> None:
         """``solutions``: where ``optimal`` finds its solved game (``OptimalBot``)."""
+        from zloutch.strategy.optimal import solves_for  # (imported by ``make_bot`` already)
+
         check_setup(rules, len(players), 1)
         self.rules = rules
         self.model = fast_model(rules)
@@ -2045,8 +2047,10 @@ class FastSimulator:
             key = name.strip().lower()
             if key not in tables:
                 bot = make_bot(name, solutions)
-                tables[key] = _table_of(bot, self.model)
                 optimal = solving_bot(bot)
+                if optimal is not None and not solves_for(len(players)):
+                    bot, optimal = optimal.turn_optimal, None  # alone, as the engine plays it
+                tables[key] = _table_of(bot, self.model)
                 solves[key] = optimal is not None
                 if optimal is not None:
                     advisor = optimal.advisor(rules)

@@ -123,6 +123,17 @@ class GameAdvisor(TurnAdvisor):
 SolutionSource = Callable[[RuleSet], "GameSolution | None"]
 
 
+def solves_for(players: int) -> bool:
+    """Whether ``optimal`` plays a game of ``players`` seats from a solved game. Alone, a
+    player has no one to beat (the game ends when the target is reached, however it is
+    played): it plays each turn for the most points, as ``expert`` does, and says so."""
+    return players >= 2
+
+
+ALONE = "a game of one player, with no one to beat: playing turn-optimal"
+"""The optimal bot's note in a game of one player (``solves_for``)."""
+
+
 class OptimalBot:
     """Plays to win: each action maximises its chance to win the two-player game.
 
@@ -133,7 +144,7 @@ class OptimalBot:
     (``GameAdvisor.sheet_ends``), and says so in ``note``. Where nothing is
     found, it plays the turn-optimal policy and says so in ``note``. With three players or
     more it plays the two-player game against the most dangerous opponent at each end of
-    its turn (``GameAdvisor``), and says so in ``note``.
+    its turn (``GameAdvisor``), and says so in ``note``; alone, turn-optimal (``solves_for``).
     """
 
     name = "optimal"
@@ -146,7 +157,8 @@ class OptimalBot:
         """False: a rule set with a sheet history is played by its sheet-blind model alone,
         as the bot did before it looked a turn ahead (for comparisons)."""
         self._advisors: dict[RuleSet, GameAdvisor | None] = {}
-        self._expert = ExpertBot()
+        self.turn_optimal = ExpertBot()
+        """What it plays where no solved game applies: each turn for the most points."""
         self.note = ""
         self.solving: Callable[[RuleSet], bool] | None = None
         """Whether a rule set's game is being solved now (a terminal game or a server that
@@ -171,6 +183,9 @@ class OptimalBot:
         return self._advisors[rules]
 
     def choose(self, state: GameState, rng: random.Random) -> Action:
+        if not solves_for(len(state.sheets)):
+            self.note = ALONE
+            return self.turn_optimal.choose(state, rng)
         advisor = self.advisor(state.rules)
         if advisor is None:
             model = solved_model(state.rules) or state.rules
@@ -185,7 +200,7 @@ class OptimalBot:
                     f"no solved game for {state.rules.spec}: playing turn-optimal "
                     f"(solve it with: zloutch solve --game --rules '{model.spec}')"
                 )
-            return self._expert.choose(state, rng)
+            return self.turn_optimal.choose(state, rng)
         field = (
             f" against the most dangerous of the {len(state.sheets) - 1} opponents"
             if len(state.sheets) > 2

@@ -570,6 +570,36 @@ def test_a_game_with_a_best_bot_solves_its_table_at_once(
     assert "Traceback" not in server.read_log()
 
 
+def test_a_best_bot_alone_plays_its_game_to_the_end_turn_optimal(server: Server) -> None:
+    """A game of one ``best`` bot (it stood at its first move, its log a traceback): it
+    plays each turn for the most points to the end, says so, and solves nothing."""
+    import time
+
+    from zloutch.app.store import load_game_solution
+    from zloutch.rules import load_rules
+
+    spec = "greed(target=1000)"
+    created, _ = server.new_game(rules=spec, seats=[{"bot": "best"}], pace=0)
+    game = created["game"]
+    (bot,) = server.get(f"/api/games/{game}/bots")["bots"]
+    assert (bot["plays"], bot["solving"]) == (
+        "plays each turn for the most points (turn-optimal): alone, no one to beat",
+        False,
+    )
+    (french,) = server.get(f"/api/games/{game}/bots?lang=fr")["bots"]
+    assert french["plays"].startswith("joue chaque tour pour le plus de points")
+    deadline = time.monotonic() + 30
+    while (state := server.get(f"/api/games/{game}"))["status"] == "playing":
+        assert time.monotonic() < deadline, f"the bot stands at version {state['version']}"
+        time.sleep(0.1)
+    assert state["status"] == "over" and state["version"] > 3, state
+    assert "Traceback" not in server.read_log()
+    if server.cache is not None:
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setenv("ZLOUTCH_CACHE", str(server.cache))
+            assert load_game_solution(load_rules(spec)) is None
+
+
 def test_the_page_is_told_what_each_bot_plays(server: Server) -> None:
     seats = [{"bot": "strong"}, {"name": "Ana"}, {"bot": "medium"}]
     created, _ = server.new_game(rules="dix-mille", seats=seats)

@@ -259,7 +259,7 @@ def create_app(
         try:
             room = rooms.room(game_id)
             bots = [s.bot for s in room.seats if s.bot] + [room.game.leave_bot]
-            if plays_solved_game(bots):
+            if plays_solved_game(bots, len(room.state.sheets)):
                 solves.start_for_optimal(room.state.rules)
         except Exception:
             log.exception("game %s: its bot's game cannot be solved in the background", game_id)
