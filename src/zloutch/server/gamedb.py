@@ -164,11 +164,17 @@ class SqlStore:
         self.postgres = self.engine.dialect.name == "postgresql"
         if self.engine.dialect.name == "sqlite":
             sa.event.listen(self.engine, "connect", _sqlite_pragmas)
+        from alembic.util import CommandError
+
         try:
             migrate(self.engine)
-        except sa.exc.OperationalError as exc:
+        except sa.exc.DatabaseError as exc:  # unreachable, refused, or not a database at all
             reason = str(exc.orig).strip().splitlines()[0] if exc.orig else str(exc)
             raise RoomError(f"cannot open the database {self.safe_url}: {reason}") from None
+        except CommandError as exc:  # a schema this version does not know (a newer one's)
+            raise RoomError(
+                f"cannot open the database {self.safe_url}: {exc} (a newer Zloutch's games?)"
+            ) from None
 
     @property
     def safe_url(self) -> str:

@@ -58,6 +58,30 @@ def test_a_path_given_as_the_database_is_answered_with_its_url(tmp_path: Path) -
     assert not path.exists()
 
 
+def test_a_file_that_is_no_database_or_a_newer_one_is_one_error_line(tmp_path: Path) -> None:
+    """A game record given as ``--db`` by mistake, or a database a newer version migrated:
+    one line each (they printed SQLAlchemy's and Alembic's tracebacks), the record
+    untouched."""
+    import sqlite3
+
+    record = tmp_path / "game.json"
+    record.write_text('{"format": "zloutch-record"}\n')
+    newer = tmp_path / "newer.sqlite"
+    with sqlite3.connect(newer) as db:
+        db.execute("CREATE TABLE alembic_version (version_num VARCHAR(32) PRIMARY KEY)")
+        db.execute("INSERT INTO alembic_version VALUES ('ffff0000ffff')")
+    db.close()
+    for path, reason in [
+        (record, "file is not a database"),
+        (newer, "Can't locate revision identified by 'ffff0000ffff' (a newer Zloutch's games?)"),
+    ]:
+        before = path.read_bytes()
+        code, out, err = serve("--port", str(free_port()), "--db", f"sqlite:///{path}")
+        assert (code, out) == (2, "")
+        assert err == f"error: cannot open the database sqlite:///{path}: {reason}\n"
+        assert path.read_bytes() == before or path == newer  # (in WAL mode now, as ours are)
+
+
 def test_an_empty_host_listens_on_every_network_and_links_read_as_links() -> None:
     from zloutch.adapters.cli.serve import listen, shown_address
 
