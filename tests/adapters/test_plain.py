@@ -107,6 +107,16 @@ def test_bad_flags_give_one_error_line_and_exit_2(
         assert len([line for line in output.splitlines() if line.startswith("error:")]) == 1
 
 
+def test_a_seed_at_a_real_table_is_refused_not_dice_drawn() -> None:
+    """``table --seed`` drew the dice under a banner that said they were typed in."""
+    code, output = invoke("table", "--plain", "--players", "Ana", "--seed", "3")
+    assert code == 2
+    assert output.strip() == (
+        "error: --seed: at a real table the faces are typed in, never drawn; zloutch play "
+        "--seed draws the dice from a seed (a file of throws here: --dice FILE)"
+    )
+
+
 def test_bad_face_in_the_dice_file_names_its_line(tmp_path: Path) -> None:
     dice = tmp_path / "dice.txt"
     dice.write_text("1 1 4 4 3\n\n# a comment\n1 7 3\n")
@@ -468,7 +478,8 @@ def test_without_a_terminal_the_game_goes_on_in_lines_of_text(command: str) -> N
     """No --plain, input from a pipe: the full-screen app would wait for keys for ever; the
     line mode plays instead, and says so."""
     stdin = "throw\nquit\n" if command == "play" else "throw\n1 1 4 6 6\nquit\n"
-    code, output = invoke(command, "--players", "Ana,Bob", "--seed", "3", stdin=stdin)
+    seed = ("--seed", "3") if command == "play" else ()  # real dice are typed in
+    code, output = invoke(command, "--players", "Ana,Bob", *seed, stdin=stdin)
     assert code == 0, output
     assert "note: not a terminal: the game goes on in lines of text (--plain)" in output
     assert "Ana> throw" in output and "Bye." in output

@@ -79,6 +79,28 @@ SeedOption = Annotated[
         show_default=False,
     ),
 ]
+TableDiceOption = Annotated[
+    str | None,
+    typer.Option(
+        "--dice",
+        metavar="FILE",
+        help=(
+            "Read the throws from a file in place of typing them (a game's real throws, "
+            "written down): one throw per line, faces separated by spaces."
+        ),
+        show_default=False,
+    ),
+]
+TableSeedOption = Annotated[
+    int | None,
+    typer.Option(
+        "--seed",
+        metavar="N",
+        help="Refused here: real dice are typed in, never drawn (zloutch play --seed draws them).",
+        show_default=False,
+        hidden=True,
+    ),
+]
 RecordOption = Annotated[
     str | None,
     typer.Option(
@@ -171,6 +193,11 @@ def run_game(
             raise SessionError(
                 "--dice and --seed: the throws come from the dice file, so a seed would "
                 "change nothing; leave out one of them"
+            )
+        if table_mode and seed is not None:
+            raise SessionError(
+                "--seed: at a real table the faces are typed in, never drawn; zloutch play "
+                "--seed draws the dice from a seed (a file of throws here: --dice FILE)"
             )
         if record_path is not None:  # found now, not when the game ends
             check_record_path(record_path)
@@ -281,8 +308,8 @@ def table(
     rules_spec: GameRulesOption = None,
     players: PlayersOption = None,
     plain: PlainOption = False,
-    dice_file: DiceOption = None,
-    seed: SeedOption = None,
+    dice_file: TableDiceOption = None,
+    seed: TableSeedOption = None,
     record_path: RecordOption = None,
     resume: ResumeOption = None,
     pace: PaceOption = None,
