@@ -15,6 +15,7 @@ from rich.text import Text
 
 from zloutch.engine import GameState, Level, outcome
 from zloutch.rules import OPTIONS, PRESETS, RuleSet, format_dice, load_rules
+from zloutch.rules.loader import summary_switches
 from zloutch.rules.ruleset import FOUR_TWO_ONE, KIND_WORDS, STRAIGHT_OVER_THROWS
 from zloutch.rules.scoring import NO_SCORE_BONUS
 
@@ -166,9 +167,13 @@ def options_table(rules: RuleSet, section: str, title: str) -> Table:
 def rules_renderables(rules: RuleSet) -> list[RenderableType]:
     """Everything ``zloutch rules show`` prints about a rule set, in order."""
     summary = escape(rules.summary)
-    if rules.options:  # the summary is the rule file's words: it knows nothing of the options
-        switched = ", ".join(f"{name}={format_value(value)}" for name, value in rules.options)
-        summary += f" [dim](as written; the spec switches {escape(switched)})[/]"
+    options = summary_switches(rules)  # the summary is the rule file's words, before options
+    switched = ", ".join(f"{name}={format_value(value)}" for name, value in options or ())
+    if options is None:
+        summary += f" [dim](the words of {escape(rules.name)}, whose rules these are not)[/]"
+    elif options:
+        these = "the spec switches" if rules.options else f"these rules are {rules.name} with"
+        summary += f" [dim](as written; {these} {escape(switched)})[/]"
     parts: list[RenderableType] = [
         Text.from_markup(f"[bold]{escape(rules.name)}[/]: {summary}"),
         Text(f"dice: {rules.dice}    target: {format_target(rules)}"),

@@ -543,6 +543,20 @@ def _spec_value(value: OptionValue) -> str:
 
 
 @lru_cache(maxsize=1024)
+def summary_switches(rules: RuleSet) -> tuple[tuple[str, OptionValue], ...] | None:
+    """What the summary of ``rules`` does not say. A summary is the words of the rule file or
+    preset it was read from, before any option: the options switched since, those of a spec
+    (``dix-mille(entry=800)``) or, for rules named after a preset and read from elsewhere (a
+    file ``rules show --toml`` wrote from a spec), those that make the preset into them;
+    ``()`` where the summary is the rule set's own; None where rules named after a preset
+    differ from it beyond its options."""
+    if rules.options:
+        return rules.options
+    if rules.name not in PRESETS or rules.source == rules.name:
+        return ()
+    return _options_over(_preset(rules.name), rules)
+
+
 def canonical_spec(rules: RuleSet) -> str:
     """``RuleSet.spec``: the spec that loads this rule set, or ``<name>`` when none can.
 

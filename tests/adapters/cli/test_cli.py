@@ -445,3 +445,35 @@ def test_rules_show_says_the_summary_is_the_rule_files_when_options_change_it() 
     assert first.endswith("(as written; the spec switches target=10000)")
     plain = runner.invoke(app, ["rules", "show", "cinq-mille"], env={"COLUMNS": "300"})
     assert "as written" not in plain.stdout
+
+
+def test_a_rule_file_written_from_a_spec_says_what_its_summary_does_not(tmp_path: Path) -> None:
+    """``rules show --toml`` of a spec writes the preset's name and summary (a summary is
+    the words before any option); that file's summary is marked with the options that
+    make the preset into it, and a file named after a preset that options cannot make
+    says so. The preset's own file has no mark."""
+    wide = {"COLUMNS": "300"}
+    for spec, name in [("dix-mille(bump=any,entry=800,joker)", "spec.toml"), ("dix-mille", "p")]:
+        written = runner.invoke(app, ["rules", "show", "--toml", spec])
+        assert written.exit_code == 0, written.output
+        (tmp_path / name).write_text(written.stdout)
+    shown = runner.invoke(app, ["rules", "show", str(tmp_path / "spec.toml")], env=wide)
+    assert shown.exit_code == 0, shown.output
+    first = shown.stdout.splitlines()[0]
+    assert first.startswith("dix-mille: 10,000 with five dice: exactly 10,000, 500 to enter")
+    assert first.endswith(
+        "(as written; these rules are dix-mille with bump=any, entry=800, joker=on)"
+    )
+    own = runner.invoke(app, ["rules", "show", str(tmp_path / "p")], env=wide)
+    assert "as written" not in own.stdout and "whose rules" not in own.stdout
+    text = (
+        (tmp_path / "p")
+        .read_text()
+        .replace("singles = { 1 = 100, 5 = 50 }", "singles = { 1 = 100, 5 = 60 }")
+    )
+    (tmp_path / "other.toml").write_text(text)
+    other = runner.invoke(app, ["rules", "show", str(tmp_path / "other.toml")], env=wide)
+    assert other.exit_code == 0, other.output
+    assert other.stdout.splitlines()[0].endswith(
+        "(the words of dix-mille, whose rules these are not)"
+    )
