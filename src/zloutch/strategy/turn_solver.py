@@ -58,7 +58,9 @@ def check_total(rules: RuleSet, total: int) -> None:
 
 
 def check_score(rules: RuleSet, score: int) -> None:
-    """Refuse a banked score off the rule set's step, or past an exact target (T-9)."""
+    """Refuse a banked score off the rule set's step, past an exact target (T-9), or at the
+    target (or past it): a player there has won or waits for the others' last turns (F-4,
+    G-6), and plays no turn from there."""
     if score % rules.unit:
         raise SituationError(
             f"the banked score must be a multiple of {rules.unit} "
@@ -69,6 +71,11 @@ def check_score(rules: RuleSet, score: int) -> None:
         raise SituationError(
             f"a banked score of {score} is past the target: {rules.spec} must reach "
             f"{target} exactly, and a turn that would pass it is lost (T-9)"
+        )
+    if score >= target:
+        raise SituationError(
+            f"a banked score of {score} has reached the target of {target}: no turn is "
+            "played from there"
         )
 
 

@@ -125,6 +125,12 @@ def test_solve_thresholds_of_v7_and_of_entry_by_one_throw() -> None:
         (["score", "--advise", "--score", "9525", "11534"], "must be a multiple of 50"),
         (["solve", "--score", "12000"], "T-9"),
         (["solve", "--score", "125"], "must be a multiple of 50"),
+        # at the target the game is won (it answered a turn worth 0, or "No keep")
+        (["solve", "--score", "10000"], "has reached the target of 10000: no turn is played"),
+        (["score", "--advise", "--score", "10000", "11534"], "has reached the target of 10000"),
+        (["solve", "-r", "cinq-mille", "--score", "5000"], "has reached the target of 5000"),
+        # a score the turn does not read (it was ignored without a word)
+        (["solve", "-r", "zilch", "--score", "9500"], "--score only applies where the banked"),
         (["solve", "--threads", "2"], "error: --threads only applies with --game"),
         (["solve", "--game", "--threads", "2", "--device", "cuda"], "--threads is for --device"),
         (["solve", "--game", "--threads", "0"], "'--threads'"),
