@@ -63,6 +63,26 @@ def test_verify_catches_one_changed_face(tmp_path: Path) -> None:
     assert [t["action"] for t in report["throws"] if not t["matches"]] == [place + 1]
 
 
+def test_throws_that_cannot_be_checked_are_no_mismatch_in_the_json(tmp_path: Path) -> None:
+    """Dice from a seed on this machine: each throw's ``matches`` is null with the reason in
+    ``unchecked`` (it was false, as for a face changed), the verdict "uncheckable"."""
+    path = tmp_path / "seeded.json"
+    played = runner.invoke(
+        app,
+        ["play", "--plain", "-p", "Ana", "--seed", "4", "--record", str(path)],
+        input="throw\nquit\n",
+    )
+    assert played.exit_code == 0, played.output
+    result = runner.invoke(app, ["verify", "--json", str(path)])
+    assert result.exit_code == 1, result.output
+    report = json.loads(result.stdout)
+    assert report["verdict"] == "uncheckable"
+    assert report["throws"], report
+    for throw in report["throws"]:
+        assert throw["matches"] is None and throw["expected"] is None
+        assert isinstance(throw["unchecked"], str) and throw["unchecked"]
+
+
 def test_verify_refuses_what_is_not_a_record_in_one_line(tmp_path: Path) -> None:
     path = tmp_path / "nope.json"
     path.write_text("{}")

@@ -161,7 +161,9 @@ def verification_json(result: Verification) -> dict[str, Any]:
                 "throw": c.throw,
                 "recorded": list(c.recorded),
                 "expected": list(c.expected) if c.expected is not None else None,
-                "matches": c.matches,
+                # null where nothing can recompute the throw (not a mismatch): ``unchecked``
+                "matches": c.matches if c.expected is not None else None,
+                "unchecked": c.unchecked if c.expected is None else None,
             }
             for c in result.checks
         ],
