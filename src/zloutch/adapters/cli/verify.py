@@ -161,8 +161,8 @@ def verification_json(result: Verification) -> dict[str, Any]:
                 "throw": c.throw,
                 "recorded": list(c.recorded),
                 "expected": list(c.expected) if c.expected is not None else None,
-                # null where nothing can recompute the throw (not a mismatch): ``unchecked``
-                "matches": c.matches if c.expected is not None else None,
+                "matches": c.matches,  # false too where nothing recomputes it: "checked"
+                "checked": c.expected is not None,
                 "unchecked": c.unchecked if c.expected is None else None,
             }
             for c in result.checks
