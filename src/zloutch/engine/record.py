@@ -215,8 +215,12 @@ def _replay_one(state: GameState, i: int, text: str) -> GameState:
     return apply_legal(state, action)  # checked just above: not again
 
 
-def sheet_json(state: GameState) -> dict[str, Any]:
-    """The sheet and the result, in the shape of ``zloutch record show --json``."""
+def sheet_json(state: GameState, *, loose_ticks: bool = False) -> dict[str, Any]:
+    """The sheet and the result, in the shape of ``zloutch record show --json``.
+
+    ``loose_ticks``: with each player's ticks written before any level (G-3), which a
+    record's own sheet leaves out (a record is checked against it key for key, and every
+    version wrote it without: the actions give them back)."""
     return {
         "rules": state.rules.spec,
         "players": [
@@ -228,6 +232,7 @@ def sheet_json(state: GameState) -> dict[str, Any]:
                     {"value": lv.value, "crossed": lv.crossed, "pp": lv.pp, "ticks": lv.ticks}
                     for lv in s.levels
                 ],
+                **({"loose_ticks": s.loose_ticks} if loose_ticks else {}),
             }
             for i, s in enumerate(state.sheets)
         ],

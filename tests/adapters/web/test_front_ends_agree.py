@@ -29,9 +29,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from served import Server
 from websockets.sync.client import ClientConnection
 
-from conftest import Server
 from zloutch.app.dice import TypedDice
 from zloutch.app.session import Session, SessionError
 from zloutch.engine import (
@@ -132,7 +132,7 @@ def plain_legal(state: GameState) -> list[str]:
 
 
 def sheet(state: GameState) -> list[dict[str, Any]]:
-    found: list[dict[str, Any]] = json.loads(json.dumps(sheet_json(state)))
+    found: list[dict[str, Any]] = json.loads(json.dumps(sheet_json(state, loose_ticks=True)))
     return found
 
 

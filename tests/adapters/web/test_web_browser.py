@@ -17,8 +17,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from served import Server
 
-from conftest import Server
 from zloutch.app.fairdice import message, throw_faces
 from zloutch.engine import legal_actions
 from zloutch.engine.record import PlayerSeed, load_record, sheet_json

@@ -7,7 +7,7 @@ import threading
 import time
 import urllib.request
 
-from conftest import Server
+from served import Server
 
 ONE_POINT_DIE = (
     '[rules]\nname = "one point"\ndice = 1\n[scoring]\nsingles = { 1 = 1 }\n'

@@ -3,7 +3,7 @@ a binary frame, JSON nested past Python's recursion limit, NaN, text that is no 
 
 from __future__ import annotations
 
-from conftest import Player, Server
+from served import Player, Server
 
 
 def test_hostile_frames_are_answered_and_the_socket_lives_on(server: Server) -> None:

@@ -7,8 +7,7 @@ import urllib.error
 import urllib.request
 
 import pytest
-
-from conftest import Server
+from served import Server
 
 
 def raw(server: Server, method: str, path: str, body: bytes | None) -> tuple[int, object]:

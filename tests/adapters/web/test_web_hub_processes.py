@@ -11,7 +11,8 @@ import threading
 from collections.abc import AsyncIterator, Callable, Sequence
 from typing import Any
 
-from conftest import queued
+from served import queued
+
 from zloutch.adapters.web.protocol import WIRE
 from zloutch.server import (
     Accepted,

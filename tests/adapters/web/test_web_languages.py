@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from conftest import Player, Server
+from served import Player, Server
+
 from zloutch.rules import OPTIONS, PRESETS, load_rules
 
 SHORT = "dix-mille(target=2000)"

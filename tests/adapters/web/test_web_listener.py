@@ -16,8 +16,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from served import Player, Server
 
-from conftest import Player, Server
 from zloutch.server.gamedb import LISTENER_NAME
 
 # One worker runs every test on the shared PostgreSQL database: this one restarts it.

@@ -13,8 +13,8 @@ from typing import Any
 
 from babel.messages.extract import extract_from_dir
 from babel.messages.pofile import read_po
+from served import Player, Server
 
-from conftest import Player, Server
 from zloutch.adapters.web.app import STATIC
 from zloutch.rules import load_rules
 

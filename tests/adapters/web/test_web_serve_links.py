@@ -9,8 +9,8 @@ import time
 from pathlib import Path
 
 import pytest
+from served import SRC, free_port
 
-from conftest import SRC, free_port
 from zloutch.adapters.cli.serve import (
     checked_public_url,
     network_addresses,

@@ -11,10 +11,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from served import Player, Server
 from typer.testing import CliRunner
 from websockets.asyncio.client import ClientConnection, connect
 
-from conftest import Player, Server
 from zloutch.adapters.cli import app
 
 SHORT = "dix-mille(target=2000)"

@@ -8,8 +8,7 @@ import threading
 from pathlib import Path
 
 import pytest
-
-from conftest import Player, Server
+from served import Player, Server
 
 # One worker runs every test on the shared PostgreSQL database (one of them restarts it).
 pytestmark = pytest.mark.xdist_group("postgres")

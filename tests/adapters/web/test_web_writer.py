@@ -11,7 +11,8 @@ import weakref
 from collections.abc import Sequence
 from typing import Any
 
-from conftest import queued
+from served import queued
+
 from zloutch.adapters.web.protocol import WIRE
 from zloutch.server import (
     Accepted,

@@ -58,6 +58,6 @@ def record_show(
     with user_errors():
         _, state = load_record(read_text(file, "record"))
     if as_json:
-        typer.echo(json.dumps(sheet_json(state)))
+        typer.echo(json.dumps(sheet_json(state, loose_ticks=True)))
     else:
         render_record(state)

@@ -116,7 +116,7 @@ def state_json(room: Room, lang: str = "en") -> dict[str, Any]:
             kind: None if why is None else {"reason": translate(why.reason, lang), "rule": why.rule}
             for kind, why in refusals(room).items()
         },
-        "sheet": sheet_json(state),
+        "sheet": sheet_json(state, loose_ticks=True),
         "standing": standing_json(state),
         "outcome": outcome_json(state),
         "dice": None if room.game.table_mode else dice_json(room.dice()),
