@@ -151,3 +151,22 @@ def test_a_record_whose_sheet_was_changed_is_refused_naming_the_player(tmp_path:
     code, _, err = invoke("record", "show", str(record))
     assert code == 2 and err.count("\n") == 1
     assert "the record's sheet says Ana stands at 1,350; its actions give 600" in err
+
+
+def test_record_show_json_keeps_a_tick_written_before_any_level(tmp_path: Path) -> None:
+    """Ana farkles before she has a level: a loose tick (G-3), which ``record show`` draws
+    and the JSON left out; the record's own sheet is as every version wrote it."""
+    throws, record = tmp_path / "throws.txt", tmp_path / "game.json"
+    throws.write_text("2 3 4 6 6\n2 2 3 4 6\n")
+    code, _, err = invoke(
+        "play", "--plain", "-p", "Ana,Bob", "--dice", str(throws), "--record", str(record),
+        stdin="throw\nthrow\nquit\n",
+    )  # fmt: skip
+    assert code == 0, err
+    code, out, err = invoke("record", "show", "--json", str(record))
+    assert code == 0, err
+    ana, bob = json.loads(out)["players"]
+    assert (ana["levels"], ana["loose_ticks"]) == ([], 1)
+    assert (bob["levels"], bob["loose_ticks"]) == ([], 1)
+    kept = json.loads(record.read_text())["sheet"]["players"]
+    assert all("loose_ticks" not in p for p in kept)
