@@ -193,7 +193,9 @@ class Player:
         while self.state.get("version", -1) < version:
             self.receive(max(0.1, deadline - time.monotonic()))
 
-    def intent(self, action: str, version: int | None = None, id: str | None = None) -> dict[str, Any]:
+    def intent(
+        self, action: str, version: int | None = None, id: str | None = None
+    ) -> dict[str, Any]:
         self.count += 1
         client_id = id or f"{id or ''}{time.monotonic_ns()}-{self.count}"
         seen = self.state["version"] if version is None else version
