@@ -107,6 +107,30 @@ def test_bad_flags_give_one_error_line_and_exit_2(
         assert len([line for line in output.splitlines() if line.startswith("error:")]) == 1
 
 
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("", "the dice file has no throw (one throw a line"),
+        ("# a comment\n\n", "the dice file has no throw (one throw a line"),
+        ("1 1 4 4 3\n1 1 4 4 3 2\n", "line 2: 6 dice (1 1 2 3 4 4), but dix-mille throws 5"),
+    ],
+)
+@pytest.mark.parametrize("command", ["play", "table"])
+def test_a_dice_file_no_game_can_use_is_refused_before_the_game(
+    command: str, text: str, message: str, tmp_path: Path
+) -> None:
+    """An empty dice file, or a throw of more dice than the game has: one line before the
+    game starts, and no record (they started a game that stopped at the throw)."""
+    dice, record = tmp_path / "dice.txt", tmp_path / "game.json"
+    dice.write_text(text)
+    args = ("--plain", "-p", "Ana", "--dice", str(dice), "--record", str(record))
+    code, output = invoke(command, *args, stdin="throw\nquit\n")
+    assert code == 2, output
+    (line,) = output.strip().splitlines()
+    assert line.startswith(f"error: {dice}") and message in line
+    assert not record.exists()
+
+
 def test_a_seed_at_a_real_table_is_refused_not_dice_drawn() -> None:
     """``table --seed`` drew the dice under a banner that said they were typed in."""
     code, output = invoke("table", "--plain", "--players", "Ana", "--seed", "3")

@@ -28,7 +28,7 @@ from zloutch.engine.record import (
     UncommittedDice,
     roll,
 )
-from zloutch.rules import Dice, InvalidDiceError, ZloutchError, format_dice, parse_dice
+from zloutch.rules import Dice, InvalidDiceError, RuleSet, ZloutchError, format_dice, parse_dice
 
 
 class DiceFileError(ZloutchError):
@@ -150,7 +150,24 @@ class ScriptedDice:
                 throws.append((number, parse_dice(line.split())))
             except InvalidDiceError as exc:
                 raise DiceFileError(f"{name} line {number}: {exc}") from None
+        if not throws:
+            raise DiceFileError(
+                f"{name}: the dice file has no throw (one throw a line, faces separated by "
+                "spaces: 1 1 4 4 3)"
+            )
         return cls(name, tuple(throws))
+
+    def check(self, rules: RuleSet) -> None:
+        """Refuse, before the game starts, a throw of more dice than ``rules`` has: the
+        other counts are checked as each throw is drawn (a turn throws fewer dice as it
+        sets some aside)."""
+        for number, dice in self.throws:
+            if len(dice) > rules.dice:
+                raise DiceFileError(
+                    f"{self.name} line {number}: {count_dice(len(dice))} "
+                    f"({format_dice(dice)}), but {rules.spec} throws "
+                    f"{count_dice(rules.dice)} at most"
+                )
 
     @classmethod
     def from_file(cls, path: str) -> ScriptedDice:

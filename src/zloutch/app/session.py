@@ -19,6 +19,7 @@ from typing import Literal
 from zloutch.app.dice import (
     CommittedDice,
     DiceSource,
+    ScriptedDice,
     SeededDice,
     TypedDice,
     choose_dice,
@@ -358,6 +359,8 @@ class Session:
         rules, rules_toml = kept_rules(load_rules(spec))
         names = parse_players(players)
         dice = dice or choose_dice(dice_file=None, seed=None, table_mode=table_mode)
+        if isinstance(dice, ScriptedDice):
+            dice.check(rules)
         state = new_game(rules, names, table_mode=table_mode)
         seed = dice.seed if isinstance(dice, SeededDice) else None
         record = Record(
@@ -392,6 +395,8 @@ class Session:
         throws = count_throws(record.actions)
         if dice is None:
             dice = _dice_going_on(record, throws)
+        if isinstance(dice, ScriptedDice):
+            dice.check(state.rules)
         if isinstance(dice, CommittedDice):
             dice.first_throw = throws
         if state.phase is not Phase.OVER:  # an ended game throws no more: its dice stay
