@@ -191,8 +191,9 @@ def test_record_show_json_shape(tmp_path: Path) -> None:
                 "score": 600,
                 "entered": True,
                 "levels": [{"value": 600, "crossed": False, "pp": False, "ticks": 0}],
+                "loose_ticks": 0,
             },
-            {"name": "Bob", "score": 0, "entered": False, "levels": []},
+            {"name": "Bob", "score": 0, "entered": False, "levels": [], "loose_ticks": 0},
         ],
         "winners": [],
         "finished": False,
@@ -298,9 +299,12 @@ def test_dice_file_size_mismatch_names_the_line() -> None:
 
 
 def test_dice_file_exhausted_says_so() -> None:
-    s = Session.new("dix-mille", "Ana,Bob", dice=ScriptedDice.from_text("", "empty.txt"))
+    dice = ScriptedDice.from_text("2 3 4 6 6\n", "short.txt")
+    s = Session.new("dix-mille", "Ana,Bob", dice=dice)
     s.act(Throw())
-    with pytest.raises(DiceExhaustedError, match=r"empty\.txt has no more throws"):
+    s.roll()  # Ana farkles
+    s.act(Throw())
+    with pytest.raises(DiceExhaustedError, match=r"short\.txt has no more throws"):
         s.roll()
 
 
