@@ -165,6 +165,7 @@ def test_an_uploaded_record_goes_on_as_a_new_game(server: Server) -> None:
     created, tokens = server.new_game(seats=[{"name": "Ana"}, {"name": "Bob"}])
     ana = Player(server, created["game"], tokens[0])
     ana.intent("throw")
+    ana.until_version(2)  # the throw and its roll (a farkle's tick is in the sheet now)
     record = server.get(f"/api/games/{created['game']}/record")
     assert record["dice"]["secret"] is None  # not over: the secret stays hidden
     new = server.post("/api/records", {"record": record})
@@ -193,6 +194,7 @@ def test_a_rule_set_from_a_client_never_names_a_file_of_the_server(
     created, tokens = server.new_game(seats=[{"name": "Ana"}, {"name": "Bob"}])
     ana = Player(server, created["game"], tokens[0])
     ana.intent("throw")
+    ana.until_version(2)  # the throw and its roll (a farkle's tick is in the sheet now)
     record = server.get(f"/api/games/{created['game']}/record")
     ana.close()
     assert "rules_toml" not in record
