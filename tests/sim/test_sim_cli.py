@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import csv
 import json
+from decimal import Decimal
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from zloutch.adapters.cli import app
+from zloutch.adapters.cli.simulate import percent
 
 # One worker compiles the simulation's Numba kernels (about 9 s of CPU on a fresh clone),
 # not every worker: the tests that play fast games share it (tests/conftest.py).
@@ -191,3 +195,28 @@ def test_optimal_is_refused_in_one_line_where_it_cannot_play_its_policy(
     assert result.exit_code == 2, result.output
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error: optimal") and words in lines[0]
+
+
+@given(st.integers(1, 10**7), st.data())
+def test_two_seats_rates_always_add_up_to_a_hundred_percent(
+    games: int, data: st.DataObject
+) -> None:
+    """A seat's rate and the other's, shown to a tenth of a percent, add up to 100.0% (a
+    tie's half win included), and the advantages over a fair half read alike: 51.85% and
+    48.15% were shown 51.8% and 48.1%, +1.8% and -1.9% (binary fractions rounded)."""
+    halves = data.draw(st.integers(0, 2 * games))
+    first, second = halves / 2 / games, (2 * games - halves) / 2 / games
+    one, other = percent(first), percent(second)
+    assert Decimal(one[:-1]) + Decimal(other[:-1]) == 100
+    up, down = percent(first - 0.5, sign=True), percent(second - 0.5, sign=True)
+    assert up.lstrip("+-") == down.lstrip("+-")
+
+
+def test_a_rate_is_rounded_from_its_decimal_digits() -> None:
+    assert (percent(0.5185), percent(0.4815)) == ("51.8%", "48.2%")
+    assert (percent(0.0185, sign=True), percent(-0.0185, sign=True)) == ("+1.8%", "-1.8%")
+    assert (percent(1.0), percent(0.0, sign=True), percent(-0.0001, sign=True)) == (
+        "100.0%",
+        "+0.0%",
+        "+0.0%",
+    )

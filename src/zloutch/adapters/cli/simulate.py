@@ -289,6 +289,18 @@ def simulation_csv(document: dict[str, Any]) -> str:
     return out.getvalue()
 
 
+def percent(rate: float, *, sign: bool = False) -> str:
+    """A rate as a percentage to a tenth, rounded from its decimal digits (0.5185 is
+    51.85%, not the binary 0.51849999...) half to even: a rate and its complement always
+    add up to 100.0% (51.8% and 48.2%, not 51.8% and 48.1%), and +x and -x read alike."""
+    from decimal import ROUND_HALF_EVEN, Decimal
+
+    shown = (Decimal(repr(rate)) * 100).quantize(Decimal("0.1"), rounding=ROUND_HALF_EVEN)
+    if shown == 0:
+        shown = abs(shown)  # no "-0.0%"
+    return f"{shown:+}%" if sign else f"{shown}%"
+
+
 def render_simulation(document: dict[str, Any]) -> None:
     from rich import box
     from rich.markup import escape
@@ -328,7 +340,7 @@ def render_simulation(document: dict[str, Any]) -> None:
         low, high = p["win_rate_ci95"]
         table.add_row(
             escape(p["name"]),
-            f"{p['win_rate']:.1%}",
+            percent(p["win_rate"]),
             f"{100 * low:.1f}-{100 * high:.1f}",
             f"{p['average_score']:,.0f}",
             f"{p['average_turns']:.1f}",
@@ -344,9 +356,9 @@ def render_simulation(document: dict[str, Any]) -> None:
         low, high = s["win_rate_ci95"]
         seats.add_row(
             str(s["seat"]),
-            f"{s['win_rate']:.1%}",
-            f"{low:.1%} - {high:.1%}",
-            f"{s['advantage']:+.1%}",
+            percent(s["win_rate"]),
+            f"{percent(low)} - {percent(high)}",
+            percent(s["advantage"], sign=True),
         )
     out.print(seats)
     played = sorted({words for words in document.get("policies", ()) if words.startswith("the ")})
