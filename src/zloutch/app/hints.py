@@ -10,7 +10,6 @@ solve once, whatever the number of games and clients asking.
 
 from __future__ import annotations
 
-import gc
 import math
 import multiprocessing
 import os
@@ -161,25 +160,17 @@ class BackgroundSolves:
         return job is not None and not job.done()
 
     def close(self, *, kill: bool = False) -> None:
-        """No more solves, and the solving process gone when this returns (its queues'
-        semaphores released: left to the interpreter's exit, they were reported leaked).
-        The solve under way is waited for, or with ``kill`` stopped (a terminal game that
-        quits, a server that stops: neither waits minutes for a table; the cache keeps only
-        whole tables, and a server solves again for the games in play when it starts)."""
+        """No more solves; ``kill``: the one under way is stopped too (a terminal game that
+        quits does not wait minutes for a table nobody will read; the cache keeps only
+        whole tables)."""
         with self._lock:
             pool, self._pool = self._pool, None
-            jobs, self._jobs = self._jobs, {}
         if pool is None:
             return
-        busy = any(not job.done() for job in jobs.values())  # an idle one exits by itself
-        workers = list(getattr(pool, "_processes", {}).values()) if kill and busy else []
+        workers = list(getattr(pool, "_processes", {}).values()) if kill else []
         pool.shutdown(wait=False, cancel_futures=True)
         for worker in workers:  # Python 3.14 has pool.terminate_workers() for this
             worker.terminate()
-        pool.shutdown(wait=True)
-        if workers:  # a broken pool's queues sit in reference cycles: freed now, not never
-            del pool, workers, jobs
-            gc.collect()
 
 
 class SharedAdvisors:

@@ -602,34 +602,6 @@ def test_a_best_bot_alone_plays_its_game_to_the_end_turn_optimal(server: Server)
             assert load_game_solution(load_rules(spec)) is None
 
 
-@pytest.mark.slow  # a server of its own, and a solving process
-def test_a_server_stopped_after_a_solve_leaves_nothing_behind(db_url: str, tmp_path: Path) -> None:
-    """SIGTERM once a best bot's game is solved: the server stops in seconds, its solving
-    process with it, and its log ends without the interpreter's warning of 5 semaphores
-    leaked (the solving pool was left to the interpreter's exit)."""
-    import time
-
-    server = Server(db_url, log=tmp_path / "server.log", cache=tmp_path / "cache")
-    server.start()
-    try:
-        spec = "greed(target=1000)"
-        server.new_game(rules=spec, seats=[{"bot": "best"}, {"name": "Ana"}], pace=0)
-        deadline = time.monotonic() + 60
-        while not list((tmp_path / "cache").rglob("*.npz")):
-            assert time.monotonic() < deadline, f"{spec} was not solved in 60 s"
-            time.sleep(0.2)
-        time.sleep(1)  # the table saved; the solving process idle
-        began = time.monotonic()
-        assert server.process is not None
-        server.process.terminate()
-        server.process.wait(20)
-        assert time.monotonic() - began < 10
-    finally:
-        server.stop()
-    log = server.read_log()
-    assert "leaked" not in log and "Traceback" not in log, log
-
-
 def test_the_page_is_told_what_each_bot_plays(server: Server) -> None:
     seats = [{"bot": "strong"}, {"name": "Ana"}, {"bot": "medium"}]
     created, _ = server.new_game(rules="dix-mille", seats=seats)
