@@ -167,12 +167,14 @@ def options_table(rules: RuleSet, section: str, title: str) -> Table:
 def rules_renderables(rules: RuleSet) -> list[RenderableType]:
     """Everything ``zloutch rules show`` prints about a rule set, in order."""
     summary = escape(rules.summary)
-    options = summary_switches(rules)  # the summary is the rule file's words, before options
-    switched = ", ".join(f"{name}={format_value(value)}" for name, value in options or ())
-    if options is None:
+    left_out = summary_switches(rules)  # the summary is the rule file's words, before options
+    if left_out is None:
         summary += f" [dim](the words of {escape(rules.name)}, whose rules these are not)[/]"
-    elif options:
-        these = "the spec switches" if rules.options else f"these rules are {rules.name} with"
+    elif left_out.options:
+        switched = ", ".join(f"{n}={format_value(v)}" for n, v in left_out.options)
+        these = (
+            "the spec switches" if left_out.preset is None else f"these rules are {rules.name} with"
+        )
         summary += f" [dim](as written; {these} {escape(switched)})[/]"
     parts: list[RenderableType] = [
         Text.from_markup(f"[bold]{escape(rules.name)}[/]: {summary}"),

@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterable, Mapping
 from functools import cache, lru_cache
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from zloutch.rules.errors import InvalidRulesError, excerpt
 from zloutch.rules.ruleset import OPTIONS, SECTIONS, OptionValue, RuleSet, option_kind
@@ -542,21 +542,31 @@ def _spec_value(value: OptionValue) -> str:
     return str(value)
 
 
-@lru_cache(maxsize=1024)
-def summary_switches(rules: RuleSet) -> tuple[tuple[str, OptionValue], ...] | None:
+class SummarySwitches(NamedTuple):
+    """What a summary leaves out (``summary_switches``)."""
+
+    options: tuple[tuple[str, OptionValue], ...]
+    """The options switched since the summary's words were written."""
+    preset: str | None
+    """The preset the rules are measured against (they are read from elsewhere, a file
+    under the preset's name and summary); None: the options are the spec's own."""
+
+
+def summary_switches(rules: RuleSet) -> SummarySwitches | None:
     """What the summary of ``rules`` does not say. A summary is the words of the rule file or
     preset it was read from, before any option: the options switched since, those of a spec
-    (``dix-mille(entry=800)``) or, for rules named after a preset and read from elsewhere (a
-    file ``rules show --toml`` wrote from a spec), those that make the preset into them;
-    ``()`` where the summary is the rule set's own; None where rules named after a preset
-    differ from it beyond its options."""
-    if rules.options:
-        return rules.options
-    if rules.name not in PRESETS or rules.source == rules.name:
-        return ()
-    return _options_over(_preset(rules.name), rules)
+    (``dix-mille(entry=800)``) or, for rules read from elsewhere under a preset's name and
+    summary (a file ``rules show --toml`` wrote from a spec), every option that makes the
+    preset into them (the file's and its spec's); no options where the summary is the rule
+    set's own; None where such rules differ from their preset beyond its options."""
+    name = rules.name
+    if name in PRESETS and rules.source != name and rules.summary == _preset(name).summary:
+        options = _options_over(_preset(name), rules)
+        return None if options is None else SummarySwitches(options, name)
+    return SummarySwitches(rules.options, None)
 
 
+@lru_cache(maxsize=1024)
 def canonical_spec(rules: RuleSet) -> str:
     """``RuleSet.spec``: the spec that loads this rule set, or ``<name>`` when none can.
 

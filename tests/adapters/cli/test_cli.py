@@ -477,3 +477,15 @@ def test_a_rule_file_written_from_a_spec_says_what_its_summary_does_not(tmp_path
     assert other.stdout.splitlines()[0].endswith(
         "(the words of dix-mille, whose rules these are not)"
     )
+    # A spec on the file: every option the preset differs by, the file's and the spec's.
+    spec = f"{tmp_path / 'spec.toml'}(target=5000)"
+    more = runner.invoke(app, ["rules", "show", spec], env=wide).stdout.splitlines()[0]
+    assert more.endswith(
+        "(as written; these rules are dix-mille with bump=any, entry=800, joker=on, target=5000)"
+    )
+    # The file's own words: nothing to mark, whatever its rules.
+    summary = next(line for line in text.splitlines() if line.startswith("summary = "))
+    ours = text.replace(summary, 'summary = "Our house: 5 is worth 60"')
+    (tmp_path / "ours.toml").write_text(ours)
+    shown = runner.invoke(app, ["rules", "show", str(tmp_path / "ours.toml")], env=wide)
+    assert shown.stdout.splitlines()[0] == "dix-mille: Our house: 5 is worth 60"
