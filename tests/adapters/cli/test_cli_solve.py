@@ -129,6 +129,8 @@ def test_solve_thresholds_of_v7_and_of_entry_by_one_throw() -> None:
         (["solve", "--score", "10000"], "has reached the target of 10000: no turn is played"),
         (["score", "--advise", "--score", "10000", "11534"], "has reached the target of 10000"),
         (["solve", "-r", "cinq-mille", "--score", "5000"], "has reached the target of 5000"),
+        # a score the turn does not read (it was ignored without a word)
+        (["solve", "-r", "zilch", "--score", "9500"], "--score only applies where the banked"),
         (["solve", "--threads", "2"], "error: --threads only applies with --game"),
         (["solve", "--game", "--threads", "2", "--device", "cuda"], "--threads is for --device"),
         (["solve", "--game", "--threads", "0"], "'--threads'"),
@@ -138,21 +140,6 @@ def test_options_that_cannot_apply_are_refused(args: list[str], needle: str) -> 
     result = runner.invoke(app, args)
     assert result.exit_code == 2
     assert needle in result.output and "Traceback" not in result.output
-
-
-def test_a_score_the_turn_does_not_read_is_said_not_ignored() -> None:
-    """zilch's turn is the same at every score: --score gave the same figure without a word;
-    now one warning line, and the figure (the command took it before: not refused)."""
-    plain = runner.invoke(app, ["solve", "-r", "zilch", "--json"])
-    scored = runner.invoke(app, ["solve", "-r", "zilch", "--score", "9500", "--json"])
-    assert plain.exit_code == scored.exit_code == 0, scored.output
-    assert json.loads(scored.stdout) == json.loads(plain.stdout)
-    assert scored.stderr == (
-        "warning: --score 9500 changes nothing: the banked score changes a turn under an "
-        "exact target (T-9), the last 1000 (G-7) or a keep that wins, and zilch has none of "
-        "them\n"
-    )
-    assert plain.stderr == ""
 
 
 def test_score_advise_under_v7_reads_the_multiple_set_aside() -> None:

@@ -94,12 +94,11 @@ def solve(
                 f"{flag} is for the turn solver (without --game): the game solver covers "
                 "every pair of scores"
             )
-        if banked and not game and not Situation.score_matters(rules):  # said, not refused:
-            typer.echo(  # the command took it before, and scripts may give it for every set
-                f"warning: --score {banked} changes nothing: the banked score changes a turn "
-                f"under an exact target (T-9), the last 1000 (G-7) or a keep that wins, and "
-                f"{rules.spec} has none of them",
-                err=True,
+        if banked and not game and not Situation.score_matters(rules):
+            raise ZloutchError(
+                f"--score only applies where the banked score changes the turn (an exact "
+                f"target, T-9; the last 1000, G-7; a keep that wins): {rules.spec} has none, "
+                "and its turn is the same at every score"
             )
         try:
             if game:
