@@ -129,8 +129,6 @@ def test_solve_thresholds_of_v7_and_of_entry_by_one_throw() -> None:
         (["solve", "--score", "10000"], "has reached the target of 10000: no turn is played"),
         (["score", "--advise", "--score", "10000", "11534"], "has reached the target of 10000"),
         (["solve", "-r", "cinq-mille", "--score", "5000"], "has reached the target of 5000"),
-        # a score the turn does not read (it was ignored without a word)
-        (["solve", "-r", "zilch", "--score", "9500"], "--score only applies where the banked"),
         (["solve", "--threads", "2"], "error: --threads only applies with --game"),
         (["solve", "--game", "--threads", "2", "--device", "cuda"], "--threads is for --device"),
         (["solve", "--game", "--threads", "0"], "'--threads'"),

@@ -68,7 +68,6 @@ def solve(
     """Solve a rule set: the value of a turn and when to bank, or (--game) who wins."""
     # The solvers (Numba kernels) are imported by the command, not by zloutch --help.
     from zloutch.app.solve import cached_turn_summary
-    from zloutch.engine.compiled import Situation
     from zloutch.engine.endings import load_rules
     from zloutch.rules import ZloutchError
 
@@ -93,12 +92,6 @@ def solve(
             raise ZloutchError(
                 f"{flag} is for the turn solver (without --game): the game solver covers "
                 "every pair of scores"
-            )
-        if banked and not game and not Situation.score_matters(rules):
-            raise ZloutchError(
-                f"--score only applies where the banked score changes the turn (an exact "
-                f"target, T-9; the last 1000, G-7; a keep that wins): {rules.spec} has none, "
-                "and its turn is the same at every score"
             )
         try:
             if game:
