@@ -26,7 +26,8 @@ import numpy.typing as npt
 from zloutch.rules import RuleSet, ZloutchError
 from zloutch.sim.turns import TurnScores
 from zloutch.strategy.game_solver import GameSolution, PairSolutions
-from zloutch.strategy.turn_solver import Hand, Situation, TurnSolution, solve_turn
+from zloutch.strategy.turn_solver import Hand, Situation, SituationError, TurnSolution, solve_turn
+from zloutch.strategy.turn_solver import check_score as check_turn_score
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -536,12 +537,14 @@ def turn_solution(rules: RuleSet, entered: bool = True, score: int = 0) -> TurnS
 
 
 def check_score(rules: RuleSet, score: int, option: str) -> None:
-    """A banked score: from 0 to below the target, in the rule set's steps."""
-    g, unit = rules.game, rules.unit
-    if not 0 <= score < g.target or score % unit:
-        raise PlotError(
-            f"{option} must be a score from 0 to {g.target - unit} in steps of {unit}, not {score}"
-        )
+    """A banked score a turn is played from (``turn_solver.check_score``: in the rule set's
+    steps, below the target), from 0: what a plot's axes start at."""
+    try:
+        check_turn_score(rules, score)
+    except SituationError as exc:
+        raise PlotError(f"{option} {score}: {exc}") from None
+    if score < 0:
+        raise PlotError(f"{option} {score}: the plots start at a score of 0")
 
 
 # ---------------------------------------------------------------------------- a game's curve
