@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from zloutch.adapters.cli import app
-from zloutch.adapters.cli.simulate import percent
+from zloutch.adapters.cli.simulate import advantage, percent
 
 # One worker compiles the simulation's Numba kernels (about 9 s of CPU on a fresh clone),
 # not every worker: the tests that play fast games share it (tests/conftest.py).
@@ -208,12 +208,19 @@ def test_two_seats_rates_always_add_up_to_a_hundred_percent(
     first, second = halves / 2 / games, (2 * games - halves) / 2 / games
     one, other = percent(first), percent(second)
     assert Decimal(one[:-1]) + Decimal(other[:-1]) == 100
-    up, down = percent(first - 0.5, sign=True), percent(second - 0.5, sign=True)
+    up, down = (percent(advantage(rate, 2), sign=True) for rate in (first, second))
     assert up.lstrip("+-") == down.lstrip("+-")
 
 
 def test_a_rate_is_rounded_from_its_decimal_digits() -> None:
     assert (percent(0.5185), percent(0.4815)) == ("51.8%", "48.2%")
+    # 1,037 wins of 2,000: the binary differences from a half are 0.01849999... and
+    # -0.01850000...1, shown +1.8% and -1.9% when rounded as they are
+    first, second = 1037 / 2000, 963 / 2000
+    assert (first - 0.5, second - 0.5) != (0.0185, -0.0185)
+    shown = [percent(advantage(rate, 2), sign=True) for rate in (first, second)]
+    assert shown == ["+1.8%", "-1.8%"]
+    assert percent(advantage(0.3335, 3), sign=True) == "+0.0%"
     assert (percent(0.0185, sign=True), percent(-0.0185, sign=True)) == ("+1.8%", "-1.8%")
     assert (percent(1.0), percent(0.0, sign=True), percent(-0.0001, sign=True)) == (
         "100.0%",

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import time
+from decimal import ROUND_HALF_EVEN, Decimal
 from typing import Annotated, Any
 
 import typer
@@ -289,16 +290,23 @@ def simulation_csv(document: dict[str, Any]) -> str:
     return out.getvalue()
 
 
-def percent(rate: float, *, sign: bool = False) -> str:
+def percent(rate: float | Decimal, *, sign: bool = False, symbol: bool = True) -> str:
     """A rate as a percentage to a tenth, rounded from its decimal digits (0.5185 is
     51.85%, not the binary 0.51849999...) half to even: a rate and its complement always
     add up to 100.0% (51.8% and 48.2%, not 51.8% and 48.1%), and +x and -x read alike."""
-    from decimal import ROUND_HALF_EVEN, Decimal
-
-    shown = (Decimal(repr(rate)) * 100).quantize(Decimal("0.1"), rounding=ROUND_HALF_EVEN)
+    exact = rate if isinstance(rate, Decimal) else Decimal(repr(rate))
+    shown = (exact * 100).quantize(Decimal("0.1"), rounding=ROUND_HALF_EVEN)
     if shown == 0:
         shown = abs(shown)  # no "-0.0%"
-    return f"{shown:+}%" if sign else f"{shown}%"
+    text = f"{shown:+}" if sign else f"{shown}"
+    return f"{text}%" if symbol else text
+
+
+def advantage(rate: float, seats: int) -> Decimal:
+    """A seat's rate less a fair share, from the rate's decimal digits: the document's
+    ``advantage`` is the binary difference (0.5185 - 0.5 = 0.01849999...), which
+    ``percent`` would show +1.8% against the other seat's -1.9%."""
+    return Decimal(repr(rate)) - Decimal(1) / seats
 
 
 def render_simulation(document: dict[str, Any]) -> None:
@@ -341,7 +349,7 @@ def render_simulation(document: dict[str, Any]) -> None:
         table.add_row(
             escape(p["name"]),
             percent(p["win_rate"]),
-            f"{100 * low:.1f}-{100 * high:.1f}",
+            f"{percent(low, symbol=False)}-{percent(high, symbol=False)}",
             f"{p['average_score']:,.0f}",
             f"{p['average_turns']:.1f}",
             f"{p['farkle_rate']:.0%}",
@@ -358,7 +366,7 @@ def render_simulation(document: dict[str, Any]) -> None:
             str(s["seat"]),
             percent(s["win_rate"]),
             f"{percent(low)} - {percent(high)}",
-            percent(s["advantage"], sign=True),
+            percent(advantage(s["win_rate"], len(document["seats"])), sign=True),
         )
     out.print(seats)
     played = sorted({words for words in document.get("policies", ()) if words.startswith("the ")})
