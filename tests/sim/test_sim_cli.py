@@ -185,7 +185,7 @@ def test_optimal_alone_plays_expert_s_games_and_solves_nothing(
     ("rules", "players", "words"),
     [
         ("dix-mille(final_round)", "optimal,expert", "does not model"),
-        ("greed(min_players=3)", "optimal,expert,expert", "model a table of 3 to 8 players, never"),
+        ("greed(min_players=3)", "optimal,expert,expert", "a game of 3 players or more, never"),
     ],
 )
 def test_optimal_is_refused_in_one_line_where_it_cannot_play_its_policy(

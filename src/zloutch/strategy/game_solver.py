@@ -114,8 +114,10 @@ def unsupported_reason(rules: RuleSet, *, how: bool = True) -> str | None:
         if others:
             together = ", ".join(others)
             reasons.append(f"the consecutive-farkle penalty (F-1) together with {together}")
-    if g.max_players < 2 or g.min_players > 2:  # it solves the game of two
-        reasons.append(f"a table of {g.min_players} to {g.max_players} players, never two")
+    if g.max_players < 2:  # it solves the game of two
+        reasons.append("a game of one player")
+    elif g.min_players > 2:
+        reasons.append(f"a game of {g.min_players} players or more, never two")
     if t.fresh_farkle_penalty:
         reasons.append("the penalty for a blank first throw (fresh_farkle_penalty)")
     if g.exact_target and g.overshoot == "throw_on" and "win" in rules.kinds_values().values():
