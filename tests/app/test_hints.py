@@ -104,3 +104,35 @@ def test_a_hint_in_points_says_nothing_of_a_solve_nobody_asked_for() -> None:
     lines = hint_lines(session)
     assert lines[0] == "Hint for Ana, expected points banked by this turn:"
     assert not any("background" in line for line in lines)
+
+
+@pytest.mark.parametrize("spec", ["farkle-minimal(target=500)", "farkle"])
+def test_closing_the_solves_leaves_no_process_thread_or_semaphore(spec: str) -> None:
+    """After ``close`` (a server that stops, a game that quits), once a table is solved or
+    while one is: the worker process and the pool's manager thread are gone, and so are the
+    pool's semaphores. A close that did not wait left the manager thread joining the worker
+    and its queues alive; a server's exit (the signal raised again by uvicorn) skips the
+    interpreter's clean-up, and multiprocessing reported 5 semaphores leaked."""
+    import gc
+    import multiprocessing.synchronize
+    import threading
+
+    from zloutch.app.hints import BackgroundSolves
+
+    solves = BackgroundSolves()
+    rules = load_rules(spec)
+    solves.start(rules)
+    deadline = time.monotonic() + 60
+    while spec != "farkle" and not solves.ready(rules):  # farkle: stopped while it solves
+        assert time.monotonic() < deadline, f"{spec} was not solved in 60 s"
+        time.sleep(0.1)
+    time.sleep(0.5)
+    workers = list(solves._pool._processes.values())  # type: ignore[union-attr]
+    assert workers and all(w.is_alive() for w in workers)
+    solves.close(kill=True)
+    assert not any(w.is_alive() for w in workers)
+    assert not any(type(t).__name__ == "_ExecutorManagerThread" for t in threading.enumerate())
+    gc.collect()
+    assert not [o for o in gc.get_objects() if isinstance(o, multiprocessing.synchronize.SemLock)]
+    solves.start(rules)  # closed: nothing starts again
+    assert not solves.running(rules)

@@ -10,6 +10,7 @@ solve once, whatever the number of games and clients asking.
 
 from __future__ import annotations
 
+import gc
 import math
 import multiprocessing
 import os
@@ -117,14 +118,15 @@ class BackgroundSolves:
         self._models: dict[RuleSet, RuleSet] = {}
         """A game's rules -> the model solved for them (``start_for_optimal``)."""
         self._lock = threading.Lock()
+        self._closed = False
 
     def start(self, rules: RuleSet) -> None:
-        """Solve ``rules``'s two-player game, unless it is solving or the solver does not
-        model it."""
+        """Solve ``rules``'s two-player game, unless it is solving, the solver does not
+        model it, or ``close`` was called (a server's thread may get here as it stops)."""
         from zloutch.strategy.game_solver import unsupported_reason
 
         with self._lock:
-            if rules in self._jobs or unsupported_reason(rules) is not None:
+            if self._closed or rules in self._jobs or unsupported_reason(rules) is not None:
                 return
             with _real_stderr():
                 if self._pool is None:
@@ -160,17 +162,29 @@ class BackgroundSolves:
         return job is not None and not job.done()
 
     def close(self, *, kill: bool = False) -> None:
-        """No more solves; ``kill``: the one under way is stopped too (a terminal game that
-        quits does not wait minutes for a table nobody will read; the cache keeps only
-        whole tables)."""
+        """No more solves, and the solving process gone when this returns. The solve under
+        way is waited for, or with ``kill`` stopped (a terminal game that quits, a server
+        that stops: neither waits minutes for a table; the cache keeps only whole tables,
+        and a server solves again for the games in play when it starts).
+
+        The pool's queues are released here, not at the interpreter's exit: a server's
+        exit skips it (uvicorn raises the stopping signal again once it has shut down), and
+        their semaphores were then reported leaked by multiprocessing's resource tracker."""
         with self._lock:
+            self._closed = True
             pool, self._pool = self._pool, None
+            jobs, self._jobs = self._jobs, {}
         if pool is None:
             return
-        workers = list(getattr(pool, "_processes", {}).values()) if kill else []
-        pool.shutdown(wait=False, cancel_futures=True)
-        for worker in workers:  # Python 3.14 has pool.terminate_workers() for this
-            worker.terminate()
+        busy = any(not job.done() for job in jobs.values())  # an idle worker exits by itself
+        if kill and busy:  # Python 3.14 has pool.terminate_workers() for this
+            for worker in list(getattr(pool, "_processes", {}).values()):
+                worker.terminate()
+        # One call that waits: a shutdown without waiting forgets the pool's manager thread,
+        # and a second call then returned while it still waited for the worker to exit.
+        pool.shutdown(wait=True, cancel_futures=True)
+        del pool, jobs
+        gc.collect()  # the queues sit in reference cycles (the manager thread's, a future's)
 
 
 class SharedAdvisors:

@@ -211,7 +211,7 @@ def create_app(
         yield
         await hub.stop()
         checks.shutdown(wait=False, cancel_futures=True)
-        solves.close()
+        solves.close(kill=True)
         store.close()
 
     app = FastAPI(title="zloutch serve", lifespan=lifespan)
