@@ -69,8 +69,15 @@ def new_page(browser: Any) -> Iterator[Callable[..., Any]]:
     errors: list[str] = []
     dialogs: list[str] = []
 
-    def make(locale: str = "en-GB", viewport: dict[str, int] = PHONE) -> Any:
+    def make(
+        locale: str = "en-GB", viewport: dict[str, int] = PHONE, *, settle: bool = False
+    ) -> Any:
+        """``settle``: the page ignores a tap on buttons a throw has just moved (a double
+        tap's second one); the tests click as soon as the state moves on, so it is off but
+        where a test checks it."""
         context = browser.new_context(locale=locale, viewport=viewport)
+        if not settle:
+            context.add_init_script("globalThis.zloutchSettleMs = 0")
         context.set_default_timeout(15_000)
         contexts.append(context)
         page = context.new_page()
@@ -539,3 +546,70 @@ def test_the_table_says_what_each_bot_plays(new_page: Callable[..., Any], web: S
     ana.wait_for_selector("#bots-line li")
     line = ana.inner_text("#bots-line")
     assert "keeps the most points; banks at 1000 with three dice or more to throw" in line
+
+
+def test_the_felt_shows_a_farkle_the_last_round_and_keeps_its_buttons_in_place(
+    new_page: Callable[..., Any], web: Server
+) -> None:
+    """Real dice on one phone (greed to 1000): a farkle stays on the felt with its dice and
+    words until the next throw (it was only in the log); the buttons keep one order whatever
+    can be done (enabled ones moved first, a thumb found another); once Ana reaches the
+    target, Bob's status says it is the last round and at what score."""
+    phone = new_page()
+    create_game(phone, web, preset="greed", target=1000, real_dice=True)
+    phone.click("#go-table")
+    phone.wait_for_selector("#act-throw:enabled")
+
+    def order() -> list[str]:
+        return phone.locator(".actions button").evaluate_all("(bs) => bs.map((b) => b.id)")
+
+    def roll(*faces: int) -> None:
+        if phone.locator("#act-throw:enabled").count():
+            click_and_wait(phone, "#act-throw")
+        for face in faces:
+            phone.click(f"#face-{face}")
+        click_and_wait(phone, "#act-roll")
+
+    start = order()
+    roll(2, 3, 4, 6, 6)  # Ana farkles
+    assert "Bob" in phone.inner_text("#status")
+    assert phone.locator("#farkle .die").count() == 5
+    assert "Ana loses the turn (no combination): 0 lost" in phone.inner_text(".farkle-note")
+    assert order() == start
+    roll(2, 2, 3, 4, 6)  # Bob farkles too: his farkle replaces hers
+    assert "Bob loses the turn" in phone.inner_text(".farkle-note")
+    roll(1, 1, 1, 2, 3)
+    assert phone.locator("#farkle").count() == 0  # a throw on the felt: the farkle goes
+    kept = order()
+    assert [b for b in kept if b in start] == [b for b in start if b in kept]
+    button = phone.locator("button.keep", has=phone.locator(".keep-dice", has_text="1 1 1"))
+    before = version(phone)
+    button.first.click()
+    phone.wait_for_function(f"Number(document.querySelector('#status').dataset.version) > {before}")
+    assert phone.locator("#final").count() == 0
+    click_and_wait(phone, "#act-bank")  # Ana 1000: Bob's last turn (F-4)
+    assert phone.inner_text("#final") == "Last round: Ana reached 1000"
+    assert order() == start
+
+
+def test_a_double_tap_on_throw_does_not_keep_dice(
+    new_page: Callable[..., Any], web: Server
+) -> None:
+    """A second tap right after a throw lands on the buttons the throw moved (a keep where
+    Throw was, on a phone): it is not taken; a tap once they have settled is."""
+    phone = new_page(settle=True)
+    create_game(phone, web, preset="greed", target=1000, real_dice=True)
+    phone.click("#go-table")
+    phone.wait_for_selector("#act-throw:enabled")
+    click_and_wait(phone, "#act-throw")
+    for face in (1, 1, 1, 2, 3):
+        phone.click(f"#face-{face}")
+    phone.wait_for_timeout(500)  # a person takes longer to tap five faces
+    click_and_wait(phone, "#act-roll")
+    before = version(phone)
+    phone.click("#keep-0")  # at once: the second tap of a double tap
+    phone.wait_for_timeout(250)
+    assert version(phone) == before and phone.get_attribute("#status", "data-phase") == "keep"
+    phone.wait_for_timeout(400)
+    click_and_wait(phone, "#keep-0")  # settled: taken
+    assert phone.get_attribute("#status", "data-phase") == "decide"

@@ -102,6 +102,12 @@ def state_json(room: Room, lang: str = "en") -> dict[str, Any]:
             if offer
             else None
         ),
+        # The end is near (F-4's last turns, G-6's last round): who reached the target, at what
+        "final": (
+            {"holder": state.final.holder, "score": state.sheets[state.final.holder].score}
+            if state.final is not None and state.phase is not Phase.OVER
+            else None
+        ),
         "legal": [str(a) for a in room.match.legal()],
         "keeps": [
             {

@@ -17,6 +17,7 @@ N_("long-run points per turn (F-1)");
 const ACTION_KEYS = { t: "throw", b: "bank", x: "take", f: "fresh", o: "off", u: "undo" };
 const PING_EVERY = 2500; // ms between pings: a socket silent for SILENT_AFTER is taken as lost
 const SILENT_AFTER = 6000;
+const SETTLE_MS = 450; // ms after a throw or a new phase during which a tap on the moved buttons is not taken
 
 export class Table {
   constructor(main, game, { watch = false } = {}) {
@@ -42,6 +43,8 @@ export class Table {
     this.bots = null; // what each bot plays (/api/games/{id}/bots), asked again while one waits for its table
     this.rulesOpen = false;
     this.queue = []; // intents taken while the socket is down, sent when it is back
+    this.farkle = null; // the last farkle, shown on the table until the next throw
+    this.settledAt = 0; // taps before this time (ms) are a double tap on the last layout
     this.connection = "connecting"; // connected, reconnecting, back
     this.retryAt = 0;
     this.lastHeard = 0;
@@ -132,7 +135,8 @@ export class Table {
 
   connectionText() {
     const waiting = this.queue.length;
-    const queued = waiting ? " · " + t("{n} moves waiting to be sent", { n: waiting }) : "";
+    const words = waiting === 1 ? t("1 move waiting to be sent") : t("{n} moves waiting to be sent", { n: waiting });
+    const queued = waiting ? " · " + words : "";
     if (this.connection === "reconnecting") {
       const seconds = Math.max(0, Math.ceil((this.retryAt - Date.now()) / 1000));
       const when = seconds > 0 ? t("Connection lost: reconnecting in {n} s", { n: seconds }) : t("Connection lost: reconnecting…");
@@ -188,6 +192,7 @@ export class Table {
         break;
       case "ack":
         this.pending.delete(message.id);
+        this.render();
         break;
       case "refused": {
         this.pending.delete(message.id);
@@ -232,9 +237,22 @@ export class Table {
       if (this.version !== null && entry.seq <= this.version && this.log.length) continue;
       for (const event of entry.events) {
         const names = state.sheet.players.map((p) => p.name);
-        this.addLog(withShownNames(event.text, names), event.type === "Farkled" ? "farkle" : "event");
+        const text = withShownNames(event.text, names);
+        this.addLog(text, event.type === "Farkled" ? "farkle" : "event");
         if (event.type === "Thrown") thrown.push(event);
+        // A farkle stays on the table, with its dice, until the next throw.
+        if (event.type === "Thrown") this.farkle = null;
+        if (event.type === "Farkled") {
+          const last = thrown.length ? thrown[thrown.length - 1].dice : state.turn.throw;
+          this.farkle = { text, dice: last || [] };
+        }
       }
+    }
+    // A throw or a new phase moves the buttons: a second tap of a double tap lands on the
+    // new layout (a keep where Throw was), and is not taken.
+    if (before && (thrown.length || before.phase !== state.phase)) {
+      const settle = typeof globalThis.zloutchSettleMs === "number" ? globalThis.zloutchSettleMs : SETTLE_MS;
+      this.settledAt = performance.now() + settle; // (the browser tests set 0: they click at once)
     }
     this.state = state;
     this.version = state.version;
@@ -335,8 +353,26 @@ export class Table {
     return Object.values(this.held)[0] || null;
   }
 
+  /** A move is on its way (sent, not yet answered) or waits for the connection. */
+  waiting() {
+    return this.pending.size > 0 || this.queue.length > 0;
+  }
+
+  /** A tap taken, or not: one move at a time, and not the second tap of a double tap. */
+  tapped(run) {
+    return () => {
+      if (performance.now() < this.settledAt || this.waiting()) return;
+      run();
+    };
+  }
+
   send(action, { token = this.actingToken() || this.anyToken() } = {}) {
     if (!this.state) return;
+    if (this.waiting() && action !== "undo") {
+      this.setNotice(t("Your last move is on its way: wait for it"), "note");
+      this.render();
+      return;
+    }
     this.count += 1;
     // A random id (128 bits): a retry of this intent is known by it, and no one can guess it.
     const random = crypto.getRandomValues(new Uint8Array(16));
@@ -352,6 +388,7 @@ export class Table {
     }
     this.pending.set(id, message);
     this.ws.send(JSON.stringify(message));
+    this.render(); // its buttons wait for the answer
   }
 
   // -- what the player does
@@ -534,16 +571,27 @@ export class Table {
       } else if (mine) {
         text = Object.keys(this.held).length > 1 ? t("{name} to play", { name: who }) : t("Your turn, {name}", { name: who });
       } else if (bot) {
-        text = t("{name} (bot) is playing", { name: who });
+        // A bot's own seat (bot:medium) is shown "medium (bot)" already; a person's seat
+        // played by a bot (a player who left) says so.
+        const named = String(s.seats[s.turn_player].name || "").startsWith("bot:");
+        text = named
+          ? t("{name} is playing", { name: who })
+          : t("{name} (bot) is playing", { name: who });
       } else {
         text = t("{name}'s turn", { name: who });
       }
     }
     const role = this.seat === null ? t("watching") : t("seat {n}", { n: this.seat + 1 });
+    // The last round: the player to move needs to know before choosing to bank.
+    const last =
+      s.status === "playing" && s.final
+        ? h("span", { class: "final", id: "final" }, t("Last round: {name} reached {score}", { name: this.name(s.final.holder), score: s.final.score }))
+        : null;
     return h(
       "div",
       { class: "status", id: "status", role: "status", "data-version": s.version, "data-phase": s.phase },
       h("strong", {}, text),
+      last,
       h("span", { class: "role" }, role, s.table_mode ? " · " : "", s.table_mode ? t("real dice") : ""),
     );
   }
@@ -621,6 +669,16 @@ export class Table {
         ),
       );
     }
+    if (!rows.length && this.farkle) {
+      rows.push(
+        h(
+          "div",
+          { class: "dice farkled", role: "group", "aria-label": this.farkle.text, id: "farkle" },
+          this.farkle.dice.map((face) => h("span", { class: "die" }, dieFace(face))),
+        ),
+        h("p", { class: "farkle-note" }, this.farkle.text),
+      );
+    }
     if (!rows.length) rows.push(h("p", { class: "rolling-note" }, t("No dice on the table")));
     return h("div", { class: "dice-area" }, rows);
   }
@@ -686,7 +744,15 @@ export class Table {
     const parts = [h("span", { class: "total" }, t("Turn total"), " ", h("strong", { id: "turn-total" }, turn.total))];
     if (s.phase === "decide" || s.phase === "start") {
       parts.push(
-        h("span", {}, turn.full_hand ? t("full hand: {n} dice in hand", { n: turn.in_hand }) : t("{n} dice in hand", { n: turn.in_hand })),
+        h(
+          "span",
+          {},
+          turn.full_hand
+            ? t("full hand: {n} dice in hand", { n: turn.in_hand })
+            : turn.in_hand === 1
+              ? t("1 die in hand")
+              : t("{n} dice in hand", { n: turn.in_hand }),
+        ),
       );
     }
     if (s.phase === "roll") parts.push(h("span", {}, t("{n} dice in the air", { n: turn.rolling })));
@@ -731,9 +797,9 @@ export class Table {
                     type: "button",
                     id: `keep-${i}`,
                     class: `keep${exact ? " exact" : ""}`,
-                    disabled: !mine,
+                    disabled: !mine || this.waiting(),
                     "aria-label": t("keep {dice} for {points}", { dice: k.dice.join(" "), points: k.points }),
-                    onclick: () => this.send(`keep ${k.dice.join(" ")}`),
+                    onclick: this.tapped(() => this.send(`keep ${k.dice.join(" ")}`)),
                   },
                   h("span", { class: "keep-dice" }, k.dice.join(" ")),
                   h("span", { class: "points" }, k.points),
@@ -765,10 +831,10 @@ export class Table {
           type: "button",
           id: `act-${kind}`,
           class: kind === "throw" || kind === "roll" ? "primary" : look,
-          disabled: !enabled,
+          disabled: !enabled || (this.waiting() && kind !== "undo"),
           "aria-describedby": reason ? `why-${kind}` : null,
           "aria-keyshortcuts": key || null,
-          onclick,
+          onclick: kind === "undo" ? onclick : this.tapped(onclick),
         },
         label,
         key ? h("kbd", { "aria-hidden": "true" }, key === "Enter" ? t("Enter") : key) : null,
@@ -847,10 +913,8 @@ export class Table {
         }),
       );
     }
-    // What can be done now first; the order within each part stays fixed.
-    const enabled = (b) => !b.querySelector("button").disabled;
-    const ordered = [...buttons.filter(enabled), ...buttons.filter((b) => !enabled(b))];
-    return h("div", { class: "actions", role: "group", "aria-label": t("Actions") }, ordered);
+    // One order whatever can be done now: a thumb finds each button where it was.
+    return h("div", { class: "actions", role: "group", "aria-label": t("Actions") }, buttons);
   }
 
   hintPanel() {
