@@ -613,3 +613,31 @@ def test_a_double_tap_on_throw_does_not_keep_dice(
     phone.wait_for_timeout(400)
     click_and_wait(phone, "#keep-0")  # settled: taken
     assert phone.get_attribute("#status", "data-phase") == "decide"
+
+
+def test_the_french_lobby_says_each_choice_in_words_and_cuts_no_player_kind(
+    new_page: Callable[..., Any], web: Server
+) -> None:
+    """The choices of an option in French, each with its value as a spec writes it (they
+    were English codes: off, current, any); the select of a player's kind shows its whole
+    word on a phone ("personne" was cut); the list of rules has no scroll box of its own."""
+    page = new_page(locale="fr-FR")
+    page.goto(web.base + "/")
+    page.wait_for_selector("#option-bump", state="attached")
+    choices = page.locator("#option-bump option").evaluate_all(
+        "(os) => os.map((o) => o.textContent)"
+    )
+    assert choices == [
+        "comme le préréglage (le palier courant)",
+        "pas de palier rejoint (off)",
+        "le palier courant (current)",
+        "tout palier (any)",
+    ]
+    page.click("details.options > summary")
+    page.select_option("#option-bump", "any")
+    assert "bump=any" in page.inner_text("#spec")
+    kind = page.locator("#seat-0-kind")
+    assert kind.evaluate("(s) => s.scrollWidth <= s.clientWidth")
+    assert kind.evaluate("(s) => s.options[s.selectedIndex].textContent") == "personne"
+    listed = page.locator("#more-options")
+    assert listed.evaluate("(u) => getComputedStyle(u).overflowY") == "visible"

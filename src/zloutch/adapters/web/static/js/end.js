@@ -137,7 +137,9 @@ async function checkDice(table) {
         ? t("The secret matches the commitment {hash}.", { hash: record.dice.commitment.slice(0, 16) + "…" })
         : t("The secret does NOT match the commitment."),
       " ",
-      t("{good} of {all} throws match.", { good, all: result.throws.length }),
+      result.throws.length === 1
+        ? t("{good} of {all} throw matches.", { good, all: 1 })
+        : t("{good} of {all} throws match.", { good, all: result.throws.length }),
     ),
     h(
       "details",

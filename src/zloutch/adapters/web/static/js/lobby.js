@@ -9,6 +9,14 @@ import { linkRow, origin } from "./share.js";
 const MAX_SEATS = 8;
 // The choices most tables make, shown first; the other options are under "More rules".
 const COMMON = ["target", "entry", "exact_target"]; // in this order
+// The words of each choice an option offers (its value stays as a spec writes it).
+const CHOICE_WORDS = {
+  full_house: { off: N_("no full house"), sum: N_("the three plus the pair"), times: N_("the three times the pair") },
+  full_hand: { forced: N_("throw them all again"), optional: N_("throw or bank") },
+  entry_by: { turn: N_("by the turn total"), throw: N_("by one throw") },
+  overshoot: { lost: N_("the turn is lost"), throw_on: N_("throw on") },
+  bump: { off: N_("no bumps"), current: N_("the current level"), any: N_("any level") },
+};
 // The bots' levels, as the server names them (for the catalog): translated with t(level).
 N_("beginner");
 N_("easy");
@@ -135,11 +143,18 @@ class Lobby {
 
   optionsPanel() {
     const values = this.presets.find((p) => p.name === this.preset).values || {};
+    // A choice in words, its value as a spec writes it beside (tout palier (any)).
+    const choice = (name, value, { code = true } = {}) => {
+      const word = (CHOICE_WORDS[name] || {})[value];
+      const said = word ? t(word) : value;
+      if (said === value) return String(value);
+      return code ? said + " (" + value + ")" : said;
+    };
     const row = (option) => {
       const id = `option-${option.name}`;
       const value = this.chosen[option.name];
       const base = values[option.name];
-      const shown = base === true ? t("on") : base === false ? t("off") : String(base);
+      const shown = base === true ? t("on") : base === false ? t("off") : choice(option.name, base, { code: false });
       const asPreset = base === undefined ? t("as the preset") : t("as the preset ({value})", { value: shown });
       let input;
       const set = (raw) => {
@@ -161,7 +176,7 @@ class Lobby {
           "select",
           { id, onchange: (e) => set(e.target.value) },
           h("option", { value: "" }, asPreset),
-          (option.choices || []).map((c) => h("option", { value: c, selected: value === c }, c)),
+          (option.choices || []).map((c) => h("option", { value: c, selected: value === c }, choice(option.name, c))),
         );
       } else {
         input = h("input", {
