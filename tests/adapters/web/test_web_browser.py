@@ -69,15 +69,12 @@ def new_page(browser: Any) -> Iterator[Callable[..., Any]]:
     errors: list[str] = []
     dialogs: list[str] = []
 
-    def make(
-        locale: str = "en-GB", viewport: dict[str, int] = PHONE, *, settle: bool = False
-    ) -> Any:
-        """``settle``: the page ignores a tap on buttons a throw has just moved (a double
-        tap's second one); the tests click as soon as the state moves on, so it is off but
-        where a test checks it."""
+    def make(locale: str = "en-GB", viewport: dict[str, int] = PHONE, *, settle: int = 0) -> Any:
+        """``settle``: how long (ms) the page ignores a tap on buttons a throw has just moved
+        (a double tap's second one; 450 on the page); the tests click as soon as the state
+        moves on, so it is 0 but where a test checks it."""
         context = browser.new_context(locale=locale, viewport=viewport)
-        if not settle:
-            context.add_init_script("globalThis.zloutchSettleMs = 0")
+        context.add_init_script(f"globalThis.zloutchSettleMs = {settle}")
         context.set_default_timeout(15_000)
         contexts.append(context)
         page = context.new_page()
@@ -597,20 +594,20 @@ def test_a_double_tap_on_throw_does_not_keep_dice(
 ) -> None:
     """A second tap right after a throw lands on the buttons the throw moved (a keep where
     Throw was, on a phone): it is not taken; a tap once they have settled is."""
-    phone = new_page(settle=True)
+    phone = new_page(settle=1500)  # longer than the page's: a loaded machine clicks late
     create_game(phone, web, preset="greed", target=1000, real_dice=True)
     phone.click("#go-table")
     phone.wait_for_selector("#act-throw:enabled")
     click_and_wait(phone, "#act-throw")
     for face in (1, 1, 1, 2, 3):
         phone.click(f"#face-{face}")
-    phone.wait_for_timeout(500)  # a person takes longer to tap five faces
+    phone.wait_for_timeout(1600)  # a person takes longer to tap five faces
     click_and_wait(phone, "#act-roll")
     before = version(phone)
     phone.click("#keep-0")  # at once: the second tap of a double tap
-    phone.wait_for_timeout(250)
+    phone.wait_for_timeout(300)
     assert version(phone) == before and phone.get_attribute("#status", "data-phase") == "keep"
-    phone.wait_for_timeout(400)
+    phone.wait_for_timeout(1400)
     click_and_wait(phone, "#keep-0")  # settled: taken
     assert phone.get_attribute("#status", "data-phase") == "decide"
 
