@@ -439,6 +439,10 @@ def test_the_french_page_plays_a_turn(new_page: Callable[..., Any], web: Server)
     assert "Ana marque 500 : nouveau palier 500" in log
     assert "keeps" not in log and "banks" not in log
     assert phone.locator("#sheet tbody td").all_inner_texts()[0].strip() == "500"
+    phone.click("#hint-toggle")  # its values in French numbers: 1 234,5 (it wrote 1234.5)
+    phone.wait_for_selector(".hint td.num")
+    values = phone.locator(".hint td.num").all_inner_texts()
+    assert values and all("," in v and "." not in v for v in values), values
     phone.select_option("#language", "en")
     phone.wait_for_selector("#act-throw")
     assert phone.get_attribute("html", "lang") == "en"

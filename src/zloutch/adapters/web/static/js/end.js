@@ -3,7 +3,7 @@
 
 import { getJSON, holdSeat, postJSON } from "./api.js";
 import { h, svg } from "./dom.js";
-import { lang, shownName, t, withShownNames } from "./i18n.js";
+import { lang, number, percent, shownName, t, withShownNames } from "./i18n.js";
 import { verifyRecord } from "./verify.js";
 
 export function showEnd(section, table) {
@@ -171,7 +171,7 @@ async function loadReview(place, table) {
     return;
   }
   const win = review.objective === "win probability";
-  const cost = (v) => (win ? `${(100 * v).toFixed(2)}%` : v.toFixed(1));
+  const cost = (v) => (win ? percent(v, 2) : number(v, 1));
   // a player's luck, signed: what the dice brought, beside what the decisions cost
   const luck = (v) => (v === null ? "-" : `${v >= 0 ? "+" : "-"}${cost(Math.abs(v))}`);
   const decisions = review.decisions.filter((d) => !d.forced);

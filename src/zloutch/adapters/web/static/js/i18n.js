@@ -68,3 +68,17 @@ export function withShownNames(text, names) {
     .sort((a, b) => b.length - a.length)
     .reduce((line, n) => line.split(n).join(shownName(n)), text);
 }
+
+/** A number in the page's language, with `digits` decimals (0,0 in French, 0.0 in English). */
+export function number(value, digits) {
+  return value.toLocaleString(lang() === "fr" ? "fr-FR" : "en-GB", {
+    minimumFractionDigits: digits,
+    maximumFractionDigits: digits,
+  });
+}
+
+/** A share as a percentage in the page's language: 67,6 % in French, 67.6% in English. */
+export function percent(share, digits) {
+  const shown = number(100 * share, digits);
+  return lang() === "fr" ? `${shown}\u00a0%` : `${shown}%`;
+}

@@ -6,7 +6,7 @@ import { getJSON, hostToken, postJSON, seatsHeld } from "./api.js";
 import { dieFace } from "./dice.js";
 import { announce, h } from "./dom.js";
 import { showEnd } from "./end.js";
-import { N_, lang, shownName, t, withShownNames } from "./i18n.js";
+import { N_, lang, number, percent, shownName, t, withShownNames } from "./i18n.js";
 import { linkRow, origin } from "./share.js";
 
 // The hint's objectives, as the server names them: translated with t(objective).
@@ -926,7 +926,7 @@ export class Table {
       else if (!hint.values.length) rows.push(h("p", {}, t("No decision to make right now")));
       else {
         const win = hint.objective === "win probability";
-        const shown = (v) => (win ? `${(100 * v).toFixed(1)}%` : v.toFixed(1));
+        const shown = (v) => (win ? percent(v, 1) : number(v, 1));
         rows.push(
           h("p", { class: "objective" }, t("For {name}, in {objective}", { name: this.name(hint.player), objective: t(hint.objective) })),
           h(
