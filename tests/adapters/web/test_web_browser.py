@@ -642,3 +642,36 @@ def test_the_french_lobby_says_each_choice_in_words_and_cuts_no_player_kind(
     assert kind.evaluate("(s) => s.options[s.selectedIndex].textContent") == "personne"
     listed = page.locator("#more-options")
     assert listed.evaluate("(u) => getComputedStyle(u).overflowY") == "visible"
+
+
+def test_the_reviews_curve_keeps_the_names_of_lines_that_end_level_apart(
+    new_page: Callable[..., Any], web: Server
+) -> None:
+    """Two players who end at the same value: their names at the lines' end were written
+    on top of each other; they are a line of text apart, inside the plot, in seat order."""
+    page = new_page()
+    page.goto(web.base + "/")
+    page.wait_for_selector("#preset")
+    labels = page.evaluate(
+        """async () => {
+          const { curve } = await import("/static/js/end.js");
+          const review = {
+            players: ["Ana", "bot:medium", "Bea"],
+            curve: {
+              measure: "win probability",
+              points: [{ values: [0.4, 0.3, 0.3] }, { values: [0.5, 0.25, 0.25] }],
+            },
+          };
+          const figure = curve(review);
+          document.body.append(figure);
+          return [...figure.querySelectorAll("text.curve-label")].map((t) => [
+            t.textContent,
+            Number(t.getAttribute("y")),
+          ]);
+        }"""
+    )
+    names = [name for name, _ in labels]
+    assert names == ["Ana", "medium (bot)", "Bea"]
+    ana, bot, bea = (y for _, y in labels)
+    assert bea - bot >= 11 and abs(ana - bot) >= 11
+    assert all(0 < y <= 160 for _, y in labels)

@@ -250,10 +250,11 @@ async function loadReview(place, table) {
 }
 
 const DASHES = ["", "6 4", "2 3", "10 3 2 3", "1 5", "8 2", "4 4", "3 1"];
+const LABEL_GAP = 11; // the curve's names: one line of their text apart at least
 
 /** The curve of the review as an inline SVG: each player's chance to win (or expected score)
  * before each decision; each line has its own dash and its name at its end. */
-function curve(review) {
+export function curve(review) {
   const points = review.curve.points;
   if (points.length < 2) return h("p", {}, t("No curve: too few decisions"));
   const win = review.curve.measure === "win probability";
@@ -266,14 +267,23 @@ function curve(review) {
   const x = (i) => pad.left + (i / (points.length - 1)) * (width - pad.left - pad.right);
   const y = (v) => pad.top + (1 - v / top) * (height - pad.top - pad.bottom);
   const players = review.players;
+  // Each name at its line's end, moved apart where lines end level (they were written on top
+  // of each other): at least a line of text between two, kept inside the plot.
+  const ends = players.map((_, seat) => y(points[points.length - 1].values[seat]) + 4);
+  const order = players.map((_, seat) => seat).sort((a, b) => ends[a] - ends[b] || a - b);
+  const labelY = [...ends];
+  order.forEach((seat, k) => {
+    if (k > 0) labelY[seat] = Math.max(labelY[seat], labelY[order[k - 1]] + LABEL_GAP);
+  });
+  const over = Math.max(0, labelY[order[order.length - 1]] - (height - pad.bottom + 4));
+  for (const seat of order) labelY[seat] = Math.max(pad.top + 4, labelY[seat] - over);
   const lines = players.map((name, seat) => {
     const path = points.map((p, i) => `${x(i).toFixed(1)},${y(p.values[seat]).toFixed(1)}`).join(" ");
-    const last = points[points.length - 1].values[seat];
     return svg(
       "g",
       { class: `curve-line seat-${seat % 8}` },
       svg("polyline", { points: path, fill: "none", "stroke-dasharray": DASHES[seat % 8] }),
-      svg("text", { x: width - pad.right + 4, y: y(last) + 4, class: "curve-label" }, document.createTextNode(shownName(name))),
+      svg("text", { x: width - pad.right + 4, y: labelY[seat], class: "curve-label" }, document.createTextNode(shownName(name))),
     );
   });
   const axis = [0, 0.5, 1].map((f) =>
