@@ -508,7 +508,7 @@ def test_seats_cannot_be_lost_and_the_table_never_goes_silent(
             bob.goto(link)
             bob.wait_for_url(re.compile(rf"/g/{game}$"))
             bob.wait_for_selector("#status .role")
-            assert bob.inner_text("#status .role") == "seat 2"
+            assert bob.inner_text("#status .role") == "you are Bob · seat 2"
         ana.wait_for_function("document.querySelector('#seat-1').dataset.taken === 'true'")
         assert "joined" in ana.inner_text("#seat-1")
 

@@ -581,7 +581,13 @@ export class Table {
         text = t("{name}'s turn", { name: who });
       }
     }
-    const role = this.seat === null ? t("watching") : t("seat {n}", { n: this.seat + 1 });
+    // Who this page plays for, by name: a phone passed around, or two people, tell at a glance.
+    const role =
+      this.seat === null
+        ? t("watching")
+        : Object.keys(this.held).length > 1
+          ? t("seat {n}", { n: this.seat + 1 })
+          : t("you are {name} · seat {n}", { name: this.name(this.seat), n: this.seat + 1 });
     // The last round: the player to move needs to know before choosing to bank.
     const last =
       s.status === "playing" && s.final
