@@ -222,6 +222,9 @@ export class Table {
         this.render();
         break;
       case "error":
+        // An error answers no intent by its id (a malformed message, a seat taken away):
+        // nothing sent waits for an answer after it, or the moves would stay disabled.
+        this.pending.clear();
         this.setNotice(message.reason, "refused");
         this.render();
         break;
