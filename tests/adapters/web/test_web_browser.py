@@ -589,7 +589,7 @@ def test_the_felt_shows_a_farkle_the_last_round_and_keeps_its_buttons_in_place(
     phone.wait_for_function(f"Number(document.querySelector('#status').dataset.version) > {before}")
     assert phone.locator("#final").count() == 0
     click_and_wait(phone, "#act-bank")  # Ana 1000: Bob's last turn (F-4)
-    assert phone.inner_text("#final") == "Last round: Ana reached 1000"
+    assert phone.inner_text("#final") == "Last round: Ana leads with 1000"
     assert order() == start
 
 
@@ -675,3 +675,55 @@ def test_the_reviews_curve_keeps_the_names_of_lines_that_end_level_apart(
     ana, bot, bea = (y for _, y in labels)
     assert bea - bot >= 11 and abs(ana - bot) >= 11
     assert all(0 < y <= 160 for _, y in labels)
+
+
+def test_a_second_move_before_the_first_is_drawn_waits_and_an_undo_clears_a_farkle(
+    new_page: Callable[..., Any], web: Server
+) -> None:
+    """The server acknowledges a move, then sends its events in a frame of their own: a
+    second press in between went out on the old version and came back refused as stale
+    ("the game has moved on since version N"). It waits now, says so, and the notice goes
+    with the events (held back here, as a slow network would). An undo that takes back a
+    farkle takes it off the felt too."""
+    phone = new_page()
+    held: list[str] = []
+    hold = {"events": False}
+    sockets: list[Any] = []
+
+    def route(ws: Any) -> None:
+        server = ws.connect_to_server()
+        sockets.append(ws)
+
+        def down(message: str) -> None:
+            if hold["events"] and '"type":"events"' in message.replace(" ", ""):
+                held.append(message)
+            else:
+                ws.send(message)
+
+        server.on_message(down)
+
+    phone.route_web_socket(re.compile(r".*/ws/.*"), route)
+    create_game(phone, web, preset="greed", target=1000, real_dice=True)
+    phone.click("#go-table")
+    phone.wait_for_selector("#act-throw:enabled")
+    hold["events"] = True
+    phone.keyboard.press("t")
+    phone.wait_for_timeout(400)  # the ack is in, its events held
+    assert held and phone.get_attribute("#status", "data-phase") == "start"
+    phone.keyboard.press("t")
+    phone.wait_for_timeout(300)
+    assert "on its way" in phone.inner_text("#notice")
+    hold["events"] = False
+    for frame in held:
+        sockets[-1].send(frame)
+    phone.wait_for_function("document.querySelector('#status').dataset.phase === 'roll'")
+    phone.wait_for_timeout(300)
+    assert "Refused" not in phone.inner_text("#log")
+    assert phone.locator("#notice").count() == 0
+    for face in (2, 3, 4, 6, 6):
+        phone.click(f"#face-{face}")
+    click_and_wait(phone, "#act-roll")  # Ana farkles
+    assert phone.locator("#farkle").count() == 1
+    click_and_wait(phone, "#act-undo")
+    click_and_wait(phone, "#act-undo")
+    assert "Ana" in phone.inner_text("#status") and phone.locator("#farkle").count() == 0

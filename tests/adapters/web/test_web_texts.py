@@ -142,3 +142,27 @@ def test_a_game_being_played_stays_in_memory_without_sockets() -> None:
         await hub.stop()
 
     asyncio.run(scenario())
+
+
+def test_the_last_round_names_the_score_to_beat() -> None:
+    """F-4: Ana reaches 1000, then Bob passes her: Cy's last turn is against Bob's 1050,
+    not Ana's 1000 (the page said "Ana reached 1000"); nothing before, nothing once over."""
+    from zloutch.adapters.web.protocol import final_json
+    from zloutch.engine import Bank, Roll, Throw, apply, is_terminal, new_game
+    from zloutch.engine.actions import Keep
+    from zloutch.rules import load_rules
+
+    state = new_game(load_rules("greed(target=1000)"), ["Ana", "Bob", "Cy"])
+
+    def turn(state: Any, roll: tuple[int, ...], keep: tuple[int, ...]) -> Any:
+        for action in (Throw(), Roll(roll), Keep(keep), Bank()):
+            state = apply(state, action)
+        return state
+
+    assert final_json(state) is None
+    state = turn(state, (1, 1, 1, 2, 3), (1, 1, 1))
+    assert final_json(state) == {"holder": 0, "score": 1000, "leader": 0, "best": 1000}
+    state = turn(state, (1, 1, 1, 5, 2), (1, 1, 1, 5))
+    assert final_json(state) == {"holder": 0, "score": 1000, "leader": 1, "best": 1050}
+    state = apply(apply(state, Throw()), Roll((2, 2, 3, 4, 6)))  # Cy farkles: over
+    assert is_terminal(state) and final_json(state) is None

@@ -102,12 +102,9 @@ def state_json(room: Room, lang: str = "en") -> dict[str, Any]:
             if offer
             else None
         ),
-        # The end is near (F-4's last turns, G-6's last round): who reached the target, at what
-        "final": (
-            {"holder": state.final.holder, "score": state.sheets[state.final.holder].score}
-            if state.final is not None and state.phase is not Phase.OVER
-            else None
-        ),
+        # The end is near (F-4's last turns, G-6's last round): who reached the target, and the
+        # score to beat (under F-4 another may have passed it since)
+        "final": final_json(state),
         "legal": [str(a) for a in room.match.legal()],
         "keeps": [
             {
@@ -225,6 +222,18 @@ def catch_up_text(room: Room, since: int | None, lang: str = "en") -> str:
     if since is not None and 0 <= since <= room.version and room.version - since <= MAX_CATCH_UP:
         return events_text(room, room.played[since:], lang)
     return f'{{"type":"state","state":{state_text(room, lang)}}}'
+
+
+def final_json(state: GameState) -> dict[str, int] | None:
+    """Once a player has reached the target and the others play their last turn (F-4) or
+    round (G-6): who reached it and at what score, and who leads at what score (the first
+    seat of a tie); None before, and once the game is over."""
+    if state.final is None or state.phase is Phase.OVER:
+        return None
+    scores = [sheet.score for sheet in state.sheets]
+    best = max(scores)
+    holder = state.final.holder
+    return {"holder": holder, "score": scores[holder], "leader": scores.index(best), "best": best}
 
 
 def answer_json(client_id: str, answer: Accepted | Refused, lang: str = "en") -> dict[str, Any]:

@@ -203,7 +203,7 @@ async function loadReview(place, table) {
             {},
             h("td", {}, shownName(p.player)),
             h("td", { class: "num" }, p.decisions),
-            h("td", { class: "num" }, p.accuracy === null ? "-" : `${Math.round(100 * p.accuracy)}%`),
+            h("td", { class: "num" }, p.accuracy === null ? "-" : percent(p.accuracy, 0)),
             h("td", { class: "num" }, cost(p.total_cost)),
             h("td", { class: "num" }, luck(p.luck)),
           ),
@@ -294,13 +294,13 @@ export function curve(review) {
       svg(
         "text",
         { x: pad.left - 4, y: y(f * top) + 4, class: "axis", "text-anchor": "end" },
-        document.createTextNode(win ? `${Math.round(f * 100)}%` : String(Math.round(f * top))),
+        document.createTextNode(win ? percent(f, 0) : String(Math.round(f * top))),
       ),
     ),
   );
   const title = win ? t("Each player's chance to win, decision by decision") : t("Each player's expected score, decision by decision");
   const last = points[points.length - 1].values;
-  const words = players.map((n, seat) => `${shownName(n)} ${win ? `${Math.round(100 * last[seat])}%` : Math.round(last[seat])}`).join(", ");
+  const words = players.map((n, seat) => `${shownName(n)} ${win ? percent(last[seat], 0) : Math.round(last[seat])}`).join(", ");
   return h(
     "figure",
     { class: "curve" },

@@ -45,6 +45,8 @@ export class Table {
     this.queue = []; // intents taken while the socket is down, sent when it is back
     this.farkle = null; // the last farkle, shown on the table until the next throw
     this.settledAt = 0; // taps before this time (ms) are a double tap on the last layout
+    this.ownMove = false; // a move of this page's is on its way: its layout may take a second tap
+    this.awaited = 0; // the version an acknowledged move of this page's leads to
     this.connection = "connecting"; // connected, reconnecting, back
     this.retryAt = 0;
     this.lastHeard = 0;
@@ -191,7 +193,10 @@ export class Table {
         this.render();
         break;
       case "ack":
+        // Its events follow in a frame of their own: the moves wait for them, or a second
+        // tap in between is refused as stale (the state is still the one before).
         this.pending.delete(message.id);
+        if (typeof message.version === "number") this.awaited = Math.max(this.awaited, message.version);
         this.render();
         break;
       case "refused": {
@@ -243,17 +248,20 @@ export class Table {
         const text = withShownNames(event.text, names);
         this.addLog(text, event.type === "Farkled" ? "farkle" : "event");
         if (event.type === "Thrown") thrown.push(event);
-        // A farkle stays on the table, with its dice, until the next throw.
-        if (event.type === "Thrown") this.farkle = null;
+        // A farkle stays on the table, with its dice, until the next throw (or an undo).
+        if (event.type === "Thrown" || event.type === "Undone") this.farkle = null;
         if (event.type === "Farkled") {
           const last = thrown.length ? thrown[thrown.length - 1].dice : state.turn.throw;
           this.farkle = { text, dice: last || [] };
         }
       }
     }
-    // A throw or a new phase moves the buttons: a second tap of a double tap lands on the
-    // new layout (a keep where Throw was), and is not taken.
-    if (before && (thrown.length || before.phase !== state.phase)) {
+    // A throw or a new phase after this page's move moves the buttons: the second tap of a
+    // double tap lands on the new layout (a keep where Throw was), and is not taken. (Not
+    // after another seat's move: a tap then is the player's first.)
+    const own = this.ownMove && entries.length > 0;
+    if (own) this.ownMove = false;
+    if (own && before && (thrown.length || before.phase !== state.phase)) {
       const settle = typeof globalThis.zloutchSettleMs === "number" ? globalThis.zloutchSettleMs : SETTLE_MS;
       this.settledAt = performance.now() + settle; // (the browser tests set 0: they click at once)
     }
@@ -358,7 +366,8 @@ export class Table {
 
   /** A move is on its way (sent, not yet answered) or waits for the connection. */
   waiting() {
-    return this.pending.size > 0 || this.queue.length > 0;
+    const behind = this.version !== null && this.version < this.awaited;
+    return this.pending.size > 0 || this.queue.length > 0 || behind;
   }
 
   /** A tap taken, or not: one move at a time, and not the second tap of a double tap. */
@@ -372,10 +381,11 @@ export class Table {
   send(action, { token = this.actingToken() || this.anyToken() } = {}) {
     if (!this.state) return;
     if (this.waiting() && action !== "undo") {
-      this.setNotice(t("Your last move is on its way: wait for it"), "note");
+      this.setNotice(t("Your last move is on its way: wait for it"), "wait"); // gone with its events
       this.render();
       return;
     }
+    this.ownMove = true;
     this.count += 1;
     // A random id (128 bits): a retry of this intent is known by it, and no one can guess it.
     const random = crypto.getRandomValues(new Uint8Array(16));
@@ -594,7 +604,7 @@ export class Table {
     // The last round: the player to move needs to know before choosing to bank.
     const last =
       s.status === "playing" && s.final
-        ? h("span", { class: "final", id: "final" }, t("Last round: {name} reached {score}", { name: this.name(s.final.holder), score: s.final.score }))
+        ? h("span", { class: "final", id: "final" }, t("Last round: {name} leads with {score}", { name: this.name(s.final.leader), score: s.final.best }))
         : null;
     return h(
       "div",
