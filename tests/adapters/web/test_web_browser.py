@@ -132,6 +132,15 @@ def click_and_wait(page: Any, selector: str) -> None:
     page.wait_for_function(f"Number(document.querySelector('#status').dataset.version) > {before}")
 
 
+def roll_real(page: Any, *faces: int) -> None:
+    """At a real table: throw (when it is a turn's start), tap the faces, send them."""
+    if page.locator("#act-throw:enabled").count():
+        click_and_wait(page, "#act-throw")
+    for face in faces:
+        page.click(f"#face-{face}")
+    click_and_wait(page, "#act-roll")
+
+
 def play_one(page: Any) -> bool:
     """One move of a simple player, through the buttons: the first legal keep, bank when
     the bank is enabled, else throw (or start fresh). False when nothing is enabled."""
@@ -271,13 +280,6 @@ def test_real_dice_keep_a_scripted_games_sheet(new_page: Callable[..., Any], web
     phone.wait_for_selector("#act-throw:enabled")
     game = phone.url.rsplit("/", 1)[1]
 
-    def roll(*faces: int) -> None:
-        if phone.locator("#act-throw:enabled").count():
-            click_and_wait(phone, "#act-throw")
-        for face in faces:
-            phone.click(f"#face-{face}")
-        click_and_wait(phone, "#act-roll")
-
     def keep(dice: str) -> None:
         button = phone.locator(
             "button.keep", has=phone.locator(".keep-dice", has_text=re.compile(f"^{dice}$"))
@@ -288,18 +290,18 @@ def test_real_dice_keep_a_scripted_games_sheet(new_page: Callable[..., Any], web
             f"Number(document.querySelector('#status').dataset.version) > {before}"
         )
 
-    roll(1, 2, 3, 4, 6)
+    roll_real(phone, 1, 2, 3, 4, 6)
     keep("1")
-    roll(1, 1, 5, 6)  # mistyped: it was 1 1 5 5
+    roll_real(phone, 1, 1, 5, 6)  # mistyped: it was 1 1 5 5
     click_and_wait(phone, "#act-undo")
     assert phone.get_attribute("#status", "data-phase") == "roll"
     for face in (1, 1, 5, 5):
         phone.click(f"#face-{face}")
     click_and_wait(phone, "#act-roll")
     keep("1 1 5 5")
-    roll(2, 3, 4, 6, 6)  # a farkle: Ana's turn is lost, a tick with no level
+    roll_real(phone, 2, 3, 4, 6, 6)  # a farkle: Ana's turn is lost, a tick with no level
     assert "Bob" in phone.inner_text("#status")
-    roll(5, 5, 5, 2, 3)
+    roll_real(phone, 5, 5, 5, 2, 3)
     keep("5 5 5")
     click_and_wait(phone, "#act-bank")
     click_and_wait(phone, "#act-fresh")  # Ana refuses Bob's 500 (G-8) and throws fresh
@@ -564,22 +566,15 @@ def test_the_felt_shows_a_farkle_the_last_round_and_keeps_its_buttons_in_place(
     def order() -> list[str]:
         return phone.locator(".actions button").evaluate_all("(bs) => bs.map((b) => b.id)")
 
-    def roll(*faces: int) -> None:
-        if phone.locator("#act-throw:enabled").count():
-            click_and_wait(phone, "#act-throw")
-        for face in faces:
-            phone.click(f"#face-{face}")
-        click_and_wait(phone, "#act-roll")
-
     start = order()
-    roll(2, 3, 4, 6, 6)  # Ana farkles
+    roll_real(phone, 2, 3, 4, 6, 6)  # Ana farkles
     assert "Bob" in phone.inner_text("#status")
     assert phone.locator("#farkle .die").count() == 5
     assert "Ana loses the turn (no combination): 0 lost" in phone.inner_text(".farkle-note")
     assert order() == start
-    roll(2, 2, 3, 4, 6)  # Bob farkles too: his farkle replaces hers
+    roll_real(phone, 2, 2, 3, 4, 6)  # Bob farkles too: his farkle replaces hers
     assert "Bob loses the turn" in phone.inner_text(".farkle-note")
-    roll(1, 1, 1, 2, 3)
+    roll_real(phone, 1, 1, 1, 2, 3)
     assert phone.locator("#farkle").count() == 0  # a throw on the felt: the farkle goes
     kept = order()
     assert [b for b in kept if b in start] == [b for b in start if b in kept]
