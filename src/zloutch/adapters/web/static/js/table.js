@@ -17,7 +17,7 @@ N_("long-run points per turn (F-1)");
 const ACTION_KEYS = { t: "throw", b: "bank", x: "take", f: "fresh", o: "off", u: "undo" };
 const PING_EVERY = 2500; // ms between pings: a socket silent for SILENT_AFTER is taken as lost
 const SILENT_AFTER = 6000;
-const SETTLE_MS = 450; // ms after a throw or a new phase during which a tap on the moved buttons is not taken
+const SETTLE_MS = 450; // ms after this page's own move moved the buttons (a throw, a new phase) when a tap is not taken
 
 export class Table {
   constructor(main, game, { watch = false } = {}) {
