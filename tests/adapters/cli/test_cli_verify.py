@@ -64,6 +64,33 @@ def test_verify_catches_one_changed_face(tmp_path: Path) -> None:
     assert all(t["checked"] and t["unchecked"] is None for t in report["throws"])
 
 
+def test_the_verdict_counts_its_throws_in_words(tmp_path: Path) -> None:
+    """One throw "matches", one changed face "does not match", two "do not"."""
+    one = tmp_path / "one.json"
+    played = runner.invoke(
+        app, ["play", "--plain", "-p", "Ana", "--record", str(one)], input="throw\nquit\n"
+    )
+    assert played.exit_code == 0, played.output
+    result = runner.invoke(app, ["verify", str(one)], env={"COLUMNS": "200"})
+    assert result.exit_code == 0, result.output
+    assert "verified: the 1 throw matches" in result.stdout
+
+    _, text = fair_game("cinq-mille", 12)
+    data = json.loads(text)
+    rolls = [i for i, a in enumerate(data["actions"]) if a.startswith("roll")]
+    for changed, words in ((1, "1 of {n} throws does not match"), (2, "2 of {n} throws do not")):
+        tampered = dict(data, actions=list(data["actions"]))
+        for place in rolls[:changed]:
+            faces = sorted(int(f) for f in tampered["actions"][place].split()[1:])
+            faces[-1] = faces[-1] % 6 + 1
+            tampered["actions"][place] = "roll " + " ".join(map(str, sorted(faces)))
+        path = tmp_path / f"changed-{changed}.json"
+        path.write_text(json.dumps(tampered))
+        result = runner.invoke(app, ["verify", str(path)], env={"COLUMNS": "200"})
+        assert result.exit_code == 1, result.output
+        assert "NOT VERIFIED: " + words.format(n=len(rolls)) in result.stdout
+
+
 def test_throws_that_cannot_be_checked_are_no_mismatch_in_the_json(tmp_path: Path) -> None:
     """Dice from a seed on this machine: each throw says it was not checked and why
     (``matches`` alone, false, read as a face changed), the verdict "uncheckable"."""

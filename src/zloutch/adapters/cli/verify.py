@@ -71,14 +71,17 @@ def summary(result: Verification) -> str:
         )
     checked, bad = len(result.checked), len(result.mismatches)
     if verdict is Verdict.VERIFIED:
+        if checked == 1:
+            return "verified: the 1 throw matches"
         return f"verified: all {checked} throws match"
     if verdict is Verdict.PARTLY:
         rest = [c for c in result.segments if c.verdict is not Verdict.VERIFIED]
-        return f"partly verified: {checked} throws match; " + "; ".join(
-            _segment_words(c) for c in rest
-        )
+        match = "throw matches" if checked == 1 else "throws match"
+        return f"partly verified: {checked} {match}; " + "; ".join(_segment_words(c) for c in rest)
     if not result.commitment_ok:
         return "NOT VERIFIED: the secret does not match the commitment shown at the start"
+    if bad == 1:
+        return f"NOT VERIFIED: 1 of {checked} throws does not match"
     return f"NOT VERIFIED: {bad} of {checked} throws do not match"
 
 
