@@ -109,6 +109,16 @@ def test_G8_fresh_declines_the_offer() -> None:
     assert s.turn.rolling == 5 and s.turn.total == 0
 
 
+def test_G8_a_player_alone_is_offered_no_take_back_of_their_own_bank() -> None:
+    # G-8 offers the turn to the next player; alone, Ana would take back her own 600 and
+    # count it twice.
+    s = start("dix-mille", "Ana")
+    s = play(s, "throw; roll 6 6 6 4 2; keep 6 6 6; bank")
+    assert levels(s, 0) == [(600, False)]
+    assert s.offer is None and legal_actions(s) == (Throw(),)
+    assert s.turn.player == 0 and s.turn.total == 0
+
+
 def test_G8_no_offer_after_full_hand_bank() -> None:
     s = start("cinq-mille(take_back)")
     s = play(s, "throw; roll 1 1 1 5 5; keep 1 1 1 5 5; bank")

@@ -118,6 +118,17 @@ def test_ticks_bumps_and_take_backs_are_counted() -> None:
     assert sum(p.bumps for p in result.players) == sum(p.bumped for p in result.players)
 
 
+@pytest.mark.parametrize("method", ["engine", "fast"])
+def test_a_player_alone_never_takes_back_their_own_bank(method: str) -> None:
+    """G-8 offers a bank with dice left to the next player: alone there is none, on either
+    path (taking back one's own bank counted its points twice)."""
+    rules = load_rules("dix-mille(target=2000)")
+    alone = simulate(rules, ["expert"], 20, seed=4, jobs=1, method=method)
+    assert alone.players[0].take_backs == 0 and alone.finished == 20  # 10 and 12 before
+    two = simulate(rules, ["expert", "expert"], 20, seed=4, jobs=1, method=method)
+    assert sum(p.take_backs for p in two.players) > 0  # the same bot takes what is offered
+
+
 def test_turn_limit_leaves_games_unfinished(greed: RuleSet) -> None:
     bots = [make_bot("cautious"), make_bot("cautious")]
     tally = play_games(greed, bots, 0, 0, 10, max_turns=1)

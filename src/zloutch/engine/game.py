@@ -1048,7 +1048,9 @@ def _next_turn(
     d.sheets = sheets
     d.turn = _fresh_turn(nxt)
     d.phase = Phase.START
-    d.offer = offer
+    # G-8 offers the turn to the next player: alone, there is none (a player who took back
+    # their own bank would count its points twice)
+    d.offer = offer if nxt != state.turn.player else None
     d.turns = state.turns + 1
     return done(d)
 

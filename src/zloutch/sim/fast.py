@@ -1562,7 +1562,7 @@ def _play_games_py(
                             hits,
                         )
                 hist[player, min(t, bins - 1)] += 1
-                if hand_take_col[h] >= 0:  # G-8: dice left, offered to the next player
+                if hand_take_col[h] >= 0 and players > 1:  # G-8: offered to the next player
                     offer_t = t
                     offer_h = h
                 reached = reaches[max(min(value, last_x), 0)]
