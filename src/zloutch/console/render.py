@@ -14,7 +14,7 @@ from rich.table import Table
 from rich.text import Text
 
 from zloutch.engine import GameState, Level, outcome
-from zloutch.rules import OPTIONS, PRESETS, RuleSet, format_dice, load_rules
+from zloutch.rules import OPTIONS, PRESETS, RuleSet, format_dice, kinds_outscored, load_rules
 from zloutch.rules.loader import summary_switches
 from zloutch.rules.ruleset import FOUR_TWO_ONE, KIND_WORDS, STRAIGHT_OVER_THROWS
 from zloutch.rules.scoring import NO_SCORE_BONUS
@@ -64,6 +64,7 @@ def kinds_table(rules: RuleSet) -> Table:
     for face in range(1, 7):
         table.add_column(f"{face}s", justify="right")
     values = rules.kinds_values()
+    better = kinds_outscored(rules)
     written = {kind.count: kind for kind in rules.scoring.kinds}
     for count, word in KIND_WORDS.items():
         if count > rules.dice:
@@ -79,8 +80,17 @@ def kinds_table(rules: RuleSet) -> Table:
         cells = []
         for face in range(1, 7):
             value = values.get((count, face))
-            cells.append("-" if value is None else "wins" if value == "win" else str(value))
+            best = better.get((count, face))
+            cell = "-" if value is None else "wins" if value == "win" else str(value)
+            cells.append(f"{best}*" if best is not None else cell)
         table.add_row(f"{word} of a kind", escape(rule), *cells)
+    if better:
+        table.caption = "* " + "; ".join(
+            f"{KIND_WORDS[count]} {face}s score {best} split into other combinations "
+            f"(S-12), more than the rule's {values[(count, face)]}"
+            for (count, face), best in better.items()
+        )
+        table.caption_justify = "left"
     return table
 
 

@@ -714,6 +714,24 @@ def legal_keeps(
     return score_throw(rules, throw, context).keeps
 
 
+def kinds_outscored(rules: RuleSet) -> dict[tuple[int, Face], int]:
+    """The n of a kind that score more read another way than by their kind rule: ``(n,
+    face) -> points`` of those n dice thrown alone (S-12: a keep counts at its best split).
+
+    Farkle's three 1s: its kind rule gives 100 (100 x face), three single 1s 300. The rules
+    tables show this value beside the rule's, so that no table says less than a keep scores.
+    """
+    thrown_only = {kind.count for kind in rules.scoring.kinds if kind.thrown}
+    out: dict[tuple[int, Face], int] = {}
+    for (count, face), value in sorted(rules.kinds_values().items()):
+        if value == "win" or count in thrown_only:
+            continue  # a kind of a throw of all the dice: its table says so, not this
+        best = throw_points(rules, (face,) * count)
+        if best > value:
+            out[(count, face)] = best
+    return out
+
+
 def is_farkle(rules: RuleSet, throw: Iterable[Face], context: HandContext = NO_CONTEXT) -> bool:
     """Whether a throw has no combination (T-4)."""
     return score_throw(rules, throw, context).farkle

@@ -337,6 +337,13 @@ def test_rules_show_six_dice_combinations() -> None:
     assert "1500" in next(line for line in lines if "three pairs" in line)
     assert "2500" in next(line for line in lines if "two triplets" in line)
     assert "3000" in next(line for line in lines if "six of a kind" in line)
+    # Three 1s: 100 by the kind rule (100 x face), 300 as three single 1s; a keep counts at
+    # its best, and so does the table, which says why.
+    three = next(line for line in lines if "three of a kind" in line).split()
+    assert three[-6:] == ["300*", "200", "300", "400", "500", "600"]
+    assert "* three 1s score 300 split into other combinations (S-12), more than the " in (
+        result.stdout
+    )
 
 
 @pytest.mark.parametrize("spec", [*PRESETS, "dix-mille(bump=any,entry=800,joker)"])

@@ -501,6 +501,11 @@ def test_a_games_rules_are_served_for_its_rules_panel(server: Server) -> None:
     assert french_meanings["bump"] != in_play["bump"]["meaning"]
     assert french["title"] == "Dix mille" and french["summary"] != english["summary"]
     assert server.get("/api/games/nope/rules")["status"] == 404
+    # Farkle's three 1s: 100 by their kind rule, 300 as three singles; the panel shows 300.
+    assert english["kinds_best"] == {}
+    farkle = server.post("/api/games", {"rules": "farkle"})["game"]
+    panel = server.get(f"/api/games/{farkle}/rules")
+    assert panel["kinds"]["3"]["1"] == 100 and panel["kinds_best"] == {"3": {"1": 300}}
 
 
 @pytest.mark.slow  # a solve in a process of its own: Numba's kernels loaded there, then the game

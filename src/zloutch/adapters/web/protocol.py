@@ -25,7 +25,7 @@ from zloutch.engine import (
 from zloutch.engine.events import Event
 from zloutch.engine.game import keep_passes, takeover_busts
 from zloutch.engine.record import dice_json, sheet_json
-from zloutch.rules import OPTIONS, PRESETS, RuleSet, load_rules
+from zloutch.rules import OPTIONS, PRESETS, RuleSet, kinds_outscored, load_rules
 from zloutch.server import Accepted, Played, Refused, Room, refusals
 from zloutch.server.hub import dumps
 from zloutch.strategy.bots import LEVELS
@@ -264,7 +264,8 @@ def rules_json(rules: RuleSet, lang: str = "en") -> dict[str, Any]:
     target and entry, its scores, and every option with its rule id, its meaning in
     ``lang`` and its value; ``changed`` lists the options switched on the preset or rule
     file (its summary says what it is as shipped), ``in_play`` the options that act (on, or
-    a number or choice other than 0 and off), ``off`` the others."""
+    a number or choice other than 0 and off), ``off`` the others; ``kinds_best`` the n of a
+    kind that score more split into other combinations (``kinds_outscored``)."""
     values = rules.option_values()
 
     def entry(name: str) -> dict[str, Any]:
@@ -276,6 +277,9 @@ def rules_json(rules: RuleSet, lang: str = "en") -> dict[str, Any]:
     kinds: dict[str, dict[str, Any]] = {}
     for (count, face), value in sorted(rules.kinds_values().items()):
         kinds.setdefault(str(count), {})[str(face)] = value
+    kinds_best: dict[str, dict[str, int]] = {}
+    for (count, face), best in kinds_outscored(rules).items():
+        kinds_best.setdefault(str(count), {})[str(face)] = best
     return {
         "name": rules.name,
         "title": translate(preset_title(rules.name), lang),
@@ -287,6 +291,7 @@ def rules_json(rules: RuleSet, lang: str = "en") -> dict[str, Any]:
         "entry": rules.turn.entry,
         "singles": [[face, points] for face, points in rules.scoring.singles],
         "kinds": kinds,
+        "kinds_best": kinds_best,
         "changed": [entry(n) for n, _ in rules.options],
         "in_play": [entry(n) for n in acting],
         "off": [entry(n) for n in OPTIONS if n not in acting],

@@ -1095,9 +1095,24 @@ export class Table {
             "tr",
             {},
             h("th", { scope: "row" }, t("{n} of a kind", { n: count })),
-            faces.map((f) => h("td", {}, byFace[f] === undefined ? "-" : byFace[f] === "win" ? t("wins") : String(byFace[f]))),
+            faces.map((f) => {
+              const best = (r.kinds_best?.[count] ?? {})[f];
+              if (best !== undefined) return h("td", { class: "outscored" }, `${best}*`);
+              return h("td", {}, byFace[f] === undefined ? "-" : byFace[f] === "win" ? t("wins") : String(byFace[f]));
+            }),
           ),
         ),
+      ),
+    );
+    // n of a kind that score more split into other combinations (farkle's three 1s: 300, not 100)
+    const outscored = Object.entries(r.kinds_best ?? {}).flatMap(([count, byFace]) =>
+      Object.entries(byFace).map(([face, best]) =>
+        t("* {n} {face}s score {best} split into other combinations, more than the rule's {rule}.", {
+          n: count,
+          face,
+          best,
+          rule: r.kinds[count][face],
+        }),
       ),
     );
     return h(
@@ -1112,6 +1127,7 @@ export class Table {
           ? h("p", { class: "changed", id: "rules-changed" }, t("Changed for this game:"), " ", r.changed.map((o) => `${o.option}=${o.value}`).join(", "))
           : null,
         scores,
+        outscored.length ? h("p", { class: "note", id: "scores-note" }, outscored.join(" ")) : null,
         h("h4", {}, t("In play")),
         h("ul", { class: "rule-list", id: "rules-in-play" }, r.in_play.map(row)),
         h("details", {}, h("summary", {}, t("Switched off ({n})", { n: r.off.length })), h("ul", { class: "rule-list" }, r.off.map(row))),
