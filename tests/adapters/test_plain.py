@@ -355,6 +355,17 @@ def test_faces_alone_mean_a_keep_or_a_throw_of_real_dice() -> None:
         s.read("hint me")
 
 
+def test_too_many_dice_are_counted_against_the_rule_sets_own_dice() -> None:
+    """Five dice in dix-mille: seven faces typed say "at most 5", as six do (it said 6)."""
+    s = Session.new("dix-mille", "Ana,Bob", table_mode=True)
+    for typed in ("1122334", "keep 1 1 2 2 3 3 4", "112233"):
+        with pytest.raises(ValueError, match="dice given, but at most 5 are thrown"):
+            s.read(typed)
+    six = Session.new("dix-mille-6", "Ana,Bob", table_mode=True)
+    with pytest.raises(ValueError, match="7 dice given, but at most 6 are thrown"):
+        six.read("keep 1 1 2 2 3 3 4")
+
+
 def test_bots_wait_the_pace_between_their_moves() -> None:
     waits: list[float] = []
     s = Session.new("dix-mille(target=1000)", "bot:greedy,bot:cautious", dice=SeededDice(5))

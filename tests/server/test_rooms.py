@@ -180,6 +180,10 @@ def test_stale_forged_spectator_wrong_seat_and_illegal_intents_are_refused(
     assert refused(bob, 0, "throw").code == "not_your_turn"
     assert refused(ana, 5, "throw").code == "stale"
     assert refused(ana, 0, "dance").code == "invalid"
+    six = refused(ana, 0, "keep 1 1 2 2 3 3")  # the game's own dice count, not six
+    assert six.code == "invalid" and f"at most {rooms.room(game_id).state.rules.dice} " in (
+        six.reason
+    )
     bank = refused(ana, 0, "bank")
     assert bank.code == "illegal" and "nothing kept" in bank.reason
     assert rooms.room(game_id).version == 0

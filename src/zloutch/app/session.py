@@ -499,9 +499,10 @@ class Session:
             if argument and head != "save":
                 raise InvalidActionError(f"'{head}' takes nothing after it")
             return Command(word=head, argument=argument)
+        dice = self.state.rules.dice
         if all(word.isdigit() for word in words):
-            return Command(self._faces(parse_dice(words)))
-        return Command((parse_action(text),))
+            return Command(self._faces(parse_dice(words, max_dice=dice)))
+        return Command((parse_action(text, max_dice=dice),))
 
     def _faces(self, dice: Dice) -> tuple[Action, ...]:
         phase = self.state.phase

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from zloutch.rules.dice import Dice, format_dice, parse_dice
+from zloutch.rules.dice import MAX_DICE, Dice, format_dice, parse_dice
 from zloutch.rules.errors import InvalidDiceError, ZloutchError
 
 
@@ -128,8 +128,11 @@ _WITH_DICE: dict[str, type[Keep] | type[Joker] | type[Roll]] = {
 WORDS: tuple[str, ...] = ("keep", "throw", "bank", "take", "fresh", "joker", "off", "roll")
 
 
-def parse_action(text: str) -> Action:
-    """Read an action from its notation; raises InvalidActionError with a helpful message."""
+def parse_action(text: str, *, max_dice: int = MAX_DICE) -> Action:
+    """Read an action from its notation; raises InvalidActionError with a helpful message.
+
+    ``max_dice``: the most dice an action may name (the rule set's dice, where it is known).
+    """
     words = text.strip().split(maxsplit=1)
     if not words:
         raise InvalidActionError("no action given: try keep 1 5, throw or bank")
@@ -141,7 +144,7 @@ def parse_action(text: str) -> Action:
         return _SIMPLE[head]
     if head in _WITH_DICE:
         try:
-            dice = parse_dice(rest)
+            dice = parse_dice(rest, max_dice=max_dice)
         except InvalidDiceError as exc:
             raise InvalidActionError(f"{head}: {exc}") from None
         if not dice:

@@ -545,7 +545,7 @@ class Rooms:
                 return Refused("illegal", why, version=room.version)
             return self._pending(room, LogEntry(room.version + 1, UNDO_WORD, at, seat, client_id))
         try:
-            action = parse_action(words)
+            action = parse_action(words, max_dice=room.state.rules.dice)
         except ZloutchError as exc:
             return Refused("invalid", str(exc), version=room.version)
         if seat not in room.acting_seats():
