@@ -75,6 +75,8 @@ BOTS_ALONE_TURNS = MAX_TURNS
 
 DEFAULT_PACE = 0.8
 """Seconds between two moves of a bot on a terminal: a pace a person can follow."""
+MAX_PACE = 60.0
+"""The longest pace, in seconds (``--pace``, the server's lobby): a minute a move."""
 
 
 PLAY_PLAYERS = "Player,bot:medium"

@@ -11,6 +11,7 @@ from datetime import UTC, datetime
 from typing import Literal
 
 from zloutch.app.match import UNDO
+from zloutch.app.session import MAX_PACE
 from zloutch.rules import ZloutchError
 
 MAX_SEATS = 8
@@ -21,7 +22,8 @@ UNDO_WORD = UNDO
 """At a real table, an entry that takes back the last entry typed (and the bots' moves after
 it): the log keeps it, the record and the state are as if the undone actions never were."""
 DEFAULT_LEAVE_BOT = "medium"
-MAX_PACE = 60.0
+
+__all__ = ["MAX_PACE"]  # the app's rule, named here for the service
 
 RefusalCode = Literal[
     "illegal",
