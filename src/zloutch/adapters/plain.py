@@ -67,7 +67,7 @@ COMMANDS = (
     ("undo", "u", "take back the last entry (at a real table)"),
     ("hint", "h", "each legal move with its value, the best first"),
     ("sheet", "p", "the whole sheet"),
-    ("save [FILE]", "s", "write the game record"),
+    ("save [FILE]", "s", "write the game record (FILE may be left out after --record)"),
     ("help", "?", "this list"),
     ("quit", "q", "end the game (the record is written with --record)"),
 )
@@ -471,7 +471,9 @@ class PlainGame:
             elif command.word == "save":
                 target = command.argument or self.record_path
                 if not target:
-                    self.say("Save needs a file name, as in: save game.json")
+                    self.say(
+                        "Save needs a file name (this game has no --record), as in: save game.json"
+                    )
                 else:
                     s.save(target)
                     self.say(f"Record written to {target}.")

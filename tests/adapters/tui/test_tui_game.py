@@ -431,6 +431,8 @@ def test_a_resumed_game_saves_back_to_its_file_and_quits_without_asking(tmp_path
 
     run(moved)
     assert again.return_code == 0
+    # ``zloutch play`` says where the record went once the screen is gone.
+    assert list(again.written) == [str(tmp_path / "game.json")]
 
 
 def screen_text(widget: Widget) -> str:
@@ -470,6 +472,33 @@ def test_clicking_dice_selects_them_and_the_keeps_follow() -> None:
             assert app.session is not None
             assert app.session.state.turn.total == 150
             assert app.session.state.turn.set_aside == (1, 5)
+
+    run(play)
+
+
+def test_each_die_shows_its_key_and_keys_out_of_the_footer_say_why() -> None:
+    """The dice are picked by place: each shows the number of its key. Take over, fresh,
+    joker, off and undo are out of the footer where they cannot apply; their keys still
+    answer, with the engine's reason or the session's, as line mode does."""
+    app = make_app("dix-mille", "Ana,Bob", "1 1 5 4 3")
+
+    async def play() -> None:
+        async with app.run_test(size=SIZE) as pilot:
+            await press(pilot, "t")
+            screen = game_screen(pilot)
+            dice = sorted(screen.query(Die), key=lambda d: d.index)
+            assert [d.border_subtitle for d in dice] == ["1", "2", "3", "4", "5"]
+            for key, reason in (
+                ("x", "There is no turn to take back (G-8)"),
+                ("f", "Start fresh only answers a take-back offer"),
+                ("j", "Jokers are not played in this rule set (V-2)"),
+                ("o", "A die off the table exists only at a real table"),
+                ("u", "Undo exists only at a real table"),
+            ):
+                await press(pilot, key)
+                said = [str(n.message) for n in app._notifications]
+                assert any(m.startswith(reason) for m in said), (key, said)
+            assert app.session is not None and app.session.state.turn.set_aside == ()
 
     run(play)
 

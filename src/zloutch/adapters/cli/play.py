@@ -258,6 +258,8 @@ def run_game(
     )
     app = ZloutchApp(config)
     status = app.run()  # 2: a dice file that stopped matching the game (the record is written)
+    for path in app.written:  # the screen is gone: say where the games are, as line mode
+        typer.echo(f"Record written to {path}.")
     code = app.return_code or (status if isinstance(status, int) else 0)
     if code:  # 129 or 143: SIGHUP or SIGTERM, the record written; 1: a bug
         raise typer.Exit(code)

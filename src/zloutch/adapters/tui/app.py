@@ -70,6 +70,9 @@ class ZloutchApp(App[int]):
         """What ``zloutch play`` exits with: 2 once a dice file stopped matching the game."""
         self.saved_at: int | None = None
         """How many actions the game had when it was last saved (None: never)."""
+        self.written: dict[str, None] = {}
+        """The files a game's record was written to, in order (``zloutch play`` names them
+        when the app has ended, as line mode does)."""
         if config.session is not None and config.resume_path is not None:
             self.saved_at = len(config.session.record.actions)  # as it stands in that file
         self.sub_title = "a real table" if config.table_mode else "10,000 and its family"
@@ -143,6 +146,7 @@ class ZloutchApp(App[int]):
             self.notify(str(exc), severity="error", timeout=10)
             return False
         self.saved_at = len(self.session.record.actions)
+        self.written[path] = None
         return True
 
     def unsaved(self) -> bool:
@@ -166,6 +170,7 @@ class ZloutchApp(App[int]):
                 self.notify(str(exc), severity="error", timeout=10)
                 return
             self.saved_at = len(session.record.actions)
+            self.written[path] = None
             if self.record_path is None:  # from now on the game is kept there
                 self.record_path = path
                 session.record_to(path)

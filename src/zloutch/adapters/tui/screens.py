@@ -18,7 +18,7 @@ from zloutch.engine.record import Record
 from zloutch.rules import RuleSet
 
 KEYS: tuple[tuple[str, str], ...] = (
-    ("1 .. 6, click", "select or unselect a die of the throw"),
+    ("1 .. 6, click", "select or unselect the die with that number under it"),
     ("k, Enter", "keep the selected dice (Enter throws at the start of a turn)"),
     ("t", "throw the dice in hand"),
     ("b", "bank the turn total"),

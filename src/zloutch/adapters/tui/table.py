@@ -61,6 +61,14 @@ GAME_ACTIONS: dict[str, Action] = {
     "fresh": Fresh(),
     "off": Off(),
 }
+ABSENT_KEYS: tuple[tuple[str, str], ...] = (
+    ("x", "take"),
+    ("f", "fresh"),
+    ("j", "joker"),
+    ("o", "off"),
+    ("u", "undo"),
+)
+"""The keys of moves that may be out of the footer (``GameScreen.check_action``)."""
 BUTTONS: tuple[tuple[str, str], ...] = (
     ("keep", "Keep (k)"),
     ("throw", "Throw (t)"),
@@ -129,6 +137,9 @@ class GameScreen(Screen[None]):
         Binding("question_mark,f1", "help", "Help"),
         Binding("q", "app.quit_game", "Quit"),
         *(Binding(str(i), f"pick({i - 1})", show=False) for i in range(1, 7)),
+        # Where a key above is out of the footer (it cannot apply in this game or now), the
+        # same key still answers: the engine's or the session's reason, as in line mode.
+        *(Binding(key, f"absent('{name}')", show=False) for key, name in ABSENT_KEYS),
     ]
 
     def __init__(self, session: Session, *, pace: float) -> None:
@@ -325,6 +336,16 @@ class GameScreen(Screen[None]):
             self.action_throw()
         else:
             self.notify("t throws, b banks")
+
+    def action_absent(self, name: str) -> None:
+        """A key whose move is out of the footer: why it cannot be played (the engine's
+        reason for a move, the session's for undo)."""
+        if name == "undo":
+            self.action_undo()
+        elif name == "joker":
+            self.act(Joker(self.selection()))
+        else:
+            self.act(GAME_ACTIONS[name])
 
     def action_pick(self, index: int) -> None:
         if index >= len(self.tray_faces()) or not self.person_to_move():

@@ -72,6 +72,7 @@ class Die(Static):
         self.index = index
         self.set_class(selected, "selected")
         self.set_class(dim, "dim")
+        self.border_subtitle = str(index + 1)  # its key: the dice are picked by place
         self.tooltip = f"die {index + 1}: {face} (press {index + 1} or click to select)"
 
     def on_click(self) -> None:
