@@ -284,6 +284,8 @@ def test_new_game_screen_options_players_and_errors() -> None:
             await pilot.pause()
             assert isinstance(app.screen, NewGameScreen)
             assert "error:" in str(screen.query_one("#error").render())
+            # Under the players, the line is out of sight at 80x24: a notice says it too.
+            assert any(n.title == "Cannot start" for n in app._notifications)
             screen.query_one("#opt-entry", Input).value = "500"
             screen.action_start()
             await pilot.pause()

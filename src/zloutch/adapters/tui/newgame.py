@@ -270,7 +270,8 @@ class NewGameScreen(Screen[None]):
             dice = self.dice or choose_dice(dice_file=None, seed=None, table_mode=self.table_mode)
             session = Session.new(spec, players, table_mode=self.table_mode, dice=dice)
         except (ZloutchError, ValueError) as exc:
-            error.update(f"error: {exc}")
+            error.update(f"error: {exc}")  # under the players: at 80x24 out of sight, so
+            self.notify(str(exc), title="Cannot start", severity="error", timeout=10)
             return
         error.update("")
         self.zapp.start_game(session)
