@@ -490,16 +490,17 @@ def test_each_die_shows_its_key_and_keys_out_of_the_footer_say_why() -> None:
             screen = game_screen(pilot)
             dice = sorted(screen.query(Die), key=lambda d: d.index)
             assert [d.border_subtitle for d in dice] == ["1", "2", "3", "4", "5"]
-            for key, reason in (
-                ("x", "There is no turn to take back (G-8)"),
-                ("f", "Start fresh only answers a take-back offer"),
-                ("j", "Jokers are not played in this rule set (V-2)"),
-                ("o", "A die off the table exists only at a real table"),
-                ("u", "Undo exists only at a real table"),
+            for key, reason in (  # a refused move in the log, in colour
+                ("x", "No: there is no turn to take back (G-8)"),
+                ("f", "No: start fresh only answers a take-back offer"),
+                ("j", "No: jokers are not played in this rule set (V-2)"),
+                ("o", "No: a die off the table exists only at a real table"),
             ):
                 await press(pilot, key)
-                said = [str(n.message) for n in app._notifications]
-                assert any(m.startswith(reason) for m in said), (key, said)
+                assert reason in log_lines(app)[-1], (key, log_lines(app)[-1])
+            await press(pilot, "u")  # not a move: a notice
+            said = [str(n.message) for n in app._notifications]
+            assert said == ["Undo exists only at a real table (real dice)"]
             assert app.session is not None and app.session.state.turn.set_aside == ()
 
     run(play)

@@ -251,10 +251,13 @@ class GameScreen(Screen[None]):
             self.notify(self.stopped, severity="warning")
             return
         before = self.session.state
+        logged = len(self.session.log)
         try:
             self.session.play(command)
         except ZloutchError as exc:
-            self.notify(_capital(short_reason(str(exc))), severity="warning")
+            if len(self.session.log) == logged:  # a refused move is in the log, in colour:
+                # a notice would say it again, over the log's last lines
+                self.notify(_capital(short_reason(str(exc))), severity="warning")
             self.refresh_view()
             return
         self.baseline = before
