@@ -301,6 +301,43 @@ def sheet_table(
     return table
 
 
+def scores_table(
+    state: GameState,
+    changes: dict[tuple[int, int], Change] | None = None,
+    *,
+    title: str | None = None,
+) -> Table:
+    """The sheet a row a player, for a side too narrow for its columns (four players or
+    more at 80 columns): each player's current level, its ticks, its last change in colour;
+    the whole sheet is ``sheet_table``."""
+    changes = changes or {}
+    table = Table(
+        title=title, title_justify="left", box=box.SIMPLE_HEAD, show_edge=False, padding=(0, 1)
+    )
+    table.add_column("player", no_wrap=True, max_width=16)
+    table.add_column("score", justify="right", no_wrap=True)
+    over = bool(state.winners)
+    for seat, sheet in enumerate(state.sheets):
+        mark = (
+            " *"
+            if seat in state.winners
+            else " <"
+            if not over and seat == state.turn.player
+            else ""
+        )
+        i = sheet.current_index
+        if i is None:
+            score = Text(
+                str(sheet.score) + (" " + TICK * sheet.current_ticks if sheet.current_ticks else "")
+            )
+        else:
+            score = level_text(sheet.levels[i], current=True, change=changes.get((seat, i)))
+        table.add_row(
+            Text(sheet.name + mark, style="bold" if mark else "", overflow="ellipsis"), score
+        )
+    return table
+
+
 def ranking_rows(state: GameState) -> list[tuple[int, str, int, int, int, bool]]:
     """(rank, name, score, kicks given, kicks taken, winner) best first (G-9)."""
     result = outcome(state)

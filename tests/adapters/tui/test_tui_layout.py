@@ -4,17 +4,20 @@ no selection, and a dice file that stops matching ends the app with exit code 2.
 
 from __future__ import annotations
 
+import io
 import json
 from pathlib import Path
 from typing import Any
 
+from rich.console import Console
 from textual.geometry import Region
 from textual.pilot import Pilot
 from tui_helpers import game_screen, keep, make_app, press, run
 
 from zloutch.adapters.tui import ZloutchApp
+from zloutch.adapters.tui.screens import SheetScreen
 from zloutch.adapters.tui.views import keeps_text, tray_view
-from zloutch.adapters.tui.widgets import Die, HintPanel
+from zloutch.adapters.tui.widgets import Die, HintPanel, SheetView
 from zloutch.app.dice import ScriptedDice
 from zloutch.app.match import Need
 from zloutch.app.session import Session
@@ -136,6 +139,39 @@ def test_three_players_sheet_fits_80_columns() -> None:
             sheet = game_screen(pilot).query_one("#sheet")
             assert fully_shown(pilot, sheet.region), sheet.region
             assert sheet.region.width <= scroll.content_region.width
+
+    run(test)
+
+
+def test_eight_players_on_the_side_a_row_each_and_the_whole_sheet_scrolls_sideways() -> None:
+    """Four players or more do not fit the side of 80 columns as columns: a row a player,
+    every name in view; p shows the whole sheet, which scrolls sideways (it was cut off)."""
+    names = "Ana,Bernadette-Longname,bot:easy,bot:medium,Eve,Fred,Claude,Dominique"
+    app = make_app("dix-mille", names, "5 5 5 2 3")
+
+    async def test() -> None:
+        async with app.run_test(size=SMALL) as pilot:
+            await pilot.pause()
+            screen = game_screen(pilot)
+            sheet = screen.query_one("#sheet", SheetView)
+            assert sheet.by_rows
+            scroll = screen.query_one("#sheet-scroll")
+            assert scroll.max_scroll_x == 0 and fully_shown(pilot, sheet.region)
+            console = Console(width=sheet.region.width, file=io.StringIO(), record=True)
+            console.print(sheet.content)  # as wide as it is drawn
+            shown = console.export_text()
+            for name in ("Ana", "Bernadette-Long", "bot:medium", "Claude", "Dominique"):
+                assert name in shown, name
+            await press(pilot, "p")
+            assert isinstance(app.screen, SheetScreen)
+            whole = app.screen.query_one("#sheet-scroll")
+            assert whole.max_scroll_x > 0  # Claude and Dominique to the right
+            await press(pilot, *["right"] * 40)
+            assert whole.scroll_x == whole.max_scroll_x
+        small = make_app("dix-mille", "Ana,Bob,Chloe", "5 5 5 2 3")
+        async with small.run_test(size=SMALL) as pilot:
+            await pilot.pause()
+            assert not game_screen(pilot).query_one("#sheet", SheetView).by_rows
 
     run(test)
 

@@ -8,7 +8,7 @@ from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.containers import Horizontal, ScrollableContainer, Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Footer, Header, Input, Label, Static
 
@@ -85,9 +85,12 @@ class SheetScreen(ModalScreen[None]):
 
     DEFAULT_CSS = """
     SheetScreen { align: center middle; }
-    SheetScreen > VerticalScroll {
+    SheetScreen #sheet-box {
         width: 95%; height: 95%; border: round $accent; background: $surface; padding: 0 1;
     }
+    SheetScreen #sheet-scroll { height: 1fr; }
+    SheetScreen #sheet { width: auto; }
+    SheetScreen #legend { height: auto; max-height: 50%; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q,p", "close", "Close")]
 
@@ -97,9 +100,10 @@ class SheetScreen(ModalScreen[None]):
         self.changes = changes
 
     def compose(self) -> ComposeResult:
-        with VerticalScroll():
-            yield Static(sheet_table(self.state, self.changes, title="Sheet"), id="sheet")
-            yield Static(Text(SHEET_LEGEND, style="dim"))
+        with Vertical(id="sheet-box"):
+            with ScrollableContainer(id="sheet-scroll"):  # eight players pass 80 columns
+                yield Static(sheet_table(self.state, self.changes, title="Sheet"), id="sheet")
+            yield Static(Text(SHEET_LEGEND, style="dim"), id="legend")
         yield Footer()
 
     def action_close(self) -> None:

@@ -41,6 +41,7 @@ from zloutch.engine import (
     Action,
     Bank,
     Fresh,
+    GameState,
     Joker,
     Keep,
     Off,
@@ -447,8 +448,7 @@ class GameScreen(Screen[None]):
         self.query_one("#aside", Static).display = bool(aside.plain)  # no blank line
         self.query_one("#keeps", Static).update(keeps_text(s, self.selection()))
         self.draw_buttons()
-        self.query_one("#sheet", SheetView).show(state, self.changes())
-        self.fit_side()
+        self.fit_side(state)
         # The last levels are the ones in play: keep them in view as the sheet grows.
         self.query_one("#sheet-scroll", ScrollableContainer).scroll_end(animate=False)
         hint = self.query_one("#hint", HintPanel)
@@ -464,12 +464,17 @@ class GameScreen(Screen[None]):
             self._bindings_for = shown
             self.refresh_bindings()  # the footer is rebuilt: only when moves open or close
 
-    def fit_side(self) -> None:
-        """The side as wide as the sheet needs (three players fit at 80 columns), leaving
-        the dice their room; a wider sheet scrolls sideways."""
+    def fit_side(self, state: GameState) -> None:
+        """The sheet, and the side as wide as it needs (three players fit at 80 columns),
+        leaving the dice their room; where its columns do not fit, a row a player."""
         sheet = self.query_one("#sheet", SheetView)
-        wanted = sheet.get_content_width(self.size, self.app.size) + SIDE_FRAME
+        changes = self.changes()
         room = self.size.width - PLAY_MIN_WIDTH
+        sheet.show(state, changes)
+        wanted = sheet.get_content_width(self.size, self.app.size) + SIDE_FRAME
+        if wanted > min(room, SIDE_MAX_WIDTH):
+            sheet.show(state, changes, by_rows=True)
+            wanted = sheet.get_content_width(self.size, self.app.size) + SIDE_FRAME
         width = max(SIDE_MIN_WIDTH, min(wanted, room, SIDE_MAX_WIDTH))
         side = self.query_one("#side", Vertical)
         if side.styles.width is None or side.styles.width.value != width:

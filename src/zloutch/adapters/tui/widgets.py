@@ -17,7 +17,7 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from zloutch.app.hints import SOLVING_NOTE, shown_value
-from zloutch.console.render import Change, sheet_table
+from zloutch.console.render import Change, scores_table, sheet_table
 from zloutch.engine import GameState
 from zloutch.strategy.expert import Advice
 
@@ -126,15 +126,23 @@ class DiceTray(Widget):
 
 
 class SheetView(Static):
-    """The paper sheet of the game (``zloutch.console.render.sheet_table``)."""
+    """The paper sheet of the game (``zloutch.console.render.sheet_table``), or a row a
+    player where its columns do not fit (``by_rows``: ``scores_table``, p shows it whole)."""
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.state: GameState | None = None
+        self.by_rows = False
 
-    def show(self, state: GameState, changes: dict[tuple[int, int], Change]) -> None:
+    def show(
+        self, state: GameState, changes: dict[tuple[int, int], Change], *, by_rows: bool = False
+    ) -> None:
         self.state = state
-        self.update(sheet_table(state, changes, title="Sheet", compact=True))
+        self.by_rows = by_rows
+        if by_rows:
+            self.update(scores_table(state, changes, title="Sheet (p: whole)"))
+        else:
+            self.update(sheet_table(state, changes, title="Sheet", compact=True))
 
 
 def advice_table(advice: Advice | None, who: str, *, solving: bool = False) -> RenderableType:
