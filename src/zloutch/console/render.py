@@ -8,7 +8,7 @@ decides a rule: every value comes from the rule set's data or the engine's state
 from __future__ import annotations
 
 from rich import box
-from rich.console import RenderableType
+from rich.console import Console, ConsoleOptions, RenderableType, RenderResult
 from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
@@ -158,20 +158,47 @@ def combinations_table(rules: RuleSet) -> Table:
     return table
 
 
-def options_table(rules: RuleSet, section: str, title: str) -> Table:
-    """The options of one section: rule id, name, value (``*`` = switched by the spec)."""
-    switched = {name for name, _ in rules.options}
-    table = Table(title=title, title_justify="left")
-    table.add_column("rule", no_wrap=True)
-    table.add_column("option", no_wrap=True)
-    table.add_column("value", no_wrap=True)
-    table.add_column("meaning")
-    for name, info in OPTIONS.items():
-        if info.section != section:
-            continue
-        value = format_value(rules.option(name)) + (" *" if name in switched else "")
-        table.add_row(info.rule, name, value, escape(info.meaning))
-    return table
+OPTIONS_WIDE = 110
+"""The width from which an options table has a column for the meaning: narrower (80
+columns), the meaning goes under the option's name, else it was squeezed to a word a line."""
+
+
+class OptionsTable:
+    """The options of one section: rule id, name, value (``*`` = switched by the spec) and
+    meaning, laid out for the width it is drawn at."""
+
+    def __init__(self, rules: RuleSet, section: str, title: str) -> None:
+        self.rules, self.section, self.title = rules, section, title
+
+    def table(self, width: int) -> Table:
+        rules = self.rules
+        switched = {name for name, _ in rules.options}
+        wide = width >= OPTIONS_WIDE
+        table = Table(title=self.title, title_justify="left")
+        table.add_column("rule", no_wrap=wide)
+        table.add_column("option" if wide else "option: meaning", no_wrap=wide)
+        table.add_column("value", no_wrap=True)
+        if wide:
+            table.add_column("meaning")
+        for name, info in OPTIONS.items():
+            if info.section != self.section:
+                continue
+            value = format_value(rules.option(name)) + (" *" if name in switched else "")
+            if wide:
+                table.add_row(info.rule, name, value, escape(info.meaning))
+            else:
+                cell = Text(name, style="bold")
+                cell.append("\n" + info.meaning, style="dim")
+                table.add_row(info.rule, cell, value)
+        return table
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        yield self.table(options.max_width)
+
+
+def options_table(rules: RuleSet, section: str, title: str) -> OptionsTable:
+    """The options of one section (``OptionsTable``)."""
+    return OptionsTable(rules, section, title)
 
 
 def rules_renderables(rules: RuleSet) -> list[RenderableType]:

@@ -339,7 +339,7 @@ def test_rules_show_six_dice_combinations() -> None:
     assert "3000" in next(line for line in lines if "six of a kind" in line)
     # Three 1s: 100 by the kind rule (100 x face), 300 as three single 1s; a keep counts at
     # its best, and so does the table, which says why.
-    three = next(line for line in lines if "three of a kind" in line).split()
+    three = next(line for line in lines if "three of a kind" in line).replace("│", " ").split()
     assert three[-6:] == ["300*", "200", "300", "400", "500", "600"]
     assert "* three 1s score 300 split into other combinations (S-12), more than the " in (
         result.stdout
@@ -496,3 +496,16 @@ def test_a_rule_file_written_from_a_spec_says_what_its_summary_does_not(tmp_path
     (tmp_path / "ours.toml").write_text(ours)
     shown = runner.invoke(app, ["rules", "show", str(tmp_path / "ours.toml")], env=wide)
     assert shown.stdout.splitlines()[0] == "dix-mille: Our house: 5 is worth 60"
+
+
+def test_rules_show_at_80_columns_puts_each_meaning_under_its_option() -> None:
+    """At 80 columns a column of meanings got a word a line (as in the full-screen app's
+    help); the meaning goes under the option's name there, in its own column when wide."""
+    narrow = runner.invoke(app, ["rules", "show", "farkle"], env={"COLUMNS": "80"})
+    assert narrow.exit_code == 0, narrow.output
+    assert max(len(line) for line in narrow.stdout.splitlines()) <= 80
+    assert "option: meaning" in narrow.stdout
+    assert "Four of a kind plus a pair also counts as three" in narrow.stdout
+    wide = runner.invoke(app, ["rules", "show", "farkle"], env={"COLUMNS": "160"})
+    header = next(line for line in wide.stdout.splitlines() if "option" in line)
+    assert "meaning" in header and "option: meaning" not in header
