@@ -198,6 +198,7 @@ def test_at_80x24_every_key_of_the_footer_is_in_view() -> None:
     """The footer listed keys up to p and cut the rest; the keeps began below the fold.
     Only the keys that can apply are shown (take over and start fresh with an offer,
     jokers under V-2), in the compact footer: all of them fit 80 columns."""
+    from textual.widgets import Footer
     from textual.widgets._footer import FooterKey
 
     for table in (False, True):
@@ -219,6 +220,24 @@ def test_at_80x24_every_key_of_the_footer_is_in_view() -> None:
                 assert keeps.height >= 4 and fully_shown(pilot, keeps), keeps
 
         run(test)
+    # With a take-back offer, take over and fresh join them: q was cut to "Qu" under the
+    # command palette's key (ctrl+p opens it still, out of the footer).
+    app = make_app("dix-mille", "Ana,Bob", "6 6 6 4 2")
+
+    async def offered() -> None:
+        async with app.run_test(size=SMALL) as pilot:
+            await press(pilot, "t")
+            await keep(pilot, "6 6 6")
+            await press(pilot, "b")
+            await pilot.pause()
+            keys = list(app.screen.query(FooterKey))
+            assert {"x", "f", "q"} <= {k.key for k in keys}
+            right = max(k.region.right for k in keys)
+            assert right <= 80 and all(fully_shown(pilot, k.region) for k in keys)
+            drawn = app.screen.query_one(Footer).region
+            assert drawn.right - right >= 0 and not app.screen.query(".-command-palette")
+
+    run(offered)
 
 
 def test_a_key_after_a_throw_at_a_real_table_is_the_tables_not_a_face() -> None:

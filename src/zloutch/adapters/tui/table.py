@@ -191,7 +191,7 @@ class GameScreen(Screen[None]):
                 with ScrollableContainer(id="sheet-scroll"):
                     yield SheetView(id="sheet")
         yield RichLog(id="log", wrap=True, markup=False, max_lines=1000, min_width=20)
-        yield Footer(compact=True)
+        yield Footer(compact=True, show_command_palette=False)  # ctrl+p still opens it
 
     def on_mount(self) -> None:
         for button in self.query(Button):
