@@ -6,14 +6,23 @@ import random
 import time
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from zloutch.adapters.plain import hint_lines
 from zloutch.app.dice import ScriptedDice
-from zloutch.app.hints import SOLVING_NOTE, SharedAdvisors
+from zloutch.app.hints import (
+    SOLVING_NOTE,
+    SharedAdvisors,
+    hint_digits,
+    hint_heading,
+    shown_value,
+)
 from zloutch.app.match import Need
 from zloutch.app.session import Session
-from zloutch.engine import Throw, new_game, step
+from zloutch.engine import Bank, Throw, new_game, step
 from zloutch.rules import load_rules
+from zloutch.strategy.expert import LONG_RUN, POINTS, WIN_PROBABILITY, Advice
 
 
 def test_the_servers_hint_is_the_terminals() -> None:
@@ -136,3 +145,34 @@ def test_closing_the_solves_leaves_no_process_thread_or_semaphore(spec: str) -> 
     assert not [o for o in gc.get_objects() if isinstance(o, multiprocessing.synchronize.SemLock)]
     solves.start(rules)  # closed: nothing starts again
     assert not solves.running(rules)
+
+
+@given(
+    st.lists(st.floats(0, 1, allow_nan=False), min_size=1, max_size=6),
+    st.sampled_from([WIN_PROBABILITY, POINTS, LONG_RUN]),
+)
+def test_a_hint_shows_the_best_apart_from_the_next_where_three_decimals_can(
+    values: list[float], objective: str
+) -> None:
+    """One decimal, or as many as the best needs to stand apart from the next, up to
+    three: "50.0%" twice said nothing of why the first was best."""
+    ordered = sorted(values, reverse=True)
+    scale = 1 if objective == WIN_PROBABILITY else 3000  # a chance, or points of a turn
+    advice = Advice(tuple((Throw(), v * scale) for v in ordered), objective)
+    digits = hint_digits(advice)
+    shown = [shown_value(advice, v * scale, digits) for v in ordered]
+    assert 1 <= digits <= 3
+    if len(shown) > 1 and digits < 3:
+        assert shown[0] != shown[1]
+        fewer = [shown_value(advice, v * scale, digits - 1) for v in ordered[:2]]
+        assert digits == 1 or fewer[0] == fewer[1]  # no more decimals than needed
+
+
+def test_a_hint_of_two_close_moves_says_which_is_best() -> None:
+    advice = Advice(((Throw(), 0.50012), (Bank(), 0.49996)), WIN_PROBABILITY)
+    assert [shown_value(advice, v) for _, v in advice.values] == ["50.01%", "50.00%"]
+    level = Advice(((Throw(), 0.5), (Bank(), 0.5)), WIN_PROBABILITY)
+    assert [shown_value(level, v) for _, v in level.values] == ["50.000%", "50.000%"]
+    assert shown_value(Advice(((Throw(), 431.26),), POINTS), 431.26) == "431.3"
+    heading = hint_heading(Advice(((Throw(), 431.26),), LONG_RUN), "Ana")
+    assert heading.startswith("Hint for Ana, each move's worth in long-run points per turn")

@@ -21,7 +21,7 @@ from types import FrameType
 from typing import TextIO
 
 from zloutch.app.dice import DiceExhaustedError, DiceFileError, count_dice
-from zloutch.app.hints import SOLVING_NOTE, hint_heading, shown_value
+from zloutch.app.hints import SOLVING_NOTE, hint_digits, hint_heading, shown_value
 from zloutch.app.match import Need
 from zloutch.app.session import (
     META_WORDS,
@@ -189,9 +189,10 @@ def hint_lines(session: Session) -> list[str]:
         return ["No hint now: nobody has a choice to make."]
     name = session.names[session.state.turn.player]
     lines = [hint_heading(advice, name)]
+    digits = hint_digits(advice)
     for i, (action, value) in enumerate(advice.values):
         best = " (best)" if i == 0 else ""
-        lines.append(f"  {action}: {shown_value(advice, value)}{best}")
+        lines.append(f"  {action}: {shown_value(advice, value, digits)}{best}")
     if session.solving():
         lines.append(f"({SOLVING_NOTE})")
     return lines

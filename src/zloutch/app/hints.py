@@ -24,7 +24,7 @@ from contextlib import contextmanager
 from zloutch.app.store import game_solution_cached, load_game_solution
 from zloutch.engine import GameState, current_player
 from zloutch.rules import RuleSet
-from zloutch.strategy.expert import WIN_PROBABILITY, Advice, TurnAdvisor
+from zloutch.strategy.expert import LONG_RUN, WIN_PROBABILITY, Advice, TurnAdvisor
 from zloutch.strategy.game_solver import solved_model
 from zloutch.strategy.optimal import GameAdvisor
 
@@ -52,15 +52,42 @@ def advice_of(advisor: TurnAdvisor, state: GameState) -> Advice | None:
     return Advice(values, advice.objective) if values else None
 
 
-def shown_value(advice: Advice, value: float) -> str:
-    """A hint's value as people read it: ``67.6%`` of a chance to win, or ``1243.8`` points."""
-    return f"{100 * value:.1f}%" if advice.objective == WIN_PROBABILITY else f"{value:.1f}"
+MAX_HINT_DIGITS = 3
+
+
+def hint_digits(advice: Advice) -> int:
+    """The decimals a hint's values are shown with: one, or as many as the best needs to
+    stand apart from the next (up to three; ``50.0%`` and ``50.0%`` said nothing of why the
+    first was best)."""
+    scale = 100.0 if advice.objective == WIN_PROBABILITY else 1.0
+    values = [scale * v for _, v in advice.values]
+    if len(values) < 2:
+        return 1
+    for digits in range(1, MAX_HINT_DIGITS + 1):
+        if round(values[0], digits) != round(values[1], digits):
+            return digits
+    return MAX_HINT_DIGITS
+
+
+def shown_value(advice: Advice, value: float, digits: int | None = None) -> str:
+    """A hint's value as people read it: ``67.6%`` of a chance to win, or ``1243.8`` points,
+    with ``hint_digits`` decimals unless told."""
+    digits = hint_digits(advice) if digits is None else digits
+    if advice.objective == WIN_PROBABILITY:
+        return f"{100 * value:.{digits}f}%"
+    return f"{value:.{digits}f}"
 
 
 def hint_heading(advice: Advice, name: str) -> str:
-    """What a hint's values are, for ``name``: the chance to win, or points of this turn."""
+    """What a hint's values are, for ``name``: the chance to win, points of this turn, or
+    the long-run points per turn (F-1)."""
     if advice.objective == WIN_PROBABILITY:
         return f"Hint for {name}, the chance to win after each move:"
+    if advice.objective == LONG_RUN:
+        return (
+            f"Hint for {name}, each move's worth in long-run points per turn "
+            "(F-1: this turn's points and the farkles in a row it leaves):"
+        )
     return f"Hint for {name}, {advice.objective} banked by this turn:"
 
 

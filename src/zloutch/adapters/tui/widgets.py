@@ -16,7 +16,7 @@ from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Static
 
-from zloutch.app.hints import SOLVING_NOTE, shown_value
+from zloutch.app.hints import SOLVING_NOTE, hint_digits, shown_value
 from zloutch.console.render import Change, scores_table, sheet_table
 from zloutch.engine import GameState
 from zloutch.strategy.expert import Advice
@@ -162,10 +162,11 @@ def advice_table(advice: Advice | None, who: str, *, solving: bool = False) -> R
     table.add_column("action", no_wrap=True)
     table.add_column("value", justify="right", no_wrap=True)
     table.add_column("", no_wrap=True)
+    digits = hint_digits(advice)
     for i, (action, value) in enumerate(advice.values):
         mark = "best" if i == 0 else ""
         style = "bold green" if i == 0 else ""
-        table.add_row(str(action), shown_value(advice, value), mark, style=style)
+        table.add_row(str(action), shown_value(advice, value, digits), mark, style=style)
     return table
 
 

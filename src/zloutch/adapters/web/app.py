@@ -56,7 +56,13 @@ from zloutch.adapters.web.protocol import (
     state_json,
     state_text,
 )
-from zloutch.app.hints import BackgroundSolves, SharedAdvisors, bot_plays, plays_solved_game
+from zloutch.app.hints import (
+    BackgroundSolves,
+    SharedAdvisors,
+    bot_plays,
+    hint_digits,
+    plays_solved_game,
+)
 from zloutch.app.review import review_record
 from zloutch.app.review_words import format_value, game_table, review_header
 from zloutch.rules import ZloutchError
@@ -399,6 +405,7 @@ def create_app(
             "version": room.version,
             "player": None if advice is None else state.turn.player,
             "objective": None if advice is None else advice.objective,
+            "digits": 1 if advice is None else hint_digits(advice),  # the best apart
             "values": []
             if advice is None
             else [

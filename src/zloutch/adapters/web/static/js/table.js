@@ -945,7 +945,8 @@ export class Table {
       else if (!hint.values.length) rows.push(h("p", {}, t("No decision to make right now")));
       else {
         const win = hint.objective === "win probability";
-        const shown = (v) => (win ? percent(v, 1) : number(v, 1));
+        const digits = hint.digits ?? 1; // as many as the best needs to stand apart
+        const shown = (v) => (win ? percent(v, digits) : number(v, digits));
         rows.push(
           h("p", { class: "objective" }, t("For {name}, in {objective}", { name: this.name(hint.player), objective: t(hint.objective) })),
           h(
