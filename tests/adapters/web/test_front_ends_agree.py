@@ -38,6 +38,7 @@ from zloutch.engine import (
     Action,
     GameState,
     IllegalActionError,
+    InvalidActionError,
     Phase,
     Roll,
     legal_actions,
@@ -156,7 +157,10 @@ class EngineSide:
                 for action in self.actions:
                     self.state, _ = step(self.state, action)
             return self._seen(None, [], undone)
-        action = parse_action(text)
+        try:  # more dice than the game has: not an action of this game (the server's word)
+            action = parse_action(text, max_dice=self.state.rules.dice)
+        except InvalidActionError as exc:
+            return self._seen((str(exc), None), [])
         reason = why_illegal(self.state, action)
         if reason is not None:
             return self._seen((reason, rule_of(reason)), [])
@@ -223,10 +227,9 @@ class SessionSide:
                 return self._seen((str(exc), rule_of(str(exc))), before)
             return self._seen(None, len(s.log), undone)
         self.given.queue += rolls
-        command = s.read(text)
         try:
-            s.play(command)
-        except IllegalActionError as exc:
+            s.play(s.read(text))
+        except (IllegalActionError, InvalidActionError) as exc:
             return self._seen((str(exc), rule_of(str(exc))), len(s.log))
         while s.need().value == "dice":
             s.roll()
@@ -299,7 +302,7 @@ class WebSide:
             if answer["type"] in ("ack", "refused") and answer["id"] == client_id:
                 break
         if answer["type"] == "refused":
-            assert answer["code"] in ("illegal", "over"), answer
+            assert answer["code"] in ("illegal", "over", "invalid"), answer  # too many dice
             return self._seen((answer["reason"], answer["rule"]), []), []
         deadline = time.monotonic() + 20
         while self.state["version"] < answer["version"] and time.monotonic() < deadline:
