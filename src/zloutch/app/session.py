@@ -46,6 +46,7 @@ from zloutch.engine import (
     current_player,
     new_game,
     parse_action,
+    why_illegal,
 )
 from zloutch.engine.endings import load_rules
 from zloutch.engine.events import Event, TurnStarted
@@ -501,6 +502,9 @@ class Session:
             if argument and head != "save":
                 raise InvalidActionError(f"'{head}' takes nothing after it")
             return Command(word=head, argument=argument)
+        over = why_illegal(self.state, Bank()) if self.state.phase is Phase.OVER else None
+        if over is not None:  # the end of the game answers first, as the engine and the server
+            raise IllegalActionError(over)
         dice = self.state.rules.dice
         if all(word.isdigit() for word in words):
             return Command(self._faces(parse_dice(words, max_dice=dice)))

@@ -36,6 +36,7 @@ from zloutch.app.dice import TypedDice
 from zloutch.app.session import Session, SessionError
 from zloutch.engine import (
     Action,
+    Bank,
     GameState,
     IllegalActionError,
     InvalidActionError,
@@ -157,6 +158,9 @@ class EngineSide:
                 for action in self.actions:
                     self.state, _ = step(self.state, action)
             return self._seen(None, [], undone)
+        over = why_illegal(self.state, Bank()) if self.state.phase is Phase.OVER else None
+        if over is not None:  # the end answers first, whatever the text (the server's order)
+            return self._seen((over, rule_of(over)), [])
         try:  # more dice than the game has: not an action of this game (the server's word)
             action = parse_action(text, max_dice=self.state.rules.dice)
         except InvalidActionError as exc:
