@@ -24,13 +24,21 @@ runner = CliRunner()
 BASE = ["simulate", "--rules", "greed(target=1000)", "--games", "40", "--seed", "3"]
 
 
+WIDE = {"COLUMNS": "200"}
+"""Rich wraps to the terminal's width: a narrow one split the lines these tests read."""
+
+
 def test_simulate_prints_players_and_seats() -> None:
-    result = runner.invoke(app, [*BASE, "--players", "threshold:300,greedy", "--jobs", "1"])
+    result = runner.invoke(
+        app, [*BASE, "--players", "threshold:300,greedy", "--jobs", "1"], env=WIDE
+    )
     assert result.exit_code == 0, result.output
     assert "Players" in result.output and "Seats" in result.output
     assert "threshold:300" in result.output and "greedy" in result.output
     assert "40 games, seed 3; played on the fast path" in result.output  # --method auto's
-    engine = runner.invoke(app, [*BASE, "-p", "threshold:300,greedy", "-j", "1", "-m", "engine"])
+    engine = runner.invoke(
+        app, [*BASE, "-p", "threshold:300,greedy", "-j", "1", "-m", "engine"], env=WIDE
+    )
     assert "40 games, seed 3; played through the engine" in engine.output
 
 

@@ -49,6 +49,10 @@ def queued(client: Client) -> list[dict[str, Any]]:
     return out
 
 
+class PortTaken(RuntimeError):
+    """The server could not bind its port: another process has it."""
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -76,12 +80,29 @@ class Server:
     log: Path | None = None
     cache: Path | None = None
     """The server's solver cache (``ZLOUTCH_CACHE``); None: the test's, from its environment."""
+    started: bool = False
+    """Whether it has answered once (its port is then its own: a restart keeps it)."""
 
     @property
     def base(self) -> str:
         return f"http://127.0.0.1:{self.port}"
 
     def start(self) -> None:
+        """Start the server and wait until it answers. A first start whose port another
+        test's process took meanwhile (``free_port`` frees it before the server binds it)
+        tries again on a new port; a restart keeps its port, which its clients know."""
+        for _ in range(3):
+            try:
+                self._start()
+                self.started = True
+                return
+            except PortTaken:
+                if self.started:
+                    raise
+                self.port = free_port()
+        raise RuntimeError("zloutch serve found no free port in 3 tries")
+
+    def _start(self) -> None:
         env = {**os.environ, "PYTHONPATH": f"{SRC}{os.pathsep}{os.environ.get('PYTHONPATH', '')}"}
         if self.cache is not None:
             env["ZLOUTCH_CACHE"] = str(self.cache)
@@ -93,6 +114,8 @@ class Server:
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
+                if self.log and "Address already in use" in self.read_log():
+                    raise PortTaken(self.port)
                 raise RuntimeError(f"zloutch serve exited: {self.read_log()}")
             try:
                 if self.get("/api/health").get("ok") is True:  # 503 until it listens

@@ -520,9 +520,9 @@ def test_seats_cannot_be_lost_and_the_table_never_goes_silent(
         before = version(ana)
         server.kill()
         killed = time.monotonic()
-        ana.wait_for_selector("#connection[data-state='reconnecting']", timeout=2_000)
+        ana.wait_for_selector("#connection[data-state='reconnecting']", timeout=5_000)
         noticed = time.monotonic() - killed
-        assert noticed < 2, noticed
+        assert noticed < 5, noticed  # at once on a quiet machine; a loaded one is slower
         assert "Connection lost" in ana.inner_text("#connection")
         kept = ana.locator("#keep-0 .keep-dice").inner_text()
         ana.click("#keep-0")
@@ -704,11 +704,15 @@ def test_a_second_move_before_the_first_is_drawn_waits_and_an_undo_clears_a_fark
     phone.wait_for_selector("#act-throw:enabled")
     hold["events"] = True
     phone.keyboard.press("t")
-    phone.wait_for_timeout(400)  # the ack is in, its events held
-    assert held and phone.get_attribute("#status", "data-phase") == "start"
+    deadline = time.monotonic() + 10  # the ack is in, its events held (polled: a busy machine)
+    while not held:
+        assert time.monotonic() < deadline, "no events came after the throw in 10 s"
+        phone.wait_for_timeout(50)
+    assert phone.get_attribute("#status", "data-phase") == "start"
     phone.keyboard.press("t")
-    phone.wait_for_timeout(300)
-    assert "on its way" in phone.inner_text("#notice")
+    phone.wait_for_function(
+        "(document.querySelector('#notice')?.innerText ?? '').includes('on its way')"
+    )
     hold["events"] = False
     for frame in held:
         sockets[-1].send(frame)
