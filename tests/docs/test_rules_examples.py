@@ -602,6 +602,21 @@ FILE_ERRORS = [
         "rules.dice: at most 6 dice, got 7",
     ),
     (
+        '[rules]\nextends = "dix-mille"\n[kinds]\n4 = 1000\n',
+        "kinds: unknown section (it is written [scoring.kinds])",
+    ),
+    (
+        '[rules]\nextends = "dix-mille"\n[scoring.kinds]\n4 = { defualt = "double" }\n',
+        "scoring.kinds.4.defualt: unknown key (did you mean 'default'?): a count's table "
+        "holds default, thrown and faces 1 to 6",
+    ),
+    (
+        '[rules]\nextends = "dix-mille"\n[scoring]\nfull_house = 1000\n',
+        'scoring.full_house: expected one of "off", "sum", "times" (in quotes), got 1000; a '
+        "full house of fixed points is written as patterns, one per three and pair (the rule "
+        "format's page: what the format cannot express)",
+    ),
+    (
         '[rules]\nname = "x"\ndice = 5\n[game]\ntarget = 1000\n[scoring.kinds]\n4 = "lots"\n',
         "scoring.kinds.4: 'lots' is not a kind rule: write points (1000), \"K x face\", "
         '"double", "(n-2) x three", "three + K per extra die", "win" or "none"',
@@ -666,6 +681,16 @@ FILE_ERRORS = [
 
 SPEC_ERRORS = [
     ("dix-mille(jokr)", "jokr: unknown option (did you mean 'joker'?)"),
+    (
+        "dix-mille(dice=6)",
+        "dice: not an option: a spec cannot change it; write a rule file with [rules] dice "
+        "(extends = the rule set it starts from)",
+    ),
+    (
+        "dix-mille(target=5,000)",
+        "000: not an option: a spec's numbers take no thousands separator (target=5000, not "
+        "target=5,000)",
+    ),
     ("dix-mille(entry)", "entry: needs a value: entry=..."),
     ("dix-mile", "dix-mile: unknown preset (did you mean 'dix-mille'?)"),
     (

@@ -151,7 +151,7 @@ def test_deeply_nested_values_are_refused(value: str) -> None:
 
 def test_a_shallow_wrong_value_names_its_key_with_an_excerpt() -> None:
     err = refused(lambda: parse_rules_text(rule_file("target = 1000\nbump = [[[1, 2]]]")))
-    assert err.key == "game.bump" and "expected text, got [[[1, 2]]]" in err.reason
+    assert err.key == "game.bump" and "(in quotes), got [[[1, 2]]]" in err.reason
     err = refused(lambda: parse_rules_text(rule_file(f'target = 1000\nbump = "{"x" * 10**5}"')))
     assert err.key == "game.bump" and len(err.reason) < 200
 

@@ -314,18 +314,22 @@ def test_rule_sets_that_score_alike_share_one_table() -> None:
     assert score_table(plain).lookup((1, 5)) == ScoreTable(plain).lookup((1, 5))
 
 
-@pytest.mark.parametrize("rules", RULE_SETS, ids=lambda r: r.spec)
+@pytest.mark.parametrize(
+    "rules",
+    [*RULE_SETS, *(load_rules(str(path)) for path in EXAMPLE_FILES)],
+    ids=lambda r: r.spec.rsplit("/", 1)[-1],
+)
 def test_the_kinds_a_table_shows_are_what_the_dice_score_at_best(rules: RuleSet) -> None:
     """``kinds_outscored`` names exactly the n of a kind whose dice, thrown alone, score
     more than their kind rule (farkle's three 1s: 300, not 100); the others score their
-    rule's value (but for a kind counted only on a throw of all the dice, which the table
+    rule's value (but for a kind counted only on a throw of more dice than its own, which the table
     marks), so a rules table that shows both never says less than a keep scores."""
     from zloutch.rules import kinds_outscored
 
     better = kinds_outscored(rules)
-    thrown_only = {kind.count for kind in rules.scoring.kinds if kind.thrown}
+    elsewhere = {k.count for k in rules.scoring.kinds if k.thrown not in (0, k.count)}
     for (count, face), points in rules.kinds_values().items():
-        if points == "win" or count in thrown_only:  # not a combination of count dice alone
+        if points == "win" or count in elsewhere:  # not a combination of count dice alone
             assert (count, face) not in better
             continue
         best = throw_points(rules, [face] * count)
@@ -334,3 +338,5 @@ def test_the_kinds_a_table_shows_are_what_the_dice_score_at_best(rules: RuleSet)
     assert set(better) <= set(rules.kinds_values())
     if rules.spec == "farkle":
         assert better == {(3, 1): 300}
+    if rules.spec.endswith("kinds-full-throw.toml"):  # five 1s on five dice: 1000 + 2 x 100
+        assert better[(5, 1)] == 1200

@@ -634,3 +634,12 @@ def test_a_batch_stores_what_appending_one_by_one_would(
         db_game, mem_game = sql_store.game(game_id), memory.game(game_id)
         assert db_game is not None and mem_game is not None
         assert db_game.status == mem_game.status
+
+
+@pytest.mark.parametrize("pace", [-1.0, 60.5, float("nan"), float("inf")])
+def test_a_pace_out_of_range_is_refused_as_the_command_line_refuses_it(pace: float) -> None:
+    """One rule for the lobby and ``--pace`` (``pace_refusal``): 0 to 60 seconds."""
+    rooms = Rooms(MemoryStore())
+    with pytest.raises(RoomError, match="a bot's pace is a number of seconds from 0 to 60"):
+        rooms.create(NewGame(ANA_BOB, pace=pace))
+    assert rooms.create(NewGame(ANA_BOB, pace=60)).game_id

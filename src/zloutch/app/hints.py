@@ -58,7 +58,7 @@ MAX_HINT_DIGITS = 3
 def hint_digits(advice: Advice) -> int:
     """The decimals a hint's values are shown with: one, or as many as the best needs to
     stand apart from the next (up to three; ``50.0%`` and ``50.0%`` said nothing of why the
-    first was best)."""
+    first was best); one where three cannot tell them apart (a tie says so at one)."""
     scale = 100.0 if advice.objective == WIN_PROBABILITY else 1.0
     values = [scale * v for _, v in advice.values]
     if len(values) < 2:
@@ -66,7 +66,7 @@ def hint_digits(advice: Advice) -> int:
     for digits in range(1, MAX_HINT_DIGITS + 1):
         if round(values[0], digits) != round(values[1], digits):
             return digits
-    return MAX_HINT_DIGITS
+    return 1
 
 
 def shown_value(advice: Advice, value: float, digits: int | None = None) -> str:

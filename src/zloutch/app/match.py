@@ -31,6 +31,7 @@ from enum import Enum
 from zloutch.app.dice import DiceSource
 from zloutch.engine import (
     CHANCE,
+    GAME_OVER,
     TERMINAL,
     Action,
     Bank,
@@ -185,7 +186,7 @@ class Match:
     def undo_refusal(self) -> str | None:
         """Why the last entry cannot be taken back now (None: it can)."""
         if self.over:
-            return "the game is over"
+            return GAME_OVER
         if not self.state.table_mode:
             return "undo exists only at a real table (real dice)"
         if not self.record.actions:
@@ -203,7 +204,7 @@ class Match:
         kinds += ["joker"] if rules.variants.joker else []
         kinds += ["roll", "off", "undo"] if state.table_mode else []
         if self.over:
-            return dict.fromkeys(kinds, Refusal.of("the game is over"))
+            return dict.fromkeys(kinds, Refusal.of(GAME_OVER))
         legal = self.legal()
         found: dict[str, Refusal | None] = {
             "throw": self.refused(Throw()),

@@ -30,6 +30,7 @@ from zloutch.app.hints import BackgroundSolves, SharedAdvisors, plays_solved_gam
 from zloutch.app.match import BOT_PREFIX, Match, Need, NothingToUndoError, undone_words
 from zloutch.app.store import load_game_solution
 from zloutch.engine import (
+    GAME_OVER,
     Action,
     Bank,
     Fresh,
@@ -46,7 +47,6 @@ from zloutch.engine import (
     current_player,
     new_game,
     parse_action,
-    why_illegal,
 )
 from zloutch.engine.endings import load_rules
 from zloutch.engine.events import Event, TurnStarted
@@ -78,6 +78,13 @@ DEFAULT_PACE = 0.8
 """Seconds between two moves of a bot on a terminal: a pace a person can follow."""
 MAX_PACE = 60.0
 """The longest pace, in seconds (``--pace``, the server's lobby): a minute a move."""
+
+
+def pace_refusal(pace: float) -> str | None:
+    """Why a bot's pace (seconds between its moves) cannot be used; None when it can."""
+    if not 0 <= pace <= MAX_PACE:  # NaN too
+        return f"a bot's pace is a number of seconds from 0 to {MAX_PACE:g}"
+    return None
 
 
 PLAY_PLAYERS = "Player,bot:medium"
@@ -502,9 +509,8 @@ class Session:
             if argument and head != "save":
                 raise InvalidActionError(f"'{head}' takes nothing after it")
             return Command(word=head, argument=argument)
-        over = why_illegal(self.state, Bank()) if self.state.phase is Phase.OVER else None
-        if over is not None:  # the end of the game answers first, as the engine and the server
-            raise IllegalActionError(over)
+        if self.match.over:  # the end of the game answers first, as the engine and the server
+            raise IllegalActionError(GAME_OVER)
         dice = self.state.rules.dice
         if all(word.isdigit() for word in words):
             return Command(self._faces(parse_dice(words, max_dice=dice)))

@@ -15,6 +15,7 @@ from zloutch.engine.actions import (
     parse_action,
 )
 from zloutch.engine.game import (
+    GAME_OVER,
     apply,
     apply_legal,
     bank_refusal,
@@ -45,6 +46,7 @@ from zloutch.engine.state import (
 
 __all__ = [
     "CHANCE",
+    "GAME_OVER",
     "TERMINAL",
     "Action",
     "Bank",

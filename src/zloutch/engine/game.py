@@ -592,11 +592,15 @@ def throw_refusal(state: GameState) -> str | None:
     return None
 
 
+GAME_OVER = "the game is over"
+"""The answer to any move once the game is over, before anything else is read of it."""
+
+
 def why_illegal(state: GameState, action: Action) -> str | None:
     """The reason an action is not allowed now, in words (None: it is legal)."""
     phase, t = state.phase, state.turn
     if phase is Phase.OVER:
-        return "the game is over"
+        return GAME_OVER
     if isinstance(action, Roll):
         if phase is not Phase.ROLL:
             return "no dice are rolling"

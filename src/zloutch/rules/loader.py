@@ -43,6 +43,7 @@ from zloutch.rules.values import (
     _parse_patterns,
     _parse_singles,
     _suggest,
+    unknown_option,
 )
 from zloutch.rules.writing import _toml_string, to_toml
 
@@ -75,6 +76,12 @@ PRESETS: tuple[str, ...] = (
 )
 
 _RULES_KEYS = {"name", "summary", "dice", "extends"}
+_SUB_TABLES = {
+    "kinds": "[scoring.kinds]",
+    "patterns": "[[scoring.patterns]]",
+    "singles": "singles = { 1 = 100, 5 = 50 } under [scoring]",
+}
+"""The tables of ``[scoring]`` written as sections of their own: where they go."""
 _REQUIRED = ("rules.name", "rules.dice", "game.target")
 
 
@@ -178,9 +185,9 @@ def _parse_rules(
 ) -> RuleSet:
     for section in data:
         if section != "rules" and section not in SECTIONS:
-            raise InvalidRulesError(
-                f"unknown section{_suggest(section, ['rules', *SECTIONS])}", section
-            )
+            where = _SUB_TABLES.get(section.lower())
+            hint = f" (it is written {where})" if where else _suggest(section, ["rules", *SECTIONS])
+            raise InvalidRulesError(f"unknown section{hint}", section)
     for section in ("rules", *SECTIONS):
         if section in data and not isinstance(data[section], Mapping):
             raise InvalidRulesError("expected a table", section)
@@ -447,7 +454,7 @@ def with_options(
     checked: dict[str, OptionValue] = {}
     for name, value in values.items():
         if name not in OPTIONS:
-            raise InvalidRulesError(f"unknown option{_suggest(name, sorted(OPTIONS))}", name)
+            raise InvalidRulesError(unknown_option(name, sorted(OPTIONS)), name)
         # Values from the API are checked as strictly as a file's (joker=1 is not a bool).
         checked[name] = _convert_option(name, value, name)
     # The values of the source itself: options already switched are measured from there.

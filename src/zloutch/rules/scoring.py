@@ -721,11 +721,12 @@ def kinds_outscored(rules: RuleSet) -> dict[tuple[int, Face], int]:
     Farkle's three 1s: its kind rule gives 100 (100 x face), three single 1s 300. The rules
     tables show this value beside the rule's, so that no table says less than a keep scores.
     """
-    thrown_only = {kind.count for kind in rules.scoring.kinds if kind.thrown}
+    # a kind counted on a throw of more dice than its own: n dice alone are no such throw
+    elsewhere = {k.count for k in rules.scoring.kinds if k.thrown not in (0, k.count)}
     out: dict[tuple[int, Face], int] = {}
     for (count, face), value in sorted(rules.kinds_values().items()):
-        if value == "win" or count in thrown_only:
-            continue  # a kind of a throw of all the dice: its table says so, not this
+        if value == "win" or count in elsewhere:
+            continue
         best = throw_points(rules, (face,) * count)
         if best > value:
             out[(count, face)] = best

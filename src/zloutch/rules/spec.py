@@ -10,7 +10,7 @@ import dataclasses
 
 from zloutch.rules.errors import InvalidRulesError, excerpt
 from zloutch.rules.ruleset import OPTIONS, OptionValue, RuleSet, format_option, option_kind
-from zloutch.rules.values import _choice, _number_text, _suggest
+from zloutch.rules.values import _choice, _number_text, unknown_option
 
 
 def split_spec(spec: str) -> tuple[str, list[tuple[str, str | None]]]:
@@ -52,7 +52,7 @@ _FALSE = {"false", "no", "off", "0"}
 def parse_option_value(name: str, raw: str | None) -> OptionValue:
     """Read an option value written in a spec; ``None`` (a bare name) means true."""
     if name not in OPTIONS:
-        raise InvalidRulesError(f"unknown option{_suggest(name, sorted(OPTIONS))}", name)
+        raise InvalidRulesError(unknown_option(name, sorted(OPTIONS)), name)
     kind = option_kind(name)
     if raw is None:
         if kind == "bool":

@@ -61,6 +61,33 @@ def _suggest(word: str, choices: list[str] | tuple[str, ...]) -> str:
     return f" (did you mean {close[0]!r}?)" if close else ""
 
 
+FILE_ONLY_KEYS = {
+    "dice": "[rules] dice",
+    "name": "[rules] name",
+    "summary": "[rules] summary",
+    "extends": "[rules] extends",
+    "singles": "[scoring] singles",
+    "kinds": "[scoring.kinds]",
+    "patterns": "[[scoring.patterns]]",
+}
+"""The keys of a rule file that are no option: a spec cannot switch them."""
+
+
+def unknown_option(name: str, options: list[str]) -> str:
+    """Why ``name`` is not an option of a spec, and what to write instead."""
+    if name in FILE_ONLY_KEYS:
+        return (
+            f"not an option: a spec cannot change it; write a rule file with "
+            f"{FILE_ONLY_KEYS[name]} (extends = the rule set it starts from)"
+        )
+    if name.isdigit():
+        return (
+            "not an option: a spec's numbers take no thousands separator "
+            "(target=5000, not target=5,000)"
+        )
+    return f"unknown option{_suggest(name, options)}"
+
+
 # ---------------------------------------------------------------------------- values
 
 
@@ -108,7 +135,23 @@ def _convert_option(name: str, value: object, key: str) -> OptionValue:
             minimum=_OPTION_MIN.get(name, 0),
             maximum=_OPTION_MAX.get(name, MAX_NUMBER),
         )
-    return _choice(name, _as_str(value, key), key)
+    if not isinstance(value, str):
+        choices = ", ".join(f'"{c}"' for c in option_choices(name))
+        raise InvalidRulesError(
+            f"expected one of {choices} (in quotes), got {excerpt(value)}"
+            + _CHOICE_NOTES.get(name, ""),
+            key,
+        )
+    return _choice(name, value, key)
+
+
+_CHOICE_NOTES = {
+    "full_house": (
+        "; a full house of fixed points is written as patterns, one per three and pair "
+        "(the rule format's page: what the format cannot express)"
+    ),
+}
+"""What to write instead of a choice option's value that none of its words says."""
 
 
 def _choice(name: str, text: str, key: str) -> str:
@@ -117,7 +160,9 @@ def _choice(name: str, text: str, key: str) -> str:
     word = text.strip().lower()
     if word not in choices:
         raise InvalidRulesError(
-            f"{excerpt(text)} is not one of {', '.join(choices)}{_suggest(word, choices)}", key
+            f"{excerpt(text)} is not one of {', '.join(choices)}{_suggest(word, choices)}"
+            + _CHOICE_NOTES.get(name, ""),
+            key,
         )
     return word
 
@@ -168,6 +213,10 @@ def _normalise_kind_rule(value: object, key: str) -> str:
     )
 
 
+_KIND_KEYS = ("default", "thrown")
+"""The words of a count's table in ``[scoring.kinds]``, beside its faces."""
+
+
 def _parse_face(text: str, key: str) -> int:
     if not _is_number(text) or len(text) > 1 or int(text) not in FACES:
         raise InvalidRulesError(f"{excerpt(text)} is not a face: faces are 1 to 6", key)
@@ -205,6 +254,12 @@ def _parse_kinds(data: object, dice: int, base: tuple[KindRule, ...]) -> tuple[K
                             f"{key}.thrown",
                         )
                 else:
+                    if not face_text.strip().isdigit() and _suggest(face_text, _KIND_KEYS):
+                        raise InvalidRulesError(
+                            f"unknown key{_suggest(face_text, _KIND_KEYS)}: a count's table "
+                            "holds default, thrown and faces 1 to 6",
+                            f"{key}.{face_text}",
+                        )
                     face = _parse_face(face_text, f"{key}.{face_text}")
                     overrides.append((face, _normalise_kind_rule(face_rule, f"{key}.{face}")))
             by_count[count] = KindRule(count, default, tuple(sorted(overrides)), thrown)

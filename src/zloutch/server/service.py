@@ -12,8 +12,9 @@ from datetime import datetime, timedelta
 
 from zloutch.app.fairdice import check_seed, commitment_of, new_secret
 from zloutch.app.match import BOT_PREFIX
-from zloutch.app.session import bot_of, parse_players
+from zloutch.app.session import bot_of, pace_refusal, parse_players
 from zloutch.engine import (
+    GAME_OVER,
     Action,
     is_terminal,
     parse_action,
@@ -45,7 +46,6 @@ from zloutch.server.room import Played, Room, server_roll
 from zloutch.server.rows import (
     DEFAULT_LEAVE_BOT,
     MAX_NAME,
-    MAX_PACE,
     MAX_SEATS,
     SEED_WORD,
     UNDO_WORD,
@@ -189,8 +189,9 @@ class Rooms:
     ) -> NewRoom:
         """A game built and checked, not stored; a rematch (``rematch_of``) has the host of
         the game before (``host_hash``) and its people's tokens as ``heirs``."""
-        if not 0 <= request.pace <= MAX_PACE:
-            raise RoomError(f"a bot's pace is 0 to {MAX_PACE:g} seconds")
+        slow = pace_refusal(request.pace)
+        if slow is not None:
+            raise RoomError(slow)
         if request.leave_after is not None and request.leave_after < 0:
             raise RoomError("the delay before a bot plays for a player away cannot be negative")
         bot_of(BOT_PREFIX + request.leave_bot)  # an unknown bot is refused with the list
@@ -532,12 +533,12 @@ class Rooms:
             except ZloutchError as exc:
                 return Refused("invalid", str(exc), version=room.version)
             if room.over:
-                return Refused("over", "the game is over", version=room.version)
+                return Refused("over", GAME_OVER, version=room.version)
             return self._pending(
                 room, LogEntry(room.version + 1, f"{SEED_WORD} {seed}", at, seat, client_id)
             )
         if room.over:
-            return Refused("over", "the game is over", version=room.version)
+            return Refused("over", GAME_OVER, version=room.version)
         if words.lower() == UNDO_WORD:
             # At a real table whoever keeps the score takes back a mistyped entry.
             why = room.undo_refusal()

@@ -74,6 +74,14 @@ def test_the_verdict_counts_its_throws_in_words(tmp_path: Path) -> None:
     result = runner.invoke(app, ["verify", str(one)], env={"COLUMNS": "200"})
     assert result.exit_code == 0, result.output
     assert "verified: the 1 throw matches" in result.stdout
+    data = json.loads(one.read_text())
+    (place,) = [i for i, a in enumerate(data["actions"]) if a.startswith("roll")]
+    faces = sorted(int(f) for f in data["actions"][place].split()[1:])
+    faces[-1] = faces[-1] % 6 + 1
+    data["actions"][place] = "roll " + " ".join(map(str, sorted(faces)))
+    one.write_text(json.dumps(data))
+    result = runner.invoke(app, ["verify", str(one)], env={"COLUMNS": "200"})
+    assert result.exit_code == 1 and "NOT VERIFIED: the 1 throw does not match" in result.stdout
 
     _, text = fair_game("cinq-mille", 12)
     data = json.loads(text)

@@ -21,6 +21,7 @@ from zloutch.adapters.tui.screens import EndScreen, HelpScreen, QuitScreen, Save
 from zloutch.adapters.tui.table import GameScreen
 from zloutch.adapters.tui.widgets import Die, HintPanel
 from zloutch.app.dice import ScriptedDice
+from zloutch.app.match import Need
 from zloutch.app.session import Session
 from zloutch.console.render import option_meaning, ranking_rows
 from zloutch.engine import Phase, Throw
@@ -502,6 +503,26 @@ def test_each_die_shows_its_key_and_keys_out_of_the_footer_say_why() -> None:
             said = [str(n.message) for n in app._notifications]
             assert said == ["Undo exists only at a real table (real dice)"]
             assert app.session is not None and app.session.state.turn.set_aside == ()
+
+    run(play)
+
+
+def test_a_key_out_of_the_footer_plays_nothing_for_a_bot() -> None:
+    """While a paced bot is to move, x (take over) stays the bot's decision: the key that
+    answers with a reason where a move cannot apply must not play it for the bot."""
+    dice = ScriptedDice.from_text("6 6 6 4 2\n1 4\n2 3 4 6 6\n2 3 4 6 6\n", "test dice")
+    session = Session.new("dix-mille", "Ana,bot:medium", dice=dice)
+    app = ZloutchApp(AppConfig(session=session, pace=30))
+
+    async def play() -> None:
+        async with app.run_test(size=SIZE) as pilot:
+            await press(pilot, "t")
+            await keep(pilot, "6 6 6")
+            await press(pilot, "b")
+            assert session.need() is Need.BOT and session.state.offer is not None
+            await press(pilot, "x", "f")
+            assert "take" not in session.record.actions
+            assert "fresh" not in session.record.actions
 
     run(play)
 

@@ -107,6 +107,7 @@ class Server:
         if self.cache is not None:
             env["ZLOUTCH_CACHE"] = str(self.cache)
         command = [sys.executable, "-m", "zloutch", "serve", "--port", str(self.port)]
+        since = self.log.stat().st_size if self.log and self.log.exists() else 0
         out = open(self.log, "ab") if self.log else subprocess.DEVNULL  # noqa: SIM115
         self.process = subprocess.Popen(
             [*command, "--db", self.db], env=env, stdout=out, stderr=subprocess.STDOUT
@@ -114,7 +115,7 @@ class Server:
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
-                if self.log and "Address already in use" in self.read_log():
+                if self.log and b"Address already in use" in self.log.read_bytes()[since:]:
                     raise PortTaken(self.port)
                 raise RuntimeError(f"zloutch serve exited: {self.read_log()}")
             try:

@@ -124,7 +124,8 @@ PaceOption = Annotated[
     typer.Option(
         "--pace",
         metavar="SECONDS",
-        help="Seconds between two moves of a bot, 0 to 60 (0: at once). Default 0.8 on a terminal.",
+        help="Seconds between two moves of a bot, at most 60 (0: at once). Default 0.8 on a "
+        "terminal.",
         show_default=False,
     ),
 ]
@@ -184,13 +185,12 @@ def run_game(
 ) -> None:
     """``zloutch play`` and ``zloutch table``: check every flag, then start the game."""
     from zloutch.app.dice import choose_dice
-    from zloutch.app.session import DEFAULT_PACE, MAX_PACE, SessionError, check_record_path
+    from zloutch.app.session import DEFAULT_PACE, SessionError, check_record_path, pace_refusal
 
     with user_errors():
-        if pace is not None and not 0 <= pace <= MAX_PACE:
-            raise SessionError(
-                f"--pace {pace}: the pace is a number of seconds from 0 to {MAX_PACE:g}"
-            )
+        why = None if pace is None else pace_refusal(pace)
+        if why is not None:
+            raise SessionError(f"--pace {pace}: {why}")
         if dice_file is not None and seed is not None:
             raise SessionError(
                 "--dice and --seed: the throws come from the dice file, so a seed would "

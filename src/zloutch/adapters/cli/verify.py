@@ -80,6 +80,8 @@ def summary(result: Verification) -> str:
         return f"partly verified: {checked} {match}; " + "; ".join(_segment_words(c) for c in rest)
     if not result.commitment_ok:
         return "NOT VERIFIED: the secret does not match the commitment shown at the start"
+    if checked == 1:
+        return "NOT VERIFIED: the 1 throw does not match"
     if bad == 1:
         return f"NOT VERIFIED: 1 of {checked} throws does not match"
     return f"NOT VERIFIED: {bad} of {checked} throws do not match"

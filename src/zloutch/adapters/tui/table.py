@@ -284,7 +284,7 @@ class GameScreen(Screen[None]):
             return False
         if action == "joker" and not self.session.state.rules.variants.joker:
             return False
-        if action in (*GAME_ACTIONS, "keep", "joker", "pick", "default"):
+        if action in (*GAME_ACTIONS, "keep", "joker", "pick", "default", "absent"):
             return True if self.person_to_move() else None
         return True
 

@@ -1108,7 +1108,7 @@ export class Table {
     // n of a kind that score more split into other combinations (farkle's three 1s: 300, not 100)
     const outscored = Object.entries(r.kinds_best ?? {}).flatMap(([count, byFace]) =>
       Object.entries(byFace).map(([face, best]) =>
-        t("* {n} {face}s score {best} split into other combinations, more than the rule's {rule}.", {
+        t("* {n} of a kind of {face}s: {best} split into other combinations, more than the rule's {rule}.", {
           n: count,
           face,
           best,
