@@ -545,3 +545,12 @@ def test_a_game_of_bots_that_never_bank_stops_and_is_saved(
     assert code == 0, output
     assert "The bots played 40 turns and none of them wins: the game stops here." in output
     assert json.loads(record.read_text())["actions"]  # the game so far is kept
+
+
+def test_a_game_of_a_rule_file_is_named_by_its_name_then_its_file(tmp_path: Path) -> None:
+    """A rule file's spec is its path: the opening line gives the rule set's name first."""
+    path = tmp_path / "house.toml"
+    path.write_text('[rules]\nextends = "dix-mille"\nname = "my-house"\n')
+    code, out = invoke("play", "--plain", "--rules", str(path), "-p", "Ana,Bob", stdin="quit\n")
+    assert code == 0
+    assert out.splitlines()[0] == f"Zloutch: a game of my-house ({path}), Ana, Bob."

@@ -371,7 +371,10 @@ class PlainGame:
     def loop(self) -> int:
         s = self.session
         mode = "a real table" if s.state.table_mode else "a game"
-        self.say(f"Zloutch: {mode} of {s.state.rules.spec}, {', '.join(s.names)}.")
+        rules = s.state.rules
+        # a rule file's spec is its path: its name first, the file after
+        what = rules.spec if rules.spec.startswith(rules.name) else f"{rules.name} ({rules.spec})"
+        self.say(f"Zloutch: {mode} of {what}, {', '.join(s.names)}.")
         self.say("Type help for the commands.")
         while True:
             self.signals.check()
