@@ -257,3 +257,26 @@ def test_a_key_after_a_throw_at_a_real_table_is_the_tables_not_a_face() -> None:
             assert not isinstance(pilot.app.screen, type(game_screen(pilot)))  # asked to quit
 
     run(test)
+
+
+def test_six_dice_at_80x24_the_hint_fits_and_the_selection_is_above_the_keeps() -> None:
+    """The hint's "best" was cut ("167.5 be…") on the side of 80 columns: a star now, its
+    meaning in the title. Six dice have more keeps than the screen shows, and the line on
+    the selected dice came after them, out of view: it comes first."""
+    app = make_app("dix-mille-6", "Ana,Bob", "1 1 5 5 5 3")
+
+    async def test() -> None:
+        async with app.run_test(size=SMALL) as pilot:
+            await press(pilot, "t", "h", "6")
+            await pilot.pause()
+            screen = game_screen(pilot)
+            panel = screen.query_one("#hint", HintPanel)
+            console = Console(width=panel.region.width, file=io.StringIO(), record=True)
+            console.print(panel.content)
+            drawn = console.export_text()
+            assert "…" not in drawn and "(* best)" in drawn, drawn
+            assert any(line.rstrip().endswith("*") for line in drawn.splitlines()), drawn
+            keeps = str(screen.query_one("#keeps").render())
+            assert keeps.startswith("Selected 5: 50, k keeps it"), keeps
+
+    run(test)

@@ -142,7 +142,19 @@ def keeps_text(session: Session, chosen: Dice) -> Text:
     state = s.state
     if state.phase is not Phase.KEEP:
         return Text("")
-    text = Text("Legal keeps:\n", style="bold")
+    # The selection first: six dice have more keeps than 80x24 shows, and it was below them.
+    text = Text("")
+    if chosen:
+        reason = s.refusal(Keep(chosen))
+        if reason is None:
+            keep = next(k for k in throw_score(state).keeps if k.dice == chosen)
+            text.append(f"Selected {format_dice(chosen)}: {keep.points}, k keeps it\n")
+        else:
+            text.append(f"Selected {format_dice(chosen)}: {reason}\n", style="yellow")
+    elif not s.is_bot(state.turn.player):
+        text.append("Nothing selected yet.\n", style="dim")
+    text.append("Legal keeps:\n", style="bold")
+    lines = []
     for keep in throw_score(state).keeps:
         points = "wins the game" if keep.wins else str(keep.points)
         line = f"  {format_dice(keep.dice):<14} {points:>6}"
@@ -150,16 +162,9 @@ def keeps_text(session: Session, chosen: Dice) -> Text:
             line += "  full hand"
         if keep_passes(state, keep):
             line += f"  {passes_words(state)}"
-        text.append(line + "\n", style="reverse" if keep.dice == chosen else "")
-    if chosen:
-        reason = s.refusal(Keep(chosen))
-        if reason is None:
-            keep = next(k for k in throw_score(state).keeps if k.dice == chosen)
-            text.append(f"Selected {format_dice(chosen)}: {keep.points}, k keeps it")
-        else:
-            text.append(f"Selected {format_dice(chosen)}: {reason}", style="yellow")
-    elif not s.is_bot(state.turn.player):
-        text.append("Nothing selected yet.", style="dim")
+        lines.append((line, "reverse" if keep.dice == chosen else ""))
+    for i, (line, style) in enumerate(lines):
+        text.append(line + ("\n" if i < len(lines) - 1 else ""), style=style)
     return text
 
 

@@ -151,7 +151,7 @@ def advice_table(advice: Advice | None, who: str, *, solving: bool = False) -> R
     if advice is None:
         return Text("Hint: no decision to make right now.")
     table = Table(
-        title=f"Hint for {who}: {advice.objective}",
+        title=f"Hint for {who}: {advice.objective} (* best)",
         caption=SOLVING_NOTE if solving else None,
         caption_justify="left",
         title_justify="left",
@@ -164,7 +164,7 @@ def advice_table(advice: Advice | None, who: str, *, solving: bool = False) -> R
     table.add_column("", no_wrap=True)
     digits = hint_digits(advice)
     for i, (action, value) in enumerate(advice.values):
-        mark = "best" if i == 0 else ""
+        mark = "*" if i == 0 else ""  # one column: "best" was cut at 80 columns
         style = "bold green" if i == 0 else ""
         table.add_row(str(action), shown_value(advice, value, digits), mark, style=style)
     return table
