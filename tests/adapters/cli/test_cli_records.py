@@ -51,7 +51,7 @@ def test_a_game_on_a_rule_file_replays_after_the_file_changes_from_another_folde
         "--dice", "throws.txt", "--record", "game.json", stdin=MOVES,
     )  # fmt: skip
     assert code == 0, err
-    assert "a game of my.toml(entry=300), Ana, Bob" in out
+    assert "a game of house (my.toml(entry=300)), Ana, Bob" in out  # its name, then its file
     saved = json.loads((here / "game.json").read_text())
     assert saved["version"] == 4 and saved["rules"] == "my.toml(entry=300)"
     assert "target = 3000" in saved["rules_toml"] and "extends" not in saved["rules_toml"]
