@@ -225,9 +225,7 @@ def test_a_refused_move_shows_its_reason(new_page: Callable[..., Any], web: Serv
     # While the dice are in the air a die may fall off the table (V-1 Reading), as the
     # engine and the terminal allow.
     assert ana.locator("#act-off:enabled").count() == 1
-    for face in (1, 2, 3, 4, 6):
-        ana.click(f"#face-{face}")
-    click_and_wait(ana, "#act-roll")
+    roll_real(ana, 1, 2, 3, 4, 6)
     # A throw on the table: what a bank lacks is a keep from it (T-2).
     assert "keep dice from the throw first (T-2)" in ana.inner_text("#why-bank")
     ana.keyboard.press("2")  # the second die: the 2
@@ -246,10 +244,7 @@ def test_a_reload_in_the_middle_of_a_turn_comes_back_to_the_same_state(
     create_game(ana, web, preset="dix-mille", target=None, real_dice=True)
     ana.click("#go-table")
     ana.wait_for_selector("#act-throw:enabled")
-    click_and_wait(ana, "#act-throw")
-    for face in (1, 1, 5, 3, 4):
-        ana.click(f"#face-{face}")
-    click_and_wait(ana, "#act-roll")
+    roll_real(ana, 1, 1, 5, 3, 4)
     click_and_wait(ana, "#keep-0")  # the first keep listed
     before = {
         "status": ana.inner_text("#status"),
@@ -296,9 +291,7 @@ def test_real_dice_keep_a_scripted_games_sheet(new_page: Callable[..., Any], web
     roll_real(phone, 1, 1, 5, 6)  # mistyped: it was 1 1 5 5
     click_and_wait(phone, "#act-undo")
     assert phone.get_attribute("#status", "data-phase") == "roll"
-    for face in (1, 1, 5, 5):
-        phone.click(f"#face-{face}")
-    click_and_wait(phone, "#act-roll")
+    roll_real(phone, 1, 1, 5, 5)
     keep("1 1 5 5")
     roll_real(phone, 2, 3, 4, 6, 6)  # a farkle: Ana's turn is lost, a tick with no level
     assert "Bob" in phone.inner_text("#status")
@@ -306,9 +299,7 @@ def test_real_dice_keep_a_scripted_games_sheet(new_page: Callable[..., Any], web
     keep("5 5 5")
     click_and_wait(phone, "#act-bank")
     click_and_wait(phone, "#act-fresh")  # Ana refuses Bob's 500 (G-8) and throws fresh
-    for face in (1, 5, 2, 3, 4):
-        phone.click(f"#face-{face}")
-    click_and_wait(phone, "#act-roll")
+    roll_real(phone, 1, 5, 2, 3, 4)
     click_and_wait(phone, "#act-off")  # a die off the table: the turn is lost
 
     record = web.get(f"/api/games/{game}/record")
@@ -423,9 +414,7 @@ def test_the_french_page_plays_a_turn(new_page: Callable[..., Any], web: Server)
     )
     click_and_wait(phone, "#act-throw")
     assert "Touchez" in phone.inner_text(".face-pad")
-    for face in (5, 5, 5, 2, 3):
-        phone.click(f"#face-{face}")
-    click_and_wait(phone, "#act-roll")
+    roll_real(phone, 5, 5, 5, 2, 3)
     assert "Prises possibles" in phone.inner_text(".keeps")
     phone.keyboard.press("3")
     phone.keyboard.press("4")
@@ -460,10 +449,7 @@ def test_a_keep_that_passes_an_exact_target_is_marked(
     create_game(phone, web, preset="dix-mille", target=1000, real_dice=True)
     phone.click("#go-table")
     phone.wait_for_selector("#act-throw:enabled")
-    click_and_wait(phone, "#act-throw")
-    for face in (1, 1, 1, 5, 6):
-        phone.click(f"#face-{face}")
-    click_and_wait(phone, "#act-roll")
+    roll_real(phone, 1, 1, 1, 5, 6)
     rows = {
         phone.locator(f"#keep-{i} .keep-dice").inner_text(): phone.locator(
             f"#keep-{i}"
@@ -720,9 +706,7 @@ def test_a_second_move_before_the_first_is_drawn_waits_and_an_undo_clears_a_fark
     phone.wait_for_timeout(300)
     assert "Refused" not in phone.inner_text("#log")
     assert phone.locator("#notice").count() == 0
-    for face in (2, 3, 4, 6, 6):
-        phone.click(f"#face-{face}")
-    click_and_wait(phone, "#act-roll")  # Ana farkles
+    roll_real(phone, 2, 3, 4, 6, 6)  # Ana farkles
     assert phone.locator("#farkle").count() == 1
     click_and_wait(phone, "#act-undo")
     click_and_wait(phone, "#act-undo")
