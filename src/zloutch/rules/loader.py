@@ -32,6 +32,7 @@ from zloutch.rules.spec import (
 )
 from zloutch.rules.validate import validate
 from zloutch.rules.values import (
+    FILE_ONLY_KEYS,
     MAX_DEPTH,
     MAX_EXTENDS,
     MAX_FILE_BYTES,
@@ -76,12 +77,6 @@ PRESETS: tuple[str, ...] = (
 )
 
 _RULES_KEYS = {"name", "summary", "dice", "extends"}
-_SUB_TABLES = {
-    "kinds": "[scoring.kinds]",
-    "patterns": "[[scoring.patterns]]",
-    "singles": "singles = { 1 = 100, 5 = 50 } under [scoring]",
-}
-"""The tables of ``[scoring]`` written as sections of their own: where they go."""
 _REQUIRED = ("rules.name", "rules.dice", "game.target")
 
 
@@ -185,7 +180,7 @@ def _parse_rules(
 ) -> RuleSet:
     for section in data:
         if section != "rules" and section not in SECTIONS:
-            where = _SUB_TABLES.get(section.lower())
+            where = FILE_ONLY_KEYS.get(section.lower())  # [kinds]: a key written as a table
             hint = f" (it is written {where})" if where else _suggest(section, ["rules", *SECTIONS])
             raise InvalidRulesError(f"unknown section{hint}", section)
     for section in ("rules", *SECTIONS):
