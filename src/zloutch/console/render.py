@@ -13,7 +13,7 @@ from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
-from zloutch.engine import GameState, Level, outcome
+from zloutch.engine import GameState, Level, PlayerSheet, outcome
 from zloutch.rules import OPTIONS, PRESETS, RuleSet, format_dice, kinds_outscored, load_rules
 from zloutch.rules.loader import summary_switches
 from zloutch.rules.ruleset import FOUR_TWO_ONE, KIND_WORDS, STRAIGHT_OVER_THROWS
@@ -273,6 +273,21 @@ def level_text(level: Level, *, current: bool, change: Change | None = None) -> 
     return Text(level_label(level), style=style)
 
 
+def seat_mark(state: GameState, seat: int) -> str:
+    """Beside a player's name on the sheet: `` *`` a winner, `` <`` whose turn it is."""
+    if seat in state.winners:
+        return " *"
+    return " <" if not state.winners and seat == state.turn.player else ""
+
+
+def loose_score(sheet: PlayerSheet) -> str:
+    """A player's score, with the ticks that stand with no level beside them (G-3
+    Reading): under the column of the sheet, beside the score in a row."""
+    if sheet.current_index is None and sheet.current_ticks:
+        return f"{sheet.score} {TICK * sheet.current_ticks}"
+    return str(sheet.score)
+
+
 def sheet_table(
     state: GameState,
     changes: dict[tuple[int, int], Change] | None = None,
@@ -296,20 +311,11 @@ def sheet_table(
         box=box.MINIMAL if compact else box.HEAVY_HEAD,  # HEAVY_HEAD: Rich's default
         show_edge=not compact,
     )
-    over = bool(state.winners)
     for seat, sheet in enumerate(state.sheets):
-        mark = ""
-        if seat in state.winners:
-            mark = " *"
-        elif not over and seat == state.turn.player:
-            mark = " <"
-        footer = str(sheet.score)
-        if sheet.current_index is None and sheet.current_ticks:
-            # Ticks with no level to stand beside (G-3 Reading): under the column.
-            footer += " " + TICK * sheet.current_ticks
+        mark = seat_mark(state, seat)
         table.add_column(
             Text(sheet.name + mark, style="bold" if mark else ""),
-            footer=Text(footer, style="bold"),
+            footer=Text(loose_score(sheet), style="bold"),
             justify="right",
             min_width=6 if compact else 8,
         )
@@ -343,20 +349,11 @@ def scores_table(
     )
     table.add_column("player", no_wrap=True, max_width=16)
     table.add_column("score", justify="right", no_wrap=True)
-    over = bool(state.winners)
     for seat, sheet in enumerate(state.sheets):
-        mark = (
-            " *"
-            if seat in state.winners
-            else " <"
-            if not over and seat == state.turn.player
-            else ""
-        )
+        mark = seat_mark(state, seat)
         i = sheet.current_index
         if i is None:
-            score = Text(
-                str(sheet.score) + (" " + TICK * sheet.current_ticks if sheet.current_ticks else "")
-            )
+            score = Text(loose_score(sheet))
         else:
             score = level_text(sheet.levels[i], current=True, change=changes.get((seat, i)))
         table.add_row(
