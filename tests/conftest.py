@@ -76,13 +76,24 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     worker, one at a time, as they would without workers. A test run on both SQLite and
     PostgreSQL runs on SQLite in the default run and on PostgreSQL in the slow one (``.ci/run``
     runs both, and what is PostgreSQL's alone, LISTEN/NOTIFY across processes, is in the slow
-    run already): the default run stays under two minutes."""
+    run already): the default run stays under two minutes.
+
+    A parametrized test marked ``default_cases(n)`` runs its first ``n`` cases (in the order of
+    its parameters, counting only those not marked slow already) in the default run and the
+    others under slow: a check over every rule set keeps a few by default."""
+    kept: dict[str, int] = {}
     for item in items:
         callspec = getattr(item, "callspec", None)  # parametrized tests only
         values = callspec.params.values() if callspec is not None else ()
         if any(isinstance(value, str) and value == "postgres" for value in values):
             item.add_marker(pytest.mark.xdist_group("postgres"))
             item.add_marker(pytest.mark.slow)
+        cases = item.get_closest_marker("default_cases")
+        if cases is not None and callspec is not None and item.get_closest_marker("slow") is None:
+            function = item.nodeid.partition("[")[0]
+            kept[function] = kept.get(function, 0) + 1
+            if kept[function] > cases.args[0]:
+                item.add_marker(pytest.mark.slow)
 
 
 def _cli_built_once() -> None:

@@ -82,6 +82,7 @@ def same_games(a: FastGames, b: FastGames) -> None:
     assert np.array_equal(a.pol_of, b.pol_of)
 
 
+@pytest.mark.default_cases(2)
 @pytest.mark.parametrize(("spec", "players"), LINE_UPS)
 def test_the_parts_give_the_same_games_back(
     spec: str, players: tuple[str, ...], built: dict[str, FastGames]

@@ -115,6 +115,7 @@ def test_a_hint_in_points_says_nothing_of_a_solve_nobody_asked_for() -> None:
     assert not any("background" in line for line in lines)
 
 
+@pytest.mark.default_cases(1)
 @pytest.mark.parametrize("spec", ["farkle-minimal(target=500)", "farkle"])
 def test_closing_the_solves_leaves_no_process_thread_or_semaphore(spec: str) -> None:
     """After ``close`` (a server that stops, a game that quits), once a table is solved or

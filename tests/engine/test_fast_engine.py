@@ -166,6 +166,7 @@ def test_the_fast_path_plays_as_the_plain_engine_quick(rules, seed, engine_check
     play_both(rules, seed, engine_checks)
 
 
+@pytest.mark.default_cases(4)
 @pytest.mark.parametrize("spec", PRESETS)
 def test_every_preset_plays_as_the_plain_engine(spec, engine_checks):
     assert play_both(load_rules(spec), 2026, engine_checks) > 40

@@ -35,6 +35,7 @@ SPECS = [
 ]
 
 
+@pytest.mark.default_cases(3)
 @pytest.mark.parametrize("spec", SPECS)
 def test_the_look_ahead_writes_what_the_move_writes(spec: str) -> None:
     rules = load_rules(spec)

@@ -23,6 +23,7 @@ QUICK_GAMES = 5
 MAX_TURNS = 5000
 
 
+@pytest.mark.default_cases(4)
 @pytest.mark.parametrize(
     "games",
     [pytest.param(QUICK_GAMES, id="quick"), pytest.param(GAMES, id="all", marks=pytest.mark.slow)],

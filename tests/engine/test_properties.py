@@ -145,6 +145,7 @@ def test_random_legal_play_keeps_every_invariant(spec, data, engine_checks):
     random_legal_play(spec, data, engine_checks)
 
 
+@pytest.mark.default_cases(6)
 @pytest.mark.parametrize("spec", SPECS)
 @QUICK_SETTINGS
 @given(data=st.data())

@@ -224,6 +224,7 @@ def option_sets(draw: st.DrawFn) -> dict[str, Any]:
     return values
 
 
+@pytest.mark.default_cases(3)
 @pytest.mark.parametrize("preset", PRESETS)
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(values=option_sets())

@@ -33,11 +33,13 @@ def agree(rules: RuleSet) -> None:
     assert endings._endings.__wrapped__(rules) == reference._endings.__wrapped__(rules)
 
 
+@pytest.mark.default_cases(4)
 @pytest.mark.parametrize("name", PRESETS)
 def test_every_preset_agrees(name: str) -> None:
     agree(load_rules(name))
 
 
+@pytest.mark.default_cases(3)
 @pytest.mark.parametrize(
     "spec",
     [

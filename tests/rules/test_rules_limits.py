@@ -389,6 +389,7 @@ def one_point_die(target: int, last_thousand: bool = False) -> str:
     )
 
 
+@pytest.mark.default_cases(2)
 @pytest.mark.parametrize("last_thousand", [False, True], ids=["", "G-7"])
 @pytest.mark.parametrize("target", [10_000, 99_999])
 def test_the_endings_check_is_close_to_linear_in_the_target(

@@ -494,6 +494,7 @@ def option_sets(draw: st.DrawFn) -> dict[str, Any]:
     return {name: draw(option_value(name)) for name in names}
 
 
+@pytest.mark.default_cases(3)
 @pytest.mark.parametrize("preset", PRESETS)
 @settings(
     RULES_SETTINGS,

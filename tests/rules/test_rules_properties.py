@@ -271,6 +271,7 @@ def test_a_throw_reads_alike_whatever_the_table_read_before(
     assert table.lookup(tuple(dice)) == ScoreTable(ACROSS_THROWS).lookup(tuple(dice))
 
 
+@pytest.mark.default_cases(8)
 @pytest.mark.parametrize(
     "source",
     [*(pytest.param(p, id=p.stem) for p in EXAMPLE_FILES), "dix-mille(four_two_one)"],

@@ -103,6 +103,7 @@ def reference_cases() -> list[object]:
     return cases
 
 
+@pytest.mark.default_cases(10)
 @pytest.mark.parametrize(("rules", "most"), reference_cases())
 def test_table_equals_reference_on_every_multiset(rules: RuleSet, most: int) -> None:
     table = score_table(rules)

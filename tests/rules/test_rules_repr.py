@@ -48,6 +48,7 @@ def test_repr_of_a_preset_with_options_is_its_canonical_spec_as_code() -> None:
     assert evaluated(repr(rules)) == rules
 
 
+@pytest.mark.default_cases(3)
 @pytest.mark.parametrize("preset", PRESETS)
 @settings(
     RULES_SETTINGS,

@@ -378,6 +378,7 @@ def solved_params() -> list[object]:
     ]
 
 
+@pytest.mark.default_cases(2)
 @pytest.mark.parametrize(("spec", "players"), solved_params())
 def test_optimal_games_replay_through_the_engine(spec: str, players: list[str]) -> None:
     """``optimal`` on the fast path (each turn solved in the kernel) chooses what the
@@ -704,10 +705,16 @@ def test_the_dice_drawn_are_the_ones_the_fast_path_has_always_drawn() -> None:
     ]
 
 
+@pytest.mark.default_cases(2)
 @pytest.mark.parametrize(
     ("spec", "players", "picks"),
     [
         ("farkle", ["threshold:300", "threshold:500"], [True, True]),
+        (  # the default run's second case (the first two run by default)
+            "dix-mille(overshoot=throw_on,joker,target=3000)",
+            ["expert", "threshold:300"],
+            [False, False],
+        ),
         ("farkle", ["cautious", "greedy"], [True, True]),
         (
             "zilch(ticks_to_cross=2,bump=any,take_back,target=3000)",
@@ -721,11 +728,6 @@ def test_the_dice_drawn_are_the_ones_the_fast_path_has_always_drawn() -> None:
         ),
         # an exact target (T-9): the keeps read the score, so every policy takes the general path
         ("greed(exact_target)", ["threshold:300", "greedy"], [False, False]),
-        (
-            "dix-mille(overshoot=throw_on,joker,target=3000)",
-            ["expert", "threshold:300"],
-            [False, False],
-        ),
     ],
 )
 def test_a_keep_read_in_one_row_plays_the_general_paths_games(

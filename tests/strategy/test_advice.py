@@ -191,6 +191,7 @@ def advised_states(spec: str, states: int, seed: int) -> None:
             state = apply(state, random_action(state, rng))
 
 
+@pytest.mark.default_cases(2)
 @pytest.mark.parametrize("spec", ADVISED)
 def test_the_advice_ranks_only_what_the_engine_allows(spec: str) -> None:
     advised_states(spec, 150, 11)

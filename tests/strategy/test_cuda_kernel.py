@@ -131,6 +131,7 @@ def test_the_kernels_compile_for_hopper_with_the_cpus_roundings(tmp_path: Path) 
     assert "ld.shared.f64" in (tmp_path / "in_shared.ptx").read_text()
 
 
+@pytest.mark.default_cases(4)
 @pytest.mark.parametrize("spec", [*sorted(PRESETS), "dix-mille(joker)"])
 def test_dependency_levels(spec: str) -> None:
     """The flat turn's levels, as the kernel reads them: each node and signature in one

@@ -131,6 +131,7 @@ def at_scores(rules: RuleSet, a: int, b: int) -> object:
     return normalise(replace(state, sheets=sheets))
 
 
+@pytest.mark.default_cases(4)
 @pytest.mark.parametrize("case", sorted(CASES))
 def test_game_solver_equals_brute_force_through_the_engine(case: str) -> None:
     rules = CASES[case]
@@ -367,6 +368,7 @@ MARGIN_CASES = {
 }
 
 
+@pytest.mark.default_cases(3)
 @pytest.mark.parametrize("case", sorted(MARGIN_CASES))
 def test_the_rows_past_the_target_stop_where_every_total_is_a_won_bank(case: str) -> None:
     """The solve takes the totals past its rows as a won bank: by default it stops them as

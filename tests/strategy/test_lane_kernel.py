@@ -44,6 +44,7 @@ def tables_of(spec: str) -> Tables:
     return build_tables(TurnModel(load_rules(spec)))
 
 
+@pytest.mark.default_cases(4)
 @pytest.mark.parametrize("spec", [*sorted(PRESETS), "dix-mille(joker)"])
 def test_options_at_the_same_total_read_columns_solved_before(spec: str) -> None:
     """The lane kernel relies on it (as the plain one does): within one total, an option

@@ -250,6 +250,7 @@ def recursion_cases() -> list[object]:
     return params
 
 
+@pytest.mark.default_cases(12)
 @pytest.mark.parametrize(("case", "entered", "cap", "at"), recursion_cases())
 def test_solver_equals_a_plain_recursion_through_the_engine(
     case: str, entered: bool, cap: int, at: int | None
@@ -309,6 +310,7 @@ def test_advice_values_match_the_solution_at_the_start() -> None:
     assert Situation.normalise(rules, False, 0) == Situation(entered=False, score=0)
 
 
+@pytest.mark.default_cases(2)
 @pytest.mark.parametrize("preset", ["dix-mille", "charentaise", "greed", "farkle-minimal"])
 def test_vectorised_solve_equals_the_plain_reference(preset: str) -> None:
     from zloutch.strategy.reference import reference_expected_turn

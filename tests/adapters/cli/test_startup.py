@@ -78,6 +78,7 @@ def loaded(modules: set[str], names: tuple[str, ...]) -> list[str]:
     return sorted(m for m in modules if any(m == n or m.startswith(n + ".") for n in names))
 
 
+@pytest.mark.default_cases(4)
 @pytest.mark.parametrize(
     ("args", "says"),
     [
