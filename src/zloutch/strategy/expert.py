@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from zloutch.engine.actions import Action, Bank, Fresh, Joker, Keep, Take, Throw
-from zloutch.engine.compiled import UNSEEN, Hand, Situation, ThrowNode
+from zloutch.engine.compiled import UNSEEN, WIN, Hand, Situation, ThrowNode
 from zloutch.engine.game import (
     joker_reading,
     keep_passes,
@@ -221,7 +221,8 @@ class KeepAdvice:
     """The turn's value after this keep, played optimally (``objective``: expected points
     banked by the turn, or under F-1 the long-run value, see ``Advice``)."""
     then: str
-    """``bank``, ``throw`` or ``over`` (the keep ends the turn: it passes an exact target)."""
+    """``bank``, ``throw``, ``over`` (the keep ends the turn: it passes an exact target) or
+    ``win`` (the throw wins the game at once, G-5)."""
 
 
 def advise_throw(
@@ -276,7 +277,13 @@ def advise_throw(
         player=0, total=total, set_aside=aside, multiples=hand.multiples, rolling=len(throw)
     )
     state = replace(state, sheets=(sheet, *state.sheets[1:]), turn=turn, phase=Phase.ROLL)
-    state = apply(state, Roll(throw))
+    before, state = state, apply(state, Roll(throw))
+    if state.phase is Phase.OVER and state.winners == (0,):
+        # G-5: the throw wins the game at once (five 1s): its winning keep, valued as the
+        # turn solver values a win, is the advice, and there is nothing after it.
+        win = next(k for k in throw_score(state).keeps if k.wins)
+        value = advisor.solution(before).column_value(total, WIN)
+        return (KeepAdvice(win.dice, win.points, value, "win"),)
     if state.turn.player != 0 or state.phase is not Phase.KEEP:
         return ()
     if advisor.throw_node(state) not in advisor.model.column:

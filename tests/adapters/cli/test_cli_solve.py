@@ -86,6 +86,38 @@ def test_score_advise_notes_a_bank_that_reaches_the_target(spec: str, then: str)
     assert json.loads(runner.invoke(app, [*exact, "15234"]).stdout)["advice"]["note"] is None
 
 
+@pytest.mark.parametrize(
+    ("spec", "faces", "score", "value"),
+    [
+        ("cinq-mille", "11111", 0, 5000.0),
+        ("dix-mille(five_ones_win)", "11111", 2000, 8000.0),
+        ("dix-mille-6", "111111", 0, 10000.0),
+    ],
+)
+def test_score_advise_keeps_five_ones_that_win_the_game(
+    spec: str, faces: str, score: int, value: float
+) -> None:
+    """G-5: the throw that wins at once was advised as a farkle ("No keep: the turn total
+    of 0 is lost", no best keep). Its winning keep is the advice, valued as the turn
+    solver values a win (the points left to the target)."""
+    args = ["score", "-r", spec, "--advise", "--score", str(score)]
+    advice = json.loads(runner.invoke(app, [*args, "--json", faces]).stdout)["advice"]
+    best = {"dice": [1] * len(faces), "points": 0, "value": value, "then": "win"}
+    assert advice["best"] == best and advice["keeps"] == [best]
+    text = runner.invoke(app, [*args, faces], env={"COLUMNS": "200"}).stdout
+    assert f"Best: keep {' '.join(faces)}: it wins the game at once (G-5)." in text
+    assert "is lost" not in text
+
+
+def test_score_advise_says_why_no_keep_is_advised() -> None:
+    farkle = ["score", "-r", "dix-mille", "--advise", "--total", "500", "2346"]
+    said = runner.invoke(app, farkle, env={"COLUMNS": "200"}).stdout
+    assert "No keep: the turn total of 500 is lost: the throw scores nothing (a farkle)." in said
+    passes = ["score", "-r", "dix-mille", "--advise", "--total", "9950", "11"]
+    said = runner.invoke(app, passes, env={"COLUMNS": "200"}).stdout
+    assert "the turn total of 9950 is lost: each keep passes the exact target (T-9)." in said
+
+
 def test_solve_zilch_thresholds_by_farkles_in_a_row() -> None:
     # F-1: the nearer the third farkle in a row (500 lost), the earlier the bank.
     data = json.loads(runner.invoke(app, ["solve", "--rules", "zilch", "--json"]).stdout)

@@ -262,7 +262,12 @@ def score(
     else:
         render_score(rules, result, context, advised=advice is not None)
         if advice is not None:
-            render_advice(total, advice, goal)
+            # No advice where the throw has keeps: each passes the exact target (T-9).
+            if result.keeps:
+                why = "each keep passes the exact target (T-9)"
+            else:
+                why = "the throw scores nothing (a farkle)"
+            render_advice(total, advice, goal, why)
             if note:
                 console().print(f"Note: {note}")
 
@@ -302,7 +307,12 @@ def advice_json(total: int, advice: Sequence[KeepAdvice], objective: str) -> dic
     }
 
 
-def render_advice(total: int, advice: Sequence[KeepAdvice], objective: str) -> None:
+def render_advice(
+    total: int,
+    advice: Sequence[KeepAdvice],
+    objective: str,
+    lost_because: str,
+) -> None:
     from rich.table import Table
 
     from zloutch.rules import format_dice
@@ -310,7 +320,7 @@ def render_advice(total: int, advice: Sequence[KeepAdvice], objective: str) -> N
 
     out = console()
     if not advice:
-        out.print(f"No keep: the turn total of {total} is lost.")
+        out.print(f"No keep: the turn total of {total} is lost: {lost_because}.")
         return
     what = "expected points banked by the turn" if objective == POINTS else "long-run value, F-1"
     table = Table(title=f"Advice at a turn total of {total} ({what})")
@@ -320,12 +330,21 @@ def render_advice(total: int, advice: Sequence[KeepAdvice], objective: str) -> N
     table.add_column("then")
     for i, k in enumerate(advice):
         mark = "best: " if i == 0 else ""
-        then = {"bank": "bank", "throw": "throw again", "over": "turn over (T-9)"}[k.then]
-        table.add_row(mark + format_dice(k.dice), str(k.points), f"{k.value:.1f}", then)
+        then = {
+            "bank": "bank",
+            "throw": "throw again",
+            "over": "turn over (T-9)",
+            "win": "the game is won",
+        }[k.then]
+        points = "wins" if k.then == "win" else str(k.points)
+        table.add_row(mark + format_dice(k.dice), points, f"{k.value:.1f}", then)
     out.print(table)
     best = advice[0]
-    after = "bank" if best.then == "bank" else "throw again"
-    out.print(f"Best: keep {format_dice(best.dice)}, then {after}.")
+    if best.then == "win":
+        out.print(f"Best: keep {format_dice(best.dice)}: it wins the game at once (G-5).")
+    else:
+        after = "bank" if best.then == "bank" else "throw again"
+        out.print(f"Best: keep {format_dice(best.dice)}, then {after}.")
     if objective != POINTS:
         out.print(
             "Values for the long run (F-1): the points the turn banks, plus what the count of "
