@@ -297,18 +297,26 @@ def test_penalty_tables_are_saved_and_loaded_whole(
     assert (loaded.low, loaded.sweeps) == (solution.low, solution.sweeps)
 
 
-def test_the_penalty_solve_estimates_its_sweeps_from_the_last_two() -> None:
+def test_the_penalty_solve_estimates_its_sweeps_at_the_fastest_fall_seen() -> None:
     """The progress of an F-1 solve: its changes fall geometrically, so the sweeps left are
-    read from the last two (the bar's time left), never past the most allowed."""
+    read at the fastest fall seen (the bar's time left), never past the most allowed. The
+    estimate at most doubles a sweep: zilch's second fall was by 0.54, its next ones by 0.04
+    to 0.07, and the bar's total went 998, 1497, 20958, 4990 score levels."""
     from zloutch.strategy.game_solver import _sweeps_expected
 
     assert _sweeps_expected([], 1e-12, 500) == 2
     assert _sweeps_expected([0.3], 1e-12, 500) == 3
-    # 1e-2 then 1e-3: a tenth a sweep, 1e-12 nine sweeps later
-    assert _sweeps_expected([1e-2, 1e-3], 1e-12, 500) == 2 + 9
+    # 1e-2 then 1e-3: a tenth a sweep, 1e-12 nine sweeps later; the estimate doubled at most
+    assert _sweeps_expected([1e-2, 1e-3], 1e-12, 500) == 6
+    assert _sweeps_expected([1e-1, 1e-2, 1e-3], 1e-12, 500) == 3 + 9
     assert _sweeps_expected([1e-2, 1e-3], 1e-12, 5) == 5
     assert _sweeps_expected([1e-2, 1e-13], 1e-12, 500) == 2
     assert _sweeps_expected([1e-3, 1e-3], 1e-12, 500) == 3  # no fall: one more at a time
+    # the full zilch solve's largest changes, sweep by sweep (its tolerance 1e-12)
+    zilch = [5.37e-2, 2.92e-2, 1.25e-3, 4.68e-5, 3.01e-6, 2.01e-7, 2.71e-9, 5.13e-11, 2.35e-12]
+    zilch.append(1e-13)
+    estimates = [_sweeps_expected(zilch[:n], 1e-12, 500) for n in range(len(zilch) + 1)]
+    assert estimates == [2, 3, 6, 10, 10, 10, 10, 9, 9, 10, 10]  # ten sweeps in all
 
 
 def test_mixing_finds_the_fixed_point_of_an_affine_map_in_few_steps() -> None:

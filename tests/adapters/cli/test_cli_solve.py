@@ -267,3 +267,20 @@ def test_the_turn_note_reads_the_score_and_points_where_the_game_is_solved(
         assert "Note:" not in result.stdout
     else:
         assert words in result.stdout
+
+
+def test_the_progress_bar_says_starting_then_counts_with_separators() -> None:
+    """Before a solve's first report the bar read "0/None score levels"."""
+    import io
+
+    from rich.console import Console
+
+    from zloutch.adapters.cli.support import progress_bar
+
+    out = io.StringIO()
+    console = Console(file=out, force_terminal=True, width=120)
+    with progress_bar("Solving the game", "score levels", console=console) as advance:
+        first = out.getvalue()
+        advance(499, 4990)
+    assert "starting" in first and "None" not in out.getvalue()
+    assert "499/4,990 score levels" in out.getvalue()

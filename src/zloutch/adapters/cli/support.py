@@ -261,23 +261,28 @@ def check_outputs(*outputs: tuple[str, str | None]) -> None:
 
 @contextmanager
 def progress_bar(
-    what: str, units: str, *, disable: bool = False
+    what: str, units: str, *, disable: bool = False, console: Console | None = None
 ) -> Iterator[Callable[[int, int], None]]:
-    """A progress bar on stderr, gone when done: yields ``advance(done, total)``."""
+    """A progress bar on stderr, gone when done: yields ``advance(done, total)``. Before the
+    first call it says "starting" (a solve's set-up), not "0/None"."""
     from rich.console import Console
     from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 
     with Progress(
         TextColumn(what),
         BarColumn(),
-        TextColumn(f"{{task.completed}}/{{task.total}} {units}"),
+        TextColumn("{task.fields[count]}"),
         TimeRemainingColumn(),
-        console=Console(stderr=True),
+        console=console or Console(stderr=True),
         disable=disable,
         transient=True,
     ) as bar:
-        task = bar.add_task(what, total=None)
-        yield lambda done, total: bar.update(task, completed=done, total=total)
+        task = bar.add_task(what, total=None, count="starting")
+
+        def advance(done: int, total: int) -> None:
+            bar.update(task, completed=done, total=total, count=f"{done:,}/{total:,} {units}")
+
+        yield advance
 
 
 def off_terminal() -> bool:
