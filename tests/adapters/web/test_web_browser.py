@@ -711,3 +711,65 @@ def test_a_second_move_before_the_first_is_drawn_waits_and_an_undo_clears_a_fark
     click_and_wait(phone, "#act-undo")
     click_and_wait(phone, "#act-undo")
     assert "Ana" in phone.inner_text("#status") and phone.locator("#farkle").count() == 0
+
+
+def test_links_that_lead_nowhere_say_so_and_a_pasted_code_joins(
+    new_page: Callable[..., Any], web: Server
+) -> None:
+    """A game not on the server reconnected for ever ("Connection lost"), a mistyped page was
+    a bare line of JSON, the join box took only a whole link of this server's address, and a
+    seat whose invitation was made again locked its browser out of the game."""
+    lost = new_page()
+    sockets: list[Any] = []
+    lost.on("websocket", lambda socket: sockets.append(socket))
+    lost.goto(web.base + "/g/nosuchgame")
+    lost.wait_for_selector("#refused")
+    assert "No such game" in lost.inner_text("#refused")
+    lost.wait_for_timeout(2_500)  # the first retry came after 0.5 s
+    assert len(sockets) == 1 and lost.locator("#connection").count() == 0
+    lost.goto(web.base + "/no/such/page")
+    assert "No page here" in lost.inner_text("#no-page")
+
+    ana = new_page()
+    links = create_game(ana, web, people=("Ana", "Bob", "Chloe"))
+    ana.click("#go-table")
+    ana.wait_for_selector("#act-throw")
+    game = ana.url.rsplit("/", 1)[1]
+    bob, chloe = new_page(), new_page()
+    bob.goto(web.base + "/")
+    bob.fill("#join-link", "hello world")
+    bob.click("#join-link ~ button")
+    assert "not an invitation" in bob.inner_text("#join-error")
+    bob.fill("#join-link", links["invite-1"].rsplit("/", 1)[1])  # the code alone
+    bob.click("#join-link ~ button")
+    bob.wait_for_url(re.compile(rf"/g/{game}$"))
+    chloe.goto(web.base + "/")  # the link as sent from another of the server's addresses
+    chloe.fill("#join-link", links["invite-2"].replace(web.base, "http://192.0.2.7:8000"))
+    chloe.click("#join-link ~ button")
+    chloe.wait_for_url(re.compile(rf"/g/{game}$"))
+    chloe.wait_for_selector("#status .role")
+    assert chloe.inner_text("#status .role") == "you are Chloe · seat 3"
+
+    ana.wait_for_function("document.querySelector('#seat-1').dataset.taken === 'true'")
+    assert ana.locator("#reissue-0").count() == 0  # not the host's own seat
+    ana.click("#seat-1 summary")
+    ana.click("#reissue-1")  # the question is answered yes
+    ana.wait_for_function("document.querySelector('#seat-1').dataset.taken === 'false'")
+    bob.reload()
+    bob.wait_for_selector("#refused")
+    assert "Your seat's link no longer works" in bob.inner_text("#refused")
+    bob.click("#watch-instead")
+    bob.wait_for_selector("#status .role")
+    assert "watching" in bob.inner_text("#status .role")
+
+
+def test_the_bots_wait_takes_a_decimal_comma(new_page: Callable[..., Any], web: Server) -> None:
+    page = new_page()
+    page.goto(web.base + "/")
+    page.fill("#pace", "soon")
+    page.click("#create")
+    assert "number of seconds" in page.inner_text("#create-error")
+    page.fill("#pace", "0,2")
+    page.click("#create")
+    page.wait_for_selector("#go-table")  # 0.2 s, where the number field read 02: 2 s
+    assert re.fullmatch(r"/g/[\w-]+", page.get_attribute("#go-table", "href"))

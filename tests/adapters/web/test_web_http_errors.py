@@ -45,6 +45,28 @@ def test_an_unknown_route_is_a_one_line_404(server: Server) -> None:
     assert (status, answer) == (404, {"error": "no such page or API route"})
 
 
+def test_a_browser_sent_to_no_page_gets_the_page_that_says_so(server: Server) -> None:
+    """A mistyped link opened in a browser was a bare line of JSON: a browser (it asks for
+    HTML) gets the page, with its 404, and the page says there is no page there; the API,
+    the static files and other clients keep the JSON line."""
+    html = "text/html,application/xhtml+xml,*/*;q=0.8"
+
+    def get(path: str, accept: str | None) -> tuple[int, str]:
+        request = urllib.request.Request(server.base + path)
+        if accept:
+            request.add_header("accept", accept)
+        try:
+            with urllib.request.urlopen(request, timeout=30) as answer:
+                return answer.status, answer.read().decode()
+        except urllib.error.HTTPError as error:
+            return error.code, error.read().decode()
+
+    status, text = get("/no/such/page", html)
+    assert status == 404 and '<main id="main">' in text
+    for path, accept in (("/no/such/page", None), ("/api/nothing", html), ("/static/x", html)):
+        assert get(path, accept) == (404, '{"error":"no such page or API route"}'), path
+
+
 def exchange(server: Server, head: bytes, body: bytes) -> tuple[int, object]:
     """Send a request on a raw socket and read the answer to its end. The server may answer
     and close before the body is sent: what could not be sent is no failure, the answer is

@@ -106,7 +106,12 @@ def test_stale_forged_replayed_and_out_of_turn_intents_are_refused(server: Serve
     assert stale["code"] == "stale" and stale["version"] == 2
     forged = server.socket(game)
     forged.send(json.dumps({"type": "hello", "token": "not-a-token"}))
-    assert "not one of this game's" in json.loads(forged.recv(10))["reason"]
+    said = json.loads(forged.recv(10))
+    assert "not one of this game's" in said["reason"] and said["fatal"] == "bad_token"
+    nowhere = server.socket("no-such-game")
+    nowhere.send(json.dumps({"type": "hello", "token": None}))
+    said = json.loads(nowhere.recv(10))
+    assert said["type"] == "error" and said["fatal"] == "unknown_game"
     assert server.get(f"/api/games/{game}")["version"] == 2
     bad = server.post("/api/games", {"rules": "dix-mile"})
     assert bad["status"] == 400 and "unknown preset" in bad["error"]

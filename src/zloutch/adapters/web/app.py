@@ -226,7 +226,11 @@ def create_app(
     app.state.hub = hub
 
     @app.exception_handler(StarletteHTTPException)
-    async def http_error(_: Request, exc: StarletteHTTPException) -> JSONResponse:
+    async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
+        if exc.status_code == 404 and wants_page(request):
+            # A browser sent to a page that is not one (a mistyped link): the page says so,
+            # with the way back to the lobby, where JSON would be a bare line of text.
+            return FileResponse(STATIC / "index.html", status_code=404, headers=PAGE_HEADERS)
         words = {404: "no such page or API route", 405: "this method is not allowed here"}
         line = words.get(exc.status_code, str(exc.detail))
         return JSONResponse({"error": line}, status_code=exc.status_code, headers=exc.headers)
@@ -479,6 +483,23 @@ def create_app(
     return app
 
 
+def wants_page(request: Request) -> bool:
+    """A browser's GET of a page (not of the API, a static file or a socket)."""
+    path = request.url.path
+    return (
+        request.method == "GET"
+        and not path.startswith(("/api/", "/static/", "/ws/"))
+        and "text/html" in request.headers.get("accept", "")
+    )
+
+
+async def _refuse_hello(socket: WebSocket, reason: str, fatal: str) -> None:
+    """A hello the server cannot take: the error says why (``fatal``: what a client should
+    do rather than connect again), then the socket closes."""
+    await socket.send_text(dumps({"type": "error", "reason": reason, "fatal": fatal}))
+    await socket.close(1008)
+
+
 async def _serve_socket(socket: WebSocket, game_id: str, rooms: Rooms, hub: Hub) -> None:
     """One client: a ``hello`` first (with the seat token, or none to watch), then intents."""
     hello = await _receive(socket)
@@ -490,11 +511,14 @@ async def _serve_socket(socket: WebSocket, game_id: str, rooms: Rooms, hub: Hub)
     lang = negotiate(None, asked if isinstance(asked, str) else None)
     try:
         room = await hub.room(game_id)
+    except ZloutchError as exc:  # no such game here: a client does not try again
+        await _refuse_hello(socket, translate(str(exc), lang), "unknown_game")
+        return
+    try:
         token = hello.get("token")
         seat = rooms.seat_of(game_id, token if isinstance(token, str) else None)
-    except ZloutchError as exc:
-        await socket.send_text(dumps({"type": "error", "reason": translate(str(exc), lang)}))
-        await socket.close(1008)
+    except ZloutchError as exc:  # a token not of this game (its invitation made again)
+        await _refuse_hello(socket, translate(str(exc), lang), "bad_token")
         return
     client = Client(socket, game_id, seat, lang)
     # The welcome and the catch-up first, then the socket joins its game (a person back:

@@ -44,6 +44,15 @@ export function holdSeat(game, seat, token) {
   remember(game);
 }
 
+/** A seat's token that the game no longer knows (its invitation was made again). */
+export function forgetSeat(game, token) {
+  const held = seatsHeld(game);
+  for (const [seat, heldToken] of Object.entries(held)) {
+    if (heldToken === token) delete held[seat];
+  }
+  localStorage.setItem(key(game), JSON.stringify(held));
+}
+
 function remember(game) {
   const games = knownGames().filter((g) => g !== game);
   localStorage.setItem("zloutch:games", JSON.stringify([game, ...games].slice(0, 20)));

@@ -134,7 +134,7 @@ async function checkDice(table) {
       { class: result.ok ? "ok" : "error", id: "dice-verdict" },
       result.ok ? "✓ " : "✗ ",
       result.commitmentOk
-        ? t("The secret matches the commitment {hash}.", { hash: record.dice.commitment.slice(0, 16) + "…" })
+        ? t("The secret matches the commitment that begins {hash}.", { hash: record.dice.commitment.slice(0, 16) })
         : t("The secret does NOT match the commitment."),
       " ",
       result.throws.length === 1

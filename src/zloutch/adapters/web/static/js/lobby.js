@@ -3,7 +3,7 @@
 
 import { ApiError, getJSON, holdHost, holdSeat, knownGames, postJSON } from "./api.js";
 import { h } from "./dom.js";
-import { N_, t } from "./i18n.js";
+import { N_, number, shownName, t } from "./i18n.js";
 import { linkRow, origin } from "./share.js";
 
 const MAX_SEATS = 8;
@@ -23,6 +23,34 @@ N_("easy");
 N_("medium");
 N_("strong");
 N_("best");
+
+const CODE = "[A-Za-z0-9_-]+";
+const LINKS = [
+  new RegExp(`^/join/(${CODE})/?$`),
+  new RegExp(`^/g/(${CODE})/open/(${CODE})/?$`),
+  new RegExp(`^/g/(${CODE})/?$`),
+];
+
+/** Where a pasted invitation or game link leads on this server: a link from any address
+ * (a friend may have been sent another of this server's), a path, or an invitation's code
+ * alone; null for anything else. */
+export function joinPath(text) {
+  let path = text;
+  let search = "";
+  try {
+    const url = new URL(text);
+    path = url.pathname;
+    search = url.search;
+  } catch {
+    // not a whole link: a path, or a code
+  }
+  if (!path.startsWith("/")) path = "/" + path;
+  if (LINKS.some((pattern) => pattern.test(path))) {
+    return path.replace(/\/$/, "") + (search === "?watch" || search.startsWith("?watch&") ? "?watch" : "");
+  }
+  if (new RegExp(`^${CODE}$`).test(text) && text.length >= 16) return `/join/${text}`;
+  return null;
+}
 
 export async function showLobby(main) {
   let data;
@@ -123,14 +151,13 @@ class Lobby {
         "label",
         { for: "pace" },
         t("Seconds a bot waits before each move"),
+        // Text, not a number field: a French keyboard's 0,8 became 08 there (eight seconds).
         h("input", {
           id: "pace",
-          type: "number",
-          min: 0,
-          max: 60,
-          step: 0.1,
-          value: this.pace,
-          onchange: (e) => (this.pace = Number(e.target.value)),
+          type: "text",
+          inputmode: "decimal",
+          value: this.paceText ?? number(this.pace, 1),
+          oninput: (e) => (this.paceText = e.target.value),
         }),
       ),
       h("p", { class: "error", id: "create-error", role: "alert" }),
@@ -282,10 +309,22 @@ class Lobby {
   async create() {
     const error = document.getElementById("create-error");
     error.textContent = "";
+    if (this.paceText !== undefined) {
+      // 0.8 or 0,8 (the decimal comma): seconds; the server says if it is out of range.
+      const text = this.paceText.trim().replace(",", ".");
+      if (!/^\d+(\.\d+)?$/.test(text)) {
+        error.textContent = t("The bots' wait is a number of seconds, such as 0.8 or 0,8.");
+        return;
+      }
+      this.pace = Number(text);
+    }
     const mine = this.seats.find((s) => s.kind === "person");
     if (mine && (mine.name || "").trim()) localStorage.setItem("zloutch:name", mine.name.trim());
-    const seats = this.seats.map((s) =>
-      s.kind === "bot" ? { bot: s.level || "medium" } : { name: (s.name || "").trim() },
+    // A blank name is the placeholder's, in the page's language (the server's is English).
+    const seats = this.seats.map((s, i) =>
+      s.kind === "bot"
+        ? { bot: s.level || "medium" }
+        : { name: (s.name || "").trim() || t("Player {n}", { n: i + 1 }) },
     );
     let created;
     try {
@@ -343,6 +382,7 @@ class Lobby {
       placeholder: t("An invitation or a game's link"),
       "aria-label": t("An invitation or a game's link"),
     });
+    const said = h("p", { class: "error", id: "join-error", role: "alert" });
     return h(
       "form",
       {
@@ -351,15 +391,15 @@ class Lobby {
           e.preventDefault();
           const text = input.value.trim();
           if (!text) return;
-          const url = new URL(text, location.origin);
-          location.href = url.pathname.startsWith("/") && url.origin === location.origin
-            ? url.pathname + url.search
-            : `/join/${encodeURIComponent(text)}`;
+          const path = joinPath(text);
+          if (path) location.href = path;
+          else said.textContent = t("This is not an invitation or a game's link: paste the link a friend sent, or its code.");
         },
       },
       h("h2", {}, t("Join or watch")),
       input,
       h("button", { type: "submit" }, t("Go")),
+      said,
     );
   }
 
@@ -372,12 +412,12 @@ class Lobby {
       const about = h("span", { class: "about" });
       getJSON(`/api/games/${g}`).then(
         (s) => {
-          const names = s.seats.map((seat) => seat.name).join(", ");
+          const names = s.seats.map((seat) => shownName(seat.name)).join(", ");
           link.textContent = `${s.rules} · ${names}`;
           about.textContent =
             s.status === "over"
               ? s.sheet.winners.length
-                ? t("over: {names} won", { names: s.sheet.winners.join(" & ") })
+                ? t("over: {names} won", { names: s.sheet.winners.map(shownName).join(" & ") })
                 : t("over")
               : s.status === "expired"
                 ? t("expired")

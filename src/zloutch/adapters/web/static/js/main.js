@@ -59,8 +59,19 @@ async function start() {
   } else if ((match = path.match(/^\/g\/([^/]+)$/))) {
     const watch = new URLSearchParams(location.search).has("watch");
     window.zloutchTable = new Table(main, match[1], { watch });
-  } else {
+  } else if (path === "/") {
     await showLobby(main);
+  } else {
+    // A link to no page here (the server answered 404 with this page): say so.
+    main.replaceChildren(
+      h(
+        "section",
+        { class: "card", id: "no-page", role: "alert" },
+        h("h2", {}, t("No page here")),
+        h("p", {}, t("This address is not one of this server's pages: its link may be mistyped.")),
+        h("a", { href: "/", class: "button" }, t("Back to the lobby")),
+      ),
+    );
   }
 }
 

@@ -2,7 +2,7 @@
 // actions are legal, why the others are not, the keeps and their points, the sheet: all come
 // in the state (docs/server.md).
 
-import { getJSON, hostToken, postJSON, seatsHeld } from "./api.js";
+import { forgetSeat, getJSON, hostToken, postJSON, seatsHeld } from "./api.js";
 import { dieFace } from "./dice.js";
 import { announce, h } from "./dom.js";
 import { showEnd } from "./end.js";
@@ -70,6 +70,7 @@ export class Table {
       this.retry = 500;
       this.lastHeard = Date.now();
       const token = Object.values(this.held)[0] || null;
+      this.helloToken = token;
       ws.send(JSON.stringify({ type: "hello", token, since: this.version ?? 0, lang: lang() }));
     };
     ws.onmessage = (message) => {
@@ -77,8 +78,45 @@ export class Table {
       this.receive(JSON.parse(message.data));
     };
     ws.onclose = () => {
-      if (this.ws === ws) this.lost();
+      if (this.ws !== ws) return;
+      if (this.fatal) this.refused();
+      else this.lost();
     };
+  }
+
+  /** The server would not take the hello (``fatal``): connecting again would not help. A
+   * seat token that is no longer the game's (its invitation made again) is forgotten here,
+   * and the next one held is tried; else the page says what happened and what to do. */
+  refused() {
+    const fatal = this.fatal;
+    this.fatal = null;
+    this.ws = null;
+    if (fatal === "bad_token" && this.helloToken) {
+      forgetSeat(this.game, this.helloToken);
+      for (const [seat, token] of Object.entries(this.held)) {
+        if (token === this.helloToken) delete this.held[seat];
+      }
+      if (Object.keys(this.held).length) {
+        this.connect();
+        return;
+      }
+    }
+    this.connection = "closed";
+    const unknown = fatal === "unknown_game";
+    const title = unknown ? t("No such game") : t("Your seat's link no longer works");
+    const text = unknown
+      ? t("There is no game {id} on this server: its link may be mistyped, or the game was made on another server.", { id: this.game })
+      : t("A new invitation was made for your seat, and the old link stopped working: ask the host for the new one, or watch the game.");
+    const watch = unknown ? null : h("a", { href: `/g/${this.game}?watch`, class: "button", id: "watch-instead" }, t("Watch"));
+    this.main.replaceChildren(
+      h(
+        "section",
+        { class: "card", id: "refused", role: "alert" },
+        h("h2", {}, title),
+        h("p", {}, text),
+        h("p", { class: "actions" }, watch, " ", h("a", { href: "/", class: "button" }, t("Back to the lobby"))),
+      ),
+    );
   }
 
   /** The socket closed, or went silent: say so at once, count down, and connect again. */
@@ -230,6 +268,10 @@ export class Table {
         // An error answers no intent by its id (a malformed message, a seat taken away):
         // nothing sent waits for an answer after it, or the moves would stay disabled.
         this.pending.clear();
+        if (message.fatal) {
+          this.fatal = message.fatal; // the socket closes next: ``refused`` says why
+          break;
+        }
         this.setNotice(message.reason, "refused");
         this.render();
         break;
@@ -569,7 +611,7 @@ export class Table {
     if (s.status === "over") {
       const winners = s.sheet.winners;
       text = winners.length
-        ? t("The game is over: {names} won", { names: winners.join(" & ") })
+        ? t("The game is over: {names} won", { names: winners.map(shownName).join(" & ") })
         : t("The game is over");
     } else if (s.status === "expired") {
       text = t("This game expired without a move");
@@ -1144,6 +1186,8 @@ export class Table {
     const waiting = s.seats.filter((x) => !x.taken).length;
     const rows = s.seats.map((seat) => {
       const known = listed[seat.seat] || {};
+      // Held on this device: the server says so for the token sent, the host's holds none.
+      const mine = Boolean(known.mine || this.held[seat.seat]);
       const state = seat.bot
         ? t("bot")
         : !seat.taken
@@ -1155,19 +1199,20 @@ export class Table {
         h("span", { class: "seat-name" }, shownName(seat.name)),
         " ",
         h("span", { class: `tag seat-state${seat.taken ? "" : " warn"}` }, state),
-        known.mine ? h("span", { class: "tag" }, t("you")) : null,
+        mine ? h("span", { class: "tag" }, t("you")) : null,
       ];
       const invite = known.invite;
       let links = null;
       if (invite) {
-        const again = host && !seat.bot
+        // Not for a seat held here: its new link would lock this device out of its game.
+        const again = host && !seat.bot && !mine
           ? h(
               "button",
               { type: "button", class: "small", id: `reissue-${seat.seat}`, onclick: () => this.reissue(seat.seat, seat.name) },
               t("New invitation"),
             )
           : null;
-        const label = known.mine ? t("Your link, for another device") : t("Invitation for {name}", { name: seat.name });
+        const label = mine ? t("Your link, for another device") : t("Invitation for {name}", { name: seat.name });
         const row = h("ul", { class: "links" }, linkRow(`seat-link-${seat.seat}`, label, base + invite.url, { extra: again }));
         // A seat still to take shows its invitation; the others keep theirs folded.
         links = seat.taken ? h("details", {}, h("summary", {}, t("link")), row) : row;
