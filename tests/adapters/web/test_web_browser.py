@@ -763,13 +763,19 @@ def test_links_that_lead_nowhere_say_so_and_a_pasted_code_joins(
     assert "watching" in bob.inner_text("#status .role")
 
 
-def test_the_bots_wait_takes_a_decimal_comma(new_page: Callable[..., Any], web: Server) -> None:
+def test_the_bots_wait_takes_a_decimal_comma_and_a_bot_may_play_for_who_left(
+    new_page: Callable[..., Any], web: Server
+) -> None:
     page = new_page()
     page.goto(web.base + "/")
     page.fill("#pace", "soon")
     page.click("#create")
     assert "number of seconds" in page.inner_text("#create-error")
     page.fill("#pace", "0,2")
-    page.click("#create")
-    page.wait_for_selector("#go-table")  # 0.2 s, where the number field read 02: 2 s
+    page.select_option("#leave-after", "60")  # a bot plays for a person gone a minute
+    with page.expect_request(lambda r: r.url.endswith("/api/games")) as sent:
+        page.click("#create")
+    body = sent.value.post_data_json
+    assert (body["pace"], body["leave_after"]) == (0.2, 60)  # 0.2 s: the number field read 02
+    page.wait_for_selector("#go-table")
     assert re.fullmatch(r"/g/[\w-]+", page.get_attribute("#go-table", "href"))

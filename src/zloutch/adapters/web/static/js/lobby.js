@@ -78,6 +78,7 @@ class Lobby {
     ];
     this.realDice = false;
     this.pace = 0.8;
+    this.leaveAfter = null; // seconds away before a bot plays for a person; null: wait
   }
 
   spec() {
@@ -159,6 +160,25 @@ class Lobby {
           value: this.paceText ?? number(this.pace, 1),
           oninput: (e) => (this.paceText = e.target.value),
         }),
+      ),
+      h(
+        "label",
+        { for: "leave-after" },
+        t("When a player's page is closed"),
+        h(
+          "select",
+          {
+            id: "leave-after",
+            onchange: (e) => (this.leaveAfter = e.target.value ? Number(e.target.value) : null),
+          },
+          [
+            [null, t("wait for them")],
+            [60, t("after a minute, a bot plays for them until they are back")],
+            [300, t("after five minutes, a bot plays for them until they are back")],
+          ].map(([value, label]) =>
+            h("option", { value: value ?? "", selected: value === this.leaveAfter }, label),
+          ),
+        ),
       ),
       h("p", { class: "error", id: "create-error", role: "alert" }),
       h("button", { type: "submit", id: "create", class: "primary" }, t("Create the game")),
@@ -333,6 +353,7 @@ class Lobby {
         seats,
         real_dice: this.realDice,
         pace: this.pace,
+        leave_after: this.leaveAfter,
       });
     } catch (problem) {
       error.textContent = problem instanceof ApiError ? problem.message : String(problem);
