@@ -435,6 +435,12 @@ def test_the_french_page_plays_a_turn(new_page: Callable[..., Any], web: Server)
     phone.wait_for_selector(".hint td.num")
     values = phone.locator(".hint td.num").all_inner_texts()
     assert values and all("," in v and "." not in v for v in values), values
+    # The rules panel: a choice in words, a rule id's Reading in French (both were English).
+    phone.click("#rules-panel > summary")
+    rules = phone.inner_text("#rules-panel")
+    assert "Reading" not in rules and "lecture" in rules
+    assert phone.inner_text("[data-option='bump'] .value") == "le palier courant"
+    assert phone.inner_text("[data-option='overshoot'] .value") == "le tour est perdu"
     phone.select_option("#language", "en")
     phone.wait_for_selector("#act-throw")
     assert phone.get_attribute("html", "lang") == "en"

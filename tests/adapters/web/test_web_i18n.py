@@ -350,7 +350,10 @@ def test_an_undo_at_a_real_table_is_said_in_the_language(lang: str) -> None:
     english = undone_json(played)[0]["text"]  # type: ignore[arg-type]
     assert english == "undone: keep 1 5, then throw"
     french = undone_json(played, lang)[0]["text"]  # type: ignore[arg-type]
-    assert french != english and "keep 1 5" in french and "throw" in french
+    assert french == "annulé : garder 1 5, puis lancer"  # it said "annulé: keep 1 5, puis throw"
+    typed = SimpleNamespace(undone=("roll 2 5 5",))
+    assert undone_json(typed)[0]["text"] == "undone: throw 2 5 5"  # type: ignore[arg-type]
+    assert undone_json(typed, lang)[0]["text"] == "annulé : lancer 2 5 5"  # type: ignore[arg-type]
     for refusal in ("there is nothing to undo", "undo exists only at a real table (real dice)"):
         assert_translated(refusal, lang)
 

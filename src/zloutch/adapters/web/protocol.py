@@ -12,7 +12,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from zloutch.adapters.web.i18n import translate, translate_event
+from zloutch.adapters.web.i18n import catalog, fill, translate, translate_event
 from zloutch.app.match import undone_words
 from zloutch.engine import (
     GameState,
@@ -62,8 +62,13 @@ def undone_json(played: Played, lang: str = "en") -> list[dict[str, Any]]:
     if not played.undone:
         return []
     then = f", {translate('then', lang)} "
-    text = f"{translate('undone', lang)}: " + then.join(undone_words(played.undone))
+    words = then.join(translate(word, lang) for word in undone_words(played.undone))
+    text = fill(catalog(lang).exact.get(UNDONE, UNDONE), {"actions": words})
     return [{"type": "Undone", "actions": list(played.undone), "text": text}]
+
+
+UNDONE = "undone: {actions}"
+"""An undo's words (its catalog entry): the actions in the page's words ("garder 1 5")."""
 
 
 def state_json(room: Room, lang: str = "en") -> dict[str, Any]:

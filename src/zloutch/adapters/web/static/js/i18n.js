@@ -52,6 +52,26 @@ export function t(text, vars = {}) {
 /** Marks a text for the catalog that is translated later, by t(variable). */
 export const N_ = (text) => text;
 
+// The words of each choice an option offers (its value stays as a spec writes it).
+const CHOICE_WORDS = {
+  full_house: { off: N_("no full house"), sum: N_("the three plus the pair"), times: N_("the three times the pair") },
+  full_hand: { forced: N_("throw them all again"), optional: N_("throw or bank") },
+  entry_by: { turn: N_("by the turn total"), throw: N_("by one throw") },
+  overshoot: { lost: N_("the turn is lost"), throw_on: N_("throw on") },
+  bump: { off: N_("no bumps"), current: N_("the current level"), any: N_("any level") },
+};
+
+/** A choice of an option in words, in the page's language (null: none, say the value). */
+export function choiceWord(option, value) {
+  const word = (CHOICE_WORDS[option] || {})[value];
+  return word ? t(word) : null;
+}
+
+/** A rule id as the page shows it: "T-9 Reading" (this project's reading of the rule). */
+export function ruleId(rule) {
+  return String(rule).replace(/\bReading\b/g, t("Reading"));
+}
+
 // A bot's seat is named bot:LEVEL (or a bot's name): shown as "medium (bot)", translated.
 export function shownName(name) {
   if (typeof name !== "string" || !name.startsWith("bot:")) return name;

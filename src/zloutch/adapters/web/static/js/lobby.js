@@ -3,20 +3,12 @@
 
 import { ApiError, getJSON, holdHost, holdSeat, knownGames, postJSON } from "./api.js";
 import { h } from "./dom.js";
-import { N_, number, shownName, t } from "./i18n.js";
+import { N_, choiceWord, number, ruleId, shownName, t } from "./i18n.js";
 import { linkRow, origin } from "./share.js";
 
 const MAX_SEATS = 8;
 // The choices most tables make, shown first; the other options are under "More rules".
 const COMMON = ["target", "entry", "exact_target"]; // in this order
-// The words of each choice an option offers (its value stays as a spec writes it).
-const CHOICE_WORDS = {
-  full_house: { off: N_("no full house"), sum: N_("the three plus the pair"), times: N_("the three times the pair") },
-  full_hand: { forced: N_("throw them all again"), optional: N_("throw or bank") },
-  entry_by: { turn: N_("by the turn total"), throw: N_("by one throw") },
-  overshoot: { lost: N_("the turn is lost"), throw_on: N_("throw on") },
-  bump: { off: N_("no bumps"), current: N_("the current level"), any: N_("any level") },
-};
 // The bots' levels, as the server names them (for the catalog): translated with t(level).
 N_("beginner");
 N_("easy");
@@ -192,8 +184,7 @@ class Lobby {
     const values = this.presets.find((p) => p.name === this.preset).values || {};
     // A choice in words, its value as a spec writes it beside (tout palier (any)).
     const choice = (name, value, { code = true } = {}) => {
-      const word = (CHOICE_WORDS[name] || {})[value];
-      const said = word ? t(word) : value;
+      const said = choiceWord(name, value) ?? value;
       if (said === value) return String(value);
       return code ? said + " (" + value + ")" : said;
     };
@@ -240,7 +231,7 @@ class Lobby {
         "li",
         { class: "option", "data-search": `${option.name} ${option.rule} ${option.meaning}`.toLowerCase() },
         h("label", { for: id, class: "meaning" }, option.meaning),
-        h("span", { class: "name" }, h("code", {}, option.name), " ", h("span", { class: "rule" }, option.rule)),
+        h("span", { class: "name" }, h("code", {}, option.name), " ", h("span", { class: "rule" }, ruleId(option.rule))),
         input,
       );
     };

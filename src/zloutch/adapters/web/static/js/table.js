@@ -6,7 +6,7 @@ import { forgetSeat, getJSON, hostToken, postJSON, seatsHeld } from "./api.js";
 import { dieFace } from "./dice.js";
 import { announce, h } from "./dom.js";
 import { showEnd } from "./end.js";
-import { N_, lang, number, percent, shownName, t, withShownNames } from "./i18n.js";
+import { N_, choiceWord, lang, number, percent, ruleId, shownName, t, withShownNames } from "./i18n.js";
 import { linkRow, origin } from "./share.js";
 
 // The hint's objectives, as the server names them: translated with t(objective).
@@ -1104,16 +1104,17 @@ export class Table {
   rulesPanel() {
     const r = this.rules;
     if (!r) return null;
-    const shown = (value) => (value === true ? t("on") : value === false ? t("off") : String(value));
+    const shown = (o) =>
+      o.value === true ? t("on") : o.value === false ? t("off") : (choiceWord(o.option, o.value) ?? String(o.value));
     const row = (o) =>
       h(
         "li",
         { class: "rule-row", "data-option": o.option },
-        h("span", { class: "rule-id" }, o.rule),
+        h("span", { class: "rule-id" }, ruleId(o.rule)),
         " ",
         h("span", { class: "meaning" }, o.meaning),
         " ",
-        h("strong", { class: "value" }, shown(o.value)),
+        h("strong", { class: "value" }, shown(o)),
       );
     const faces = [1, 2, 3, 4, 5, 6];
     const kinds = Object.entries(r.kinds);
@@ -1167,7 +1168,7 @@ export class Table {
         h("summary", {}, h("h3", { class: "inline" }, t("The rules"))),
         h("p", { class: "summary" }, r.changed.length ? t("As shipped: {summary}", { summary: r.summary }) : r.summary),
         r.changed.length
-          ? h("p", { class: "changed", id: "rules-changed" }, t("Changed for this game:"), " ", r.changed.map((o) => `${o.option}=${o.value}`).join(", "))
+          ? h("p", { class: "changed", id: "rules-changed" }, t("Changed for this game:"), " ", h("code", {}, r.changed.map((o) => `${o.option}=${o.value}`).join(",")))
           : null,
         scores,
         outscored.length ? h("p", { class: "note", id: "scores-note" }, outscored.join(" ")) : null,
