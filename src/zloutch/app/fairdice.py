@@ -33,6 +33,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
+import random
 import secrets
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -53,6 +54,7 @@ from zloutch.engine.record import (
     load_record,
 )
 from zloutch.rules import Dice, ZloutchError, format_dice
+from zloutch.rules.dice import sort_dice
 
 FACES = 6
 KEPT_BYTES = 252
@@ -132,6 +134,14 @@ def fair_roll(secret: str, seeds: Sequence[PlayerSeed], index: int, count: int) 
     return Roll(throw_faces(secret, seeds, index, count))
 
 
+def seeded_roll(seed: int, actions: int, count: int) -> Roll:
+    """The roll of ``count`` dice that a seed (``--seed``) throws after ``actions`` actions of
+    the game: it depends on nothing else, so a resumed game throws what it would have thrown
+    and a record's throws can be recomputed from its seed."""
+    rng = random.Random(f"zloutch-dice:{seed}:{actions}")
+    return Roll(sort_dice(rng.randint(1, 6) for _ in range(count)))
+
+
 # ---------------------------------------------------------------------------- checking
 
 
@@ -166,6 +176,9 @@ class ThrowCheck:
     """None: nothing to recompute it from (see ``unchecked``)."""
     unchecked: str = "thrown before the game came to the server"
     """Why it cannot be checked, when ``expected`` is None."""
+    by_seed: bool = False
+    """``expected`` is the record's own seed's (``--seed``): a match shows that the throw was
+    not changed since, not that it was fair (whoever chose the seed knew every throw)."""
 
     @property
     def matches(self) -> bool:
@@ -220,11 +233,13 @@ class Verification:
 
     @property
     def checked(self) -> tuple[ThrowCheck, ...]:
-        return tuple(c for c in self.checks if c.expected is not None)
+        """The throws a revealed secret recomputed (a seed's are not proven fair)."""
+        return tuple(c for c in self.checks if c.expected is not None and not c.by_seed)
 
     @property
     def mismatches(self) -> tuple[ThrowCheck, ...]:
-        return tuple(c for c in self.checked if not c.matches)
+        """The throws that are not what their secret, or their seed, gives."""
+        return tuple(c for c in self.checks if c.expected is not None and not c.matches)
 
 
 def _rolls(record: Record) -> list[tuple[int, Dice]]:
@@ -255,6 +270,18 @@ def _check_segment(
     """The throws ``(index, place, faces)`` of one segment, checked against it."""
     if isinstance(segment, UncommittedDice):
         why = _UNCOMMITTED_WORDS[segment.scheme]
+        if segment.scheme == SEED_SCHEME and segment.seed is not None:
+            # The seed tells every throw: recomputed, a throw changed in the record shows.
+            seed = segment.seed
+            checks = tuple(
+                ThrowCheck(
+                    place, i, faces, seeded_roll(seed, place - 1, len(faces)).dice, why, True
+                )
+                for i, place, faces in rolls
+            )
+            changed = not all(c.matches for c in checks)
+            verdict = Verdict.MISMATCH if changed else Verdict.UNCHECKABLE
+            return SegmentCheck(segment, verdict, None, checks, last)
         checks = tuple(ThrowCheck(place, i, faces, None, why) for i, place, faces in rolls)
         verdict = Verdict.REAL_DICE if segment.scheme == REAL_SCHEME else Verdict.UNCHECKABLE
         return SegmentCheck(segment, verdict, None, checks, last)
@@ -328,6 +355,13 @@ def check_words(check: ThrowCheck) -> str:
     where = f"throw {check.throw + 1} (action {check.action})"
     if check.expected is None:
         return f"{where}: {format_dice(check.recorded)} {check.unchecked}"
+    if check.by_seed:
+        if check.matches:
+            return f"{where}: {format_dice(check.recorded)} is the seed's"
+        return (
+            f"{where}: recorded {format_dice(check.recorded)}, "
+            f"the seed gives {format_dice(check.expected)}: DOES NOT MATCH"
+        )
     if check.matches:
         return f"{where}: {format_dice(check.recorded)} matches"
     return (

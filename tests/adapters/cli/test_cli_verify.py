@@ -100,12 +100,14 @@ def test_the_verdict_counts_its_throws_in_words(tmp_path: Path) -> None:
 
 
 def test_throws_that_cannot_be_checked_are_no_mismatch_in_the_json(tmp_path: Path) -> None:
-    """Dice from a seed on this machine: each throw says it was not checked and why
+    """Dice from a file on this machine: each throw says it was not checked and why
     (``matches`` alone, false, read as a face changed), the verdict "uncheckable"."""
-    path = tmp_path / "seeded.json"
+    path = tmp_path / "scripted.json"
+    dice = tmp_path / "dice.txt"
+    dice.write_text("2 3 4 6 6\n")
     played = runner.invoke(
         app,
-        ["play", "--plain", "-p", "Ana", "--seed", "4", "--record", str(path)],
+        ["play", "--plain", "-p", "Ana", "--dice", str(dice), "--record", str(path)],
         input="throw\nquit\n",
     )
     assert played.exit_code == 0, played.output
@@ -118,6 +120,38 @@ def test_throws_that_cannot_be_checked_are_no_mismatch_in_the_json(tmp_path: Pat
         assert throw["checked"] is False and throw["expected"] is None
         assert throw["matches"] is False  # as it was: the documents change by additions
         assert isinstance(throw["unchecked"], str) and throw["unchecked"]
+
+
+def test_a_seeds_throws_are_recomputed_and_a_changed_one_shows(tmp_path: Path) -> None:
+    """A record of --seed names its seed, which tells every throw: a throw changed in the
+    record was accepted by verify, review and record show alike. Recomputed, all alike
+    prove nothing fair (still "uncheckable", exit 1); one changed is a mismatch."""
+    path = tmp_path / "seeded.json"
+    played = runner.invoke(
+        app,
+        ["play", "--plain", "-p", "Ana,bot:medium", "--seed", "4", "--record", str(path)],
+        input="throw\nquit\n",
+    )
+    assert played.exit_code == 0, played.output
+    result = runner.invoke(app, ["verify", "--json", str(path)])
+    assert result.exit_code == 1, result.output
+    report = json.loads(result.stdout)
+    assert report["verdict"] == "uncheckable" and report["throws"]
+    for throw in report["throws"]:
+        assert throw["by_seed"] and throw["matches"] and throw["expected"] == throw["recorded"]
+    text = runner.invoke(app, ["verify", str(path)], env={"COLUMNS": "200"}).stdout
+    assert "is the seed's" in text and "not verifiable" in text
+    record = json.loads(path.read_text())
+    first = next(i for i, a in enumerate(record["actions"]) if a.startswith("roll"))
+    faces = [int(f) for f in record["actions"][first].split()[1:]]
+    faces[0] = faces[0] % 6 + 1  # one face changed
+    record["actions"][first] = "roll " + " ".join(map(str, sorted(faces)))
+    changed = tmp_path / "changed.json"
+    changed.write_text(json.dumps(record))
+    result = runner.invoke(app, ["verify", str(changed)], env={"COLUMNS": "200"})
+    assert result.exit_code == 1
+    assert "NOT VERIFIED: throw 1 is not what the record's seed throws" in result.stdout
+    assert "the seed gives" in result.stdout and "DOES NOT MATCH" in result.stdout
 
 
 def test_verify_refuses_what_is_not_a_record_in_one_line(tmp_path: Path) -> None:

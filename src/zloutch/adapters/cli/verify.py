@@ -3,8 +3,10 @@
 Exit code 0 when every revealed secret matches its commitment and every throw matches; 1 when
 something does not match, or cannot be checked (the game is not over, real dice, dice from a
 seed or a file, a secret never revealed: part of the throws, or all); 2 for a file that is
-not a record. A record whose dice changed on the way (resumed with ``--dice``, ``--seed``, or
-with new computer dice) is checked segment by segment.
+not a record. The throws of a seed (``--seed``) are recomputed from it: one that differs
+shows the record was changed, and all alike prove nothing fair (the seed told them). A
+record whose dice changed on the way (resumed with ``--dice``, ``--seed``, or with new
+computer dice) is checked segment by segment.
 """
 
 from __future__ import annotations
@@ -31,8 +33,13 @@ def verify(
     """Recompute every throw of a record from its revealed secrets (and the players' seeds).
 
     A game with computer dice, played here or on a server, reveals its secret when it is
-    over (here: also when it is stopped; a resume throws from a new one). Dice from --seed,
-    --dice or real dice are said to be what they are: nothing can check them.
+    over (here: also when it is stopped; a resume throws from a new one). Dice from --seed
+    are recomputed from the seed: a throw changed in the record shows, but the seed told
+    every throw, so nothing proves them fair. Dice from --dice or real dice are said to be
+    what they are: nothing can check them.
+
+    Exit code: 0 verified; 1 not verified (a throw or a secret does not match, the game is
+    not over, or dice nothing can check); 2 not a record.
     """
     from zloutch.app.dice import read_text
     from zloutch.app.fairdice import Verdict, verify_record
@@ -78,7 +85,12 @@ def summary(result: Verification) -> str:
         rest = [c for c in result.segments if c.verdict is not Verdict.VERIFIED]
         match = "throw matches" if checked == 1 else "throws match"
         return f"partly verified: {checked} {match}; " + "; ".join(_segment_words(c) for c in rest)
-    if not result.commitment_ok:
+    changed = [c for c in result.mismatches if c.by_seed]
+    if changed:
+        which = " and ".join(str(c.throw + 1) for c in changed)
+        those = f"throw {which} is not" if len(changed) == 1 else f"throws {which} are not"
+        return f"NOT VERIFIED: {those} what the record's seed throws: the record was changed"
+    if result.commitment_ok is False:
         return "NOT VERIFIED: the secret does not match the commitment shown at the start"
     if checked == 1:
         return "NOT VERIFIED: the 1 throw does not match"
@@ -168,6 +180,7 @@ def verification_json(result: Verification) -> dict[str, Any]:
                 "expected": list(c.expected) if c.expected is not None else None,
                 "matches": c.matches,  # false too where nothing recomputes it: "checked"
                 "checked": c.expected is not None,
+                "by_seed": c.by_seed,  # recomputed from the record's --seed: not proven fair
                 "unchecked": c.unchecked if c.expected is None else None,
             }
             for c in result.checks
