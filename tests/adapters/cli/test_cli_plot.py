@@ -168,6 +168,16 @@ def test_first_player_compares_simulations(tmp_path: Path, simulation: Path) -> 
     assert result.exit_code == 2 and "seat different numbers of players" in result.output
 
 
+def test_turn_scores_refuse_a_game_bot_at_a_score_its_game_has_not(tmp_path: Path) -> None:
+    """optimal plays the game, where greed's player at 0 has not entered: its turns drawn as
+    an entered player's (the caption's words) never banked below 300, and farkled 43%."""
+    out = tmp_path / "turns.svg"
+    args = ["plot", "turn-scores", "-r", "greed", "-p", "optimal,expert", "-n", "10"]
+    result = runner.invoke(app, [*args, "-o", str(out)])
+    assert result.exit_code == 2 and not out.exists()
+    assert "optimal plays the whole game, where a player at 0 has not entered" in result.output
+
+
 def test_turn_scores(tmp_path: Path) -> None:
     out = tmp_path / "turns.svg"
     args = ["turn-scores", "-r", "greed", "-p", "expert,threshold:300", "-n", "300"]

@@ -8,7 +8,7 @@ model, a file that is not a simulation result) are one ``error:`` line and exit 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Annotated
 
 import typer
@@ -361,6 +361,7 @@ def turn_scores(
         check_entered(not not_entered, score)
         plots.check_score(rules, score, "--score")
         bots = [make_bot(name, load_game_solution) for name in names]
+        check_game_bots(rules, bots, not not_entered, score)
         scores = []
         with progress_bar("Simulating turns", "turns", disable=off_terminal()) as advance:
             for i, bot in enumerate(bots):
@@ -390,6 +391,23 @@ def turn_scores(
         )
         picture.save(path)
     typer.echo(f"wrote {path}")
+
+
+def check_game_bots(rules: RuleSet, bots: Sequence[object], entered: bool, score: int) -> None:
+    """A bot that plays the whole game (optimal) reads a score of 0 as not entered where an
+    entry is needed (T-7): the game has no player entered at 0, and its turns there would be
+    the not-entered player's, under a caption that says otherwise."""
+    from zloutch.adapters.plots import PlotError
+    from zloutch.strategy.optimal import OptimalBot
+
+    if rules.turn.entry and entered and score == 0:
+        for bot in bots:
+            if isinstance(bot, OptimalBot):
+                raise PlotError(
+                    f"{bot.name} plays the whole game, where a player at 0 has not entered yet "
+                    f"({rules.turn.entry} to enter, T-7): give --not-entered, or a score it "
+                    "has banked (e.g. --score 500)"
+                )
 
 
 def _offset(advance: Callable[[int, int], None], before: int, total: int) -> Callable[[int], None]:
