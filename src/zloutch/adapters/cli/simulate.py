@@ -337,7 +337,12 @@ def render_simulation(document: dict[str, Any]) -> None:
     if extras:
         caption += "; " + ", ".join(t.lower() + "s" for _, t in extras) + ": per game"
     table = Table(
-        title="Players", caption=caption, box=box.SIMPLE_HEAD, pad_edge=False, padding=(0, 0, 0, 1)
+        title="Players",
+        caption=caption,
+        caption_justify="left",  # centred, a narrow terminal broke it mid-phrase
+        box=box.SIMPLE_HEAD,
+        pad_edge=False,
+        padding=(0, 0, 0, 1),
     )
     table.add_column("Player", no_wrap=True, min_width=8)
     for name in ("Wins", "95% CI", "Score", "Turns", "Farkle", "Bank"):
@@ -349,7 +354,7 @@ def render_simulation(document: dict[str, Any]) -> None:
         table.add_row(
             escape(p["name"]),
             percent(p["win_rate"]),
-            f"{percent(low, symbol=False)}-{percent(high, symbol=False)}",
+            f"{percent(low, symbol=False)}-{percent(high)}",
             f"{p['average_score']:,.0f}",
             f"{p['average_turns']:.1f}",
             f"{p['farkle_rate']:.0%}",
@@ -365,7 +370,7 @@ def render_simulation(document: dict[str, Any]) -> None:
         seats.add_row(
             str(s["seat"]),
             percent(s["win_rate"]),
-            f"{percent(low)} - {percent(high)}",
+            f"{percent(low, symbol=False)}-{percent(high)}",  # as the players' table writes it
             percent(advantage(s["win_rate"], len(document["seats"])), sign=True),
         )
     out.print(seats)
