@@ -38,12 +38,17 @@ DEFAULT_RULES = "dix-mille"
 @contextmanager
 def user_errors() -> Iterator[None]:
     """Turn a ``ZloutchError`` into one ``error: ...`` line on stderr and exit code 2."""
-    from zloutch.rules import ZloutchError
+    from zloutch.rules import InvalidRulesError, ZloutchError
 
     try:
         yield
     except ZloutchError as exc:
-        typer.echo(f"error: {one_line(str(exc))}", err=True)
+        text = str(exc)
+        if isinstance(exc, InvalidRulesError) and not exc.chain:
+            file = exc.file
+            if file is not None and file.endswith(".toml") and file not in text:
+                text = f"in {file}: {text}"  # which of the files given holds the mistake
+        typer.echo(f"error: {one_line(text)}", err=True)
         raise typer.Exit(EXIT_USER_ERROR) from None
 
 
