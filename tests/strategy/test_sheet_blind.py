@@ -44,6 +44,10 @@ def test_solve_names_the_model_when_it_refuses_the_full_rules() -> None:
     with pytest.raises(UnsupportedRulesError, match="sheet-blind model") as error:
         solved_game(load_rules("dix-mille"))
     assert "ticks_to_cross=0" in str(error.value)
+    # the same words for every command that solves (solve --game, plot, review --solve)
+    assert str(error.value).endswith(
+        "give --rules 'dix-mille(bump=off,take_back=false,ticks_to_cross=0)'"
+    )
 
 
 def play(bots: list[object], seed: int) -> tuple[tuple[int, ...], int]:

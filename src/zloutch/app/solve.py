@@ -234,8 +234,8 @@ def solved_game(
         blind = sheet_blind(rules)
         if blind is not None:
             reason += (
-                f"; its sheet-blind model, which the optimal bot plays it by, solves: "
-                f"zloutch solve --game --rules '{blind.spec}'"
+                f"; its sheet-blind model, which the optimal bot plays it by, is solved: "
+                f"give --rules '{blind.spec}'"  # to solve --game, plot, review --solve alike
             )
         raise UnsupportedRulesError(reason)
     if device == "cuda":  # the CUDA kernel (Numba), checked on a tiny batch first
