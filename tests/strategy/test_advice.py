@@ -48,6 +48,8 @@ def test_a_total_past_the_cap_is_banked_not_a_crash() -> None:
         ("dix-mille", {"total": 375}, "turn total must be a multiple of 50"),
         ("dix-mille", {"score": 12000}, "T-9"),
         ("dix-mille", {"score": 9525}, "banked score must be a multiple of 50"),
+        ("dix-mille", {"total": 50000}, "passes the target of 10000: the turn was lost"),
+        ("dix-mille", {"score": 9000, "total": 1050}, "on a banked score of 9000 passes"),
         ("dix-mille", {"farkles": 1}, "F-1"),
         ("zilch", {"farkles": 3}, "0 to 2"),
     ],

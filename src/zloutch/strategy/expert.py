@@ -23,6 +23,7 @@ from zloutch.rules.ruleset import RuleSet
 from zloutch.rules.scoring import NO_CONTEXT, HandContext
 from zloutch.strategy.turn_solver import (
     AverageReward,
+    SituationError,
     TurnModel,
     TurnSolution,
     check_score,
@@ -255,6 +256,12 @@ def advise_throw(
     check_total(rules, total)
     check_score(rules, score)
     _check_farkles(rules, farkles)
+    target = rules.game.target
+    if rules.game.exact_target and rules.game.overshoot == "lost" and score + total > target:
+        raise SituationError(
+            f"a turn total of {total} on a banked score of {score} passes the target of "
+            f"{target}: the turn was lost when it passed it (T-9)"
+        )
     hand = set_aside if isinstance(set_aside, HandContext) else NO_CONTEXT
     aside = hand.set_aside if isinstance(set_aside, HandContext) else tuple(sorted(set_aside))
     missing = rules.dice - len(aside) - len(throw)
