@@ -235,3 +235,10 @@ def test_a_rate_is_rounded_from_its_decimal_digits() -> None:
         "+0.0%",
         "+0.0%",
     )
+
+
+def test_the_players_help_names_every_bot_level() -> None:
+    from zloutch.strategy.bots import LEVELS
+
+    text = runner.invoke(app, ["simulate", "--help"], env={"COLUMNS": "300"}).stdout
+    assert all(level in text for level in LEVELS), text

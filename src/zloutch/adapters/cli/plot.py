@@ -37,7 +37,9 @@ plot_app = typer.Typer(
 
 OutOption = Annotated[
     str | None,
-    typer.Option("--out", "-o", metavar="FILE", help="The picture to write: FILE.png or FILE.svg."),
+    typer.Option(
+        "--out", "-o", metavar="FILE", help="The picture to write (required): FILE.png or FILE.svg."
+    ),
 ]
 NotEnteredOption = Annotated[
     bool, typer.Option("--not-entered", help="For a player who has not entered the game yet.")
@@ -47,7 +49,12 @@ ScoreOption = Annotated[
 ]
 MaxTotalOption = Annotated[
     int | None,
-    typer.Option("--max-total", metavar="POINTS", help="The largest turn total drawn."),
+    typer.Option(
+        "--max-total",
+        metavar="POINTS",
+        help="The largest turn total drawn (by default a quarter past the highest "
+        "threshold short of a full hand, in 500s, at least 1500).",
+    ),
 ]
 
 

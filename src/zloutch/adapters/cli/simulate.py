@@ -38,7 +38,8 @@ def simulate(
             "-p",
             metavar="BOTS",
             help="The bots, comma-separated: random, cautious, threshold:N, greedy, expert, "
-            "optimal (e.g. expert,threshold:300).",
+            "optimal, or a level as at the table: beginner, easy, medium, strong, best "
+            "(e.g. expert,threshold:300).",
         ),
     ] = "expert,threshold:300",
     games: Annotated[int, typer.Option("--games", "-n", help="Number of games.")] = 1000,
