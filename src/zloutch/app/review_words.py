@@ -25,8 +25,10 @@ def game_table(
     *,
     solve: bool,
     progress: Callable[[int, int], None] | None = None,
+    threads: int | None = None,
 ) -> tuple[GameSolution | None, str]:
-    """The solved game to grade in win probability (None: grade in points), and why."""
+    """The solved game to grade in win probability (None: grade in points), and why;
+    ``threads``: the CPU threads of a solve (None: one per CPU)."""
     reason = win_probability_reason(rules, players)
     model = solved_model(rules)
     if reason is not None or model is None:
@@ -36,7 +38,7 @@ def game_table(
         if found is not None:
             return found, f"win probability, from {model_words(rules, model)} (cached)"
         return None, f"expected points: no solved game of {model.spec} in the cache"
-    solution, cached = solved_game(model, progress=progress)
+    solution, cached = solved_game(model, progress=progress, threads=threads)
     how = "cached" if cached else "solved now and saved in the cache"
     return solution, f"win probability, from {model_words(rules, model)} ({how})"
 

@@ -168,6 +168,19 @@ def test_first_player_compares_simulations(tmp_path: Path, simulation: Path) -> 
     assert result.exit_code == 2 and "seat different numbers of players" in result.output
 
 
+def test_threads_limit_a_solve_and_are_refused_where_nothing_is_solved(tmp_path: Path) -> None:
+    """Every command that may solve the game takes --threads, as solve --game does (a shared
+    machine set NUMBA_NUM_THREADS to keep plot and review off every core)."""
+    out = tmp_path / "threshold.svg"
+    plot("threshold", "-r", "farkle-minimal(target=500)", "--threads", "1", "-o", str(out))
+    assert out.exists()
+    args = ["plot", "policy", "-r", "greed", "--threads", "1", "-o", str(tmp_path / "p.svg")]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 2 and "--threads only applies with --game" in result.output
+    result = runner.invoke(app, ["review", "--threads", "2", str(tmp_path / "none.json")])
+    assert result.exit_code == 2 and "--threads only applies with --solve" in result.output
+
+
 def test_turn_scores_refuse_a_game_bot_at_a_score_its_game_has_not(tmp_path: Path) -> None:
     """optimal plays the game, where greed's player at 0 has not entered: its turns drawn as
     an entered player's (the caption's words) never banked below 300, and farkled 43%."""

@@ -18,6 +18,7 @@ from zloutch.adapters.cli.support import (
     Command,
     Group,
     RulesOption,
+    ThreadsOption,
     check_outputs,
     off_terminal,
     progress_bar,
@@ -104,6 +105,7 @@ def policy(
     ] = 0,
     not_entered: NotEnteredOption = False,
     max_total: MaxTotalOption = None,
+    threads: ThreadsOption = None,
 ) -> None:
     """The policy map: bank or throw, by turn total and dice in hand.
 
@@ -118,6 +120,8 @@ def policy(
         rules = load_rules(rules_spec)
         if opponent and not game:
             raise plots.PlotError("--opponent only applies with --game (the game solver)")
+        if threads is not None and not game:
+            raise plots.PlotError("--threads only applies with --game (the game solver)")
         if game:
             if not_entered:
                 raise plots.PlotError(
@@ -129,7 +133,7 @@ def policy(
             plots.check_score(rules, score, "--score")
             plots.check_score(rules, opponent, "--opponent")
             plots.check_mappable(rules)
-            solution = solved_game_with_progress(rules)
+            solution = solved_game_with_progress(rules, threads)
             chance = float(solution.win[score // rules.unit, opponent // rules.unit])
             if chance != chance:  # NaN: a pair of scores no game reaches
                 raise plots.PlotError(
@@ -206,6 +210,7 @@ def threshold(
             "--dice", metavar="N", help="Only this number of dice in hand (default: each)."
         ),
     ] = None,
+    threads: ThreadsOption = None,
 ) -> None:
     """The game solver's banking threshold as a function of both banked scores.
 
@@ -223,7 +228,7 @@ def threshold(
                 f"--dice must be between 1 and {rules.dice} for {rules.spec}, not {dice}"
             )
         plots.check_mappable(rules)  # before a solve that would be for nothing
-        solution = solved_game_with_progress(rules)
+        solution = solved_game_with_progress(rules, threads)
         bar = progress_bar("Thresholds of every score pair", "pairs", disable=off_terminal())
         with bar as advance:
             tmap = plots.game_thresholds(
@@ -241,12 +246,12 @@ def threshold(
     typer.echo(f"wrote {path}")
 
 
-def solved_game_with_progress(rules: RuleSet) -> GameSolution:
+def solved_game_with_progress(rules: RuleSet, threads: int | None = None) -> GameSolution:
     """The solved game, from the cache or solved now under a progress bar on stderr."""
     from zloutch.app.solve import solved_game
 
     with progress_bar("Solving the game", "score levels", disable=off_terminal()) as advance:
-        solution, _ = solved_game(rules, progress=advance)
+        solution, _ = solved_game(rules, progress=advance, threads=threads)
     return solution
 
 

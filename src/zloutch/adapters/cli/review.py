@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from zloutch.adapters.cli.support import (
+    ThreadsOption,
     check_outputs,
     console,
     progress_bar,
@@ -28,14 +29,14 @@ if TYPE_CHECKING:
 
 
 def _solve_with_progress(
-    rules: RuleSet, players: int, *, solve: bool, quiet: bool
+    rules: RuleSet, players: int, *, solve: bool, quiet: bool, threads: int | None = None
 ) -> tuple[GameSolution | None, str]:
     from zloutch.app.review_words import game_table
 
     if not solve:
         return game_table(rules, players, solve=False)
     with progress_bar("Solving the game", "score levels", disable=quiet) as progress:
-        return game_table(rules, players, solve=True, progress=progress)
+        return game_table(rules, players, solve=True, progress=progress, threads=threads)
 
 
 # ---------------------------------------------------------------------------- the command
@@ -86,6 +87,7 @@ def review(
     quiet: Annotated[
         bool, typer.Option("--quiet", "-q", help="No tables: only write --json and --plot.")
     ] = False,
+    threads: ThreadsOption = None,
 ) -> None:
     """Replay a saved game and grade each decision: the best action, what the chosen one cost.
 
@@ -105,6 +107,8 @@ def review(
             raise ZloutchError("--all and --mistakes-only do not go together: choose one")
         if solve and points:
             raise ZloutchError("--solve and --points do not go together: choose one")
+        if threads is not None and not solve:
+            raise ZloutchError("--threads only applies with --solve (the game's solve)")
         if top < 0:
             raise ZloutchError(f"--top must be 0 or more, not {top}")
         tables = not quiet and json_file != "-"
@@ -125,7 +129,7 @@ def review(
         else:
             rules = state.rules  # the record's own rule file, when it keeps one
             solution, note = _solve_with_progress(
-                rules, players, solve=solve, quiet=quiet or json_file == "-"
+                rules, players, solve=solve, quiet=quiet or json_file == "-", threads=threads
             )
             if solution is None and win_probability_reason(rules, players) is None:
                 note += " (add --solve to solve it and grade in win probability)"

@@ -297,6 +297,17 @@ def off_terminal() -> bool:
     return not Console(stderr=True).is_terminal
 
 
+ThreadsOption = Annotated[
+    int | None,
+    typer.Option(
+        "--threads",
+        min=1,
+        metavar="N",
+        help="Threads sharing a game's solve, where one is needed (default: one per CPU).",
+    ),
+]
+
+
 RULES_HELP = (
     "The rule set: a preset name or a .toml rule file, optionally with options, "
     "e.g. 'dix-mille(bump=any,entry=800,joker)'. See: zloutch rules list."
