@@ -252,18 +252,30 @@ async function loadReview(place, table) {
 const DASHES = ["", "6 4", "2 3", "10 3 2 3", "1 5", "8 2", "4 4", "3 1"];
 const LABEL_GAP = 11; // the curve's names: one line of their text apart at least
 
+const LABEL_LETTERS = 16; // the most letters of a name written at a line's end
+
+/** The axis's top for expected scores: the highest score rounded up to a round number
+ * (1200, 2500), so that its ticks (0, half, top) read as numbers people say, not 1077. */
+function roundUp(value) {
+  const unit = 10 ** Math.floor(Math.log10(value));
+  const step = [1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8, 10].find((m) => m * unit >= value);
+  return step * unit;
+}
+
 /** The curve of the review as an inline SVG: each player's chance to win (or expected score)
  * before each decision; each line has its own dash and its name at its end. */
 export function curve(review) {
   const points = review.curve.points;
   if (points.length < 2) return h("p", {}, t("No curve: too few decisions"));
   const win = review.curve.measure === "win probability";
-  // Room on the right for the longest name written at a line's end (about 7 units a letter).
-  const right = Math.max(56, 8 + 7 * Math.max(...review.players.map((n) => shownName(n).length)));
+  // Room on the right for the longest name written at a line's end (about 7 units a letter),
+  // a long name cut (whole in its tooltip): a name of 40 letters took the curve's room.
+  const label = (name) => (name.length > LABEL_LETTERS ? name.slice(0, LABEL_LETTERS - 1) + "…" : name);
+  const right = Math.max(56, 8 + 7 * Math.max(...review.players.map((n) => label(shownName(n)).length)));
   const width = 264 + right;
   const height = 160;
   const pad = { left: 34, right, top: 10, bottom: 22 };
-  const top = win ? 1 : Math.max(1, ...points.flatMap((p) => p.values));
+  const top = win ? 1 : roundUp(Math.max(1, ...points.flatMap((p) => p.values)));
   const x = (i) => pad.left + (i / (points.length - 1)) * (width - pad.left - pad.right);
   const y = (v) => pad.top + (1 - v / top) * (height - pad.top - pad.bottom);
   const players = review.players;
@@ -282,8 +294,9 @@ export function curve(review) {
     return svg(
       "g",
       { class: `curve-line seat-${seat % 8}` },
+      svg("title", {}, document.createTextNode(shownName(name))), // the whole name, on hover
       svg("polyline", { points: path, fill: "none", "stroke-dasharray": DASHES[seat % 8] }),
-      svg("text", { x: width - pad.right + 4, y: labelY[seat], class: "curve-label" }, document.createTextNode(shownName(name))),
+      svg("text", { x: width - pad.right + 4, y: labelY[seat], class: "curve-label" }, document.createTextNode(label(shownName(name)))),
     );
   });
   const axis = [0, 0.5, 1].map((f) =>
