@@ -752,21 +752,21 @@ def _score_batches(
 
 def _sweeps_expected(changes: list[float], tolerance: float, most: int) -> int:
     """How many sweeps the F-1 solve will take in all, for its progress: the largest change
-    of each sweep falls about geometrically, at the fastest rate seen so far (the first
-    sweeps, far from the fixed point, fall slower: zilch's first two by 0.54, the next by
-    0.04 to 0.07), from the last change down to ``tolerance``. Before two sweeps, two more
-    than done; where the changes do not fall, one more; and the estimate at most doubles
-    from one sweep to the next, so that one slow early fall does not promise a long solve
-    (zilch's estimates: 2, 3, 6, 9, then 9 to 10 sweeps, for 10)."""
+    of each sweep falls about geometrically, so the last fall gives the rate at which it
+    reaches ``tolerance``. Before two sweeps, two more than done; where the changes do not
+    fall, one more; and the estimate at most doubles from one sweep to the next: the first
+    falls, far from the fixed point, are slow (zilch's second by 0.54, the next by 0.04 to
+    0.07), and one of them promised 42 sweeps where zilch takes 10 (its estimates now: 2,
+    3, 6, then 9 to 11)."""
     done = len(changes)
     if done < 2:
         return done + 2
     if changes[-1] < tolerance:
         return done
-    rates = [b / a for a, b in itertools.pairwise(changes) if 0 < b < a]
-    if not rates:
+    if not 0 < changes[-1] < changes[-2]:
         return done + 1
-    more = math.ceil(math.log(tolerance / changes[-1]) / math.log(min(rates)))
+    rate = changes[-1] / changes[-2]
+    more = math.ceil(math.log(tolerance / changes[-1]) / math.log(rate))
     before = _sweeps_expected(changes[:-1], tolerance, most)
     return min(done + max(more, 1), 2 * before, most)
 
