@@ -51,6 +51,7 @@ from zloutch.engine.record import (
     PlayerSeed,
     Record,
     UncommittedDice,
+    implied_dice,
     load_record,
 )
 from zloutch.rules import Dice, ZloutchError, format_dice
@@ -324,13 +325,12 @@ def verify_record(record: Record, text: str | None = None) -> Verification:
         except ZloutchError as exc:
             replay_error = str(exc)
     rolls = [(i, place, faces) for i, (place, faces) in enumerate(_rolls(record))]
-    if not record.dice:
-        verdict = Verdict.REAL_DICE if record.table_mode else Verdict.UNCHECKABLE
-        return Verification(verdict, replay_error=replay_error)
-    starts = [s.first_throw for s in record.dice]
+    # A record of versions 1 to 3 names no segment: its dice are its seed's, or typed in.
+    dice = record.dice or (implied_dice(record),)
+    starts = [s.first_throw for s in dice]
     before = tuple(ThrowCheck(place, i, faces, None) for i, place, faces in rolls if i < starts[0])
     segments = []
-    for n, segment in enumerate(record.dice):
+    for n, segment in enumerate(dice):
         end = starts[n + 1] if n + 1 < len(starts) else None
         mine = [r for r in rolls if r[0] >= segment.first_throw and (end is None or r[0] < end)]
         segments.append(_check_segment(segment, mine, last=end is None))

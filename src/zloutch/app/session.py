@@ -51,8 +51,6 @@ from zloutch.engine import (
 from zloutch.engine.endings import load_rules
 from zloutch.engine.events import Event, TurnStarted
 from zloutch.engine.record import (
-    FILE_SCHEME,
-    REAL_SCHEME,
     SEED_SCHEME,
     DiceCommitment,
     DiceSegment,
@@ -61,6 +59,7 @@ from zloutch.engine.record import (
     UncommittedDice,
     count_throws,
     dump_record,
+    implied_dice,
     kept_rules,
     load_record,
     read_record,
@@ -703,20 +702,12 @@ def _dice_going_on(record: Record, throws: int) -> DiceSource:
     return CommittedDice.fresh(throws)
 
 
-def _before(record: Record) -> DiceSegment:
-    """How the throws of a record that does not say were drawn (versions 1 to 3): from its
-    seed (which tells every throw), else real dice at a table, else a file of throws."""
-    if record.seed is not None:
-        return UncommittedDice(SEED_SCHEME, 0, record.seed)
-    return UncommittedDice(REAL_SCHEME if record.table_mode else FILE_SCHEME, 0)
-
-
 def _segments_from(record: Record, segment: DiceSegment, throws: int) -> tuple[DiceSegment, ...]:
     """The record's dice segments, going on with ``segment`` from throw ``throws``: the same
     uncommitted dice go on in their segment; a segment with no throw yet is replaced."""
     segments = record.dice
     if not segments and throws:
-        segments = (_before(record),)
+        segments = (implied_dice(record),)
     if (
         segments
         and isinstance(segment, UncommittedDice)

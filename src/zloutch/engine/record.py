@@ -120,6 +120,15 @@ DiceSegment = DiceCommitment | UncommittedDice
 """How the throws from a segment's ``first_throw`` on (to the next segment's) were drawn."""
 
 
+def implied_dice(record: Record) -> DiceSegment:
+    """How the throws of a record that does not say were drawn (versions 1 to 3, which kept
+    no dice segments): from its seed (which tells every throw), else real dice at a table,
+    else a file of throws."""
+    if record.seed is not None:
+        return UncommittedDice(SEED_SCHEME, 0, record.seed)
+    return UncommittedDice(REAL_SCHEME if record.table_mode else FILE_SCHEME, 0)
+
+
 def count_throws(actions: Iterable[str]) -> int:
     """How many throws (``roll`` actions) a list of actions holds: the index of the next."""
     return sum(text.strip().lower().startswith("roll") for text in actions)

@@ -19,7 +19,6 @@ reason; ``sheet_blind`` gives the model the optimal bot plays dix-mille's sheet 
 
 from __future__ import annotations
 
-import itertools
 import math
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator, Sequence

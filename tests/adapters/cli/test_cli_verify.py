@@ -141,6 +141,7 @@ def test_a_seeds_throws_are_recomputed_and_a_changed_one_shows(tmp_path: Path) -
         assert throw["by_seed"] and throw["matches"] and throw["expected"] == throw["recorded"]
     text = runner.invoke(app, ["verify", str(path)], env={"COLUMNS": "200"}).stdout
     assert "is the seed's" in text and "not verifiable" in text
+    assert "dice from the seed 4: each throw recomputed from it" in text
     record = json.loads(path.read_text())
     first = next(i for i, a in enumerate(record["actions"]) if a.startswith("roll"))
     faces = [int(f) for f in record["actions"][first].split()[1:]]
@@ -160,3 +161,20 @@ def test_verify_refuses_what_is_not_a_record_in_one_line(tmp_path: Path) -> None
     result = runner.invoke(app, ["verify", str(path)])
     assert result.exit_code == 2
     assert result.stderr.strip().count("\n") == 0 and result.stderr.startswith("error:")
+
+
+def test_an_old_records_seed_is_recomputed_too(tmp_path: Path) -> None:
+    """Records of versions 1 to 3 keep their seed beside the actions, with no dice segment:
+    verify said "nothing to check" whatever their throws were."""
+    source = Path(__file__).parents[2] / "engine" / "records" / "v3_local_mid_game.json"
+    record = json.loads(source.read_text())
+    kept = runner.invoke(app, ["verify", "--json", str(source)])
+    report = json.loads(kept.stdout)
+    assert kept.exit_code == 1 and report["verdict"] == "uncheckable"
+    assert report["throws"] and all(t["by_seed"] and t["matches"] for t in report["throws"])
+    assert record["actions"][1] == "roll 2 2 3 4 6"
+    record["actions"][1] = "roll 2 2 3 4 5"
+    changed = tmp_path / "changed.json"
+    changed.write_text(json.dumps(record))
+    result = runner.invoke(app, ["verify", str(changed)], env={"COLUMNS": "200"})
+    assert result.exit_code == 1 and "throw 1 is not what the record's seed throws" in result.stdout

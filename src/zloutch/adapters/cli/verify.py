@@ -128,7 +128,7 @@ def _segment_words(check: SegmentCheck) -> str:
 
 def render_verification(file: str, result: Verification) -> None:
     from zloutch.app.fairdice import check_words
-    from zloutch.engine.record import DiceCommitment
+    from zloutch.engine.record import SEED_SCHEME, DiceCommitment
 
     out = console()
     for check in result.before:
@@ -147,6 +147,12 @@ def render_verification(file: str, result: Verification) -> None:
                     f"seed of seat {seed.seat + 1} from throw {seed.from_throw + 1}: {seed.seed!r}",
                     markup=False,
                 )
+        elif segment.scheme == SEED_SCHEME:
+            out.print(
+                f"{head}dice from the seed {segment.seed}: each throw recomputed from it "
+                "(which a changed record shows; nothing proves a seed's throws fair)",
+                markup=False,
+            )
         else:
             out.print(f"{head}dice {segment.scheme}: nothing to check", markup=False)
         for check in part.checks:
