@@ -218,6 +218,13 @@ def _target_units(rules: RuleSet) -> int:
     return -(-rules.game.target // rules.unit)
 
 
+def entered_at(rules: RuleSet, score: int) -> bool:
+    """Whether the game solver reads a player at ``score`` as entered (T-7): its states are
+    the scores alone, and a player at 0 (or below, after F-1's penalty) has not entered
+    where an entry is needed."""
+    return score > 0 or not rules.turn.entry
+
+
 class _Game:
     """The pieces one solve shares: graph, tables, hands, last-turn table."""
 
@@ -245,7 +252,7 @@ class _Game:
             self.last = self._last_turn_tables()
 
     def entered(self, score: int) -> bool:
-        return score > 0 or not self.rules.turn.entry
+        return entered_at(self.rules, score)
 
     def can_win(self) -> npt.NDArray[np.bool_]:
         """The scores (units, below the target) from which some turns lead to the target.

@@ -406,19 +406,20 @@ def turn_scores(
 
 
 def check_game_bots(rules: RuleSet, bots: Sequence[object], entered: bool, score: int) -> None:
-    """A bot that plays the whole game (optimal) reads a score of 0 as not entered where an
-    entry is needed (T-7): the game has no player entered at 0, and its turns there would be
-    the not-entered player's, under a caption that says otherwise."""
+    """A bot that plays the whole game (optimal) reads the sheet as the game solver does
+    (``entered_at``): where it reads a player as not entered, its turns are the not-entered
+    player's, which a caption that says "entered" would misname."""
     from zloutch.adapters.plots import PlotError
+    from zloutch.strategy.game_solver import entered_at
     from zloutch.strategy.optimal import OptimalBot
 
-    if rules.turn.entry and entered and score == 0:
+    if entered and not entered_at(rules, score):
         for bot in bots:
             if isinstance(bot, OptimalBot):
                 raise PlotError(
-                    f"{bot.name} plays the whole game, where a player at 0 has not entered yet "
-                    f"({rules.turn.entry} to enter, T-7): give --not-entered, or a score it "
-                    "has banked (e.g. --score 500)"
+                    f"{bot.name} plays the whole game, where a player at {score} has not "
+                    f"entered yet ({rules.turn.entry} to enter, T-7): give --not-entered, or "
+                    f"a score it has banked (e.g. --score {rules.turn.entry})"
                 )
 
 

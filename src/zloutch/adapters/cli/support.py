@@ -46,7 +46,7 @@ def user_errors() -> Iterator[None]:
         text = str(exc)
         if isinstance(exc, InvalidRulesError) and not exc.chain:
             file = exc.file
-            if file is not None and file.endswith(".toml") and file not in text:
+            if file is not None and file.endswith(".toml"):
                 text = f"in {file}: {text}"  # which of the files given holds the mistake
         typer.echo(f"error: {one_line(text)}", err=True)
         raise typer.Exit(EXIT_USER_ERROR) from None

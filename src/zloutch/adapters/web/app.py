@@ -511,8 +511,11 @@ async def _serve_socket(socket: WebSocket, game_id: str, rooms: Rooms, hub: Hub)
     lang = negotiate(None, asked if isinstance(asked, str) else None)
     try:
         room = await hub.room(game_id)
-    except ZloutchError as exc:  # no such game here: a client does not try again
-        await _refuse_hello(socket, translate(str(exc), lang), "unknown_game")
+    except ZloutchError as exc:  # a client does not try again: it would get the same
+        # no such game here, or one this server cannot rebuild (its rule file gone, a log
+        # that no longer replays): said as it is
+        fatal = "unknown_game" if isinstance(exc, UnknownGameError) else "unavailable"
+        await _refuse_hello(socket, translate(str(exc), lang), fatal)
         return
     try:
         token = hello.get("token")

@@ -102,12 +102,16 @@ export class Table {
       }
     }
     this.connection = "closed";
-    const unknown = fatal === "unknown_game";
-    const title = unknown ? t("No such game") : t("Your seat's link no longer works");
-    const text = unknown
-      ? t("There is no game {id} on this server: its link may be mistyped, or the game was made on another server.", { id: this.game })
-      : t("A new invitation was made for your seat, and the old link stopped working: ask the host for the new one, or watch the game.");
-    const watch = unknown ? null : h("a", { href: `/g/${this.game}?watch`, class: "button", id: "watch-instead" }, t("Watch"));
+    const seat = fatal === "bad_token";
+    const title =
+      fatal === "unknown_game" ? t("No such game") : seat ? t("Your seat's link no longer works") : t("This game cannot be opened");
+    const text =
+      fatal === "unknown_game"
+        ? t("There is no game {id} on this server: its link may be mistyped, or the game was made on another server.", { id: this.game })
+        : seat
+          ? t("A new invitation was made for your seat, and the old link stopped working: ask the host for the new one, or watch the game.")
+          : this.fatalReason;
+    const watch = seat ? h("a", { href: `/g/${this.game}?watch`, class: "button", id: "watch-instead" }, t("Watch")) : null;
     this.main.replaceChildren(
       h(
         "section",
@@ -270,6 +274,7 @@ export class Table {
         this.pending.clear();
         if (message.fatal) {
           this.fatal = message.fatal; // the socket closes next: ``refused`` says why
+          this.fatalReason = message.reason;
           break;
         }
         this.setNotice(message.reason, "refused");
