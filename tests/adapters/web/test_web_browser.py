@@ -746,6 +746,19 @@ def test_links_that_lead_nowhere_say_so_and_a_pasted_code_joins(
     bob.fill("#join-link", "hello world")
     bob.click("#join-link ~ button")
     assert "not an invitation" in bob.inner_text("#join-error")
+    read = bob.evaluate(
+        """async (cases) => {
+            const { joinPath } = await import("/static/js/lobby.js");
+            return cases.map((text) => joinPath(text));
+        }""",
+        [
+            "localhost:8000/g/Iv-DV8_IVh01",  # no scheme
+            "<http://h/join/ABCDEFGHIJKLMNOP>.",  # in brackets, ending a sentence
+            "http://h/g/Iv-DV8_IVh01?x&watch=1",
+            "http://h/g/abc/other",
+        ],
+    )
+    assert read == ["/g/Iv-DV8_IVh01", "/join/ABCDEFGHIJKLMNOP", "/g/Iv-DV8_IVh01?watch", None]
     bob.fill("#join-link", links["invite-1"].rsplit("/", 1)[1])  # the code alone
     bob.click("#join-link ~ button")
     bob.wait_for_url(re.compile(rf"/g/{game}$"))

@@ -17,29 +17,23 @@ N_("strong");
 N_("best");
 
 const CODE = "[A-Za-z0-9_-]+";
+// The page's links, found anywhere in what was pasted: a whole link from any address, one
+// without its scheme (localhost:8000/g/ID), in angle brackets or ending a sentence.
 const LINKS = [
-  new RegExp(`^/join/(${CODE})/?$`),
-  new RegExp(`^/g/(${CODE})/open/(${CODE})/?$`),
-  new RegExp(`^/g/(${CODE})/?$`),
+  new RegExp(`(?:^|/)join/(${CODE})(?![A-Za-z0-9_-])`),
+  new RegExp(`(?:^|/)g/(${CODE})/open/(${CODE})(?![A-Za-z0-9_-])`),
+  new RegExp(`(?:^|/)g/(${CODE})(?![A-Za-z0-9_/-])`),
 ];
 
 /** Where a pasted invitation or game link leads on this server: a link from any address
  * (a friend may have been sent another of this server's), a path, or an invitation's code
  * alone; null for anything else. */
-export function joinPath(text) {
-  let path = text;
-  let search = "";
-  try {
-    const url = new URL(text);
-    path = url.pathname;
-    search = url.search;
-  } catch {
-    // not a whole link: a path, or a code
-  }
-  if (!path.startsWith("/")) path = "/" + path;
-  if (LINKS.some((pattern) => pattern.test(path))) {
-    return path.replace(/\/$/, "") + (search === "?watch" || search.startsWith("?watch&") ? "?watch" : "");
-  }
+export function joinPath(pasted) {
+  const text = pasted.trim().replace(/^[<("'‹«\s]+|[>)"'.,;:!?›»\s]+$/g, "");
+  const [join, open, game] = LINKS.map((pattern) => text.match(pattern));
+  if (join) return `/join/${join[1]}`;
+  if (open) return `/g/${open[1]}/open/${open[2]}`;
+  if (game) return `/g/${game[1]}` + (/[?&]watch(?:[=&#]|$)/.test(text) ? "?watch" : "");
   if (new RegExp(`^${CODE}$`).test(text) && text.length >= 16) return `/join/${text}`;
   return null;
 }
