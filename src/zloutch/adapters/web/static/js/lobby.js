@@ -338,7 +338,9 @@ class Lobby {
         seats,
         real_dice: this.realDice,
         pace: this.pace,
-        leave_after: this.leaveAfter,
+        // Not at a real table: its one phone holds every seat, and dice already typed in
+        // are no bot's to play.
+        leave_after: this.realDice ? null : this.leaveAfter,
       });
     } catch (problem) {
       error.textContent = problem instanceof ApiError ? problem.message : String(problem);
