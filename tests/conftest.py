@@ -80,8 +80,9 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
     A parametrized test marked ``default_cases(n)`` runs its first ``n`` cases (in the order of
     its parameters, counting only those not marked slow already) in the default run and the
-    others under slow: a check over every rule set keeps a few by default."""
-    kept: dict[str, int] = {}
+    others under slow: a check over every rule set keeps a few by default. A case's place is
+    read from its parameters, not from what was collected, so that a case named alone (its
+    node id, ``--lf``) is marked as in the whole run."""
     for item in items:
         callspec = getattr(item, "callspec", None)  # parametrized tests only
         values = callspec.params.values() if callspec is not None else ()
@@ -90,10 +91,57 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.slow)
         cases = item.get_closest_marker("default_cases")
         if cases is not None and callspec is not None and item.get_closest_marker("slow") is None:
-            function = item.nodeid.partition("[")[0]
-            kept[function] = kept.get(function, 0) + 1
-            if kept[function] > cases.args[0]:
+            place = case_place(item)
+            if place is None or place >= cases.args[0]:
                 item.add_marker(pytest.mark.slow)
+
+
+def case_place(item: pytest.Item) -> int | None:
+    """Where a parametrized test's case comes among its cases not marked slow, from 0, in
+    pytest's order (the ``parametrize`` nearest the function varies slowest); None where
+    its parameters cannot be read so (then it runs under slow, never by default twice)."""
+    from _pytest.mark.structures import ParameterSet
+
+    params = item.callspec.params  # type: ignore[attr-defined]
+    sizes: list[int] = []
+    slow: list[set[int]] = []
+    index: list[int] = []
+    for mark in item.iter_markers("parametrize"):  # the nearest the function first
+        names = mark.args[0] if mark.args else mark.kwargs["argnames"]
+        names = [n.strip() for n in (names.split(",") if isinstance(names, str) else names)]
+        values = list(mark.args[1] if len(mark.args) > 1 else mark.kwargs["argvalues"])
+        if not all(name in params for name in names):
+            return None
+        mine = tuple(params[name] for name in names)
+
+        def parts(value: object, n: int = len(names)) -> tuple[object, ...]:
+            if isinstance(value, ParameterSet):
+                return tuple(value.values)
+            return tuple(value) if n > 1 else (value,)  # type: ignore[arg-type]
+
+        found = [
+            i
+            for i, value in enumerate(values)
+            if all(a is b or a == b for a, b in zip(parts(value), mine, strict=True))
+        ]
+        if not found:
+            return None
+        sizes.append(len(values))
+        slow.append(
+            {
+                i
+                for i, value in enumerate(values)
+                if isinstance(value, ParameterSet) and any(m.name == "slow" for m in value.marks)
+            }
+        )
+        index.append(found[0])
+    place = 0
+    for combination in itertools.product(*(range(size) for size in sizes)):
+        if list(combination) == index:
+            return place
+        if not any(i in out for i, out in zip(combination, slow, strict=True)):
+            place += 1
+    return None
 
 
 def _cli_built_once() -> None:
