@@ -70,16 +70,21 @@ def _cost(review: Review, decision: Decision) -> Text:
     return Text(format_cost(review, decision.cost), style=style)
 
 
+PLAYER_WIDTH = 12
+"""A long name folds over lines in the tables of decisions: at 80 columns it took the room
+of the situation and the moves, cut to "Situ…" and "Play…"."""
+
+
 def mistakes_table(review: Review) -> Table:
     """Each player's biggest mistakes, the costliest first."""
     table = _table(f"Biggest mistakes (cost in {cost_unit(review)})")
-    table.add_column("Player", no_wrap=True)
+    table.add_column("Player", max_width=PLAYER_WIDTH, overflow="fold")
     table.add_column("#", justify="right")
     table.add_column("Turn", justify="right")
-    table.add_column("Situation")
+    table.add_column("Situation", min_width=len("Situation"))  # its header whole
     table.add_column("Played")
     table.add_column("Best")
-    table.add_column("Cost", justify="right")
+    table.add_column("Cost", justify="right", no_wrap=True, min_width=5)
     for s in review.summaries:
         for d in s.mistakes:
             table.add_row(
@@ -99,12 +104,12 @@ def decisions_table(review: Review, decisions: Sequence[Decision]) -> Table:
     table = _table(f"Decisions (cost in {cost_unit(review)})")
     table.add_column("#", justify="right")
     table.add_column("Turn", justify="right")
-    table.add_column("Player", no_wrap=True)
+    table.add_column("Player", max_width=PLAYER_WIDTH, overflow="fold")
     table.add_column("Score", justify="right")
-    table.add_column("Situation")
+    table.add_column("Situation", min_width=len("Situation"))  # its header whole
     table.add_column("Played")
     table.add_column("Best")
-    table.add_column("Cost", justify="right")
+    table.add_column("Cost", justify="right", no_wrap=True, min_width=5)
     for d in decisions:
         best_style = "dim" if d.best == d.chosen else "green"
         table.add_row(

@@ -106,3 +106,35 @@ def test_the_players_table_keeps_its_headers_at_80_columns() -> None:
     for header in ("Decisions", "Accurate", "Accuracy", "Cost", "Average", "Forced"):
         assert header in text, text
     assert "…" not in text and all(len(line) <= 72 for line in text.splitlines())
+
+
+@pytest.mark.parametrize("width", [72, 80])
+def test_the_decisions_keep_their_columns_with_a_long_name(width: int) -> None:
+    """A long name took the room of the situation and the moves ("Situ…", "Play…") and cut
+    the cost off: a name folds over lines, the headers stay whole."""
+    from zloutch.console.review import decisions_table
+
+    spec = "farkle-minimal(target=500)"
+    actions = ("throw", "roll 1 2 3 4 6 6", "keep 1", "throw", "roll 1 5 2 3 4")
+    review = grade(Record(spec, ("Anastasia-Konstantinopolous", "bot:cautious"), actions))
+    console = Console(width=width, file=io.StringIO(), record=True)
+    console.print(decisions_table(review, review.decisions))
+    text = console.export_text()
+    for header in ("Player", "Situation", "Played", "Best", "Cost"):
+        assert header in text, text
+    assert "…" not in text and all(len(line) <= width for line in text.splitlines())
+    assert "Anastasi" in text and "Konstantinopolous" not in text  # folded over lines
+    assert "forced" in text and "0.0" in text  # the cost column whole
+
+
+def test_the_review_names_a_solve_that_the_solver_takes() -> None:
+    """dix-mille's note named `solve --game --rules 'dix-mille(target=1000)'`, which the
+    solver refuses (its sheet): the command solves the sheet-blind model it grades with."""
+    from zloutch.strategy.game_solver import unsupported_reason
+
+    review = grade(Record("dix-mille(target=1000)", ("Ana", "bot:strong"), ("throw",)))
+    model = "dix-mille(bump=off,take_back=false,target=1000,ticks_to_cross=0)"
+    assert f"(solve it with: zloutch solve --game --rules '{model}')" in review.note
+    from zloutch.rules import load_rules
+
+    assert unsupported_reason(load_rules(model)) is None

@@ -21,14 +21,17 @@ from zloutch.app.review_words import game_table, review_header
 from zloutch.console.review import mistakes_table, summary_table
 from zloutch.engine.record import Record
 from zloutch.rules import ZloutchError
+from zloutch.strategy.game_solver import solved_model
 
 
 def grade(record: Record) -> Review:
     """The review of a game: in win probability where a solved table is cached, else points."""
     rules = record.rule_set()  # from the record's own rule file when it keeps one
     solution, note = game_table(rules, len(record.players), solve=False)
-    if solution is None and win_probability_reason(rules, len(record.players)) is None:
-        note += f" (solve it with: zloutch solve --game --rules '{rules.spec}')"
+    model = solved_model(rules)  # the game the solver solves for these rules
+    if solution is None and win_probability_reason(rules, len(record.players)) is None and model:
+        # dix-mille's sheet is solved as its sheet-blind model: the command solves that
+        note += f" (solve it with: zloutch solve --game --rules '{model.spec}')"
     return review_record(record, solution=solution, note=note)
 
 
