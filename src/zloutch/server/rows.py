@@ -46,6 +46,10 @@ class UnknownGameError(RoomError):
     """No game has this id (or invite code)."""
 
 
+class StoreUnavailableError(ZloutchError):
+    """The database did not take a write (read-only, full, gone): nothing of it is stored."""
+
+
 class StoreConflict(Exception):
     """The next sequence number is taken: another process appended first."""
 

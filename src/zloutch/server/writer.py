@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -24,8 +25,10 @@ from dataclasses import dataclass, field
 from typing import TypeVar
 
 from zloutch.server import Append, GameStore
+from zloutch.server.rows import StoreUnavailableError
 
 T = TypeVar("T")
+log = logging.getLogger("zloutch.serve")
 
 MAX_BATCH = 1000
 """Appends in one transaction at most (a few hundred kilobytes of rows)."""
@@ -33,19 +36,49 @@ MAX_BATCH = 1000
 
 @dataclass
 class CommitStats:
-    """What the writer did: transactions, appends in them, the largest, the slowest."""
+    """What the writer did: transactions, appends in them, the largest, the slowest, and the
+    writes the database refused (``failing``: the last write did not go through)."""
 
     commits: int = 0
     appends: int = 0
     largest: int = 0
     slowest: float = 0.0
     """Seconds, from the batch taken to its outcome."""
+    failures: int = 0
+    last_failure: str | None = None
+    """Why the last refused write was refused, in one line (no SQL, no values)."""
+    failing: bool = False
 
     def count(self, size: int, seconds: float) -> None:
         self.commits += 1
         self.appends += size
         self.largest = max(self.largest, size)
         self.slowest = max(self.slowest, seconds)
+        self.failing = False
+
+    def failed(self, exc: BaseException) -> str:
+        """Count a refused write; its reason in one line, logged once."""
+        self.failures += 1
+        self.failing = True
+        self.last_failure = store_reason(exc)
+        log.warning("the database refused a write: %s", self.last_failure)
+        return self.last_failure
+
+
+def store_reason(exc: BaseException) -> str:
+    """A database error in one line: the driver's first line, never the statement or its
+    values (SQLAlchemy's message carries them: a new game's secret among them)."""
+    origin = getattr(exc, "orig", None) or exc  # the driver's error under SQLAlchemy's
+    first = str(origin).strip().splitlines()[0] if str(origin).strip() else ""
+    return f"{type(origin).__name__}: {first}" if first else type(origin).__name__
+
+
+def is_store_error(exc: BaseException) -> bool:
+    """An error of the database or its driver (not a bug of ours, not a refusal)."""
+    module = type(exc).__module__
+    return module.split(".")[0] in ("sqlalchemy", "sqlite3", "psycopg", "psycopg2") or isinstance(
+        exc, OSError
+    )
 
 
 @dataclass(eq=False)
@@ -74,8 +107,18 @@ class GroupCommit:
         return await asyncio.shield(future)
 
     async def run(self, work: Callable[..., T], *args: object) -> T:
-        """Another store call (a new game, a seat) on the writer's thread, in turn."""
-        return await asyncio.get_running_loop().run_in_executor(self._thread, work, *args)
+        """Another store call (a new game, a seat) on the writer's thread, in turn. A write
+        the database refuses is ``StoreUnavailableError``, said in one line."""
+        try:
+            return await asyncio.get_running_loop().run_in_executor(self._thread, work, *args)
+        except Exception as exc:
+            if not is_store_error(exc):
+                raise
+            why = self.stats.failed(exc)
+            raise StoreUnavailableError(
+                f"the server's database did not take it ({why}): nothing was stored, "
+                "try again later"
+            ) from None
 
     async def _commit_queued(self) -> None:
         loop = asyncio.get_running_loop()
@@ -92,6 +135,7 @@ class GroupCommit:
                     )
                     self.stats.count(len(items), time.perf_counter() - began)
                 except Exception as exc:  # the transaction failed: none of the batch is stored
+                    self.stats.failed(exc)
                     outcomes = [exc] * len(items)
                 for (_, future), outcome in zip(batch, outcomes, strict=True):
                     if not future.done():

@@ -11,6 +11,7 @@ import weakref
 from collections.abc import Sequence
 from typing import Any
 
+import pytest
 from served import queued
 
 from zloutch.adapters.web.protocol import WIRE
@@ -143,11 +144,16 @@ def test_a_failed_commit_tells_nobody_and_leaves_every_game_as_it_was() -> None:
             assert queued(watchers[g]) == []  # no event of what was not stored
             assert rooms.room(g).version == 0 and rooms.room(g).state == before[g]
             assert store.log(g) == ()
+        # said to the operator: the health's counts, one warning line a refused write
+        stats = hub.writer.stats
+        assert stats.failing and stats.failures >= 1
+        assert stats.last_failure == "OSError: disk I/O error"
         # The disk is back: the same intents (the same ids) are applied, once each.
         store.failing = False
         await asyncio.gather(*(hub.intent(players[g], t, 0, "i-1", "throw") for g, t in games))
         for g, _ in games:
             ack, events = queued(players[g])
+            assert not hub.writer.stats.failing  # a write went through again
             assert ack == {"type": "ack", "id": "i-1", "version": 2, "duplicate": False}
             assert events["type"] == "events" and events["to"] == 2
             assert queued(watchers[g]) == [events]
@@ -209,3 +215,39 @@ def test_what_lives_on_is_frozen_and_collected_now_and_then() -> None:
         assert dropped() is None
     finally:
         gc.unfreeze()
+
+
+def test_a_refused_write_of_a_new_game_is_one_line_without_its_values() -> None:
+    """A read-only database: creating a game answered a bare 500, and the log got the
+    statement with its values, the new game's dice secret among them. The write is
+    StoreUnavailableError (the server's 503), its reason the driver's first line."""
+    import sqlite3
+
+    import sqlalchemy.exc
+
+    from zloutch.server import StoreUnavailableError
+
+    secret = "0f" * 32
+
+    def insert() -> None:
+        raise sqlalchemy.exc.OperationalError(
+            "INSERT INTO games (id, secret) VALUES (?, ?)",
+            ("g1", secret),
+            sqlite3.OperationalError("attempt to write a readonly database"),
+        )
+
+    async def run() -> str:
+        writer = GroupCommit(MemoryStore())
+        try:
+            with pytest.raises(StoreUnavailableError) as refused:
+                await writer.run(insert)
+            with pytest.raises(ZeroDivisionError):  # a bug of ours stays a bug, not a store's
+                await writer.run(lambda: 1 // 0)
+            assert writer.stats.failures == 1 and writer.stats.failing
+            return str(refused.value)
+        finally:
+            await writer.close()
+
+    said = asyncio.run(run())
+    assert "OperationalError: attempt to write a readonly database" in said
+    assert secret not in said and "INSERT" not in said and "\n" not in said

@@ -74,6 +74,7 @@ from zloutch.server import (
     RoomError,
     Rooms,
     SeatSpec,
+    StoreUnavailableError,
     UnknownGameError,
 )
 from zloutch.server.gamedb import SqlStore
@@ -242,14 +243,17 @@ def create_app(
     @app.exception_handler(ZloutchError)
     async def user_error(_: Request, exc: ZloutchError) -> JSONResponse:
         status = 404 if isinstance(exc, UnknownGameError | UnknownLanguageError) else 400
+        if isinstance(exc, StoreUnavailableError):
+            status = 503  # the database refused the write: the request was fine
         return JSONResponse({"error": str(exc)}, status_code=status)
 
     @app.get("/api/health")
     async def health() -> JSONResponse:
         stats = hub.writer.stats
-        # Not ok (503) while this process cannot hear the others: it would serve their
-        # games at old versions.
-        ok = hub.listener in (None, "up")
+        # Not ok (503) while this process cannot hear the others (it would serve their
+        # games at old versions), or while the database refuses its writes (every move
+        # would be refused, "not_stored").
+        ok = hub.listener in (None, "up") and not stats.failing
         body = {
             "ok": ok,
             "listener": hub.listener,
@@ -259,6 +263,9 @@ def create_app(
             "appends": stats.appends,
             "largest_commit": stats.largest,
             "slowest_commit_ms": round(stats.slowest * 1000, 1),
+            "write_failures": stats.failures,
+            "last_write_failure": stats.last_failure,
+            "writes_failing": stats.failing,
         }
         return JSONResponse(body, status_code=200 if ok else 503)
 
