@@ -98,3 +98,35 @@ def test_an_empty_host_listens_on_every_network_and_links_read_as_links() -> Non
     assert shown_address("::1", 8000) == "http://[::1]:8000/"
     assert shown_address("127.0.0.1", 8000) == "http://127.0.0.1:8000/"
     assert shown_address("", 8000) == "http://0.0.0.0:8000/"
+
+
+def test_an_expiry_that_is_no_number_of_days_is_one_error_line(tmp_path: Path) -> None:
+    """nan, inf and 1e10 crashed with a traceback (a date that overflows)."""
+    db = f"sqlite:///{tmp_path / 'games.sqlite'}"
+    for days in ("nan", "inf", "1e10", "-1"):
+        code, out, err = serve("--expire-days", days, "--port", str(free_port()), "--db", db)
+        assert (code, out) == (2, ""), err
+        assert err.startswith("error: --expire-days is 0 (never) to 36,500 days, not "), err
+        assert len(err.splitlines()) == 1
+    assert not (tmp_path / "games.sqlite").exists()
+
+
+def test_a_second_server_on_one_sqlite_file_is_refused(tmp_path: Path) -> None:
+    """Two servers on one SQLite file both started, and a game's players split between
+    them never heard each other's moves: the second is refused (once the first is gone,
+    killed or stopped, the file is free again)."""
+    from served import Server
+
+    db = f"sqlite:///{tmp_path / 'games.sqlite'}"
+    first = Server(db, log=tmp_path / "first.log")
+    first.start()
+    try:
+        code, out, err = serve("--port", str(free_port()), "--db", db)
+        assert (code, out) == (2, "")
+        assert err.startswith(f"error: --db {db}: another zloutch serve uses this SQLite file")
+        first.kill()
+        again = Server(db, log=tmp_path / "again.log")
+        again.start()  # the lock went with the process
+        again.stop()
+    finally:
+        first.stop()

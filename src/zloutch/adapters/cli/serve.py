@@ -8,13 +8,44 @@ from __future__ import annotations
 
 import io
 import socket
-from typing import Annotated
+from pathlib import Path
+from typing import IO, Annotated
 
 import typer
 
 from zloutch.adapters.cli.support import user_errors
 
 WEB_EXTRA = "zloutch serve needs the web extra: pip install 'zloutch[web]'"
+
+
+def hold_sqlite(url: str, shown: str) -> IO[bytes] | None:
+    """One server process per SQLite file: a second one on the same file started, and the
+    players of one game split between the two never heard each other's moves. The file is
+    held (``flock``, which SQLite's own locks do not touch) until the process ends, however
+    it ends; several processes share a PostgreSQL database instead. None where there is no
+    file to hold (PostgreSQL) or no ``flock`` (Windows)."""
+    from zloutch.rules import ZloutchError
+
+    if not url.startswith("sqlite:///"):
+        return None
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - not on Linux or macOS
+        return None
+    handle = Path(url.removeprefix("sqlite:///")).open("rb")  # noqa: SIM115 - held till exit
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        handle.close()
+        raise ZloutchError(
+            f"--db {shown}: another zloutch serve uses this SQLite file; one process serves "
+            "a SQLite file (several share a PostgreSQL database: docs/server.md)"
+        ) from None
+    return handle
+
+
+MAX_EXPIRE_DAYS = 36_500
+"""A hundred years: past it a date overflows (inf, 1e10 crashed with a traceback)."""
 
 
 def serve(
@@ -71,8 +102,10 @@ def serve(
             raise ZloutchError(WEB_EXTRA) from None
         if not 0 < port < 65536:
             raise ZloutchError(f"--port {port}: a port is 1 to 65535")
-        if expire_days < 0:
-            raise ZloutchError("--expire-days cannot be negative")
+        if not 0 <= expire_days <= MAX_EXPIRE_DAYS:  # NaN too: it compares false
+            raise ZloutchError(
+                f"--expire-days is 0 (never) to {MAX_EXPIRE_DAYS:,} days, not {expire_days}"
+            )
         from datetime import timedelta
 
         expire = timedelta(days=expire_days) if expire_days else None
@@ -81,6 +114,8 @@ def serve(
         listening = listen(host, port)  # before the database: a port taken is said at once
         try:
             application = create_app(db, expire_after=expire, public_url=shared)
+            store = application.state.rooms.store
+            application.state.sqlite_hold = hold_sqlite(store.url, store.safe_url)
         except BaseException:
             for sock in listening:
                 sock.close()
