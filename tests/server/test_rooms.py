@@ -187,6 +187,10 @@ def test_stale_forged_spectator_wrong_seat_and_illegal_intents_are_refused(
     bank = refused(ana, 0, "bank")
     assert bank.code == "illegal" and "nothing kept" in bank.reason
     assert rooms.room(game_id).version == 0
+    rooms.intent(game_id, ana, 0, "id-first", "throw")  # the game moves on
+    at = rooms.room(game_id).version
+    # every refusal says where the game stands (a spectator's said 0)
+    assert at > 0 and refused(None, 0, "throw").version == at
 
 
 def test_an_engine_refusal_carries_its_rule_id() -> None:
@@ -504,6 +508,8 @@ def test_bad_requests_are_refused_in_the_cli_words() -> None:
         rooms.create(NewGame(tuple(SeatSpec(f"P{i}") for i in range(9))))
     with pytest.raises(ZloutchError, match="no bot is called"):
         rooms.create(NewGame((SeatSpec("Ana"), SeatSpec(bot="wizard"))))
+    with pytest.raises(ZloutchError, match="seat 2: a person's name or a bot, not both"):
+        rooms.create(NewGame((SeatSpec("Ana"), SeatSpec("Bea", bot="easy"))))
     with pytest.raises(ZloutchError, match="exactly 2"):
         rooms.create(NewGame((*ANA_BOB, SeatSpec("Cy")), rules="farkle-minimal"))
     with pytest.raises(ZloutchError, match="may extend a preset only"):

@@ -501,6 +501,13 @@ def load_preset(spec: str | RuleSet, *, check: RuleCheck | None = None) -> RuleS
             "machine: send the rule file's text instead",
             excerpt(source),
         )
+    if source not in PRESETS and not _is_unloadable_spec(source):
+        # as load_rules says it, but a path is no way out here (it is refused above)
+        raise InvalidRulesError(
+            f"unknown preset{_suggest(source, PRESETS)}; presets: {', '.join(PRESETS)} "
+            "(or send a rule file's text)",
+            excerpt(source),
+        )
     return load_rules(spec, check=check)
 
 

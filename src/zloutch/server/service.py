@@ -166,6 +166,11 @@ class Rooms:
         parts = []
         for i, seat in enumerate(seats, start=1):
             if seat.bot is not None:
+                if seat.name.strip():  # its name was dropped without a word
+                    raise RoomError(
+                        f"seat {i}: a person's name or a bot, not both "
+                        f"(name {seat.name.strip()!r}, bot {seat.bot!r})"
+                    )
                 parts.append(BOT_PREFIX + seat.bot)
             else:
                 name = seat.name.strip() or f"Player {i}"
@@ -495,7 +500,9 @@ class Rooms:
         except RoomError as exc:
             return Refused("bad_token", str(exc), version=room.version)
         if seat is None:
-            return Refused("spectator", "a spectator watches: only a seated player acts")
+            return Refused(
+                "spectator", "a spectator watches: only a seated player acts", version=room.version
+            )
         client_id = seat_client_id(seat, client_id)  # a retry is the same seat's same id
         seen = self._seen(room, client_id)
         if seen is not None:
