@@ -53,6 +53,11 @@ def test_a_public_url_is_checked() -> None:
     assert checked_public_url("https://dice.example.org") == "https://dice.example.org/"
     with pytest.raises(ZloutchError, match="--public-url ftp://x"):
         checked_public_url("ftp://x")
+    # a path: the page asks for /static/, /api/ and /ws/ from the root, which a proxy of
+    # /sub/ alone would not send here
+    with pytest.raises(ZloutchError, match=r"not under a path: give https://dice\.example\.org/$"):
+        checked_public_url("https://dice.example.org/sub")
+    assert checked_public_url("http://10.0.0.2:8000/") == "http://10.0.0.2:8000/"
 
 
 def test_a_served_game_builds_its_links_on_the_public_url(tmp_path: Path) -> None:

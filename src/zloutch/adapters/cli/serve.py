@@ -219,6 +219,13 @@ def checked_public_url(url: str) -> str:
         raise ZloutchError(
             f"--public-url {url}: give the address players open, as in https://dice.example.org/"
         )
+    if parts.path not in ("", "/") or parts.query or parts.fragment:
+        # the page asks for /static/, /api/ and /ws/ from the host's root: under a path a
+        # proxy would send none of them to this server
+        raise ZloutchError(
+            f"--public-url {url}: the server is served at the root of an address, "
+            f"not under a path: give {parts.scheme}://{parts.netloc}/"
+        )
     return url if url.endswith("/") else url + "/"
 
 
