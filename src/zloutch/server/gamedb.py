@@ -151,6 +151,12 @@ class SqlStore:
                 "games in that file, postgresql://USER:PASSWORD@HOST/NAME in PostgreSQL"
             )
         self.url = engine_url(url or default_url())
+        scheme = self.url.split("://", 1)[0].split("+", 1)[0]
+        if scheme not in ("sqlite", "postgresql"):
+            raise RoomError(
+                f"--db {url}: Zloutch keeps its games in SQLite (sqlite:///PATH) or PostgreSQL "
+                f"(postgresql://USER:PASSWORD@HOST/NAME), not {scheme}"
+            )
         if self.url.startswith("sqlite:///"):
             folder = Path(self.url.removeprefix("sqlite:///")).parent
             if url is None:  # the user's data folder, made the first time
