@@ -23,6 +23,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
@@ -153,9 +154,10 @@ class SqlStore:
         self.url = engine_url(url or default_url())
         scheme = self.url.split("://", 1)[0].split("+", 1)[0]
         if scheme not in ("sqlite", "postgresql"):
+            shown = re.sub(r"(://[^:/@]*):[^@/]*@", r"\1:***@", url or "")  # no password
             raise RoomError(
-                f"--db {url}: Zloutch keeps its games in SQLite (sqlite:///PATH) or PostgreSQL "
-                f"(postgresql://USER:PASSWORD@HOST/NAME), not {scheme}"
+                f"--db {shown}: Zloutch keeps its games in SQLite (sqlite:///PATH) or "
+                f"PostgreSQL (postgresql://USER:PASSWORD@HOST/NAME), not {scheme}"
             )
         if self.url.startswith("sqlite:///"):
             folder = Path(self.url.removeprefix("sqlite:///")).parent

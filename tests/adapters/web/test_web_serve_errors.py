@@ -136,5 +136,5 @@ def test_a_database_zloutch_does_not_keep_games_in_is_named() -> None:
     """mysql:// answered "No module named 'MySQLdb'", as if a driver were missing."""
     code, out, err = serve("--port", str(free_port()), "--db", "mysql://u:p@127.0.0.1/games")
     assert (code, out) == (2, "")
-    assert err.startswith("error: --db mysql://u:p@127.0.0.1/games: Zloutch keeps its games in ")
+    assert err.startswith("error: --db mysql://u:***@127.0.0.1/games: Zloutch keeps its games in ")
     assert err.rstrip().endswith("not mysql")
