@@ -112,3 +112,22 @@ def test_a_seat_name_over_the_limit_is_refused(server: Server) -> None:
     body = b'{"seats": [{"name": "' + b"A" * 41 + b'"}, {"bot": "medium"}]}'
     status, answer = raw(server, "POST", "/api/games", body)
     assert (status, answer) == (400, {"error": "seat 1: a name has at most 40 characters"})
+
+
+def test_json_sent_as_a_form_is_told_to_say_it_is_json(server: Server) -> None:
+    """``curl -d '{...}'`` sends a form's type: "Input should be a valid dictionary" read as
+    if the JSON were wrong."""
+    import json
+
+    request = urllib.request.Request(
+        server.base + "/api/games", data=b'{"rules": "farkle"}', method="POST"
+    )
+    request.add_header("content-type", "application/x-www-form-urlencoded")
+    try:
+        urllib.request.urlopen(request, timeout=30)
+    except urllib.error.HTTPError as exc:
+        status, answer = exc.code, json.loads(exc.read())
+    else:
+        raise AssertionError("a form's body was taken")
+    assert status == 400
+    assert answer["error"].startswith("send the body as JSON, with Content-Type: application/json")

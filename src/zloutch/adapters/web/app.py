@@ -237,7 +237,12 @@ def create_app(
         return JSONResponse({"error": line}, status_code=exc.status_code, headers=exc.headers)
 
     @app.exception_handler(RequestValidationError)
-    async def bad_request(_: Request, exc: RequestValidationError) -> JSONResponse:
+    async def bad_request(request: Request, exc: RequestValidationError) -> JSONResponse:
+        kind = request.headers.get("content-type", "")
+        if request.method == "POST" and "json" not in kind.lower():
+            # curl -d sends a form's type: the JSON in it was read as no object at all
+            line = f"send the body as JSON, with Content-Type: application/json (not {kind!r})"
+            return JSONResponse({"error": line}, status_code=400)
         return JSONResponse({"error": validation_line(exc)}, status_code=400)
 
     @app.exception_handler(ZloutchError)
