@@ -93,3 +93,6 @@ def test_a_served_game_builds_its_links_on_the_public_url(tmp_path: Path) -> Non
     assert created["public_url"] == "https://dice.example.org/"
     text = out.read_text()
     assert "Invitations and watch links use https://dice.example.org/ (--public-url)." in text
+    # the operator's line for the game made: its id, its rules and seats, no names or tokens
+    assert f"game {created['game']}: new, dix-mille, 2 seats (0 bots)" in text
+    assert created["host"] not in text

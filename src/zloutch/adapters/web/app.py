@@ -216,10 +216,15 @@ def create_app(
             hub.listener = "starting"
             hub.spawn(lambda: hub.follow_forever(store.listen))
         yield
-        await hub.stop()
+        await hub.stop()  # what was acknowledged is stored: the writer's queue is drained
         checks.shutdown(wait=False, cancel_futures=True)
         solves.close(kill=True)
         store.close()
+        log.info(
+            "stopped: %d games in memory, %d commits stored",
+            len(rooms.rooms),
+            hub.writer.stats.commits,
+        )
 
     app = FastAPI(title="zloutch serve", lifespan=lifespan)
     app.add_middleware(BodyLimit)
@@ -301,6 +306,7 @@ def create_app(
         # never waits on either), then served.
         new = await checked(rooms.new_game, game.request())
         created = rooms.add(await hub.writer.run(rooms.store_new, new))
+        log_created(rooms, created.game_id, "new")
         hub.broadcast(created.game_id, ())
         await solve_for_bots_off_the_loop(created.game_id)
         return created_json(rooms, created, public_url)
@@ -311,6 +317,7 @@ def create_app(
         request = NewGame((), pace=upload.pace, leave_after=upload.leave_after)
         new = await checked(rooms.new_from_record, text, request)
         created = rooms.add(await hub.writer.run(rooms.store_new, new))
+        log_created(rooms, created.game_id, "continued from a record")
         await solve_for_bots_off_the_loop(created.game_id)
         if await hub.start(created.game_id) is None:
             hub.kick(created.game_id)
@@ -692,6 +699,21 @@ def raise_open_files(wanted: int = 65536) -> None:
     if soft != resource.RLIM_INFINITY and soft < target:
         with contextlib.suppress(ValueError, OSError):
             resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+
+
+def log_created(rooms: Rooms, game_id: str, how: str) -> None:
+    """One line a game made, for the operator: its id, its rules, its seats (no names, no
+    tokens)."""
+    room = rooms.rooms[game_id]
+    bots = sum(seat.bot is not None for seat in room.seats)
+    log.info(
+        "game %s: %s, %s, %d seats (%d bots)",
+        game_id,
+        how,
+        room.state.rules.spec,
+        len(room.seats),
+        bots,
+    )
 
 
 def configure_logging() -> None:
