@@ -99,7 +99,10 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 def case_place(item: pytest.Item) -> int | None:
     """Where a parametrized test's case comes among its cases not marked slow, from 0, in
     pytest's order (the ``parametrize`` nearest the function varies slowest); None where
-    its parameters cannot be read so (then it runs under slow, never by default twice)."""
+    its parameters cannot be read so (then it runs under slow, never by default twice).
+    What ``default_cases`` asks of the test: its ``parametrize`` values in a list or a tuple
+    (a generator is spent by then: every case would go to slow), each value once (two equal
+    ones share a place), and no fixture's ``params`` (they are not counted)."""
     from _pytest.mark.structures import ParameterSet
 
     params = item.callspec.params  # type: ignore[attr-defined]

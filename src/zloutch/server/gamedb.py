@@ -23,7 +23,6 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import re
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
@@ -118,6 +117,18 @@ def default_url() -> str:
     return f"sqlite:///{folder / 'games.sqlite'}"
 
 
+def hidden_password(url: str) -> str:
+    """A database URL as it may be shown: its password as ***, all of it up to the last
+    "@" (a password with an "@" or a "/" not escaped is read otherwise by SQLAlchemy, and a
+    piece of it was shown)."""
+    scheme, found, rest = url.partition("://")
+    at = rest.rfind("@")
+    if not found or at < 0 or ":" not in rest[:at]:
+        return url
+    user = rest[:at].split(":", 1)[0]
+    return f"{scheme}://{user}:***@{rest[at + 1 :]}"
+
+
 def engine_url(url: str) -> str:
     """``postgresql://`` goes through psycopg 3 (the driver the web extra installs)."""
     for prefix in ("postgresql://", "postgres://"):
@@ -154,7 +165,7 @@ class SqlStore:
         self.url = engine_url(url or default_url())
         scheme = self.url.split("://", 1)[0].split("+", 1)[0]
         if scheme not in ("sqlite", "postgresql"):
-            shown = re.sub(r"(://[^:/@]*):[^@/]*@", r"\1:***@", url or "")  # no password
+            shown = hidden_password(url or "")
             raise RoomError(
                 f"--db {shown}: Zloutch keeps its games in SQLite (sqlite:///PATH) or "
                 f"PostgreSQL (postgresql://USER:PASSWORD@HOST/NAME), not {scheme}"
@@ -168,7 +179,9 @@ class SqlStore:
         try:
             self.engine = sa.create_engine(self.url, pool_pre_ping=True)
         except (sa.exc.ArgumentError, ImportError) as exc:
-            raise RoomError(f"--db {url}: not a database URL SQLAlchemy can open ({exc})") from None
+            raise RoomError(
+                f"--db {hidden_password(url or '')}: not a database URL SQLAlchemy can open ({exc})"
+            ) from None
         self.postgres = self.engine.dialect.name == "postgresql"
         if self.engine.dialect.name == "sqlite":
             sa.event.listen(self.engine, "connect", _sqlite_pragmas)

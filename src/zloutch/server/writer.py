@@ -107,10 +107,15 @@ class GroupCommit:
         return await asyncio.shield(future)
 
     async def run(self, work: Callable[..., T], *args: object) -> T:
-        """Another store call (a new game, a seat) on the writer's thread, in turn. A write
-        the database refuses is ``StoreUnavailableError``, said in one line."""
+        """Another store call (a game read, a seat list) on the writer's thread, in turn."""
+        return await asyncio.get_running_loop().run_in_executor(self._thread, work, *args)
+
+    async def write(self, work: Callable[..., T], *args: object) -> T:
+        """A store call that writes (a new game, a seat taken), as ``run``: a write the
+        database refuses is ``StoreUnavailableError``, said in one line, and counted; one
+        that goes through clears ``failing``."""
         try:
-            return await asyncio.get_running_loop().run_in_executor(self._thread, work, *args)
+            done = await self.run(work, *args)
         except Exception as exc:
             if not is_store_error(exc):
                 raise
@@ -119,6 +124,8 @@ class GroupCommit:
                 f"the server's database did not take it ({why}): nothing was stored, "
                 "try again later"
             ) from None
+        self.stats.failing = False
+        return done
 
     async def _commit_queued(self) -> None:
         loop = asyncio.get_running_loop()

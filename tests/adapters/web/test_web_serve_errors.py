@@ -138,3 +138,40 @@ def test_a_database_zloutch_does_not_keep_games_in_is_named() -> None:
     assert (code, out) == (2, "")
     assert err.startswith("error: --db mysql://u:***@127.0.0.1/games: Zloutch keeps its games in ")
     assert err.rstrip().endswith("not mysql")
+
+
+def test_the_sqlite_file_is_read_from_the_url_as_sqlalchemy_reads_it(tmp_path: Path) -> None:
+    """sqlite:///:memory: and a URL with a query crashed with a traceback; a driver named
+    in the URL (sqlite+pysqlite) went unheld."""
+    import pytest
+
+    from zloutch.adapters.cli.serve import hold_sqlite
+    from zloutch.rules import ZloutchError
+
+    assert hold_sqlite("sqlite:///:memory:", "memory") is None
+    assert hold_sqlite("postgresql+psycopg://u:p@h/d", "pg") is None
+    path = tmp_path / "g.db"
+    path.write_bytes(b"")
+    held = hold_sqlite(f"sqlite+pysqlite:///{path}?timeout=5", "shown")
+    assert held is not None
+    try:
+        with pytest.raises(ZloutchError, match="another zloutch serve uses this SQLite file"):
+            hold_sqlite(f"sqlite:///{path}", "shown")
+    finally:
+        held.close()
+    again = hold_sqlite(f"sqlite:///{path}", "shown")  # free once the holder closed it
+    assert again is not None
+    again.close()
+
+
+def test_a_database_url_is_shown_without_any_of_its_password() -> None:
+    from zloutch.server.gamedb import hidden_password
+
+    for url, shown in [
+        ("mysql://bob:p@ss@db/x", "mysql://bob:***@db/x"),  # an "@" not escaped
+        ("mysql://bob:pa/ss@db/x", "mysql://bob:***@db/x"),  # a "/" not escaped
+        ("postgresql+asyncpg://u:pw@h/d", "postgresql+asyncpg://u:***@h/d"),
+        ("postgresql://u@h/d", "postgresql://u@h/d"),
+        ("sqlite:///x.db", "sqlite:///x.db"),
+    ]:
+        assert hidden_password(url) == shown

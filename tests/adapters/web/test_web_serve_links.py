@@ -96,3 +96,23 @@ def test_a_served_game_builds_its_links_on_the_public_url(tmp_path: Path) -> Non
     # the operator's line for the game made: its id, its rules and seats, no names or tokens
     assert f"game {created['game']}: new, dix-mille, 2 seats (0 bots)" in text
     assert created["host"] not in text
+
+
+def test_a_games_log_line_is_one_line_whatever_its_rule_files_name(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """A rule file's name is anyone's text: a newline in it wrote a second log line that
+    looked like the server's own."""
+    import logging
+
+    from zloutch.adapters.web.app import log_created
+    from zloutch.server import MemoryStore, NewGame, Rooms, SeatSpec
+
+    rooms = Rooms(MemoryStore())
+    toml = '[rules]\nextends = "farkle"\nname = "house\\n2026-12-05 zloutch.serve stopped"\n'
+    created = rooms.create(NewGame((SeatSpec("Ana"), SeatSpec(bot="easy")), rules_toml=toml))
+    with caplog.at_level(logging.INFO, logger="zloutch.serve"):
+        log_created(rooms, created.game_id, "new")
+    (line,) = [r.getMessage() for r in caplog.records if r.name == "zloutch.serve"]
+    assert "\n" not in line and line.startswith(f"game {created.game_id}: new, <house?2026")
+    assert line.endswith("2 seats (1 bots)")

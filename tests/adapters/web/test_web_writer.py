@@ -240,10 +240,15 @@ def test_a_refused_write_of_a_new_game_is_one_line_without_its_values() -> None:
         writer = GroupCommit(MemoryStore())
         try:
             with pytest.raises(StoreUnavailableError) as refused:
-                await writer.run(insert)
+                await writer.write(insert)
             with pytest.raises(ZeroDivisionError):  # a bug of ours stays a bug, not a store's
-                await writer.run(lambda: 1 // 0)
+                await writer.write(lambda: 1 // 0)
             assert writer.stats.failures == 1 and writer.stats.failing
+            with pytest.raises(sqlalchemy.exc.OperationalError):  # a read is no write
+                await writer.run(insert)
+            assert writer.stats.failures == 1
+            assert await writer.write(lambda: 7) == 7  # a write went through: not failing
+            assert not writer.stats.failing
             return str(refused.value)
         finally:
             await writer.close()

@@ -24,15 +24,19 @@ def hold_sqlite(url: str, shown: str) -> IO[bytes] | None:
     held (``flock``, which SQLite's own locks do not touch) until the process ends, however
     it ends; several processes share a PostgreSQL database instead. None where there is no
     file to hold (PostgreSQL) or no ``flock`` (Windows)."""
+    from sqlalchemy.engine import make_url
+
     from zloutch.rules import ZloutchError
 
-    if not url.startswith("sqlite:///"):
-        return None
+    parsed = make_url(url)  # sqlite+pysqlite:///x.db?timeout=5 is the file x.db
+    path = Path(parsed.database or "")
+    if parsed.get_backend_name() != "sqlite" or not path.name or not path.is_file():
+        return None  # PostgreSQL, or SQLite in memory: no file that another could open
     try:
         import fcntl
     except ImportError:  # pragma: no cover - not on Linux or macOS
         return None
-    handle = Path(url.removeprefix("sqlite:///")).open("rb")  # noqa: SIM115 - held till exit
+    handle = path.open("rb")  # held till the process ends
     try:
         fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:

@@ -26,6 +26,7 @@ import contextlib
 import io
 import json
 import logging
+import re
 from collections.abc import AsyncIterator, Callable
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
@@ -221,9 +222,9 @@ def create_app(
         solves.close(kill=True)
         store.close()
         log.info(
-            "stopped: %d games in memory, %d commits stored",
+            "stopped: %d games in memory, %d moves stored since the start",
             len(rooms.rooms),
-            hub.writer.stats.commits,
+            hub.writer.stats.appends,
         )
 
     app = FastAPI(title="zloutch serve", lifespan=lifespan)
@@ -305,7 +306,7 @@ def create_app(
         # Checked and built on a thread of its own, stored on the writer's thread (the loop
         # never waits on either), then served.
         new = await checked(rooms.new_game, game.request())
-        created = rooms.add(await hub.writer.run(rooms.store_new, new))
+        created = rooms.add(await hub.writer.write(rooms.store_new, new))
         log_created(rooms, created.game_id, "new")
         hub.broadcast(created.game_id, ())
         await solve_for_bots_off_the_loop(created.game_id)
@@ -316,7 +317,7 @@ def create_app(
         text = upload.record if isinstance(upload.record, str) else json.dumps(upload.record)
         request = NewGame((), pace=upload.pace, leave_after=upload.leave_after)
         new = await checked(rooms.new_from_record, text, request)
-        created = rooms.add(await hub.writer.run(rooms.store_new, new))
+        created = rooms.add(await hub.writer.write(rooms.store_new, new))
         log_created(rooms, created.game_id, "continued from a record")
         await solve_for_bots_off_the_loop(created.game_id)
         if await hub.start(created.game_id) is None:
@@ -325,13 +326,13 @@ def create_app(
 
     @app.post("/api/join/{code}")
     async def join(code: str) -> dict[str, Any]:
-        joined = await hub.writer.run(rooms.join, code)
+        joined = await hub.writer.write(rooms.join, code)
         hub.seats_changed(joined.game_id)
         return {"game": joined.game_id, "seat": joined.seat, "token": joined.token}
 
     @app.post("/api/games/{game_id}/open/{code}")
     async def join_open(game_id: str, code: str) -> dict[str, Any]:
-        joined = await hub.writer.run(rooms.join_open, game_id, code)
+        joined = await hub.writer.write(rooms.join_open, game_id, code)
         hub.seats_changed(joined.game_id)
         return {"game": joined.game_id, "seat": joined.seat, "token": joined.token}
 
@@ -362,7 +363,7 @@ def create_app(
     @app.post("/api/games/{game_id}/reissue")
     async def reissue(game_id: str, body: ReissueIn) -> dict[str, Any]:
         await hub.room(game_id)
-        code, _ = await hub.writer.run(rooms.reissue, game_id, body.token, body.seat)
+        code, _ = await hub.writer.write(rooms.reissue, game_id, body.token, body.seat)
         hub.drop_seat(game_id, body.seat, "this seat's invitation was reissued: open the new one")
         hub.seats_changed(game_id)
         return {"game": game_id, "seat": body.seat, "code": code, "url": f"/join/{code}"}
@@ -405,7 +406,7 @@ def create_app(
 
     @app.post("/api/games/{game_id}/rematch")
     async def rematch(game_id: str, body: TokenIn) -> dict[str, Any]:
-        joined = await hub.writer.run(rooms.rematch, game_id, body.token)
+        joined = await hub.writer.write(rooms.rematch, game_id, body.token)
         if joined.made:
             await solve_for_bots_off_the_loop(joined.game_id)
         # The process that stored the rematch plays its bots; any other that is asked for it
@@ -706,14 +707,10 @@ def log_created(rooms: Rooms, game_id: str, how: str) -> None:
     tokens)."""
     room = rooms.rooms[game_id]
     bots = sum(seat.bot is not None for seat in room.seats)
-    log.info(
-        "game %s: %s, %s, %d seats (%d bots)",
-        game_id,
-        how,
-        room.state.rules.spec,
-        len(room.seats),
-        bots,
-    )
+    # A rule file's name is anyone's text: one line of it, no control character (a newline
+    # in it wrote a second log line that looked like the server's own).
+    spec = re.sub(r"[\x00-\x1f\x7f-\x9f]", "?", room.state.rules.spec)[:200]
+    log.info("game %s: %s, %s, %d seats (%d bots)", game_id, how, spec, len(room.seats), bots)
 
 
 def configure_logging() -> None:
