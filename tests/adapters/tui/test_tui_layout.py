@@ -209,7 +209,7 @@ def test_at_80x24_every_key_of_the_footer_is_in_view() -> None:
                 await pilot.pause()
                 keys = list(game_screen(pilot).app.screen.query(FooterKey))
                 shown = {k.key for k in keys}
-                assert {"t", "k", "b", "h", "q"} <= shown and "x" not in shown, shown
+                assert {"t", "k", "b", "h", "s", "q"} <= shown and "x" not in shown, shown
                 assert ("o" in shown) == table and "j" not in shown
                 for key in keys:
                     assert fully_shown(pilot, key.region) and key.region.right <= 80, key.key
@@ -228,7 +228,7 @@ def test_at_80x24_every_key_of_the_footer_is_in_view() -> None:
             await press(pilot, "b")
             await pilot.pause()
             keys = list(app.screen.query(FooterKey))
-            assert {"x", "f", "q"} <= {k.key for k in keys}
+            assert {"x", "f", "s", "q"} <= {k.key for k in keys}
             right = max(k.region.right for k in keys)
             assert right <= 80 and all(fully_shown(pilot, k.region) for k in keys)
             drawn = app.screen.query_one(Footer).region
@@ -275,5 +275,25 @@ def test_six_dice_at_80x24_the_hint_fits_and_the_selection_is_above_the_keeps() 
             assert any(line.rstrip().endswith("*") for line in drawn.splitlines()), drawn
             keeps = str(screen.query_one("#keeps").render())
             assert keeps.startswith("Selected 5: 50, k keeps it"), keeps
+
+    run(test)
+
+
+def test_the_widest_footer_fits_80_columns_with_save() -> None:
+    """Save (s) was out of the footer "for the keys to fit": the widest footer, a real
+    table under jokers after a throw, holds every key in 80 columns with it."""
+    from textual.widgets._footer import FooterKey
+
+    app = make_app("dix-mille(joker)", "Ana,Bob", "6 6 6 4 2", table=True)
+
+    async def test() -> None:
+        async with app.run_test(size=SMALL) as pilot:
+            await press(pilot, "t", *"66642", "enter")
+            await pilot.pause()
+            keys = list(app.screen.query(FooterKey))
+            assert [k.key for k in keys] == [
+                *("t", "k", "b", "j", "o", "u", "h", "p", "s", "question_mark", "q")
+            ]
+            assert all(fully_shown(pilot, k.region) and k.region.right <= 80 for k in keys)
 
     run(test)

@@ -134,7 +134,7 @@ class GameScreen(Screen[None]):
         Binding("u", "undo", "Undo"),
         Binding("h", "hint", "Hint"),
         Binding("p", "sheet", "Sheet"),
-        Binding("s", "app.save_game", "Save", show=False),  # in the help: the keys fit 80
+        Binding("s", "app.save_game", "Save"),
         Binding("question_mark,f1", "help", "Help"),
         Binding("q", "app.quit_game", "Quit"),
         *(Binding(str(i), f"pick({i - 1})", show=False) for i in range(1, 7)),
