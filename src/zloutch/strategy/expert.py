@@ -236,6 +236,7 @@ def advise_throw(
     score: int = 0,
     farkles: int = 0,
     advisor: TurnAdvisor | None = None,
+    opponent: int = 0,
 ) -> tuple[KeepAdvice, ...]:
     """Every legal keep of a throw at a turn total, best first, and whether to bank after.
 
@@ -244,7 +245,8 @@ def advise_throw(
     are kept; the player has ``score`` banked (and has entered, or not), and under the
     consecutive-farkle penalty (F-1) ``farkles`` farkles in a row so far. Raises
     ``SituationError`` for a total or a score the rule set cannot have, ``AdviceError`` for a
-    count of farkles it cannot have.
+    count of farkles it cannot have. ``opponent``: the other player's banked score, which
+    an ``advisor`` of the game (``optimal.GameAdvisor``: values in win probability) reads.
     """
     from dataclasses import replace
 
@@ -280,6 +282,10 @@ def advise_throw(
     sheet = replace(
         state.sheets[0], levels=(Level(score),) if entered else (), farkles_in_row=farkles
     )
+    if opponent:  # the other player's banked score: what a game's advisor reads
+        check_score(rules, opponent)
+        other = replace(state.sheets[1], levels=(Level(opponent),))
+        state = replace(state, sheets=(state.sheets[0], other, *state.sheets[2:]))
     turn = TurnState(
         player=0, total=total, set_aside=aside, multiples=hand.multiples, rolling=len(throw)
     )

@@ -284,3 +284,33 @@ def test_the_progress_bar_says_starting_then_counts_with_separators() -> None:
         advance(499, 4990)
     assert "starting" in first and "None" not in out.getvalue()
     assert "499/4,990 score levels" in out.getvalue()
+
+
+def test_score_advise_against_an_opponent_is_the_game_solvers_chance_to_win() -> None:
+    """--opponent: the advice of the game solver at both banked scores (it was points only).
+    Greed to 1000, 500 against 900, 200 in the turn, 1 5 thrown: for the points keep 1 5
+    and bank at 350; to win, throw again (the opponent is 100 from the target)."""
+    from zloutch.rules import load_rules
+    from zloutch.strategy.expert import advise_throw
+    from zloutch.strategy.game_solver import solve_game
+    from zloutch.strategy.optimal import GameAdvisor
+
+    spec = "greed(target=1000)"
+    args = ["score", "-r", spec, "--advise", "--score", "500", "--total", "200", "--json"]
+    points = json.loads(runner.invoke(app, [*args, "1", "5", "2", "3", "6"]).stdout)["advice"]
+    game = runner.invoke(app, [*args, "--opponent", "900", "1", "5", "2", "3", "6"])
+    assert game.exit_code == 0, game.output
+    advice = json.loads(game.stdout)["advice"]
+    assert advice["objective"] == "win probability" and advice["note"] is None
+    assert {tuple(k["dice"]): k["then"] for k in points["keeps"]}[(1, 5)] == "bank"
+    assert {tuple(k["dice"]): k["then"] for k in advice["keeps"]}[(1, 5)] == "throw"
+    rules = load_rules(spec)
+    direct = advise_throw(
+        rules, (1, 5, 2, 3, 6), 200, score=500, opponent=900,
+        advisor=GameAdvisor(solve_game(rules), rules),
+    )  # fmt: skip
+    assert [(list(k.dice), k.value, k.then) for k in direct] == [
+        (k["dice"], pytest.approx(k["value"], abs=1e-12), k["then"]) for k in advice["keeps"]
+    ]
+    text = runner.invoke(app, [*args[:-1], "--opponent", "900", "1", "5", "2", "3", "6"])
+    assert "chance to" in text.stdout and "%" in text.stdout

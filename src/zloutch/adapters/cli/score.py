@@ -209,6 +209,19 @@ def score(
             ),
         ),
     ] = None,
+    opponent: Annotated[
+        int | None,
+        typer.Option(
+            "--opponent",
+            min=0,
+            metavar="POINTS",
+            help=(
+                "With --advise: the opponent's banked score; the advice is then the game "
+                "solver's, in the chance to win (two players; the game is solved first if "
+                "it is not in the cache)."
+            ),
+        ),
+    ] = None,
 ) -> None:
     """Show every legal keep of a throw, best first, with its combinations and points."""
     # A throw is scored by the rules alone: whether the game can end is not asked here.
@@ -220,6 +233,7 @@ def score(
             "--score": banked is not None,
             "--not-entered": not_entered,
             "--farkles": farkles is not None,
+            "--opponent": opponent is not None,
         }
         if not advise:
             for name, present in given.items():
@@ -243,6 +257,7 @@ def score(
             from zloutch.strategy.expert import advise_throw
             from zloutch.strategy.expert import objective as advice_objective
 
+            game = None if opponent is None else game_advisor(rules)
             advice = advise_throw(
                 rules,
                 throw,
@@ -251,9 +266,16 @@ def score(
                 entered=entered,
                 score=score_banked,
                 farkles=farkles or 0,
+                advisor=game,
+                opponent=opponent or 0,
             )
-            goal = advice_objective(rules, entered, score_banked)
-            note = target_note(rules, score_banked, total, advice)
+            if game is not None:
+                from zloutch.strategy.expert import WIN_PROBABILITY
+
+                goal, note = WIN_PROBABILITY, None  # the game values the win itself
+            else:
+                goal = advice_objective(rules, entered, score_banked)
+                note = target_note(rules, score_banked, total, advice)
     if as_json:
         document = score_json(rules, result, context)
         if advice is not None:
@@ -270,6 +292,26 @@ def score(
             render_advice(total, advice, goal, why)
             if note:
                 console().print(f"Note: {note}")
+
+
+def game_advisor(rules: RuleSet) -> Any:
+    """The game solver's advisor for ``--opponent``: the solved game (or its sheet-blind
+    model) from the cache, or solved now under a progress bar."""
+    from zloutch.adapters.cli.support import off_terminal, progress_bar
+    from zloutch.app.solve import solved_game
+    from zloutch.rules import ZloutchError
+    from zloutch.strategy.game_solver import solved_model, unsupported_reason
+    from zloutch.strategy.optimal import GameAdvisor
+
+    model = solved_model(rules)
+    if model is None:
+        raise ZloutchError(
+            f"--opponent: the game solver does not play {rules.spec} "
+            f"({unsupported_reason(rules)}); leave --opponent out for the turn's advice"
+        )
+    with progress_bar("Solving the game", "score levels", disable=off_terminal()) as advance:
+        solution, _ = solved_game(model, progress=advance)
+    return GameAdvisor(solution, rules)
 
 
 def target_note(rules: RuleSet, score: int, total: int, advice: Sequence[KeepAdvice]) -> str | None:
@@ -316,13 +358,16 @@ def render_advice(
     from rich.table import Table
 
     from zloutch.rules import format_dice
-    from zloutch.strategy.expert import POINTS
+    from zloutch.strategy.expert import POINTS, WIN_PROBABILITY
 
     out = console()
     if not advice:
         out.print(f"No keep: the turn total of {total} is lost: {lost_because}.")
         return
-    what = "expected points banked by the turn" if objective == POINTS else "long-run value, F-1"
+    win = objective == WIN_PROBABILITY
+    what = {POINTS: "expected points banked by the turn", WIN_PROBABILITY: "chance to win"}.get(
+        objective, "long-run value, F-1"
+    )
     table = Table(title=f"Advice at a turn total of {total} ({what})")
     table.add_column("keep")
     table.add_column("points", justify="right")
@@ -337,7 +382,8 @@ def render_advice(
             "win": "the game is won",
         }[k.then]
         points = "wins" if k.then == "win" else str(k.points)
-        table.add_row(mark + format_dice(k.dice), points, f"{k.value:.1f}", then)
+        value = f"{100 * k.value:.2f}%" if win else f"{k.value:.1f}"
+        table.add_row(mark + format_dice(k.dice), points, value, then)
     out.print(table)
     best = advice[0]
     if best.then == "win":
@@ -345,7 +391,7 @@ def render_advice(
     else:
         after = "bank" if best.then == "bank" else "throw again"
         out.print(f"Best: keep {format_dice(best.dice)}, then {after}.")
-    if objective != POINTS:
+    if objective not in (POINTS, WIN_PROBABILITY):
         out.print(
             "Values for the long run (F-1): the points the turn banks, plus what the count of "
             "farkles in a row it leaves is worth in the turns to come."
