@@ -188,11 +188,18 @@ def score(
     ] = False,
     total: Annotated[
         int | None,
-        typer.Option("--total", min=0, help="With --advise: the turn total before this throw."),
+        typer.Option(
+            "--total",
+            min=0,
+            metavar="POINTS",
+            help="With --advise: the turn total before this throw.",
+        ),
     ] = None,
     banked: Annotated[
         int | None,
-        typer.Option("--score", min=0, help="With --advise: the player's banked score."),
+        typer.Option(
+            "--score", min=0, metavar="POINTS", help="With --advise: the player's banked score."
+        ),
     ] = None,
     not_entered: Annotated[
         bool,
@@ -203,6 +210,7 @@ def score(
         typer.Option(
             "--farkles",
             min=0,
+            metavar="N",
             help=(
                 "With --advise, under the consecutive-farkle penalty (F-1): the player's "
                 "farkles in a row so far."

@@ -62,7 +62,10 @@ def solve(
         bool, typer.Option("--not-entered", help="Solve the turn of a player not entered yet.")
     ] = False,
     banked: Annotated[
-        int, typer.Option("--score", min=0, help="The banked score (exact targets, G-7).")
+        int,
+        typer.Option(
+            "--score", min=0, metavar="POINTS", help="The banked score (exact targets, G-7)."
+        ),
     ] = 0,
 ) -> None:
     """Solve a rule set: the value of a turn and when to bank, or (--game) who wins."""

@@ -310,6 +310,6 @@ ThreadsOption = Annotated[
 
 RULES_HELP = (
     "The rule set: a preset name or a .toml rule file, optionally with options, "
-    "e.g. 'dix-mille(bump=any,entry=800,joker)'. See: zloutch rules list."
+    "e.g. 'dix-mille(entry=800,joker)'. See: zloutch rules list."
 )
 RulesOption = Annotated[str, typer.Option("--rules", "-r", metavar="SPEC", help=RULES_HELP)]
