@@ -68,3 +68,35 @@ def test_the_web_state_marks_keeps_and_offers() -> None:
     play(1, "bank")  # Bob 1000 (no bump): Ana, at 1000, is offered 1000 more
     offer = state_json(rooms.room(game))["offer"]
     assert offer is not None and offer["busts"] is True
+
+
+def test_a_full_hand_that_lands_on_the_target_is_marked_as_lost(tmp_path: Path) -> None:
+    """At 500 of 1000, 1 1 3 3 3 kept whole makes 1000 with a full hand, which must be
+    thrown again (T-5): any score then passes the target. It was listed with no mark, where
+    keeps that pass it are marked; the engine says it (keep_strands) for every front end."""
+    from zloutch.engine import Roll, apply, new_game
+    from zloutch.engine.game import keep_passes, keep_strands
+    from zloutch.engine.state import Level
+    from zloutch.rules import load_rules, score_throw
+
+    rules = load_rules(RULES)
+    state = new_game(rules, ["Ana", "Bob"])
+    from dataclasses import replace
+
+    state = replace(state, sheets=(replace(state.sheets[0], levels=(Level(500),)), state.sheets[1]))
+    state = apply(apply(state, Throw()), Roll((1, 1, 3, 3, 3)))
+    marks = {
+        k.dice: (keep_strands(state, k), keep_passes(state, k))
+        for k in score_throw(rules, state.turn.throw).keeps
+    }
+    assert marks[(1, 1, 3, 3, 3)] == (True, False)
+    assert not any(strands for dice, (strands, _) in marks.items() if dice != (1, 1, 3, 3, 3))
+    # the line mode says it: Ana banks 500 first (5 5 5), Bob farkles, Ana throws again
+    dice = tmp_path / "d.txt"
+    dice.write_text("5 5 5 2 3\n2 3 4 6 6\n1 1 3 3 3\n")
+    args = ["play", "--plain", "-r", RULES, "-p", "Ana,Bob", "--dice", str(dice), "--pace", "0"]
+    moves = "throw\nkeep 5 5 5\nbank\nthrow\nthrow\nquit\n"
+    result = CliRunner().invoke(app, args, input=moves)
+    assert result.exit_code == 0, result.output
+    line = [x for x in result.output.splitlines() if x.startswith("Keep one of")][-1]
+    assert "keep 1 1 3 3 3 (500, lands on 1000 with dice to throw again" in line, line

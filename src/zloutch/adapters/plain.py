@@ -32,6 +32,7 @@ from zloutch.app.session import (
     passes_words,
     short_reason,
     standing_words,
+    strands_words,
     ticks_words,
 )
 from zloutch.console.render import ranking_rows
@@ -47,7 +48,7 @@ from zloutch.engine import (
 )
 from zloutch.engine.actions import WORDS as ACTION_WORDS
 from zloutch.engine.events import Thrown
-from zloutch.engine.game import keep_passes, takeover_busts
+from zloutch.engine.game import keep_passes, keep_strands, takeover_busts
 from zloutch.rules import ZloutchError, format_dice
 
 EXIT_OK = 0
@@ -132,6 +133,8 @@ def move_words(state: GameState, action: Action) -> str:
         keep = {k.dice: k for k in throw_score(state).keeps}[action.dice]
         if keep_passes(state, keep):
             return f"{action} ({keep.points}, {passes_words(state)})"
+        if keep_strands(state, keep):
+            return f"{action} ({keep.points}, {strands_words(state)})"
         return f"{action} ({keep.points})"
     return str(action)
 

@@ -207,6 +207,13 @@ def passes_words(state: GameState) -> str:
     return f"passes {target}: the turn is lost"
 
 
+def strands_words(state: GameState) -> str:
+    """What a keep that lands on an exact target it may not bank there does
+    (``engine.game.keep_strands``: a full hand thrown again, T-5)."""
+    target = state.rules.game.target
+    return f"lands on {target} with dice to throw again: any score then passes it"
+
+
 def busts_words(state: GameState) -> str:
     """What taking over an offer certain to bust does (``engine.game.takeover_busts``)."""
     target = state.rules.game.target

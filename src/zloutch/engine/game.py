@@ -284,6 +284,18 @@ def keep_passes(state: GameState, keep: ScoredKeep) -> bool:
     return passes_target(state.rules, state.sheets[t.player].score, total)
 
 
+def keep_strands(state: GameState, keep: ScoredKeep) -> bool:
+    """Under an exact target (T-9): keeping ``keep`` lands the turn's total on the target
+    where it may not be banked (a full hand must be thrown again, T-5): every later keep
+    passes the target, so the turn is as good as lost (the keep is legal)."""
+    rules, t = state.rules, state.turn
+    total = t.total + t.joker_points + keep.points
+    score = state.sheets[t.player].score
+    if not (rules.game.exact_target and lands_on_target(rules, score, total)):
+        return False
+    return not keep.wins and not keep_wins(state, keep)
+
+
 def keep_wins(state: GameState, keep: ScoredKeep) -> bool:
     """Under an exact target (T-9): keeping ``keep`` brings the turn's total exactly onto the
     target and the turn may then bank it (T-6, T-5... allow it), so the bank reaches it. A

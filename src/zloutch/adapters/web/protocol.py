@@ -23,7 +23,7 @@ from zloutch.engine import (
     turn_player,
 )
 from zloutch.engine.events import Event
-from zloutch.engine.game import keep_passes, takeover_busts
+from zloutch.engine.game import keep_passes, keep_strands, takeover_busts
 from zloutch.engine.record import dice_json, sheet_json
 from zloutch.rules import OPTIONS, PRESETS, RuleSet, kinds_outscored, load_rules
 from zloutch.server import Accepted, Played, Refused, Room, refusals
@@ -117,6 +117,7 @@ def state_json(room: Room, lang: str = "en") -> dict[str, Any]:
                 "points": k.points,
                 "full_hand": k.full_hand,
                 "passes": keep_passes(state, k),
+                "strands": keep_strands(state, k),
             }
             for k in (throw_score(state).keeps if state.phase is Phase.KEEP else ())
         ],

@@ -871,6 +871,9 @@ export class Table {
                   h("span", { class: "points" }, k.points),
                   k.full_hand ? h("span", { class: "tag" }, t("full hand")) : null,
                   k.passes ? h("span", { class: "tag warn" }, t("passes {target}: the turn is lost", { target: s.target })) : null,
+                  k.strands
+                    ? h("span", { class: "tag warn" }, t("lands on {target} with dice to throw again: any score then passes it", { target: s.target }))
+                    : null,
                   exact ? h("span", { class: "tag" }, t("your selection")) : null,
                 ),
               );
