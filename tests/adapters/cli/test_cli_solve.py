@@ -314,3 +314,8 @@ def test_score_advise_against_an_opponent_is_the_game_solvers_chance_to_win() ->
     ]
     text = runner.invoke(app, [*args[:-1], "--opponent", "900", "1", "5", "2", "3", "6"])
     assert "chance to" in text.stdout and "%" in text.stdout
+    # dix-mille's sheet: two scores do not tell the levels a bank bumps (a single level
+    # each valued a bump as sending the opponent to 0: 90% where the game's hint said 67%)
+    sheet = ["score", "-r", "dix-mille", "--advise", "--score", "3600", "--opponent", "4000"]
+    refused = runner.invoke(app, [*sheet, "1", "2"])
+    assert refused.exit_code == 2 and "which two scores do not tell" in refused.output

@@ -317,6 +317,15 @@ def game_advisor(rules: RuleSet) -> Any:
             f"--opponent: the game solver does not play {rules.spec} "
             f"({unsupported_reason(rules)}); leave --opponent out for the turn's advice"
         )
+    if model != rules:
+        # a sheet-blind model: a bank is valued by the levels it bumps or crosses, which two
+        # scores do not tell (a single level each would bump the opponent to 0)
+        raise ZloutchError(
+            f"--opponent: in {rules.spec} the chance to win depends on each player's levels "
+            "(ticks, bumps, take-back), which two scores do not tell: the hint of a game "
+            f"reads them (zloutch play); or give the rules without the sheet, --rules "
+            f"'{model.spec}'"
+        )
     with progress_bar("Solving the game", "score levels", disable=off_terminal()) as advance:
         solution, _ = solved_game(model, progress=advance)
     return GameAdvisor(solution, rules)
