@@ -266,11 +266,17 @@ def level_label(level: Level) -> str:
     return label
 
 
-def level_text(level: Level, *, current: bool, change: Change | None = None) -> Text:
+def level_text(
+    level: Level, *, current: bool, change: Change | None = None, words: bool = False
+) -> Text:
+    """A level as the sheet shows it: crossed struck through, the current one bold;
+    ``words``: a crossed level also says so (" crossed"), where no style is drawn (a pipe,
+    a screen reader)."""
     style = "strike dim" if level.crossed else "bold" if current else ""
     if change is not None:
         style = f"{style} {_CHANGE_STYLES[change]}".strip()
-    return Text(level_label(level), style=style)
+    label = level_label(level) + (" crossed" if words and level.crossed else "")
+    return Text(label, style=style)
 
 
 def seat_mark(state: GameState, seat: int) -> str:
@@ -294,13 +300,15 @@ def sheet_table(
     *,
     title: str | None = None,
     compact: bool = False,
+    words: bool = False,
 ) -> Table:
     """The paper sheet: one column per player, levels under each other, crossed struck through.
 
     The player whose turn it is has a marker; winners a star; ``changes`` highlights the
     levels the last move wrote, ticked or crossed (bumps and fall-backs show in red).
     ``compact`` draws only the lines between the columns and under the names, for the side
-    of an 80-column screen (three players fit in 30 columns).
+    of an 80-column screen (three players fit in 30 columns). ``words``: a crossed level
+    says so, for an output with no styles (see ``level_text``).
     """
     changes = changes or {}
     table = Table(
@@ -326,7 +334,12 @@ def sheet_table(
             if i < len(sheet.levels):
                 current = sheet.current_index == i
                 cells.append(
-                    level_text(sheet.levels[i], current=current, change=changes.get((seat, i)))
+                    level_text(
+                        sheet.levels[i],
+                        current=current,
+                        change=changes.get((seat, i)),
+                        words=words,
+                    )
                 )
             else:
                 cells.append(Text(""))

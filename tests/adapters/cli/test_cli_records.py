@@ -171,3 +171,15 @@ def test_record_show_json_keeps_a_tick_written_before_any_level(tmp_path: Path) 
     assert (bob["levels"], bob["loose_ticks"]) == ([], 1)
     kept = json.loads(record.read_text())["sheet"]["players"]
     assert all("loose_ticks" not in p for p in kept)
+
+
+def test_record_show_says_a_crossed_level_where_no_strike_is_drawn() -> None:
+    """Piped or read aloud, a crossed level (only struck through) read as a live one."""
+    from zloutch.engine.record import load_record
+
+    path = Path(__file__).parents[2] / "engine" / "records" / "v1_local_finished.json"
+    _, state = load_record(path.read_text())
+    crossed = sum(lv.crossed for sheet in state.sheets for lv in sheet.levels)
+    code, shown, err = invoke("record", "show", str(path))
+    assert code == 0, err
+    assert crossed > 0 and shown.count(" crossed") == crossed

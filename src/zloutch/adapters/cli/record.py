@@ -39,7 +39,8 @@ def render_record(state: GameState) -> None:
 
     out = console()
     out.print(f"{escape(state.rules.spec)}: {result_line(state)}")
-    out.print(sheet_table(state, title="Sheet"))
+    # Off a terminal (a pipe, a file, a screen reader's text) no strike-through is drawn.
+    out.print(sheet_table(state, title="Sheet", words=not out.is_terminal))
     if state.phase is Phase.OVER:
         out.print(ranking_table(state))
 
