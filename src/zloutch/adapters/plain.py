@@ -29,10 +29,9 @@ from zloutch.app.session import (
     Session,
     busts_words,
     hand_words,
-    passes_words,
+    keep_warning,
     short_reason,
     standing_words,
-    strands_words,
     ticks_words,
 )
 from zloutch.console.render import ranking_rows
@@ -48,7 +47,7 @@ from zloutch.engine import (
 )
 from zloutch.engine.actions import WORDS as ACTION_WORDS
 from zloutch.engine.events import Thrown
-from zloutch.engine.game import keep_passes, keep_strands, takeover_busts
+from zloutch.engine.game import takeover_busts
 from zloutch.rules import ZloutchError, format_dice
 
 EXIT_OK = 0
@@ -131,11 +130,8 @@ def sheet_lines(state: GameState) -> list[str]:
 def move_words(state: GameState, action: Action) -> str:
     if isinstance(action, Keep) and state.phase is Phase.KEEP:
         keep = {k.dice: k for k in throw_score(state).keeps}[action.dice]
-        if keep_passes(state, keep):
-            return f"{action} ({keep.points}, {passes_words(state)})"
-        if keep_strands(state, keep):
-            return f"{action} ({keep.points}, {strands_words(state)})"
-        return f"{action} ({keep.points})"
+        warning = keep_warning(state, keep)
+        return f"{action} ({keep.points}, {warning})" if warning else f"{action} ({keep.points})"
     return str(action)
 
 

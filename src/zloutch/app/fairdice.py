@@ -53,9 +53,9 @@ from zloutch.engine.record import (
     UncommittedDice,
     implied_dice,
     load_record,
+    roll_dice,
 )
 from zloutch.rules import Dice, ZloutchError, format_dice
-from zloutch.rules.dice import sort_dice
 
 FACES = 6
 KEPT_BYTES = 252
@@ -139,8 +139,7 @@ def seeded_roll(seed: int, actions: int, count: int) -> Roll:
     """The roll of ``count`` dice that a seed (``--seed``) throws after ``actions`` actions of
     the game: it depends on nothing else, so a resumed game throws what it would have thrown
     and a record's throws can be recomputed from its seed."""
-    rng = random.Random(f"zloutch-dice:{seed}:{actions}")
-    return Roll(sort_dice(rng.randint(1, 6) for _ in range(count)))
+    return roll_dice(random.Random(f"zloutch-dice:{seed}:{actions}"), count)
 
 
 # ---------------------------------------------------------------------------- checking

@@ -50,6 +50,7 @@ from zloutch.engine import (
 )
 from zloutch.engine.endings import load_rules
 from zloutch.engine.events import Event, TurnStarted
+from zloutch.engine.game import keep_passes, keep_strands
 from zloutch.engine.record import (
     SEED_SCHEME,
     DiceCommitment,
@@ -65,6 +66,7 @@ from zloutch.engine.record import (
     read_record,
 )
 from zloutch.rules import Dice, ZloutchError, format_dice, parse_dice
+from zloutch.rules.scoring import ScoredKeep
 from zloutch.sim import MAX_TURNS
 from zloutch.strategy.bots import LEVELS, make_bot
 from zloutch.strategy.expert import Advice
@@ -212,6 +214,16 @@ def strands_words(state: GameState) -> str:
     (``engine.game.keep_strands``: a full hand thrown again, T-5)."""
     target = state.rules.game.target
     return f"lands on {target} with dice to throw again: any score then passes it"
+
+
+def keep_warning(state: GameState, keep: ScoredKeep) -> str | None:
+    """What a front end says beside a keep that loses the turn under an exact target (T-9):
+    it passes the target, or lands on it with dice to throw again; None for the others."""
+    if keep_passes(state, keep):
+        return passes_words(state)
+    if keep_strands(state, keep):
+        return strands_words(state)
+    return None
 
 
 def busts_words(state: GameState) -> str:

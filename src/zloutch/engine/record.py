@@ -78,7 +78,12 @@ class RandomSource(Protocol):
 
 def roll(state: GameState, rng: RandomSource) -> Roll:
     """Throw the dice in the air with an injected random source."""
-    return Roll(sort_dice(rng.randint(1, 6) for _ in range(state.turn.rolling)))
+    return roll_dice(rng, state.turn.rolling)
+
+
+def roll_dice(rng: RandomSource, count: int) -> Roll:
+    """``count`` dice thrown with ``rng``, one ``randint`` a die, the faces sorted."""
+    return Roll(sort_dice(rng.randint(1, 6) for _ in range(count)))
 
 
 @dataclass(frozen=True)

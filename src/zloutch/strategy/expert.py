@@ -12,6 +12,7 @@ from zloutch.engine.game import (
     joker_reading,
     keep_passes,
     legal_actions,
+    overshoots,
     throw_score,
     turn_after_jokers,
     turn_after_throw,
@@ -258,11 +259,10 @@ def advise_throw(
     check_total(rules, total)
     check_score(rules, score)
     _check_farkles(rules, farkles)
-    target = rules.game.target
-    if rules.game.exact_target and rules.game.overshoot == "lost" and score + total > target:
+    if overshoots(rules, score, total):
         raise SituationError(
             f"a turn total of {total} on a banked score of {score} passes the target of "
-            f"{target}: the turn was lost when it passed it (T-9)"
+            f"{rules.game.target}: the turn was lost when it passed it (T-9)"
         )
     hand = set_aside if isinstance(set_aside, HandContext) else NO_CONTEXT
     aside = hand.set_aside if isinstance(set_aside, HandContext) else tuple(sorted(set_aside))

@@ -22,13 +22,13 @@ from zloutch.adapters.cli.support import (
     check_outputs,
     off_terminal,
     progress_bar,
+    solved_game_with_progress,
     user_errors,
     warnings_as_lines,
 )
 
 if TYPE_CHECKING:
     from zloutch.rules import RuleSet
-    from zloutch.strategy.game_solver import GameSolution
 
 plot_app = typer.Typer(
     cls=Group,
@@ -244,15 +244,6 @@ def threshold(
         )
         plots.threshold_figure(tmap, title=title, caption=caption).save(path)
     typer.echo(f"wrote {path}")
-
-
-def solved_game_with_progress(rules: RuleSet, threads: int | None = None) -> GameSolution:
-    """The solved game, from the cache or solved now under a progress bar on stderr."""
-    from zloutch.app.solve import solved_game
-
-    with progress_bar("Solving the game", "score levels", disable=off_terminal()) as advance:
-        solution, _ = solved_game(rules, progress=advance, threads=threads)
-    return solution
 
 
 # ---------------------------------------------------------------------------- win rates

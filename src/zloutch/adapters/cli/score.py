@@ -305,8 +305,7 @@ def score(
 def game_advisor(rules: RuleSet) -> Any:
     """The game solver's advisor for ``--opponent``: the solved game (or its sheet-blind
     model) from the cache, or solved now under a progress bar."""
-    from zloutch.adapters.cli.support import off_terminal, progress_bar
-    from zloutch.app.solve import solved_game
+    from zloutch.adapters.cli.support import solved_game_with_progress
     from zloutch.rules import ZloutchError
     from zloutch.strategy.game_solver import solved_model, unsupported_reason
     from zloutch.strategy.optimal import GameAdvisor
@@ -326,9 +325,7 @@ def game_advisor(rules: RuleSet) -> Any:
             f"reads them (zloutch play); or give the rules without the sheet, --rules "
             f"'{model.spec}'"
         )
-    with progress_bar("Solving the game", "score levels", disable=off_terminal()) as advance:
-        solution, _ = solved_game(model, progress=advance)
-    return GameAdvisor(solution, rules)
+    return GameAdvisor(solved_game_with_progress(model), rules)
 
 
 def target_note(rules: RuleSet, score: int, total: int, advice: Sequence[KeepAdvice]) -> str | None:

@@ -26,6 +26,9 @@ from typer.core import TyperArgument, TyperCommand, TyperGroup
 if TYPE_CHECKING:
     from rich.console import Console
 
+    from zloutch.rules import RuleSet
+    from zloutch.strategy.game_solver import GameSolution
+
 EXIT_USER_ERROR = 2
 """Exit code of every mistake in the input (a bad face, a bad rule spec): the usage code."""
 
@@ -288,6 +291,15 @@ def progress_bar(
             bar.update(task, completed=done, total=total, count=f"{done:,}/{total:,} {units}")
 
         yield advance
+
+
+def solved_game_with_progress(rules: RuleSet, threads: int | None = None) -> GameSolution:
+    """The solved game, from the cache or solved now under a progress bar on stderr."""
+    from zloutch.app.solve import solved_game
+
+    with progress_bar("Solving the game", "score levels", disable=off_terminal()) as advance:
+        solution, _ = solved_game(rules, progress=advance, threads=threads)
+    return solution
 
 
 def off_terminal() -> bool:

@@ -10,13 +10,12 @@ from zloutch.app.session import (
     Session,
     busts_words,
     hand_words,
-    passes_words,
+    keep_warning,
     standing_words,
-    strands_words,
 )
 from zloutch.engine import GameState, Joker, Keep, Phase, throw_score
 from zloutch.engine.events import Banked, Bumped, Crossed, Farkled, Thrown, Won
-from zloutch.engine.game import keep_passes, keep_strands, takeover_busts
+from zloutch.engine.game import takeover_busts
 from zloutch.rules import Dice, format_dice
 
 
@@ -161,10 +160,9 @@ def keeps_text(session: Session, chosen: Dice) -> Text:
         line = f"  {format_dice(keep.dice):<14} {points:>6}"
         if keep.full_hand:
             line += "  full hand"
-        if keep_passes(state, keep):
-            line += f"  {passes_words(state)}"
-        elif keep_strands(state, keep):
-            line += f"  {strands_words(state)}"
+        warning = keep_warning(state, keep)
+        if warning:
+            line += f"  {warning}"
         lines.append((line, "reverse" if keep.dice == chosen else ""))
     for i, (line, style) in enumerate(lines):
         text.append(line + ("\n" if i < len(lines) - 1 else ""), style=style)
