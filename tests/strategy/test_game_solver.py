@@ -316,6 +316,9 @@ def test_the_penalty_solve_estimates_its_sweeps_from_the_last_fall() -> None:
     zilch = [5.37e-2, 2.92e-2, 1.25e-3, 4.68e-5, 3.01e-6, 2.01e-7, 2.71e-9, 5.13e-11, 2.35e-12]
     zilch.append(1e-13)
     estimates = [_sweeps_expected(zilch[:n], 1e-12, 500) for n in range(len(zilch) + 1)]
+    # by hand: after two, a fall of 0.54 asks 40 more (42), capped at twice 3; after three,
+    # 1.25e-3 / 2.92e-2 = 0.043 asks ceil(ln(8e-10) / ln(0.043)) = 7 more (10); after four,
+    # 0.037 asks ceil(ln(2.1e-8) / ln(0.037)) = 6 more (10); after five, 0.064 asks 6 (11)
     assert estimates == [2, 3, 6, 10, 10, 11, 11, 9, 9, 10, 10]  # ten sweeps in all
     # a fall that slows (fast, then by half a sweep): the estimate follows it up
     slowing = [1e-1, 1e-4, *(1e-4 * 0.5**k for k in range(1, 8))]
