@@ -65,8 +65,9 @@ MESSAGE_TYPES = {
 
 
 def web_harness() -> ModuleType:
-    """The web tests' server harness (tests/adapters/web/conftest.py), loaded from its file."""
-    path = ROOT / "tests" / "adapters" / "web" / "conftest.py"
+    """The web tests' server harness (tests/adapters/web/served.py), loaded from its file:
+    this file runs alone too, where pytest has not put that folder on the path."""
+    path = ROOT / "tests" / "adapters" / "web" / "served.py"
     name = "zloutch_web_harness"
     if name in sys.modules:
         return sys.modules[name]
