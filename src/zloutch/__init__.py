@@ -48,7 +48,7 @@ Strategy (``zloutch.strategy``)
     AverageReward   what ``solve_average_reward`` returns
     solve_game      the two-player game solved for the probability to win
     GameSolution    what ``solve_game`` returns
-    make_bot        a bot by name: random, cautious, threshold:N, greedy, expert, optimal
+    make_bot        a bot by name: random, cautious, threshold:N, greedy, bold, expert, optimal
     Policy          what every bot is: ``choose(state, rng) -> action``
 
 Simulation (``zloutch.sim``)

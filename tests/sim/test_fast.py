@@ -49,7 +49,7 @@ from zloutch.sim.fast import (
     simulate_fast,
 )
 from zloutch.strategy.bots import make_bot
-from zloutch.strategy.expert import ExpertBot
+from zloutch.strategy.expert import BoldBot, ExpertBot
 from zloutch.strategy.game_solver import GameSolution, PairSolutions, solve_game, solved_model
 from zloutch.strategy.optimal import OptimalBot
 
@@ -75,6 +75,10 @@ REPLAYED = [
     # The sheet: ticks (G-3), bumps (G-4), take-back (G-8) with its entry rule.
     ("dix-mille", ["expert", "threshold:300"]),
     ("dix-mille(target=2000)", ["greedy", "expert", "cautious"]),  # three sheets to bump
+    # The bold bot (the medium level): the expert's tables, banking only by its margin.
+    ("dix-mille(target=2500)", ["bold", "cautious"]),  # lands on the target: banks all the same
+    ("dix-mille(joker,target=2000)", ["bold:50", "threshold:300"]),
+    ("zilch(target=2500)", ["bold", "expert"]),  # F-1: the expert's long run, by the margin
     ("dix-mille(bump=any,fallback_bumps,ticks_to_cross=2,target=2500)", ["expert", "greedy"]),
     ("dix-mille(ticks_restart=false,reentry,ticks_to_cross=1,target=2000)", ["greedy"] * 3),
     ("dix-mille(take_back_counts_for_entry,entry=800,target=3000)", ["expert", "threshold:400"]),
@@ -176,7 +180,7 @@ def joker_node(state: GameState, action: Joker) -> ThrowNode:
 def tied_values(player: object, state: GameState) -> dict[Action, float] | None:
     """The values of the actions of a bot that values them (the expert, optimal), to check
     that a choice the fast path made otherwise is a tie; None for the others."""
-    if isinstance(player, ExpertBot | OptimalBot):
+    if isinstance(player, ExpertBot | BoldBot | OptimalBot):
         advisor = player.advisor(state.rules)
         assert advisor is not None
         return dict(advisor.advise(state).values)

@@ -98,6 +98,7 @@ def test_jobs_do_not_change_the_document(tmp_path: Path) -> None:
     ("args", "message"),
     [
         (["--players", "greedy,nobody"], "no bot is called"),
+        (["--players", "greedy,bold:lots"], "bold:150, not bold:lots"),
         (["--players", "greedy,"], "--players"),
         (["--players", "greedy", "--games", "0"], "--games"),
         (["--players", "greedy", "--jobs", "0"], "--jobs"),

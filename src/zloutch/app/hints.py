@@ -269,12 +269,19 @@ def bot_plays(
     ``players`` now, in words, and whether its table is being solved (it plays turn-optimal
     until then): the front ends say it beside the seat."""
     from zloutch.strategy.bots import make_bot
+    from zloutch.strategy.expert import BoldBot
     from zloutch.strategy.optimal import sheet_words, solves_for
 
     bot = make_bot(name)
     if bot.name != "optimal":
         if bot.name.startswith("threshold:"):
             return f"keeps the most points and banks from {bot.name.partition(':')[2]}", False
+        if isinstance(bot, BoldBot):
+            return (
+                "plays as the expert, but throws on unless banking is worth "
+                f"{bot.margin} points more",
+                False,
+            )
         return BOT_WAYS.get(bot.name, bot.name), False
     if not solves_for(players):
         return "plays each turn for the most points (turn-optimal): alone, no one to beat", False

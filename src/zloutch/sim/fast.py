@@ -39,8 +39,9 @@ bots' ties there break another way), with policies that can be written as tables
   option, its points, its column and the hand that column is, read in one step.
 
 The bots that tabulate give their own tables (``zloutch.strategy.tables``): ``cautious``,
-``threshold:N``, ``greedy`` (``zloutch.strategy.bots``) and ``expert`` (the turn solver's
-choices, ties broken as the engine bot breaks them: banking before throwing). ``optimal``
+``threshold:N``, ``greedy`` (``zloutch.strategy.bots``), ``expert`` (the turn solver's
+choices, ties broken as the engine bot breaks them: banking before throwing) and ``bold``
+(the expert's, banking only by its margin). ``optimal``
 reads its choices from the values inside a turn at each pair of scores, too many to store:
 the kernel solves each of its turns as the game solver solves one pair (``SolvedTurns``,
 ``_solve_turn``; at a table of three to six, each end against the most dangerous opponent,

@@ -3,9 +3,9 @@
 Every bot chooses only among ``legal_actions(state)``, so every bot obeys every rule
 (entry, totals ending in 50, confirmation...) without knowing it.
 
-Names: ``random``, ``cautious``, ``threshold:N``, ``greedy``, ``expert``, ``optimal``; and
-the levels people pick from (``beginner``, ``easy``, ``medium``, ``strong``, ``best``) which
-map onto them (``LEVELS``).
+Names: ``random``, ``cautious``, ``threshold:N``, ``greedy``, ``bold`` (``bold:N``),
+``expert``, ``optimal``; and the levels people pick from (``beginner``, ``easy``,
+``medium``, ``strong``, ``best``) which map onto them (``LEVELS``).
 """
 
 from __future__ import annotations
@@ -186,18 +186,29 @@ def _threshold_table(bot: ThresholdBot | GreedyBot, frame: TableFrame) -> Policy
 LEVELS = {
     "beginner": "random",
     "easy": "cautious",
-    "medium": "greedy",
+    "medium": "bold",
     "strong": "expert",
     "best": "optimal",
 }
 """The levels people choose from, and the bot each one is."""
 
-NAMES = ("random", "cautious", "threshold:N", "greedy", "expert", "optimal", *LEVELS)
+NAMES = (
+    "random",
+    "cautious",
+    "threshold:N",
+    "greedy",
+    "bold",
+    "bold:N",
+    "expert",
+    "optimal",
+    *LEVELS,
+)
 
 
 def make_bot(name: str, solutions: SolutionSource | None = None) -> Policy:
-    """The bot of a name: ``random``, ``cautious``, ``threshold:350``, ``greedy``, ``expert``,
-    ``optimal`` (which reads solved games from ``solutions``, see ``OptimalBot``)."""
+    """The bot of a name: ``random``, ``cautious``, ``threshold:350``, ``greedy``, ``bold``
+    (``bold:150``: its margin), ``expert``, ``optimal`` (which reads solved games from
+    ``solutions``, see ``OptimalBot``)."""
     key = name.strip().lower()
     key = key.removeprefix("bot:")
     key = LEVELS.get(key, key)
@@ -218,6 +229,13 @@ def make_bot(name: str, solutions: SolutionSource | None = None) -> Policy:
         from zloutch.strategy.expert import ExpertBot
 
         return ExpertBot()
+    if key == "bold" or key.startswith("bold:"):
+        from zloutch.strategy.expert import BOLD_MARGIN, BoldBot
+
+        value = key.partition(":")[2] if ":" in key else str(BOLD_MARGIN)
+        if not value.isdigit():
+            raise UnknownBotError(f"bold bots need a number of points: bold:150, not {name}")
+        return BoldBot(int(value))
     if key == "optimal":
         from zloutch.strategy.optimal import OptimalBot
 

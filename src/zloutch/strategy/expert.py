@@ -213,6 +213,48 @@ class ExpertBot:
         return expert_table(frame)
 
 
+BOLD_MARGIN = 100
+"""How many points more than a throw a bank must be worth before the ``bold`` bot banks."""
+
+
+class BoldBot:
+    """Plays as the expert but pushes its luck: where the expert would bank, it throws the
+    dice in hand on unless banking is worth at least ``margin`` points more than that throw
+    (the turn solver's values, ``TurnAdvisor.advise``). A total that lands on an exact
+    target (T-9) is banked, as by every bot. It keeps, sets jokers aside (V-2: the expert
+    weighs them at the keep) and takes back (G-8) as the expert does.
+
+    The ``medium`` level: it plays a sound turn with one human flaw, so it sits between
+    ``cautious`` and ``expert`` on the presets (docs/strategy.md says where it does not)."""
+
+    def __init__(self, margin: int = BOLD_MARGIN) -> None:
+        self.margin = margin
+        self.name = "bold" if margin == BOLD_MARGIN else f"bold:{margin}"
+        self._expert = ExpertBot()
+
+    def advisor(self, rules: RuleSet) -> TurnAdvisor:
+        """The expert's advisor, whose values it plays by."""
+        return self._expert.advisor(rules)
+
+    def choose(self, state: GameState, rng: random.Random) -> Action:
+        from zloutch.strategy.bots import banks_on_target
+
+        advice = self.advisor(state.rules).advise(state)
+        best, bank = advice.values[0]
+        if state.phase is not Phase.DECIDE or not isinstance(best, Bank):
+            return best
+        throw = next((v for a, v in advice.values if isinstance(a, Throw)), None)
+        if throw is not None and throw >= bank - self.margin and not banks_on_target(state):
+            return Throw()
+        return best
+
+    def turn_table(self, frame: TableFrame) -> PolicyTable:
+        """Its choices as tables: the expert's, banking only by the margin."""
+        from zloutch.strategy.tables import expert_table
+
+        return expert_table(frame, float(self.margin), self.name)
+
+
 @dataclass(frozen=True)
 class KeepAdvice:
     """One keep of a throw: what the turn is worth after it, and what to do next."""

@@ -211,9 +211,13 @@ def threshold_table(name: str, frame: TableFrame, wanted: Ints, take_below: int)
     return PolicyTable(name, most_points_keep(frame), frame.allowed() & want, take)
 
 
-def expert_table(frame: TableFrame) -> PolicyTable:
+def expert_table(frame: TableFrame, margin: float = 0.0, name: str = "expert") -> PolicyTable:
     """The turn solver's choices in every situation (``ExpertBot``: ties bank, first keep,
-    start fresh rather than take back)."""
+    start fresh rather than take back).
+
+    With a ``margin`` (points, ``BoldBot``): it banks only where banking is worth at least
+    that much more than throwing, or where the total lands on an exact target
+    (``bots.banks_on_target``); it keeps and takes back as the expert does."""
     flat, model = frame.model.compiled.flat, frame.model
     hands = int(flat.hand_col.shape[0])
     sits = len(frame.situations)
@@ -234,6 +238,8 @@ def expert_table(frame: TableFrame) -> PolicyTable:
             into.setdefault(int(s1), []).append((s0, t0))
     average: tuple[TurnSolution, ...] = ()
     blank = blank_cost(model.rules)  # a fresh start's first throw may cost its penalty
+    # With a margin, a total that lands on an exact target is banked all the same.
+    lands = _score_plus_total(frame, target + 1) == target if margin and exact else None
     for s, situation in enumerate(frame.situations):
         if long_run(model.rules, situation.entered, situation.score):
             # F-1: the long-run turn of a player with z farkles in a row (TurnAdvisor).
@@ -262,6 +268,9 @@ def expert_table(frame: TableFrame) -> PolicyTable:
         throw = sol.values[np.minimum(t, last)[:, None], flat.hand_throw_col[None, :]]
         bank_value = sol.bank_values[np.minimum(t, sol.bank_values.shape[0] - 1)]
         allowed = model.compiled.bankable(situation, frame.rows)
-        bank[s] = allowed & (bank_value[:, None] >= throw)
+        want = bank_value[:, None] - margin >= throw
+        if lands is not None:
+            want |= lands[s][:, None]
+        bank[s] = allowed & want
     take = offers[None, None, :] & (took > fresh[:, None, None])
-    return PolicyTable("expert", keep, bank, take)
+    return PolicyTable(name, keep, bank, take)

@@ -40,8 +40,8 @@ PlayersOption = Annotated[
         metavar="NAMES",
         help=(
             "Who plays, in order, separated by commas: a name is a person, bot:LEVEL a bot "
-            "(beginner, easy, medium, strong, best; or random, cautious, greedy, expert, "
-            "optimal, threshold:N). Example: Ana,Bob,bot:strong."
+            "(beginner, easy, medium, strong, best; or random, cautious, greedy, bold, "
+            "expert, optimal, threshold:N). Example: Ana,Bob,bot:strong."
         ),
         show_default=False,
     ),

@@ -37,8 +37,8 @@ def simulate(
             "--players",
             "-p",
             metavar="BOTS",
-            help="The bots, comma-separated: random, cautious, threshold:N, greedy, expert, "
-            "optimal, or a level as at the table: beginner, easy, medium, strong, best "
+            help="The bots, comma-separated: random, cautious, threshold:N, greedy, bold, "
+            "expert, optimal, or a level as at the table: beginner, easy, medium, strong, best "
             "(e.g. expert,threshold:300).",
         ),
     ] = "expert,threshold:300",
@@ -74,7 +74,7 @@ def simulate(
             "-m",
             metavar="auto|engine|fast",
             help="engine: every game through the engine; fast: the compiled fast path "
-            "(table bots: cautious, threshold:N, greedy, expert; every preset; not a "
+            "(table bots: cautious, threshold:N, greedy, bold, expert; every preset; not a "
             "penalty where the score changes the turn); auto: fast where it can.",
         ),
     ] = "auto",
