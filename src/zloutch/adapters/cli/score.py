@@ -16,8 +16,8 @@ import typer
 from zloutch.adapters.cli.support import DEFAULT_RULES, RulesOption, console, user_errors
 
 if TYPE_CHECKING:
+    from zloutch.app.throw_advice import ThrowAdvice
     from zloutch.rules import Dice, HandContext, RuleSet, ScoredKeep, ThrowScore
-    from zloutch.strategy.expert import KeepAdvice
 
 # ---------------------------------------------------------------------------- input
 
@@ -256,127 +256,59 @@ def score(
                 f"--farkles only applies to rule sets with the consecutive-farkle penalty "
                 f"(F-1), which {rules.spec} does not have"
             )
-        total = total or 0
-        entered, score_banked = not not_entered, banked or 0
-        advice: tuple[KeepAdvice, ...] | None = None
-        goal = ""
-        note: str | None = None
+        advice: ThrowAdvice | None = None
         if advise:  # the turn solver, only when asked for
-            from zloutch.strategy.expert import advise_throw
-            from zloutch.strategy.expert import objective as advice_objective
+            from zloutch.adapters.cli.support import solved_game_with_progress
+            from zloutch.app.throw_advice import advise_typed_throw
 
-            game = None if opponent is None else game_advisor(rules)
-            advice = advise_throw(
+            advice = advise_typed_throw(
                 rules,
                 throw,
-                total,
+                result,
                 context,
-                entered=entered,
-                score=score_banked,
+                total=total or 0,
+                entered=not not_entered,
+                score=banked or 0,
                 farkles=farkles or 0,
-                advisor=game,
-                opponent=opponent or 0,
+                opponent=opponent,
+                solved=solved_game_with_progress,
             )
-            if game is not None:
-                from zloutch.strategy.expert import WIN_PROBABILITY
-
-                goal, note = WIN_PROBABILITY, None  # the game values the win itself
-            else:
-                goal = advice_objective(rules, entered, score_banked)
-                note = target_note(rules, score_banked, total, advice)
     if as_json:
         document = score_json(rules, result, context)
         if advice is not None:
-            document["advice"] = {**advice_json(total, advice, goal), "note": note}
+            document["advice"] = {**advice_json(advice), "note": advice.note}
         typer.echo(json.dumps(document))
     else:
         render_score(rules, result, context, advised=advice is not None)
         if advice is not None:
-            # No advice where the throw has keeps: each passes the exact target (T-9).
-            if result.keeps:
-                why = "each keep passes the exact target (T-9)"
-            else:
-                why = "the throw scores nothing (a farkle)"
-            render_advice(total, advice, goal, why)
-            if note:
-                console().print(f"Note: {note}")
+            render_advice(advice)
+            if advice.note:
+                console().print(f"Note: {advice.note}")
 
 
-def game_advisor(rules: RuleSet) -> Any:
-    """The game solver's advisor for ``--opponent``: the solved game (or its sheet-blind
-    model) from the cache, or solved now under a progress bar."""
-    from zloutch.adapters.cli.support import solved_game_with_progress
-    from zloutch.rules import ZloutchError
-    from zloutch.strategy.game_solver import solved_model, unsupported_reason
-    from zloutch.strategy.optimal import GameAdvisor
-
-    model = solved_model(rules)
-    if model is None:
-        raise ZloutchError(
-            f"--opponent: the game solver does not play {rules.spec} "
-            f"({unsupported_reason(rules)}); leave --opponent out for the turn's advice"
-        )
-    if model != rules:
-        # a sheet-blind model: a bank is valued by the levels it bumps or crosses, which two
-        # scores do not tell (a single level each would bump the opponent to 0)
-        raise ZloutchError(
-            f"--opponent: in {rules.spec} the chance to win depends on each player's levels "
-            "(ticks, bumps, take-back), which two scores do not tell: the hint of a game "
-            f"reads them (zloutch play); or give the rules without the sheet, --rules "
-            f"'{model.spec}'"
-        )
-    return GameAdvisor(solved_game_with_progress(model), rules)
-
-
-def target_note(rules: RuleSet, score: int, total: int, advice: Sequence[KeepAdvice]) -> str | None:
-    """What the turn-optimal advice leaves out when a keep could bank the game's target: the
-    win (G-2). An exact target (T-9) is read by the advice itself."""
-    from zloutch.engine.game import banked_score, reaches_target, wins_at_target
-
-    if rules.game.exact_target or not advice:
-        return None
-    reach = [
-        k for k in advice if reaches_target(rules, banked_score(rules, score, total + k.points))
-    ]
-    if not reach:
-        return None
-    then = "wins the game (G-2)" if wins_at_target(rules) else "starts the last turns"
-    from zloutch.adapters.cli.solve import game_pointer
-
-    return (
-        f"a bank of {score} + {total + reach[0].points} reaches the target of "
-        f"{rules.game.target} and "
-        f"{then}, where it is legal; this advice counts the points of the turn, not the game. "
-        + game_pointer(rules)
-    )
-
-
-def advice_json(total: int, advice: Sequence[KeepAdvice], objective: str) -> dict[str, Any]:
+def advice_json(advice: ThrowAdvice) -> dict[str, Any]:
     keeps = [
-        {"dice": list(k.dice), "points": k.points, "value": k.value, "then": k.then} for k in advice
+        {"dice": list(k.dice), "points": k.points, "value": k.value, "then": k.then}
+        for k in advice.keeps
     ]
     return {
-        "total": total,
-        "objective": objective,
+        "total": advice.total,
+        "objective": advice.objective,
         "keeps": keeps,
         "best": keeps[0] if keeps else None,
     }
 
 
-def render_advice(
-    total: int,
-    advice: Sequence[KeepAdvice],
-    objective: str,
-    lost_because: str,
-) -> None:
+def render_advice(throw_advice: ThrowAdvice) -> None:
     from rich.table import Table
 
     from zloutch.rules import format_dice
     from zloutch.strategy.expert import POINTS, WIN_PROBABILITY
 
     out = console()
+    total, advice, objective = throw_advice.total, throw_advice.keeps, throw_advice.objective
     if not advice:
-        out.print(f"No keep: the turn total of {total} is lost: {lost_because}.")
+        out.print(f"No keep: the turn total of {total} is lost: {throw_advice.why_none}.")
         return
     win = objective == WIN_PROBABILITY
     what = {POINTS: "expected points banked by the turn", WIN_PROBABILITY: "chance to win"}.get(

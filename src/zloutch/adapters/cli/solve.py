@@ -170,22 +170,11 @@ def render_turn(document: dict[str, Any], rules: RuleSet, score: int = 0) -> Non
         "turn can reach (dice set aside under V-6 and V-7, entry by one throw under T-7). "
         "Never: no such hand ever banks (throwing on is better, or the rules forbid it)."
     )
-    from zloutch.engine.game import banked_score, reaches_target
+    from zloutch.app.throw_advice import thresholds_note
 
-    g = rules.game
-    # a limit past the target: a bank of the total just below it reaches the target already
-    past = [
-        t
-        for t in document["thresholds"].values()
-        if t is not None and reaches_target(rules, banked_score(rules, score, t - rules.unit))
-    ]
-    if past and not g.exact_target:
-        at = f" from a score of {score}" if score else ""
-        out.print(
-            f"Note: the turn solver counts the points of one turn, not the game: it throws on "
-            f"past the target of {g.target}{at} (bank from {min(past)} and more above). "
-            + game_pointer(rules)
-        )
+    note = thresholds_note(rules, score, document["thresholds"].values())
+    if note:
+        out.print(f"Note: {note}")
     by_farkles: dict[str, dict[str, int | None]] = document.get("thresholds_by_farkles", {})
     if by_farkles:
         table = Table(title="Bank from, by farkles in a row before the turn (F-1, long run)")
@@ -195,16 +184,6 @@ def render_turn(document: dict[str, Any], rules: RuleSet, score: int = 0) -> Non
         for n in document["thresholds"]:
             table.add_row(n, *(_threshold_text(by_farkles[z][n]) for z in by_farkles))
         out.print(table)
-
-
-def game_pointer(rules: RuleSet) -> str:
-    """Where the chance to win is, for a note about the turn's points: the game solver, where
-    it models the rule set."""
-    from zloutch.strategy.game_solver import unsupported_reason
-
-    if unsupported_reason(rules) is not None:
-        return "The game solver does not model this rule set."
-    return "For the chance to win, solve the game: zloutch solve --game."
 
 
 def _threshold_text(threshold: int | None) -> str:
