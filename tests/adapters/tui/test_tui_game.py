@@ -13,7 +13,7 @@ import pytest
 from rich.console import Console
 from textual.widget import Widget
 from textual.widgets import Input, RichLog, Static
-from tui_helpers import SIZE, game_screen, keep, levels, make_app, press, run
+from tui_helpers import SIZE, as_text, game_screen, keep, levels, make_app, press, run
 
 from zloutch.adapters.tui import AppConfig, ZloutchApp
 from zloutch.adapters.tui.newgame import NewGameScreen
@@ -439,7 +439,8 @@ def test_a_resumed_game_saves_back_to_its_file_and_quits_without_asking(tmp_path
 
 
 def screen_text(widget: Widget) -> str:
-    return str(widget.render())
+    assert isinstance(widget, Static)
+    return as_text(widget.content)
 
 
 def test_clicking_dice_selects_them_and_the_keeps_follow() -> None:

@@ -12,11 +12,12 @@ from typing import Any
 from rich.console import Console
 from textual.geometry import Region
 from textual.pilot import Pilot
-from tui_helpers import game_screen, keep, make_app, press, run
+from textual.widgets import Static
+from tui_helpers import as_text, game_screen, keep, make_app, press, run
 
 from zloutch.adapters.tui import ZloutchApp
 from zloutch.adapters.tui.screens import SheetScreen
-from zloutch.adapters.tui.views import keeps_text, tray_view
+from zloutch.adapters.tui.views import keeps_view, tray_view
 from zloutch.adapters.tui.widgets import Die, HintPanel, SheetView
 from zloutch.app.dice import ScriptedDice
 from zloutch.app.match import Need
@@ -102,7 +103,7 @@ def test_a_bots_throw_invites_no_selection() -> None:
     assert session.state.phase is Phase.KEEP and session.need() is Need.BOT
     _, caption, _ = tray_view(session, "")
     assert caption == "bot:cautious's throw: the bot chooses its keep"
-    assert "Nothing selected" not in keeps_text(session, ()).plain
+    assert "Nothing selected" not in as_text(keeps_view(session, ()))
     session.bot_step()
     if session.state.phase is Phase.DECIDE:
         _, caption, dim = tray_view(session, "")
@@ -273,7 +274,7 @@ def test_six_dice_at_80x24_the_hint_fits_and_the_selection_is_above_the_keeps() 
             drawn = console.export_text()
             assert "…" not in drawn and "(* best)" in drawn, drawn
             assert any(line.rstrip().endswith("*") for line in drawn.splitlines()), drawn
-            keeps = str(screen.query_one("#keeps").render())
+            keeps = as_text(screen.query_one("#keeps", Static).content)
             assert keeps.startswith("Selected 5: 50, k keeps it"), keeps
 
     run(test)
@@ -297,3 +298,18 @@ def test_the_widest_footer_fits_80_columns_with_save() -> None:
             assert all(fully_shown(pilot, k.region) and k.region.right <= 80 for k in keys)
 
     run(test)
+
+
+def test_a_keep_that_loses_the_turn_says_so_under_its_line_indented_when_it_wraps() -> None:
+    """1 1 1 5 5 lands on 1100 as a full hand, to be thrown again (T-5, T-9): the words sit
+    under the keep, and at a panel's width at 80 columns their second line stays indented."""
+    dice = ScriptedDice.from_text("1 1 1 5 5", "test dice")
+    session = Session.new("dix-mille(target=1100)", "Ana,Bob", dice=dice)
+    session.act(Throw())
+    session.roll()
+    lines = as_text(keeps_view(session, ()), width=50).splitlines()
+    at = next(i for i, line in enumerate(lines) if line.startswith("  1 1 1 5 5"))
+    assert lines[at].rstrip().endswith("full hand")
+    warning = lines[at + 1 : at + 3]
+    assert warning[0].startswith("    lands on 1100 with dice to throw again"), lines
+    assert warning[1].startswith("    ") and "passes it" in warning[1], lines

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+import io
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from rich.console import Console, RenderableType
 from textual.pilot import Pilot
 
 from zloutch.adapters.tui import AppConfig, ZloutchApp
@@ -64,3 +66,10 @@ async def keep(pilot: Pilot[Any], dice: str) -> None:
 def levels(app: ZloutchApp, seat: int) -> list[tuple[int, bool, int]]:
     assert app.session is not None
     return [(lv.value, lv.crossed, lv.ticks) for lv in app.session.state.sheets[seat].levels]
+
+
+def as_text(renderable: RenderableType, width: int = 200) -> str:
+    """What a renderable shows as plain text, ``width`` columns wide."""
+    console = Console(width=width, file=io.StringIO(), record=True)
+    console.print(renderable)
+    return console.export_text()

@@ -21,7 +21,7 @@ from textual.widgets import Button, Footer, Header, Input, RichLog, Static
 from zloutch.adapters.tui.screens import HelpScreen, SheetScreen
 from zloutch.adapters.tui.views import (
     aside_text,
-    keeps_text,
+    keeps_view,
     log_text,
     status_text,
     tray_faces,
@@ -446,7 +446,7 @@ class GameScreen(Screen[None]):
         aside = aside_text(s)
         self.query_one("#aside", Static).update(aside)
         self.query_one("#aside", Static).display = bool(aside.plain)  # no blank line
-        self.query_one("#keeps", Static).update(keeps_text(s, self.selection()))
+        self.query_one("#keeps", Static).update(keeps_view(s, self.selection()))
         self.draw_buttons()
         self.fit_side(state)
         # The last levels are the ones in play: keep them in view as the sheet grows.

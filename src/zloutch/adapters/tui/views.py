@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from rich.console import Group, RenderableType
+from rich.padding import Padding
 from rich.text import Text
 
 from zloutch.app.dice import count_dice
@@ -136,37 +138,37 @@ def aside_text(session: Session) -> Text:
     return Text(" · ".join(parts))
 
 
-def keeps_text(session: Session, chosen: Dice) -> Text:
-    """The legal keeps with their points; the selection's points, or why it is no keep."""
+def keeps_view(session: Session, chosen: Dice) -> Group:
+    """The legal keeps with their points; the selection's points, or why it is no keep. What
+    a keep that loses the turn does under an exact target goes under its line, indented: at
+    80 columns those words wrap, and they wrapped to the margin, under the keeps' dice."""
     s = session
     state = s.state
     if state.phase is not Phase.KEEP:
-        return Text("")
+        return Group()
     # The selection first: six dice have more keeps than 80x24 shows, and it was below them.
-    text = Text("")
+    head = Text("")
     if chosen:
         reason = s.refusal(Keep(chosen))
         if reason is None:
             keep = next(k for k in throw_score(state).keeps if k.dice == chosen)
-            text.append(f"Selected {format_dice(chosen)}: {keep.points}, k keeps it\n")
+            head.append(f"Selected {format_dice(chosen)}: {keep.points}, k keeps it\n")
         else:
-            text.append(f"Selected {format_dice(chosen)}: {reason}\n", style="yellow")
+            head.append(f"Selected {format_dice(chosen)}: {reason}\n", style="yellow")
     elif not s.is_bot(state.turn.player):
-        text.append("Nothing selected yet.\n", style="dim")
-    text.append("Legal keeps:\n", style="bold")
-    lines = []
+        head.append("Nothing selected yet.\n", style="dim")
+    head.append("Legal keeps:", style="bold")
+    lines: list[RenderableType] = [head]
     for keep in throw_score(state).keeps:
         points = "wins the game" if keep.wins else str(keep.points)
         line = f"  {format_dice(keep.dice):<14} {points:>6}"
         if keep.full_hand:
             line += "  full hand"
+        lines.append(Text(line, style="reverse" if keep.dice == chosen else ""))
         warning = keep_warning(state, keep)
         if warning:
-            line += f"  {warning}"
-        lines.append((line, "reverse" if keep.dice == chosen else ""))
-    for i, (line, style) in enumerate(lines):
-        text.append(line + ("\n" if i < len(lines) - 1 else ""), style=style)
-    return text
+            lines.append(Padding(Text(warning, style="yellow"), (0, 0, 0, 4)))
+    return Group(*lines)
 
 
 def worth_saying(state: GameState, name: str) -> bool:
