@@ -250,6 +250,7 @@ def test_json_shape() -> None:
         "players",
         "objective",
         "note",
+        "sheet_blind",
         "tolerance",
         "finished",
         "winners",

@@ -197,6 +197,10 @@ class Review:
     """Win probability by seat (two players, game solver), else expected score by seat."""
     finished: bool
     winners: tuple[int, ...]
+    sheet_blind: bool = False
+    """Graded in win probability through the sheet-blind model of a rule set with a sheet:
+    a bump, a take-back or a level crossed moves the chance outside any throw or decision,
+    so the luck and the costs do not add up to its moves."""
 
     @property
     def curve_measure(self) -> str:
@@ -218,6 +222,7 @@ class Review:
             "players": list(self.players),
             "objective": self.objective,
             "note": self.note,
+            "sheet_blind": self.sheet_blind,
             "tolerance": self.tolerance,
             "finished": self.finished,
             "winners": [self.players[w] for w in self.winners],
@@ -364,6 +369,7 @@ def review_record(
         curve=tuple(curve),
         finished=is_terminal(state),
         winners=state.winners,
+        sheet_blind=objective == WIN and model != rules,
     )
 
 

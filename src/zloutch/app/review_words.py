@@ -81,8 +81,18 @@ def review_header(review: Review) -> list[str]:
     else:
         plural = "" if review.tolerance == 1 else "s"
         tolerance = f"{review.tolerance:g} expected point{plural}"
-    return [
+    lines = [
         f"{review.rules}: {players}, {result}.",
         f"Graded in {review.note}.",
         f"A decision is accurate when it costs less than {tolerance}.",
     ]
+    if review.sheet_blind:
+        lines.append(SHEET_BLIND_SUM)
+    return lines
+
+
+SHEET_BLIND_SUM = (
+    "The luck and the costs do not add up to the chance's moves: a bump, a take-back or a "
+    "level crossed moves it outside any throw or decision."
+)
+"""Said under a review graded through a sheet-blind model (``Review.sheet_blind``)."""

@@ -111,6 +111,13 @@ def test_a_game_with_a_sheet_history_is_graded_in_wins_one_turn_ahead(tmp_path: 
     assert "sheet-blind model" in document["note"] and "one turn ahead" in document["note"]
     assert "switch" not in document["note"]
     assert document["decisions"] and all(0 <= d["best_value"] <= 1 for d in document["decisions"])
+    assert document["sheet_blind"] is True
+    # on screen, under the header: the luck and the costs do not add up through the model
+    shown = runner.invoke(app, ["review", path, "--solve"], env={"COLUMNS": "200"})
+    assert "do not add up to the chance's moves" in shown.output
+    plain = write_record(tmp_path, "farkle(target=1000)", ("throw", "roll 2 2 3 3 4 6"), ("A", "B"))
+    document = json.loads(runner.invoke(app, ["review", plain, "--solve", "--json", "-"]).stdout)
+    assert document["objective"] == "win probability" and document["sheet_blind"] is False
 
 
 @pytest.mark.parametrize("suffix", [".png", ".svg"])
