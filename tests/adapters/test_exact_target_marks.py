@@ -3,12 +3,14 @@
 
 from __future__ import annotations
 
+import io
 from pathlib import Path
 
+from rich.console import Console
 from typer.testing import CliRunner
 
 from zloutch.adapters.cli import app
-from zloutch.adapters.tui.views import keeps_text
+from zloutch.adapters.tui.views import keeps_view
 from zloutch.adapters.web.protocol import state_json
 from zloutch.app.dice import ScriptedDice
 from zloutch.app.session import Session
@@ -33,10 +35,13 @@ def test_the_terminal_app_marks_the_keep_that_passes() -> None:
     session = Session.new(RULES, "Ana,Bob", dice=ScriptedDice.from_text("1 1 1 5 6", "test"))
     session.act(Throw())
     session.roll()
-    lines = keeps_text(session, ()).plain.splitlines()
-    assert any("1 1 1 5" in x and "passes 1000: the turn is lost" in x for x in lines)
-    lands = [x for x in lines if x.split()[:4] == ["1", "1", "1", "1000"]]
-    assert lands and "passes" not in lands[0]
+    console = Console(width=200, file=io.StringIO(), record=True)
+    console.print(keeps_view(session, ()))
+    lines = console.export_text().splitlines()
+    passing = next(i for i, x in enumerate(lines) if x.split()[:4] == ["1", "1", "1", "5"])
+    assert "passes 1000: the turn is lost" in lines[passing + 1]  # said under the keep
+    lands = next(i for i, x in enumerate(lines) if x.split()[:4] == ["1", "1", "1", "1000"])
+    assert not any("passes" in x for x in lines[lands : lands + 2])
 
 
 def test_the_web_state_marks_keeps_and_offers() -> None:
