@@ -289,6 +289,16 @@ def test_traced_games_replay_through_the_engine_to_the_same_end(
         check_replayed(sim, rules, 7, game, players)
 
 
+def test_the_bold_bot_banks_on_a_tie_in_the_engine_as_in_its_table() -> None:
+    """At 1700 of an exact 2000 with 250 and one die, banking is worth 250 and the throw
+    exactly 50: bold:200 banks (banking is worth its margin more), on both paths."""
+    spec, players = "cinq-mille(exact_target,target=2000)", ["bold:200"] * 3
+    rules = load_rules(spec)
+    sim = FastSimulator(rules, players)
+    for game in (27, 53):  # games that reach that tie
+        check_replayed(sim, rules, 1, game, players)
+
+
 def check_replayed(
     sim: FastSimulator,
     rules: RuleSet,

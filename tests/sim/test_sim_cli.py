@@ -99,6 +99,8 @@ def test_jobs_do_not_change_the_document(tmp_path: Path) -> None:
     [
         (["--players", "greedy,nobody"], "no bot is called"),
         (["--players", "greedy,bold:lots"], "bold:150, not bold:lots"),
+        (["--players", "greedy,bold:\u00b2"], "bold:150, not bold:\u00b2"),
+        (["--players", "greedy,threshold:\u0661"], "threshold:350, not threshold:\u0661"),
         (["--players", "greedy,"], "--players"),
         (["--players", "greedy", "--games", "0"], "--games"),
         (["--players", "greedy", "--jobs", "0"], "--jobs"),

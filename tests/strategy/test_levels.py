@@ -25,9 +25,10 @@ LADDER = ("beginner", "easy", "medium", "strong")
 """The levels played against each other here (``best`` needs a solved game)."""
 
 NARROW = {"charentaise"}
-"""Where ``medium`` does not beat ``easy``: every scoring die is kept (T-2) and three
-farkles cross a level (G-3), so banking as soon as one may is nearly as good as the
-turn-optimal play (``strong`` wins only about 57% against ``easy``; docs/strategy.md)."""
+"""Where ``medium`` does not beat ``easy``: every scoring die is kept (T-2), so the
+expert's keeps are no choice, and with ticks (G-3) banking as soon as one may is nearly as
+good as the turn-optimal play (``strong`` wins only about 57% against ``easy``;
+docs/strategy.md)."""
 
 
 def win_interval(preset: str, players: list[str]) -> tuple[float, float]:

@@ -277,9 +277,10 @@ def bot_plays(
         if bot.name.startswith("threshold:"):
             return f"keeps the most points and banks from {bot.name.partition(':')[2]}", False
         if isinstance(bot, BoldBot):
+            points = "1 point" if bot.margin == 1 else f"{bot.margin} points"
             return (
-                "plays as the expert, but throws on unless banking is worth "
-                f"{bot.margin} points more",
+                f"plays as strong does, but throws on unless banking is worth {points} more "
+                "than throwing on",
                 False,
             )
         return BOT_WAYS.get(bot.name, bot.name), False

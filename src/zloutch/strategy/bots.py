@@ -220,7 +220,7 @@ def make_bot(name: str, solutions: SolutionSource | None = None) -> Policy:
         return GreedyBot()
     if key.startswith("threshold:"):
         value = key.partition(":")[2]
-        if not value.isdigit():
+        if not (value.isascii() and value.isdigit()):
             raise UnknownBotError(
                 f"threshold bots need a number of points: threshold:350, not {name}"
             )
@@ -233,7 +233,7 @@ def make_bot(name: str, solutions: SolutionSource | None = None) -> Policy:
         from zloutch.strategy.expert import BOLD_MARGIN, BoldBot
 
         value = key.partition(":")[2] if ":" in key else str(BOLD_MARGIN)
-        if not value.isdigit():
+        if not (value.isascii() and value.isdigit()):
             raise UnknownBotError(f"bold bots need a number of points: bold:150, not {name}")
         return BoldBot(int(value))
     if key == "optimal":

@@ -219,10 +219,13 @@ BOLD_MARGIN = 100
 
 class BoldBot:
     """Plays as the expert but pushes its luck: where the expert would bank, it throws the
-    dice in hand on unless banking is worth at least ``margin`` points more than that throw
-    (the turn solver's values, ``TurnAdvisor.advise``). A total that lands on an exact
-    target (T-9) is banked, as by every bot. It keeps, sets jokers aside (V-2: the expert
-    weighs them at the keep) and takes back (G-8) as the expert does.
+    dice in hand on (all of them: it sets no jokers aside then, V-2) unless banking is worth
+    at least ``margin`` points more than that throw (the turn solver's values,
+    ``TurnAdvisor.advise``); on a tie it banks, so ``bold:0`` is the expert. A total that
+    lands on an exact target (T-9) is banked, as by every bot; a bank that reaches a target
+    of "at least" is not weighed (the turn solver counts the turn's points, and the fast
+    path's tables do not hold the score there). It keeps, and takes back (G-8), as the
+    expert does.
 
     The ``medium`` level: it plays a sound turn with one human flaw, so it sits between
     ``cautious`` and ``expert`` on the presets (docs/strategy.md says where it does not)."""
@@ -244,7 +247,7 @@ class BoldBot:
         if state.phase is not Phase.DECIDE or not isinstance(best, Bank):
             return best
         throw = next((v for a, v in advice.values if isinstance(a, Throw)), None)
-        if throw is not None and throw >= bank - self.margin and not banks_on_target(state):
+        if throw is not None and throw > bank - self.margin and not banks_on_target(state):
             return Throw()
         return best
 

@@ -623,12 +623,14 @@ def test_the_page_is_told_what_each_bot_plays(server: Server) -> None:
     ]
     assert bots[0]["plays"] == "plays each turn for the most points (turn-optimal)"
     assert bots[1]["plays"] == (
-        "plays as the expert, but throws on unless banking is worth 100 points more"
+        "plays as strong does, but throws on unless banking is worth 100 points more than "
+        "throwing on"
     )
     french = server.get(f"/api/games/{game}/bots?lang=fr")["bots"]
     assert french[0]["plays"] == "joue chaque tour pour le plus de points (optimal au tour)"
     assert (
         french[1]["plays"]
-        == "joue comme l'expert, mais relance sauf si marquer vaut 100 points de plus"
+        == "joue comme le niveau fort, mais relance sauf si marquer vaut 100 points de plus que "
+        "relancer"
     )
     assert server.get("/api/games/nope/bots")["status"] == 404

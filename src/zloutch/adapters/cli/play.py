@@ -41,7 +41,7 @@ PlayersOption = Annotated[
         help=(
             "Who plays, in order, separated by commas: a name is a person, bot:LEVEL a bot "
             "(beginner, easy, medium, strong, best; or random, cautious, greedy, bold, "
-            "expert, optimal, threshold:N). Example: Ana,Bob,bot:strong."
+            "bold:N, expert, optimal, threshold:N). Example: Ana,Bob,bot:strong."
         ),
         show_default=False,
     ),

@@ -37,9 +37,9 @@ def simulate(
             "--players",
             "-p",
             metavar="BOTS",
-            help="The bots, comma-separated: random, cautious, threshold:N, greedy, bold, "
-            "expert, optimal, or a level as at the table: beginner, easy, medium, strong, best "
-            "(e.g. expert,threshold:300).",
+            help="The bots, comma-separated: random, cautious, threshold:N, greedy, bold "
+            "(bold:N), expert, optimal, or a level as at the table: beginner, easy, medium, "
+            "strong, best (e.g. expert,threshold:300).",
         ),
     ] = "expert,threshold:300",
     games: Annotated[int, typer.Option("--games", "-n", help="Number of games.")] = 1000,
