@@ -289,6 +289,17 @@ def test_traced_games_replay_through_the_engine_to_the_same_end(
         check_replayed(sim, rules, 7, game, players)
 
 
+def test_the_keep_of_most_points_counts_no_joker_as_kept() -> None:
+    """Every scoring die kept but the jokers (V-2): from 1 2 3 5 5, keep 1 (the 5s set
+    aside as jokers) and keep 5 5 (the 1 a joker) are worth 100 each; the bots that keep
+    most points take the fewer dice kept, 1, in their tables as in the engine."""
+    spec, players = "dix-mille(keep_all_scoring,joker,target=2500)", ["greedy", "greedy"]
+    rules = load_rules(spec)
+    sim = FastSimulator(rules, players)
+    for game in (2, 3):  # games with such a throw
+        check_replayed(sim, rules, 11, game, players)
+
+
 def test_the_bold_bot_banks_on_a_tie_in_the_engine_as_in_its_table() -> None:
     """At 1700 of an exact 2000 with 250 and one die, banking is worth 250 and the throw
     exactly 50: bold:200 banks (banking is worth its margin more), on both paths."""

@@ -138,7 +138,21 @@ def most_points_keep(frame: TableFrame) -> npt.NDArray[np.int16]:
     hand_of[flat.hand_col] = np.arange(flat.hand_col.shape[0])
     dest = hand_of[flat.roll_opt_dest]
     free = np.where(dest >= 0, flat.hand_free[np.maximum(dest, 0)], 0)
-    kept = np.where(dest >= 0, thrown - free, thrown)
+    # V-2: an option that sets jokers aside throws the other dice at once; its keep is the
+    # dice neither thrown nor set aside as jokers (the engine's Keep counts no joker).
+    compiled = frame.model.compiled
+    jokers = np.zeros(flat.columns, dtype=np.int64)
+    for node in compiled.throw_nodes:
+        jokers[compiled.column[node]] = len(node.jokers)
+    node_of_col = np.zeros(flat.columns, dtype=np.int64)
+    node_of_col[flat.node_col] = np.arange(flat.node_col.shape[0])
+    new_jokers = jokers[flat.roll_opt_dest] - jokers[flat.node_col[node_of_roll]][seg]
+    thrown_next = flat.node_dice[node_of_col[flat.roll_opt_dest]]
+    kept = np.where(
+        dest >= 0,
+        thrown - free,
+        np.where(new_jokers > 0, thrown - thrown_next - new_jokers, thrown),
+    )
     score = flat.roll_opt_pts.astype(np.float64) * 64 - kept
     rules = frame.model.rules
     if not rules.game.exact_target:
