@@ -1,4 +1,5 @@
-"""No bot throws away a win under an exact target (T-9), at every level.
+"""No bot throws away a win under an exact target (T-9), at every level; nor a bank that
+reaches a target to reach and wins at once (G-2), at the end.
 
 Random throws on every preset with an exact target, at scores near it: a keep that lands on
 the target is taken when one is legal, a keep that passes it is never preferred to one that
@@ -181,3 +182,34 @@ def test_the_fast_tables_keep_and_bank_as_the_bots(spec: str, name: str) -> None
                 decided += 1
             checked += 1
     assert checked > 100 and decided > 50
+
+
+AT_ONCE = sorted(
+    p
+    for p in PRESETS
+    if not load_rules(p).game.exact_target
+    and not (load_rules(p).game.final_turns or load_rules(p).game.final_round)
+)
+
+
+def test_the_presets_where_reaching_the_target_wins_at_once_are_checked() -> None:
+    assert AT_ONCE == ["cinq-mille", "facebook-farkle", "farkle-minimal", "impair", "zilch"]
+
+
+@pytest.mark.parametrize("preset", AT_ONCE)
+@pytest.mark.parametrize(
+    "name", ["beginner", "easy", "medium", "strong", "greedy", "threshold:2000", "bold:900"]
+)
+def test_a_bank_that_reaches_the_target_and_wins_at_once_is_made(preset: str, name: str) -> None:
+    """G-2: 1,000 short of the target, three 1s kept with dice left (the bots that bank by
+    a threshold, or by the turn's points, may throw on): every bot banks, and wins."""
+    rules = load_rules(f"{preset}(target=2000)")
+    state = at_score(rules, 1000)
+    throw = (1, 1, 1, 2, 3, 4, 6)[: rules.dice]
+    state = apply(apply(state, Throw()), Roll(throw))
+    state = apply(state, Keep((1, 1, 1)))
+    assert state.phase is Phase.DECIDE and Bank() in legal_actions(state)
+    assert banks_on_target(state)
+    for seed in range(5):
+        assert make_bot(name).choose(state, random.Random(seed)) == Bank()
+    assert apply(state, Bank()).phase is Phase.OVER

@@ -75,6 +75,7 @@ import numpy as np
 import numpy.typing as npt
 
 from zloutch.engine.compiled import WIN, CompiledTurn, GameEnd, Hand, Situation, ThrowNode
+from zloutch.engine.game import wins_at_target
 from zloutch.engine.state import TakeBackOffer
 from zloutch.rules import RuleSet
 from zloutch.sim.runner import MAX_TURNS, SimulationError, Tally, check_setup
@@ -1298,7 +1299,7 @@ def _play_games_py(
         pick_base,
         pick,
     ) = policy
-    final_turns, final_round, cut, lost, reaches, throw_on, cuts, loses = game_rules
+    final_turns, final_round, cut, lost, reaches, throw_on, cuts, loses, grabs, allowed = game_rules
     # ``cuts``, ``loses``: some entry of ``cut``, of ``lost`` is not 0 (G-7, T-9); where none
     # is, the kernel reads neither (large tables, read at random: a cache miss a turn)
     limit, restart, bump_mode, fallback, reentry, _, penalty, penalty_after, blank, flat = sheet
@@ -1437,6 +1438,12 @@ def _play_games_py(
                             s_farkle,
                             s_boundary,
                         )
+                    elif grabs and not banks and not solves:
+                        # G-2: a bank that reaches the target wins at once: every bot makes
+                        # it, where banking is legal (``bots.banks_on_target``)
+                        x = a + t - (cut[ai, min(t, last_t)] if cuts else 0)
+                        if reaches[max(min(x, last_x), 0)]:
+                            banks = allowed[_U((sit * rows + row) * hands + h)]
                     if banks:
                         outcome = 2
                         if n_trace + 2 <= trace.shape[0]:
@@ -1758,7 +1765,7 @@ class FastSums:
         self.banks = self.banks + other.banks
 
 
-FAST_GAMES_VERSION = 1
+FAST_GAMES_VERSION = 2
 """The version of ``FastGames``'s parts (``to_parts``): a cache keeps them under it, and a
 change to what they mean must raise it (``zloutch.app.store.cached_fast_games`` also keys
 its entries on the package's source files, so that an edit cannot read a stale entry)."""
@@ -2135,6 +2142,14 @@ class FastSimulator:
         )
         throw_on = self.rules.game.overshoot == "throw_on"
         cuts, loses = bool(end.cut.any()), bool(end.lost.any())
+        # G-2: where a bank that reaches the target wins at once, every bot makes it
+        # (``bots.banks_on_target``; under an exact target the tables hold it): the kernel
+        # reads where banking is legal, by situation, total and hand.
+        grabs = wins_at_target(self.rules) and not g.exact_target
+        allowed = np.zeros(1, dtype=np.bool_)
+        if grabs:
+            frame = TableFrame(fm.model, fm.situations, fm.rows, fm.hand_take_col, fm.taken)
+            allowed = np.ascontiguousarray(frame.allowed()).ravel()
         game_rules = (
             end.final_turns,
             end.final_round,
@@ -2144,6 +2159,8 @@ class FastSimulator:
             throw_on,
             cuts,
             loses,
+            grabs,
+            allowed,
         )
         return FastGames(
             players=self.players,

@@ -16,12 +16,15 @@ from typing import TYPE_CHECKING
 
 from zloutch.engine.actions import Action, Bank, Fresh, Joker, Keep, Take, Throw
 from zloutch.engine.game import (
+    banked_score,
     keep_passes,
     keep_wins,
     lands_on_target,
     legal_actions,
+    reaches_target,
     takeover_busts,
     throw_score,
+    wins_at_target,
 )
 from zloutch.engine.state import GameState, Phase
 from zloutch.rules.errors import ZloutchError
@@ -58,11 +61,20 @@ def _best_keep(state: GameState, actions: tuple[Action, ...]) -> Action:
 
 
 def banks_on_target(state: GameState) -> bool:
-    """At a decision under an exact target (T-9): the turn total lands the player on it, so
-    banking reaches it (every bot then banks, where banking is legal)."""
+    """At a decision, whether a bank would win the game at once: under an exact target (T-9)
+    the turn total lands the player on it; under a target to reach, the bank reaches it and
+    no last turns nor final round follow (G-2, ``wins_at_target``). Every bot but
+    ``optimal`` (which values the win itself) then banks, where banking is legal."""
     rules, t = state.rules, state.turn
     score = state.sheets[t.player].score
-    return rules.game.exact_target and lands_on_target(rules, score, t.total)
+    if rules.game.exact_target:
+        return lands_on_target(rules, score, t.total)
+    return wins_at_target(rules) and reaches_target(rules, banked_score(rules, score, t.total))
+
+
+def wins_by_banking(state: GameState) -> bool:
+    """A decision where banking is legal and wins the game at once (``banks_on_target``)."""
+    return state.phase is Phase.DECIDE and banks_on_target(state) and _BANK in legal_actions(state)
 
 
 @dataclass(frozen=True)

@@ -190,7 +190,8 @@ other (``strategy.tables.expert_table`` ranks the options the same way)."""
 
 class ExpertBot:
     """Plays every turn to maximise its expected points banked (the turn-optimal policy);
-    under the consecutive-farkle penalty (F-1), its long-run points per turn instead."""
+    under the consecutive-farkle penalty (F-1), its long-run points per turn instead. A bank
+    that wins the game at once (``bots.banks_on_target``) it makes, as every bot does."""
 
     name = "expert"
 
@@ -203,6 +204,10 @@ class ExpertBot:
         return self._advisors[rules]
 
     def choose(self, state: GameState, rng: random.Random) -> Action:
+        from zloutch.strategy.bots import wins_by_banking
+
+        if wins_by_banking(state):
+            return Bank()  # a win at once, which the turn's points do not weigh
         return self.advisor(state.rules).advise(state).best
 
     def turn_table(self, frame: TableFrame) -> PolicyTable:
@@ -221,11 +226,9 @@ class BoldBot:
     """Plays as the expert but pushes its luck: where the expert would bank, it throws the
     dice in hand on (all of them: it sets no jokers aside then, V-2) unless banking is worth
     at least ``margin`` points more than that throw (the turn solver's values,
-    ``TurnAdvisor.advise``); on a tie it banks, so ``bold:0`` is the expert. A total that
-    lands on an exact target (T-9) is banked, as by every bot; a bank that reaches a target
-    of "at least" is not weighed (the turn solver counts the turn's points, and the fast
-    path's tables do not hold the score there). It keeps, and takes back (G-8), as the
-    expert does.
+    ``TurnAdvisor.advise``); on a tie it banks, so ``bold:0`` is the expert. A bank that
+    wins the game at once (``bots.banks_on_target``) it makes, as every bot does. It keeps,
+    and takes back (G-8), as the expert does.
 
     The ``medium`` level: it plays a sound turn with one human flaw, so it sits between
     ``cautious`` and ``expert`` on the presets (docs/strategy.md says where it does not)."""
@@ -240,16 +243,16 @@ class BoldBot:
         return self._expert.advisor(rules)
 
     def choose(self, state: GameState, rng: random.Random) -> Action:
-        from zloutch.strategy.bots import banks_on_target
+        from zloutch.strategy.bots import wins_by_banking
 
+        if wins_by_banking(state):
+            return Bank()  # a win at once
         advice = self.advisor(state.rules).advise(state)
         best, bank = advice.values[0]
         if state.phase is not Phase.DECIDE or not isinstance(best, Bank):
             return best
         throw = next((v for a, v in advice.values if isinstance(a, Throw)), None)
-        if throw is not None and throw > bank - self.margin and not banks_on_target(state):
-            return Throw()
-        return best
+        return Throw() if throw is not None and throw > bank - self.margin else best
 
     def turn_table(self, frame: TableFrame) -> PolicyTable:
         """Its choices as tables: the expert's, banking only by the margin."""
