@@ -192,6 +192,8 @@ def hint_lines(session: Session) -> list[str]:
     for i, (action, value) in enumerate(advice.values):
         best = " (best)" if i == 0 else ""
         lines.append(f"  {action}: {shown_value(advice, value, digits)}{best}")
+    if advice.note:
+        lines.append(f"({advice.note})")
     if session.solving():
         lines.append(f"({SOLVING_NOTE})")
     return lines

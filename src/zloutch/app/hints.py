@@ -22,8 +22,10 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from contextlib import contextmanager
 
 from zloutch.app.store import game_solution_cached, load_game_solution
-from zloutch.engine import GameState, current_player
+from zloutch.engine import Bank, GameState, Phase, current_player
+from zloutch.engine.game import banked_score, reaches_target
 from zloutch.rules import RuleSet
+from zloutch.strategy.bots import wins_by_banking
 from zloutch.strategy.expert import LONG_RUN, WIN_PROBABILITY, Advice, TurnAdvisor
 from zloutch.strategy.game_solver import solved_model
 from zloutch.strategy.optimal import GameAdvisor
@@ -49,7 +51,37 @@ def advice_of(advisor: TurnAdvisor, state: GameState) -> Advice | None:
     advice = advisor.advise(state)
     # A die off the table is no choice: the advisor gives it no value (-inf).
     values = tuple((a, v) for a, v in advice.values if math.isfinite(v))
-    return Advice(values, advice.objective) if values else None
+    return with_target_note(state, Advice(values, advice.objective)) if values else None
+
+
+WINS_NOTE = "banking wins the game (G-2): these values count this turn's points only"
+"""Said under a hint in points where banking wins at once: the bank is put first."""
+
+
+def with_target_note(state: GameState, advice: Advice) -> Advice:
+    """A hint in points (not the chance to win) at a decision where a bank reaches a target
+    to reach: if that wins at once, the bank first, and why (``WINS_NOTE``); if last turns
+    or a final round follow, a note that the values count the turn, not the game. Under an
+    exact target (T-9) the turn's values read the target themselves: unchanged."""
+    rules = state.rules
+    if advice.objective == WIN_PROBABILITY or rules.game.exact_target:
+        return advice
+    bank = next((v for a, v in advice.values if isinstance(a, Bank)), None)
+    if bank is None or state.phase is not Phase.DECIDE:
+        return advice
+    if wins_by_banking(state):
+        others = tuple((a, v) for a, v in advice.values if not isinstance(a, Bank))
+        return Advice(((Bank(), bank), *others), advice.objective, WINS_NOTE)
+    score = state.sheets[state.turn.player].score
+    if reaches_target(rules, banked_score(rules, score, state.turn.total)):
+        then = "starts the last turns (F-4)" if rules.game.final_turns else "ends the round (G-6)"
+        return Advice(
+            advice.values,
+            advice.objective,
+            f"banking reaches the target and {then}: these values count this turn's points, "
+            "not the game",
+        )
+    return advice
 
 
 MAX_HINT_DIGITS = 3

@@ -76,6 +76,8 @@ class Advice:
 
     values: tuple[tuple[Action, float], ...]
     objective: str = POINTS
+    note: str | None = None
+    """What the values leave out, said beside them (``app.hints.with_target_note``)."""
 
     @property
     def best(self) -> Action:

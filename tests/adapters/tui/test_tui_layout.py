@@ -313,3 +313,23 @@ def test_a_keep_that_loses_the_turn_says_so_under_its_line_indented_when_it_wrap
     warning = lines[at + 1 : at + 3]
     assert warning[0].startswith("    lands on 1100 with dice to throw again"), lines
     assert warning[1].startswith("    ") and "passes it" in warning[1], lines
+
+
+def test_at_80x24_the_hint_says_whole_that_banking_wins_the_game() -> None:
+    """cinq-mille to 200: 1 1 kept (200, three dice left) wins at once; the hint in points
+    puts the bank first, and its note is shown to its last word under the narrow table."""
+    app = make_app("cinq-mille(entry=0,target=200)", "Ana,Bob", "1 1 2 3 4")
+
+    async def test() -> None:
+        async with app.run_test(size=SMALL) as pilot:
+            await press(pilot, "t")
+            await keep(pilot, "1 1")
+            await press(pilot, "h")
+            await pilot.pause()
+            panel = game_screen(pilot).query_one("#hint", HintPanel)
+            drawn = as_text(panel.content, width=panel.region.width).rstrip().splitlines()
+            assert any(line.startswith("bank") and line.rstrip().endswith("*") for line in drawn)
+            assert drawn[-1].strip().endswith("only"), drawn  # the note's last word
+            assert panel.region.height >= len(drawn), (panel.region, drawn)
+
+    run(test)

@@ -416,3 +416,14 @@ def test_a_review_in_win_probability_is_translated(lang: str) -> None:
     assert translate(header[2], lang) == (
         "Une décision est juste quand elle coûte moins de 0,1 % de la chance de gagner."
     )
+
+
+def test_the_hints_notes_on_the_target_are_in_french() -> None:
+    from zloutch.app.hints import WINS_NOTE
+
+    assert translate(WINS_NOTE, "fr").startswith("marquer gagne la partie (G-2)")
+    last = (
+        "banking reaches the target and starts the last turns (F-4): these values count this "
+        "turn's points, not the game"
+    )
+    assert translate(last, "fr").startswith("marquer atteint le but et ouvre les derniers tours")

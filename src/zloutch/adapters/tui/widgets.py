@@ -7,7 +7,7 @@ the session and the engine.
 from __future__ import annotations
 
 from rich import box
-from rich.console import RenderableType
+from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
@@ -167,6 +167,8 @@ def advice_table(advice: Advice | None, who: str, *, solving: bool = False) -> R
         mark = "*" if i == 0 else ""  # one column: "best" was cut at 80 columns
         style = "bold green" if i == 0 else ""
         table.add_row(str(action), shown_value(advice, value, digits), mark, style=style)
+    if advice.note:  # under the table, as wide as the panel (the table is narrow)
+        return Group(table, Text(advice.note, style="italic"))
     return table
 
 

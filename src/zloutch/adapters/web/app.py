@@ -430,6 +430,7 @@ def create_app(
             "player": None if advice is None else state.turn.player,
             "objective": None if advice is None else advice.objective,
             "digits": 1 if advice is None else hint_digits(advice),  # the best apart
+            "note": None if advice is None or not advice.note else translate(advice.note, lang),
             "values": []
             if advice is None
             else [

@@ -1017,6 +1017,7 @@ export class Table {
             ),
           ),
         );
+        if (hint.note) rows.push(h("p", { class: "hint-note" }, hint.note)); // translated by the server
       }
     }
     return h(
