@@ -224,7 +224,7 @@ def test_kinds_only_on_a_throw_of_all_the_dice() -> None:
     written = to_toml(rules)
     assert '3 = { default = "100 x face", 1 = 1000, thrown = 5 }' in written
     assert parse_rules_text(written).scoring == rules.scoring
-    for bad, words in (("thrown = 2", "between 3 and 5"), ("thrown = 6", "between 3 and 5")):
+    for bad, words in (("thrown = 2", "thrown, 3 to 5"), ("thrown = 6", "thrown, 3 to 5")):
         text = (EXAMPLES / "kinds-full-throw.toml").read_text().replace("thrown = 5 }", f"{bad} }}")
         with pytest.raises(InvalidRulesError, match=words):
             parse_rules_text(text)
@@ -633,6 +633,26 @@ FILE_ERRORS = [
     (
         '[rules]\nname = "x"\ndice = 5\n[game]\ntarget = 1000\n[scoring]\nthree_pairs = 500\n',
         "scoring.three_pairs: needs six dice, this rule set has 5",
+    ),
+    (  # a combination that costs points cannot be written: the message says where to read why
+        '[rules]\nextends = "farkle"\n[scoring.kinds]\n3 = { 2 = -200 }\n',
+        "scoring.kinds.3.2: points must be positive, got -200: a combination that costs "
+        "points or loses the turn cannot be written",
+    ),
+    (
+        '[rules]\nextends = "farkle"\n[[scoring.patterns]]\nfaces = [1, 2]\nvalue = 300\n',
+        "scoring.patterns[0].value: unknown key: a pattern holds name, faces, points and thrown",
+    ),
+    (
+        '[rules]\nextends = "farkle"\n[[scoring.patterns]]\nfaces = [1, 2, 3, 4, 5, 6]\n'
+        "points = 3000\nthrown = 7\n",
+        "scoring.patterns[0].thrown: must be 0 (any throw) or 6 (a throw of all the dice)",
+    ),
+    (  # a full house with no three of a kind worth points never scored, and passed silently
+        '[rules]\nname = "x"\ndice = 5\n[game]\ntarget = 1000\n[scoring]\n'
+        'singles = { 1 = 100 }\nfull_house = "sum"\n',
+        "scoring.full_house: a full house is scored from its three of a kind (S-13, S-14), "
+        "and no three of a kind is worth points here",
     ),
     (  # 0 made V-7's later pair a combination worth nothing: a farkle became a full hand
         '[rules]\nextends = "dix-mille"\n[scoring]\nfull_house_pair = 0\n'

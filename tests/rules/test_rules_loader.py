@@ -740,3 +740,20 @@ def test_a_rule_file_target_below_1_says_the_least_target() -> None:
             InvalidRulesError, match=f"game.target: must be at least 1, got {value}"
         ):
             parse_rules_text(text, load_base=load_rules)
+
+
+def test_a_rule_file_named_without_toml_is_pointed_to(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "house.toml").write_text('[rules]\nextends = "farkle"\n')
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(InvalidRulesError, match=r"the rule file is written house\.toml"):
+        load_rules("house")
+    with pytest.raises(InvalidRulesError, match="presets: "):  # no such file: the presets listed
+        load_rules("home")
+
+
+def test_switching_the_exact_target_off_says_what_else_to_switch_off() -> None:
+    with pytest.raises(InvalidRulesError, match="exact_target=false,overshoot=lost"):
+        load_rules("dix-mille(overshoot=throw_on,exact_target=false)")
+    assert not load_rules("dix-mille(exact_target=false)").game.exact_target

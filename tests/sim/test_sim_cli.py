@@ -245,3 +245,12 @@ def test_the_players_help_names_every_bot_level() -> None:
 
     text = runner.invoke(app, ["simulate", "--help"], env={"COLUMNS": "300"}).stdout
     assert all(level in text for level in LEVELS), text
+
+
+def test_the_tables_say_which_bot_each_level_asked_for_is() -> None:
+    """The tables name the bots (bold, cautious): the levels typed are said beside them."""
+    args = ["simulate", "-r", "farkle(target=1000)", "-p", "medium,bot:easy,expert", "-n", "20"]
+    text = runner.invoke(app, args, env={"COLUMNS": "120"}).stdout
+    assert "The levels: medium is the bold bot; easy is the cautious bot." in text
+    plain = runner.invoke(app, [*args[:4], "-p", "greedy,expert", "-n", "20"]).stdout
+    assert "The levels" not in plain

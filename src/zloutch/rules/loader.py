@@ -384,6 +384,9 @@ def _load_source(
             source,
         )
     if not _looks_like_file(source):
+        here = f"{source}.toml"
+        if _is_file(here):  # the file, named without .toml
+            raise InvalidRulesError(f"unknown preset; the rule file is written {here}", source)
         raise InvalidRulesError(
             f"unknown preset{_suggest(source, PRESETS)}; presets: {', '.join(PRESETS)} "
             "(or give the path of a .toml rule file)",
@@ -594,3 +597,13 @@ def canonical_spec(rules: RuleSet) -> str:
             if options is not None:
                 return _spec_text(name, options)
     return f"<{rules.name}>"
+
+
+def _is_file(name: str) -> bool:
+    """Whether ``name`` is a file in the working folder (a plain name only; never an error)."""
+    if "/" in name or "\\" in name or len(name) > 255:
+        return False
+    try:
+        return Path(name).is_file()
+    except (OSError, ValueError):
+        return False

@@ -84,6 +84,16 @@ def validate(rules: RuleSet) -> None:
         raise InvalidRulesError(
             f"a full house needs five dice, this rule set has {dice}", "scoring.full_house"
         )
+    if s.full_house != "off" and not any(
+        count == 3 and isinstance(points, int) and points > 0
+        for (count, _), points in _kinds_or_none(rules).items()
+    ):
+        raise InvalidRulesError(
+            "a full house is scored from its three of a kind (S-13, S-14), and no three of a "
+            'kind is worth points here: give them a value in [scoring.kinds] (3 = "100 x '
+            'face"), or switch the full house off (full_house = "off")',
+            "scoring.full_house",
+        )
     if s.full_house_pair < 1 and (s.full_house == "sum" or v.late_pair_scores):
         # 0 made a combination worth nothing: under V-7 a later pair kept for 0 points
         # turned a farkle into a full hand.
@@ -119,7 +129,9 @@ def validate(rules: RuleSet) -> None:
         raise InvalidRulesError(f"five 1s cannot be thrown with {dice} dice", "game.five_ones_win")
     if g.overshoot != "lost" and not g.exact_target:
         raise InvalidRulesError(
-            "what a turn that passes the target does (T-9) needs exact_target",
+            "what a turn that passes the target does (T-9) needs exact_target; without it, "
+            'switch this off too (overshoot = "lost"; in a spec: exact_target=false,'
+            "overshoot=lost)",
             "game.overshoot",
         )
     if t.full_hand_win and not g.exact_target:
@@ -206,3 +218,12 @@ def _check_exact_target(rules: RuleSet) -> None:
             "every bank would pass the target",
             "turn.min_bank",
         )
+
+
+def _kinds_or_none(rules: RuleSet) -> dict[tuple[int, int], object]:
+    """The kinds' values, or none where a kind rule cannot be evaluated (refused elsewhere,
+    with its own message)."""
+    try:
+        return dict(rules.kinds_values())
+    except ValueError:
+        return {}

@@ -175,8 +175,15 @@ def _normalise_kind_rule(value: object, key: str) -> str:
             'true is not a kind rule; write a value such as "double" (false means "none")', key
         )
     if isinstance(value, int):
-        if value <= 0:
-            raise InvalidRulesError(f"points must be positive, got {excerpt(value)}", key)
+        if value < 0:
+            raise InvalidRulesError(
+                f"points must be positive, got {excerpt(value)}: a combination that costs "
+                "points or loses the turn cannot be written (the rule format's page: what "
+                "the format cannot express)",
+                key,
+            )
+        if value == 0:
+            raise InvalidRulesError('points must be positive, got 0; "none" is no combination', key)
         return str(_as_int(value, key, maximum=MAX_POINTS))
     if not isinstance(value, str):
         raise InvalidRulesError(f"expected a kind rule, got {excerpt(value)}", key)
@@ -250,7 +257,7 @@ def _parse_kinds(data: object, dice: int, base: tuple[KindRule, ...]) -> tuple[K
                     thrown = _as_int(face_rule, f"{key}.thrown")
                     if thrown and not count <= thrown <= dice:
                         raise InvalidRulesError(
-                            f"must be 0 (any throw) or between {count} and {dice}",
+                            _thrown_words(count, dice),
                             f"{key}.thrown",
                         )
                 else:
@@ -296,7 +303,8 @@ def _parse_patterns(data: object, dice: int) -> tuple[Pattern, ...]:
         if unknown:
             word = sorted(unknown)[0]
             raise InvalidRulesError(
-                f"unknown key{_suggest(word, ['name', 'faces', 'points', 'thrown'])}",
+                f"unknown key{_suggest(word, ['name', 'faces', 'points', 'thrown'])}: a "
+                "pattern holds name, faces, points and thrown",
                 f"{key}.{word}",
             )
         for required in ("faces", "points"):
@@ -319,11 +327,16 @@ def _parse_patterns(data: object, dice: int) -> tuple[Pattern, ...]:
         points = _as_int(item["points"], f"{key}.points", minimum=1, maximum=MAX_POINTS)
         thrown = _as_int(item.get("thrown", 0), f"{key}.thrown")
         if thrown and not len(faces) <= thrown <= dice:
-            raise InvalidRulesError(
-                f"must be 0 (any throw) or between {len(faces)} and {dice}", f"{key}.thrown"
-            )
+            raise InvalidRulesError(_thrown_words(len(faces), dice), f"{key}.thrown")
         run = len(set(faces)) == len(faces) and faces[-1] - faces[0] == len(faces) - 1
         default_name = ("straight " if run else "pattern ") + "-".join(map(str, faces))
         name = _as_str(item.get("name", default_name), f"{key}.name").strip() or default_name
         patterns.append(Pattern(name, faces, points, thrown))
     return tuple(patterns)
+
+
+def _thrown_words(least: int, dice: int) -> str:
+    """What a ``thrown`` may be: 0 (any throw) or a count of dice thrown from ``least``."""
+    if least == dice:
+        return f"must be 0 (any throw) or {dice} (a throw of all the dice)"
+    return f"must be 0 (any throw) or a number of dice thrown, {least} to {dice}"

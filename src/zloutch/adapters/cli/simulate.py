@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Sequence
 from decimal import ROUND_HALF_EVEN, Decimal
 from typing import Annotated, Any
 
@@ -165,7 +166,7 @@ def simulate(
         if csv_file is not None:
             _output(csv_file, simulation_csv(document))
     if not quiet and not printed:
-        render_simulation(document)
+        render_simulation(document, names)
     if interrupted:
         raise typer.Exit(EXIT_INTERRUPTED)
 
@@ -310,10 +311,14 @@ def advantage(rate: float, seats: int) -> Decimal:
     return Decimal(repr(rate)) - Decimal(1) / seats
 
 
-def render_simulation(document: dict[str, Any]) -> None:
+def render_simulation(document: dict[str, Any], asked: Sequence[str] = ()) -> None:
+    """The tables of a simulation; ``asked``: the players as typed, whose levels (``medium``)
+    are said with the bot each one is, as the tables name the bots."""
     from rich import box
     from rich.markup import escape
     from rich.table import Table
+
+    from zloutch.strategy.bots import LEVELS
 
     out = console()
     finished, games = document["finished"], document["games"]
@@ -375,6 +380,13 @@ def render_simulation(document: dict[str, Any]) -> None:
             percent(advantage(s["win_rate"], len(document["seats"])), sign=True),
         )
     out.print(seats)
+    levels = dict.fromkeys(
+        f"{key} is the {LEVELS[key]} bot"
+        for key in (name.strip().lower().removeprefix("bot:") for name in asked)
+        if key in LEVELS
+    )
+    if levels:
+        out.print(f"The levels: {'; '.join(levels)}.")
     played = sorted({words for words in document.get("policies", ()) if words.startswith("the ")})
     for words in played:  # what optimal really played: a solved game, or a model of it
         out.print(f"optimal played {escape(words)}.", soft_wrap=False, overflow="fold")
