@@ -151,6 +151,9 @@ ONLY_SLOW = {
     "dix-mille-6(joker,joker_keeps_points,four_two_one,target=3000)",
     "cinq-mille(last_thousand)",  # G-7: two seconds of the expert's tables by score
     "dix-mille(joker,target=3000)",  # jokers: dix-mille(keep_all_scoring,joker) by default
+    # The bold bot: its tables are the expert's; dix-mille(target=2500) runs by default.
+    "dix-mille(joker,target=2000)",
+    "zilch(target=2500)",
 }
 """Replayed in the slow run alone (twelve games each): the default run has a twin of most
 paths they take (zilch, V-7 on dix-mille, and those named above)."""
