@@ -28,7 +28,8 @@ def test_the_line_mode_marks_the_keep_that_passes(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     line = next(x for x in result.output.splitlines() if x.startswith("Keep one of"))
     assert "keep 1 1 1 5 (1050, passes 1000: the turn is lost)" in line
-    assert "keep 1 1 1 (1000)," in line
+    # the keep that lands on the target, to bank for the win, first and said so
+    assert line.startswith("Keep one of: keep 1 1 1 (1000, lands on 1000: bank it to win),")
 
 
 def test_the_terminal_app_marks_the_keep_that_passes() -> None:

@@ -48,3 +48,52 @@ def test_no_note_far_from_the_target_nor_under_an_exact_one() -> None:
     exact = after_keep("dix-mille(target=2000,entry=0)", 1000, (1, 1, 1, 2, 3), (1, 1, 1))
     advice = advice_of(TurnAdvisor(exact.rules), exact)
     assert advice is not None and advice.note is None and advice.best == Bank()
+
+
+def last_turn(bob: int, others: tuple[int, int] = (1500, 900)) -> GameState:
+    """farkle to 1,500, three players: Ana reached it (the last turns, F-4); Bob, the last to
+    play, at ``bob``, has kept 5 5 5 1 (600, two dice left)."""
+    from zloutch.engine.state import FinalRoundState
+
+    rules = load_rules("farkle(target=1500)")
+    state = new_game(rules, ["Ana", "Cy", "Bob"])
+    scores = (*others, bob)
+    sheets = tuple(
+        replace(s, levels=(Level(v),)) for s, v in zip(state.sheets, scores, strict=True)
+    )
+    state = replace(
+        state,
+        sheets=sheets,
+        final=FinalRoundState(holder=0, stop_before=0),
+        turn=replace(state.turn, player=2),
+    )
+    return apply(apply(apply(state, Throw()), Roll((1, 2, 3, 5, 5, 5))), Keep((1, 5, 5, 5)))
+
+
+def test_the_last_bank_of_the_last_turns_that_wins_comes_first() -> None:
+    state = last_turn(1000)  # 1000 + 600 = 1600 > 1500: the game is won
+    advice = advice_of(TurnAdvisor(state.rules), state)
+    assert advice is not None and advice.best == Bank() and advice.note == WINS_NOTE
+    assert apply(state, Bank()).winners == (2,)
+
+
+def test_a_last_turn_bank_that_cannot_win_is_said_so_and_the_throw_comes_first() -> None:
+    state = last_turn(800)  # 800 + 600 = 1400 < 1500
+    advice = advice_of(TurnAdvisor(state.rules), state)
+    assert advice is not None and advice.best == Throw()
+    assert advice.note is not None and "at 1400, below 1500: it cannot win" in advice.note
+
+
+def test_a_keep_after_which_banking_wins_comes_first() -> None:
+    # cinq-mille to 1,200 at 1,000: keep 1 1 (200) and bank wins; the turn's points prefer 1
+    rules = load_rules("cinq-mille(target=1200)")
+    state = new_game(rules, ["Ana", "Bob"])
+    state = replace(
+        state, sheets=(replace(state.sheets[0], levels=(Level(1000),)), state.sheets[1])
+    )
+    state = apply(apply(state, Throw()), Roll((1, 1, 2, 3, 4)))
+    advisor = TurnAdvisor(rules)
+    assert advisor.advise(state).best == Keep((1,))  # what the hint said before
+    advice = advice_of(advisor, state)
+    assert advice is not None and advice.best == Keep((1, 1))
+    assert advice.note is not None and advice.note.startswith("keep 1 1, then bank: it wins")

@@ -30,6 +30,8 @@ from zloutch.app.session import (
     busts_words,
     hand_words,
     keep_warning,
+    keep_win_words,
+    keeps_in_order,
     short_reason,
     standing_words,
     ticks_words,
@@ -130,7 +132,7 @@ def sheet_lines(state: GameState) -> list[str]:
 def move_words(state: GameState, action: Action) -> str:
     if isinstance(action, Keep) and state.phase is Phase.KEEP:
         keep = {k.dice: k for k in throw_score(state).keeps}[action.dice]
-        warning = keep_warning(state, keep)
+        warning = keep_warning(state, keep) or keep_win_words(state, keep)
         return f"{action} ({keep.points}, {warning})" if warning else f"{action} ({keep.points})"
     return str(action)
 
@@ -145,8 +147,8 @@ def situation_lines(session: Session) -> list[str]:
         example = format_dice(range(1, turn.rolling + 1))
         return [f"{name} throws {count_dice(turn.rolling)}: type the faces, as in {example}."]
     moves = session.moves()
-    if state.phase is Phase.KEEP:  # best keep first, as the scoring lists them
-        order = {k.dice: i for i, k in enumerate(throw_score(state).keeps)}
+    if state.phase is Phase.KEEP:  # best keep first, as the scoring lists them (a win first)
+        order = {k.dice: i for i, k in enumerate(keeps_in_order(state))}
         moves = tuple(sorted(moves, key=lambda a: order.get(getattr(a, "dice", ()), len(order))))
     can = ", ".join(move_words(state, a) for a in moves)
     if state.phase is Phase.START:

@@ -22,8 +22,8 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from contextlib import contextmanager
 
 from zloutch.app.store import game_solution_cached, load_game_solution
-from zloutch.engine import Bank, GameState, Phase, current_player
-from zloutch.engine.game import banked_score, reaches_target
+from zloutch.engine import Bank, GameState, Keep, Phase, current_player
+from zloutch.engine.game import apply_legal, banked_score, legal_actions, reaches_target
 from zloutch.rules import RuleSet
 from zloutch.strategy.bots import wins_by_banking
 from zloutch.strategy.expert import LONG_RUN, WIN_PROBABILITY, Advice, TurnAdvisor
@@ -54,34 +54,90 @@ def advice_of(advisor: TurnAdvisor, state: GameState) -> Advice | None:
     return with_target_note(state, Advice(values, advice.objective)) if values else None
 
 
-WINS_NOTE = "banking wins the game (G-2): these values count this turn's points only"
+WINS_NOTE = "banking wins the game (G-2): these values count the turn, not the game"
 """Said under a hint in points where banking wins at once: the bank is put first."""
+TURN_NOT_GAME = "these values count the turn, not the game"
 
 
 def with_target_note(state: GameState, advice: Advice) -> Advice:
-    """A hint in points (not the chance to win) at a decision where a bank reaches a target
-    to reach: if that wins at once, the bank first, and why (``WINS_NOTE``); if last turns
-    or a final round follow, a note that the values count the turn, not the game. Under an
-    exact target (T-9) the turn's values read the target themselves: unchanged."""
-    rules = state.rules
-    if advice.objective == WIN_PROBABILITY or rules.game.exact_target:
+    """A hint in points (not the chance to win) near the end, where the turn's values do not
+    see the game (``TURN_NOT_GAME``):
+
+    - a bank that wins at once (a target to reach with nothing after it, G-2; the last of
+      the last turns ahead of every score, F-4) comes first, and a keep that lets the player
+      bank such a win comes first among the keeps, each with a note saying so;
+    - in a last turn (F-4), a bank that cannot win is said to, and the throw comes first;
+    - a bank that reaches the target and starts the last turns or ends the round is noted.
+
+    Under an exact target (T-9) the turn's values read the target themselves: a landing
+    bank is best already, and only noted."""
+    if advice.objective == WIN_PROBABILITY:
         return advice
+    rules, t = state.rules, state.turn
+    if state.phase is Phase.KEEP:
+        return _winning_keep_first(state, advice)
     bank = next((v for a, v in advice.values if isinstance(a, Bank)), None)
     if bank is None or state.phase is not Phase.DECIDE:
         return advice
-    if wins_by_banking(state):
-        others = tuple((a, v) for a, v in advice.values if not isinstance(a, Bank))
+    others = tuple((a, v) for a, v in advice.values if not isinstance(a, Bank))
+    if _bank_wins(state):
         return Advice(((Bank(), bank), *others), advice.objective, WINS_NOTE)
-    score = state.sheets[state.turn.player].score
-    if reaches_target(rules, banked_score(rules, score, state.turn.total)):
-        then = "starts the last turns (F-4)" if rules.game.final_turns else "ends the round (G-6)"
-        return Advice(
-            advice.values,
-            advice.objective,
-            f"banking reaches the target and {then}: these values count this turn's points, "
-            "not the game",
-        )
-    return advice
+    after = banked_score(rules, state.sheets[t.player].score, t.total)
+    if _last_turn(state):
+        lead = max(s.score for i, s in enumerate(state.sheets) if i != t.player)
+        if after < lead:
+            note = (
+                f"banking ends this last turn (F-4) at {after}, below {lead}: it cannot win; "
+                + TURN_NOT_GAME
+            )
+            return Advice((*others, (Bank(), bank)), advice.objective, note)
+        return advice
+    if rules.game.exact_target or not reaches_target(rules, after):
+        return advice
+    then = "starts the last turns (F-4)" if rules.game.final_turns else "ends the round (G-6)"
+    return Advice(
+        advice.values, advice.objective, f"banking reaches the target and {then}: {TURN_NOT_GAME}"
+    )
+
+
+def _last_turn(state: GameState) -> bool:
+    """The player to move plays their last turn: another reached the target (F-4)."""
+    final = state.final
+    return final is not None and state.rules.game.final_turns and state.turn.player != final.holder
+
+
+def _bank_wins(state: GameState) -> bool:
+    """At a decision, banking is legal and wins the game at once: a target to reach with
+    nothing after it (G-2, ``wins_by_banking``; not an exact one, whose values read it), or
+    the last of the last turns (F-4) ending ahead of every other score."""
+    if state.phase is not Phase.DECIDE:
+        return False
+    if not state.rules.game.exact_target and wins_by_banking(state):
+        return True
+    final, t = state.final, state.turn
+    if not _last_turn(state) or final is None or Bank() not in legal_actions(state):
+        return False
+    if (t.player + 1) % len(state.sheets) != final.stop_before:
+        return False  # others play after: banking ahead of them is a lead, not a win
+    after = banked_score(state.rules, state.sheets[t.player].score, t.total)
+    return after > max(s.score for i, s in enumerate(state.sheets) if i != t.player)
+
+
+def _winning_keep_first(state: GameState, advice: Advice) -> Advice:
+    """At a keep: the keeps after which banking wins at once (``_bank_wins``) first."""
+    if state.rules.game.exact_target:
+        return advice  # a keep that lands on the target ranks first by its value already
+    winning = []
+    for action, _ in advice.values:
+        if isinstance(action, Keep) and _bank_wins(apply_legal(state, action)):
+            winning.append(action)
+    if not winning:
+        return advice
+    first = [(a, v) for a, v in advice.values if a in winning]
+    rest = [(a, v) for a, v in advice.values if a not in winning]
+    dice = " ".join(map(str, first[0][0].dice))
+    note = f"keep {dice}, then bank: it wins the game; {TURN_NOT_GAME}"
+    return Advice((*first, *rest), advice.objective, note)
 
 
 MAX_HINT_DIGITS = 3

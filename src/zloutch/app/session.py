@@ -50,7 +50,7 @@ from zloutch.engine import (
 )
 from zloutch.engine.endings import load_rules
 from zloutch.engine.events import Event, TurnStarted
-from zloutch.engine.game import keep_passes, keep_strands
+from zloutch.engine.game import keep_passes, keep_strands, keep_wins, throw_score
 from zloutch.engine.record import (
     SEED_SCHEME,
     DiceCommitment,
@@ -214,6 +214,22 @@ def strands_words(state: GameState) -> str:
     (``engine.game.keep_strands``: a full hand thrown again, T-5)."""
     target = state.rules.game.target
     return f"lands on {target} with dice to throw again: any score then passes it"
+
+
+def keeps_in_order(state: GameState) -> tuple[ScoredKeep, ...]:
+    """The keeps of the throw on the table as every front end lists them: as the scoring
+    lists them (most points first), but a keep that lands on an exact target, to be banked
+    for the win (``engine.game.keep_wins``, T-9), first of all."""
+    keeps = throw_score(state).keeps
+    return tuple(sorted(keeps, key=lambda k: not keep_wins(state, k)))
+
+
+def keep_win_words(state: GameState, keep: ScoredKeep) -> str | None:
+    """What a front end says beside a keep that lands on an exact target, to be banked for
+    the win (``engine.game.keep_wins``); None for the others."""
+    if keep_wins(state, keep):
+        return f"lands on {state.rules.game.target}: bank it to win"
+    return None
 
 
 def keep_warning(state: GameState, keep: ScoredKeep) -> str | None:

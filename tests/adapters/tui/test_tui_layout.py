@@ -329,7 +329,8 @@ def test_at_80x24_the_hint_says_whole_that_banking_wins_the_game() -> None:
             panel = game_screen(pilot).query_one("#hint", HintPanel)
             drawn = as_text(panel.content, width=panel.region.width).rstrip().splitlines()
             assert any(line.startswith("bank") and line.rstrip().endswith("*") for line in drawn)
-            assert drawn[-1].strip().endswith("only"), drawn  # the note's last word
+            words = " ".join(line.strip() for line in drawn)
+            assert words.endswith("count the turn, not the game"), drawn  # the note, whole
             assert panel.region.height >= len(drawn), (panel.region, drawn)
 
     run(test)

@@ -423,7 +423,14 @@ def test_the_hints_notes_on_the_target_are_in_french() -> None:
 
     assert translate(WINS_NOTE, "fr").startswith("marquer gagne la partie (G-2)")
     last = (
-        "banking reaches the target and starts the last turns (F-4): these values count this "
-        "turn's points, not the game"
+        "banking reaches the target and starts the last turns (F-4): these values count the "
+        "turn, not the game"
     )
     assert translate(last, "fr").startswith("marquer atteint le but et ouvre les derniers tours")
+    below = (
+        "banking ends this last turn (F-4) at 1050, below 1500: it cannot win; these values "
+        "count the turn, not the game"
+    )
+    assert translate(below, "fr").startswith("marquer termine ce dernier tour (F-4) à 1050, sous")
+    keep = "keep 1 1, then bank: it wins the game; these values count the turn, not the game"
+    assert translate(keep, "fr").startswith("gardez 1 1, puis marquez : cela gagne la partie")

@@ -13,6 +13,8 @@ from zloutch.app.session import (
     busts_words,
     hand_words,
     keep_warning,
+    keep_win_words,
+    keeps_in_order,
     standing_words,
 )
 from zloutch.engine import GameState, Joker, Keep, Phase, throw_score
@@ -159,7 +161,7 @@ def keeps_view(session: Session, chosen: Dice) -> Group:
         head.append("Nothing selected yet.\n", style="dim")
     head.append("Legal keeps:", style="bold")
     lines: list[RenderableType] = [head]
-    for keep in throw_score(state).keeps:
+    for keep in keeps_in_order(state):
         points = "wins the game" if keep.wins else str(keep.points)
         line = f"  {format_dice(keep.dice):<14} {points:>6}"
         if keep.full_hand:
@@ -168,6 +170,9 @@ def keeps_view(session: Session, chosen: Dice) -> Group:
         warning = keep_warning(state, keep)
         if warning:
             lines.append(Padding(Text(warning, style="yellow"), (0, 0, 0, 4)))
+        win = keep_win_words(state, keep)
+        if win:
+            lines.append(Padding(Text(win, style="green"), (0, 0, 0, 4)))
     return Group(*lines)
 
 
