@@ -367,8 +367,8 @@ def bot_plays(
         if isinstance(bot, BoldBot):
             points = "1 point" if bot.margin == 1 else f"{bot.margin} points"
             return (
-                f"plays as strong does, but throws on unless banking is worth {points} more "
-                "than throwing on",
+                f"plays like strong but pushes its luck: it throws on unless banking is "
+                f"better by {points} or more",
                 False,
             )
         return BOT_WAYS.get(bot.name, bot.name), False

@@ -92,7 +92,7 @@ def review_header(review: Review) -> list[str]:
 
 
 SHEET_BLIND_SUM = (
-    "The luck and the costs do not add up to the chance's moves: a bump, a take-back or a "
-    "level crossed moves it outside any throw or decision."
+    "Here the luck and the costs do not sum to how the chance to win moved: a bump, a "
+    "take-back or a crossed level moves it outside any throw or decision."
 )
 """Said under a review graded through a sheet-blind model (``Review.sheet_blind``)."""

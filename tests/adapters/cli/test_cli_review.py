@@ -114,7 +114,7 @@ def test_a_game_with_a_sheet_history_is_graded_in_wins_one_turn_ahead(tmp_path: 
     assert document["sheet_blind"] is True
     # on screen, under the header: the luck and the costs do not add up through the model
     shown = runner.invoke(app, ["review", path, "--solve"], env={"COLUMNS": "200"})
-    assert "do not add up to the chance's moves" in shown.output
+    assert "do not sum to how the chance to win moved" in shown.output
     plain = write_record(tmp_path, "farkle(target=1000)", ("throw", "roll 2 2 3 3 4 6"), ("A", "B"))
     document = json.loads(runner.invoke(app, ["review", plain, "--solve", "--json", "-"]).stdout)
     assert document["objective"] == "win probability" and document["sheet_blind"] is False

@@ -541,7 +541,7 @@ def test_the_table_says_what_each_bot_plays(new_page: Callable[..., Any], web: S
     ana.click("#go-table")
     ana.wait_for_selector("#bots-line li")
     line = ana.inner_text("#bots-line")
-    assert "medium (bot): plays as strong does, but throws on unless banking is worth 100" in line
+    assert "medium (bot): plays like strong but pushes its luck: it throws on unless" in line
 
 
 def test_the_felt_shows_a_farkle_the_last_round_and_keeps_its_buttons_in_place(
