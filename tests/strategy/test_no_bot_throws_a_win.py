@@ -213,3 +213,34 @@ def test_a_bank_that_reaches_the_target_and_wins_at_once_is_made(preset: str, na
     for seed in range(5):
         assert make_bot(name).choose(state, random.Random(seed)) == Bank()
     assert apply(state, Bank()).phase is Phase.OVER
+
+
+def last_turn_state(bob: int) -> GameState:
+    """farkle to 1,500: Ana reached it (the last turns, F-4); Bob, at ``bob``, has kept
+    5 5 5 1 (600, two dice left) in his last turn."""
+    from zloutch.engine.state import FinalRoundState
+
+    rules = load_rules("farkle(target=1500)")
+    state = new_game(rules, ["Ana", "Bob"])
+    ana = replace(state.sheets[0], levels=(Level(1500),))
+    bob_sheet = replace(state.sheets[1], levels=(Level(bob),))
+    state = replace(
+        state,
+        sheets=(ana, bob_sheet),
+        final=FinalRoundState(holder=0, stop_before=0),
+        turn=replace(state.turn, player=1),
+    )
+    return apply(apply(apply(state, Throw()), Roll((1, 2, 3, 5, 5, 5))), Keep((1, 5, 5, 5)))
+
+
+@pytest.mark.parametrize(
+    "name", ["beginner", "easy", "medium", "strong", "greedy", "threshold:2000", "bold:900"]
+)
+def test_a_last_turn_banks_once_level_with_the_lead_and_not_below(name: str) -> None:
+    """F-4: a last turn is won or lost on the lead, not on points: at 1000 + 600 (ahead of
+    1500) every bot banks and wins; at 800 + 600 (below) none banks a certain loss."""
+    ahead, below = last_turn_state(1000), last_turn_state(800)
+    for seed in range(5):
+        assert make_bot(name).choose(ahead, random.Random(seed)) == Bank()
+        assert make_bot(name).choose(below, random.Random(seed)) == Throw()
+    assert apply(ahead, Bank()).winners == (1,)

@@ -1348,6 +1348,15 @@ def _play_games_py(
             z = min(in_row[mover], counts - 1)
             sit = sit_of[min(ai, sit_of.shape[0] - 1), 1 if entered else 0, z]
             col = start_col
+            # F-4: in a last turn every bot but optimal banks once level with the best other
+            # score and throws on until then (``bots.last_turn_move``)
+            last_turn = final_turns and holder >= 0 and mover != holder
+            lead = zero
+            if last_turn:
+                lead = zero - (2**62)
+                for s in range(players):
+                    if s != mover:
+                        lead = max(lead, _score(lv_val, lv_n, s))
             t = zero  # (a literal 0 here would compile optimal's keep twice)
             blank_hit = False  # the turn ends in a farkle on its first throw of every die
             k = -1  # the throw node of the last roll
@@ -1438,6 +1447,9 @@ def _play_games_py(
                             s_farkle,
                             s_boundary,
                         )
+                    elif last_turn and not solves:
+                        x = a + t - (cut[ai, min(t, last_t)] if cuts else 0)
+                        banks = x >= lead and allowed[_U((sit * rows + row) * hands + h)]
                     elif grabs and not banks and not solves:
                         # G-2: a bank that reaches the target wins at once: every bot makes
                         # it, where banking is legal (``bots.banks_on_target``)
@@ -2147,7 +2159,7 @@ class FastSimulator:
         # reads where banking is legal, by situation, total and hand.
         grabs = wins_at_target(self.rules) and not g.exact_target
         allowed = np.zeros(1, dtype=np.bool_)
-        if grabs:
+        if grabs or g.final_turns:  # and F-4's last turns, where every bot banks once ahead
             frame = TableFrame(fm.model, fm.situations, fm.rows, fm.hand_take_col, fm.taken)
             allowed = np.ascontiguousarray(frame.allowed()).ravel()
         game_rules = (

@@ -72,6 +72,32 @@ def banks_on_target(state: GameState) -> bool:
     return wins_at_target(rules) and reaches_target(rules, banked_score(rules, score, t.total))
 
 
+def last_turn_lead(state: GameState) -> int | None:
+    """In a last turn (F-4: another player reached the target), the best score of the other
+    players, which the player must pass to win; None outside one."""
+    final, t = state.final, state.turn
+    if final is None or not state.rules.game.final_turns or t.player == final.holder:
+        return None
+    return max(s.score for i, s in enumerate(state.sheets) if i != t.player)
+
+
+def last_turn_move(state: GameState, actions: tuple[Action, ...]) -> Action | None:
+    """A bot's decision in its last turn (F-4), whatever its own rule: bank once the bank
+    draws level with the best other score (a tie shares the win; under an exact target it
+    is the most a last turn can reach), throw on until then (a bank below it is a loss);
+    None outside a last turn, or where that move is not legal."""
+    lead = last_turn_lead(state)
+    if lead is None or state.phase is not Phase.DECIDE:
+        return None
+    rules, t = state.rules, state.turn
+    ahead = banked_score(rules, state.sheets[t.player].score, t.total) >= lead
+    if ahead and _BANK in actions:
+        return _BANK
+    if not ahead and _THROW in actions:
+        return _THROW
+    return None
+
+
 def wins_by_banking(state: GameState) -> bool:
     """A decision where banking is legal and wins the game at once (``banks_on_target``)."""
     return state.phase is Phase.DECIDE and banks_on_target(state) and _BANK in legal_actions(state)
@@ -103,6 +129,9 @@ class RandomBot:
             return rng.choice(safe or actions)
         if state.phase is Phase.DECIDE and _BANK in actions and banks_on_target(state):
             return _BANK
+        last = last_turn_move(state, actions)
+        if last is not None:
+            return last
         if _TAKE in actions and takeover_busts(state):
             actions = tuple(a for a in actions if a != _TAKE) or actions
         return rng.choice(actions)
@@ -123,6 +152,9 @@ class ThresholdBot:
             return self._start(state, actions)
         if state.phase is Phase.KEEP:
             return _best_keep(state, actions)
+        last = last_turn_move(state, actions)
+        if last is not None:
+            return last
         if _BANK in actions and (state.turn.total >= self.threshold or banks_on_target(state)):
             return _BANK
         if _THROW in actions:
@@ -165,6 +197,9 @@ class GreedyBot:
         if state.phase is not Phase.DECIDE:
             return self._inner.choose(state, rng)
         actions = legal_actions(state)
+        last = last_turn_move(state, actions)
+        if last is not None:
+            return last
         wanted = state.turn.total >= self.bank_threshold(state.in_hand)
         if _BANK in actions and (wanted or banks_on_target(state)):
             return _BANK

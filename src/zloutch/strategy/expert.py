@@ -206,11 +206,15 @@ class ExpertBot:
         return self._advisors[rules]
 
     def choose(self, state: GameState, rng: random.Random) -> Action:
-        from zloutch.strategy.bots import wins_by_banking
+        from zloutch.strategy.bots import last_turn_move, wins_by_banking
 
         if wins_by_banking(state):
             return Bank()  # a win at once, which the turn's points do not weigh
-        return self.advisor(state.rules).advise(state).best
+        best = self.advisor(state.rules).advise(state).best
+        if isinstance(best, Joker):
+            return best  # V-2: jokers set aside, the throw goes on (as its table plays it)
+        last = last_turn_move(state, legal_actions(state))
+        return best if last is None else last  # F-4: a last turn is won on the lead
 
     def turn_table(self, frame: TableFrame) -> PolicyTable:
         """Its choices as tables (the turn solver's, ties broken as ``choose`` breaks them:
@@ -245,11 +249,14 @@ class BoldBot:
         return self._expert.advisor(rules)
 
     def choose(self, state: GameState, rng: random.Random) -> Action:
-        from zloutch.strategy.bots import wins_by_banking
+        from zloutch.strategy.bots import last_turn_move, wins_by_banking
 
         if wins_by_banking(state):
             return Bank()  # a win at once
         advice = self.advisor(state.rules).advise(state)
+        last = last_turn_move(state, legal_actions(state))
+        if last is not None and not isinstance(advice.best, Joker):
+            return last  # F-4: a last turn is won on the lead (jokers set aside go on)
         best, bank = advice.values[0]
         if state.phase is not Phase.DECIDE or not isinstance(best, Bank):
             return best
