@@ -129,13 +129,16 @@ def test_the_bot_values_a_four_player_turn_by_the_field_and_says_so() -> None:
 @pytest.mark.parametrize(
     ("players", "games"),
     [
-        pytest.param(4, 4000, id="4", marks=pytest.mark.slow),
-        pytest.param(6, 4000, id="6", marks=pytest.mark.slow),
+        pytest.param(4, 16000, id="4", marks=pytest.mark.slow),
+        pytest.param(6, 16000, id="6", marks=pytest.mark.slow),
     ],
 )
 def test_the_bot_beats_expert_seats_at_a_table_of_four_and_six(players: int, games: int) -> None:
     """One optimal seat against expert seats (seats rotate): its win rate is above the fair
-    share by more than the 95% interval's half width."""
+    share by more than the 95% interval's half width. Since every bot plays its last turn
+    (F-4) on the lead (``bots.last_turn_move``), the experts lose less there and the edge is
+    narrower: 0.261 at four, 0.179 at six over 16,000 games (4,000 showed 0.263 and 0.169,
+    within their intervals of the fair share)."""
     rules = load_rules(GREED)
     policies = [OptimalBot(solved(GREED)), *(ExpertBot() for _ in range(players - 1))]
     tally = play_games(rules, policies, seed=5, start=0, stop=games)
