@@ -25,7 +25,7 @@ from zloutch.app.store import game_solution_cached, load_game_solution
 from zloutch.engine import Bank, GameState, Keep, Phase, current_player
 from zloutch.engine.game import apply_legal, banked_score, legal_actions, reaches_target
 from zloutch.rules import RuleSet
-from zloutch.strategy.bots import wins_by_banking
+from zloutch.strategy.bots import last_turn_lead, wins_by_banking
 from zloutch.strategy.expert import LONG_RUN, WIN_PROBABILITY, Advice, TurnAdvisor
 from zloutch.strategy.game_solver import solved_model
 from zloutch.strategy.optimal import GameAdvisor
@@ -83,8 +83,8 @@ def with_target_note(state: GameState, advice: Advice) -> Advice:
     if _bank_wins(state):
         return Advice(((Bank(), bank), *others), advice.objective, WINS_NOTE)
     after = banked_score(rules, state.sheets[t.player].score, t.total)
-    if _last_turn(state):
-        lead = max(s.score for i, s in enumerate(state.sheets) if i != t.player)
+    lead = last_turn_lead(state)
+    if lead is not None:
         if after < lead:
             note = (
                 f"banking ends this last turn (F-4) at {after}, below {lead}: it cannot win; "
@@ -100,12 +100,6 @@ def with_target_note(state: GameState, advice: Advice) -> Advice:
     )
 
 
-def _last_turn(state: GameState) -> bool:
-    """The player to move plays their last turn: another reached the target (F-4)."""
-    final = state.final
-    return final is not None and state.rules.game.final_turns and state.turn.player != final.holder
-
-
 def _bank_wins(state: GameState) -> bool:
     """At a decision, banking is legal and wins the game at once: a target to reach with
     nothing after it (G-2, ``wins_by_banking``; not an exact one, whose values read it), or
@@ -115,12 +109,12 @@ def _bank_wins(state: GameState) -> bool:
     if not state.rules.game.exact_target and wins_by_banking(state):
         return True
     final, t = state.final, state.turn
-    if not _last_turn(state) or final is None or Bank() not in legal_actions(state):
+    lead = last_turn_lead(state)  # F-4: the best other score, in a last turn
+    if lead is None or final is None or Bank() not in legal_actions(state):
         return False
     if (t.player + 1) % len(state.sheets) != final.stop_before:
         return False  # others play after: banking ahead of them is a lead, not a win
-    after = banked_score(state.rules, state.sheets[t.player].score, t.total)
-    return after > max(s.score for i, s in enumerate(state.sheets) if i != t.player)
+    return banked_score(state.rules, state.sheets[t.player].score, t.total) > lead
 
 
 def _winning_keep_first(state: GameState, advice: Advice) -> Advice:
