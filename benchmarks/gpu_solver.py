@@ -58,12 +58,21 @@ TOLERANCE = 1e-12
 
 
 class Meter:
-    """Time spent in the kernel's calls (``CudaLevel``: sending a batch, each pass)."""
+    """Time spent in the kernel's calls (``CudaLevel``: sending a batch, each pass;
+    ``CudaSweep.run``: a sweep of F-1's levels queued and waited for, the win table sent and
+    brought back) and the launches made."""
 
     def __init__(self) -> None:
         self.seconds = 0.0
         self.launches = 0
         init, starts = cuda_kernel.CudaLevel.__init__, cuda_kernel.CudaLevel.starts
+        run = cuda_kernel.CudaSweep.run
+
+        def timed_run(sweep: Any, *args: Any) -> None:
+            begin = time.perf_counter()
+            run(sweep, *args)
+            self.seconds += time.perf_counter() - begin
+            self.launches += sweep.launches
 
         def timed_init(level: Any, *args: Any, **kwargs: Any) -> None:
             begin = time.perf_counter()
@@ -79,6 +88,7 @@ class Meter:
 
         cuda_kernel.CudaLevel.__init__ = timed_init  # type: ignore[method-assign,assignment]
         cuda_kernel.CudaLevel.starts = timed_starts  # type: ignore[method-assign,assignment]
+        cuda_kernel.CudaSweep.run = timed_run  # type: ignore[method-assign,assignment]
 
     def reset(self) -> None:
         self.seconds = 0.0

@@ -28,18 +28,23 @@ def main(out: Path) -> None:
         sys.exit(NO_NVVM)
     dispatcher.get_current_device = lambda: Hopper()
     from zloutch.strategy.kernels import cuda_device
-    from zloutch.strategy.kernels.cuda import DeviceBanks, DeviceOut, DeviceTurn
+    from zloutch.strategy.kernels.cuda import DeviceBanks, DeviceOut, DeviceSweep, DeviceTurn
 
     ints, doubles = types.int32[::1], types.float64[::1]
     banks = types.NamedTuple(
         (
-            types.boolean,  # by_score
+            types.int64,  # mode
             types.float64[:, :, ::1],  # bank
             types.uint8[:, :, ::1],  # same
             types.uint8[:, :, ::1],  # allowed
-            ints,  # pair_allowed
+            ints,  # pair_score
             types.float64[:, ::1],  # value
             types.uint8[:, ::1],  # nothing
+            types.int8[:, ::1],  # kind
+            types.int32[:, ::1],  # bank_x
+            types.float64[:, ::1],  # win
+            types.int64,  # low
+            ints,  # pair_opp
         ),
         DeviceBanks,
     )
@@ -53,8 +58,10 @@ def main(out: Path) -> None:
         DeviceTurn,
     )
     outputs = types.NamedTuple(
-        (types.float64[:, ::1], types.boolean, *[types.float64[:, :, ::1]] * 2), DeviceOut
+        (types.float64[:, ::1], types.boolean, *[types.float64[:, :, ::1]] * 2, types.boolean),
+        DeviceOut,
     )
+    sweep = types.NamedTuple((types.int64, ints, ints, doubles), DeviceSweep)
     signature = (
         ints,  # rows
         types.float64[:, ::1],  # farkle, win, boundary
@@ -62,6 +69,7 @@ def main(out: Path) -> None:
         banks,
         turn,
         outputs,
+        sweep,
         types.float64[:, ::1],  # scratch
     )
     for name in ("in_shared", "in_global"):
@@ -72,6 +80,9 @@ def main(out: Path) -> None:
             print(f"no NVVM: {error}", file=sys.stderr)
             sys.exit(NO_NVVM)
         (out / f"{name}.ptx").write_text(ptx)
+    gather = (types.int64, types.int64, ints, types.int64, doubles)
+    ptx, _ = cuda.compile_ptx(cuda_device.gather.py_func, gather, cc=(9, 0))
+    (out / "gather.ptx").write_text(ptx)
 
 
 if __name__ == "__main__":

@@ -14,6 +14,7 @@ from __future__ import annotations
 import sys
 from dataclasses import dataclass
 from functools import cache
+from typing import Any
 
 import numpy as np
 
@@ -124,6 +125,14 @@ GAMES: dict[str, tuple[str, str, int, int]] = {
         100,
         100,
     ),
+    # Each farkle costs the penalty: at the floor a batch writes farkles that its own pairs
+    # read (``CudaSweep`` copies them aside first).
+    "farkle penalty at the first farkle": (
+        "farkle_penalty = 50\nfarkle_penalty_after = 1",
+        "",
+        100,
+        100,
+    ),
 }
 
 
@@ -174,9 +183,22 @@ def main(out: str, which: str) -> None:
             results[f"{name}/start"] = start
             results[f"{name}/dstart"] = dstart
     else:
+        from zloutch.strategy.kernels import cuda
+
+        made: list[cuda.CudaSweep] = []
+        init = cuda.CudaSweep.__init__
+
+        def kept(sweep: cuda.CudaSweep, *args: Any, **kwargs: Any) -> None:
+            init(sweep, *args, **kwargs)
+            made.append(sweep)
+
+        cuda.CudaSweep.__init__ = kept  # type: ignore[method-assign]
         for name in GAMES:
             rules, _ = game_rules(name)
+            made.clear()
             solution = solve_game(rules, backend="cuda", **game_kwargs(name))
+            results[f"{name}/sweeps"] = np.asarray([len(made)])  # F-1's sweeps on the device
+            results[f"{name}/staged"] = np.asarray([sum(sweep.staged for sweep in made)])
             results[f"{name}/win"] = solution.win
             results[f"{name}/passes"] = np.asarray([solution.passes])
             if solution.counts is not None:

@@ -105,14 +105,20 @@ def test_kernel_equals_the_plain_kernel_bit_for_bit(
 @pytest.mark.slow
 def test_whole_games_on_the_kernel_equal_the_cpu_solve(tmp_path: Path) -> None:
     """Two-dice games: a reach target, final turns (F-4), the farkle penalty (F-1, its
-    farkle counts batched) with an exact target: the same win tables, counts and Newton
-    passes as the lane kernel, bit for bit (about a minute in the simulator)."""
+    sweeps on the device) with an exact target and at the first farkle: the same win
+    tables, counts and Newton passes as the lane kernel, bit for bit (about two minutes in
+    the simulator). At the first farkle, batches at the floor read farkles they write: they
+    are copied aside first, as the host's sweep reads them before the batch."""
     found = in_simulator(tmp_path, "games")
     for name in GAMES:
         rules, _ = game_rules(name)
         cpu = solve_game(rules, backend="numba", threads=1, **game_kwargs(name))
         assert np.array_equal(found[f"{name}/win"], cpu.win, equal_nan=True), name
         assert int(found[f"{name}/passes"][0]) == cpu.passes, name
+        penalty = rules.turn.farkle_penalty > 0
+        assert int(found[f"{name}/sweeps"][0]) == penalty, name  # one layout, many sweeps
+        staged = int(found[f"{name}/staged"][0])
+        assert (staged > 0) == (penalty and rules.turn.farkle_penalty_after == 1), name
         if cpu.counts is not None:
             assert np.array_equal(found[f"{name}/counts"], cpu.counts, equal_nan=True), name
 

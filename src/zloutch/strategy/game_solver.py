@@ -508,7 +508,7 @@ class _Game:
         self._banks = (low, (x, reached, lost, allowed))
         self._win = win
         self._score_banks = None
-        if win is None or self.backend != "numba":
+        if win is None or self.backend not in ("numba", "cuda"):
             return
         inside = ~reached & ~lost
         nothing = inside & (x == scores[:, None])
@@ -716,6 +716,55 @@ def penalty_sweep(game: _Game, low: int, W: Floats) -> Iterator[tuple[Ints, Ints
         yield i, j, _level_batches(game, low, W, i, j, groups)
 
 
+def _device_sweep(game: _Game, low: int, W: Floats, penalty: int) -> tuple[Any, int, int]:
+    """F-1's sweep laid out for the GPU (``kernels.cuda.CudaSweep``), with the passes and
+    states it counts: every level of ``penalty_sweep``, its batches as ``_score_batches``,
+    each pair reading its farkle where ``_solve_penalty``'s loop reads it and writing its
+    value where that loop writes it, in ``W`` (``[fa, fb, i, j]``) flat."""
+    from zloutch.strategy.kernels.cuda import CudaSweep, SweepBatch
+
+    assert game._score_banks is not None, "tabulate_banks(low, win) first"
+    k, n = int(W.shape[0]), int(W.shape[-1])
+
+    def at(fa: int, fb: int, x: Ints, y: Ints) -> Ints:
+        return np.asarray(((fa * k + fb) * n + x) * n + y, dtype=np.int64)
+
+    levels: list[list[SweepBatch]] = []
+    passes = states = 0
+    for i, j, _ in penalty_sweep(game, low, W):
+        rows = game.rows_of(i + low)
+        batches = []
+        for group in _count_groups(k):
+            reads = [
+                at(fb, fa + 1, j, i) if fa + 1 < k else at(fb, 0, j, np.maximum(i - penalty, 0))
+                for fa, fb in group
+            ]
+            batches.append(
+                SweepBatch(
+                    rows=np.concatenate([rows] * len(group)),
+                    score=np.concatenate([i] * len(group)),
+                    opp=np.concatenate([j + fb * k * n for _, fb in group]),
+                    farkle_at=np.concatenate(reads),
+                    write_at=np.concatenate([at(fa, fb, i, j) for fa, fb in group]),
+                )
+            )
+            passes += len(group)
+            states += int(rows.sum()) * len(group) * game.tables.columns
+        levels.append(batches)
+    banks = game._score_banks
+    sweep = CudaSweep(
+        game.tables,
+        banks.kind,
+        banks.bank_x,
+        banks.allowed,
+        low,
+        (k * k * n, n),
+        game.exact,
+        levels,
+    )
+    return sweep, passes, states
+
+
 def _count_groups(k: int) -> list[list[tuple[int, int]]]:
     """The batches of a level: the pairs of farkles in a row (fa, fb) by their sum, the
     highest first (a farkle reads the batch before: one more)."""
@@ -833,14 +882,17 @@ def _solve_penalty(
     W = _penalty_start(game, low, n, k)
     # The lane kernel reads the banks from W itself, but not F-4's last turns (which read
     # the opponent's score, moved along in W's rows there).
-    by_score = game.backend == "numba" and game.last is None
+    by_score = game.backend in ("numba", "cuda") and game.last is None
     game.tabulate_banks(low, W.reshape(k * k * n, n) if by_score else None)
+    # On a GPU the win table stays on the device: a sweep is one launch a batch, queued.
+    device = _device_sweep(game, low, W, penalty) if by_score and game.backend == "cuda" else None
     levels = 2 * n - 1
     ones_cache: dict[int, Floats] = {}
     laid: dict[int, list[tuple[list[tuple[int, int]], Ints, Level]]] = {}
     # One buffer for every batch kept in ``laid``, as large as the lowest score's rows (the
     # most): grown level by level, each batch kept would hold the buffer of its time.
-    game.buffer(game.rows_of(np.array([low], dtype=np.int64)))
+    if game.backend == "numba":
+        game.buffer(game.rows_of(np.array([low], dtype=np.int64)))
     passes = states = sweeps = 0
     residual = float("inf")
     changes: list[float] = []
@@ -849,7 +901,21 @@ def _solve_penalty(
         expected = _sweeps_expected(changes, tolerance, max_sweeps)
         change = 0.0
         read = W[:, 0].copy()  # what this sweep reads of the sweep before (see _Mixing)
-        for done, (i, j, laid_out) in enumerate(penalty_sweep(game, low, W)):
+        if device is not None:
+            sweep, sweep_passes, sweep_states = device
+            before = W.copy()
+
+            def after_level(done: int, sweeps: int = sweeps, expected: int = expected) -> None:
+                if progress is not None:
+                    progress(sweeps * levels + done + 1, expected * levels)
+
+            sweep.run(W, after_level)
+            change = float(np.max(np.abs(W - before)))  # each value is written once a sweep
+            passes += sweep_passes
+            states += sweep_states
+        for done, (i, j, laid_out) in enumerate(
+            penalty_sweep(game, low, W) if device is None else []
+        ):
             size = len(i)
             if by_score:  # laid out once for every sweep: the banks are read from W
                 if done not in laid:

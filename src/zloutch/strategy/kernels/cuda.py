@@ -17,8 +17,9 @@ where it leads. Within a block, for each total from the pair's top down to 0:
    for its derivative, rounded once each;
 2. ``syncthreads``; one thread per node adds its signatures' products in their order (the
    plain kernel's sum, bit for bit: multiplications and additions are libdevice's ``_rn``
-   functions, which the compiler never fuses into an FMA), then values the hands that throw
-   from that node (bank or throw); ``syncthreads``.
+   functions, which the compiler never fuses into an FMA; the products are read four ahead
+   of the additions, which then wait for one another only), then values the hands that
+   throw from that node (bank or throw); ``syncthreads``.
 
 Nodes reached at the same total by an option worth no points (jokers' throws, V-2) are
 valued before the nodes that read them: steps 1 and 2 run once per dependency level of the
@@ -35,12 +36,20 @@ Newton's method sends three numbers a pair (farkle, win, boundary), runs one lau
 brings back two (value and derivative at the start of the turn). ``full`` launches also
 write every (pair, total, column) as ``solve_pairs`` returns them.
 
+Under F-1 the game solver's sweeps run on the device whole (``CudaSweep``): the win table of
+every farkle count stays there with the tables by score, every batch of every level is laid
+out once, and a sweep queues one launch a batch without waiting for any. Each block reads
+its pair's farkle from the table and its banks from the tables by score and the table, as
+the lane kernel does, and writes its value into the table; the values alone (the level's
+batches form no cycle: no Newton step, no derivative, half the ring). The host sends the
+table and brings it back once a sweep.
+
 Without a GPU the same kernel runs in Numba's CUDA simulator (``NUMBA_ENABLE_CUDASIM=1``
 before Numba is imported; very slow, for the tests). ``numba.cuda`` is imported only by this
 module, on first use, and by ``cuda_device`` (the kernels), and this module only when the
-``cuda`` backend is asked for. The kernels' arguments are grouped in three tuples
+``cuda`` backend is asked for. The kernels' arguments are grouped in tuples
 (``DeviceBanks``, ``DeviceTurn``, ``DeviceOut``), which Numba's dispatcher passes as their
-fields.
+fields, and a sweep's launches the fourth (``DeviceSweep``).
 """
 
 from __future__ import annotations
@@ -48,6 +57,7 @@ from __future__ import annotations
 import importlib
 import warnings
 import weakref
+from collections.abc import Callable
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -158,28 +168,51 @@ class DeviceTurn(NamedTuple):
 
 
 class DeviceBanks(NamedTuple):
-    """A batch's banks on the device: ``by_score`` (``LevelBanks``: ``allowed`` by score,
-    ``pair_allowed`` each pair's row of it, ``value`` and ``nothing`` by pair and total),
-    else ``bank`` and ``same`` by pair, total and hand (``solve_pairs``'s form); the form not
-    used holds one-element arrays."""
+    """A batch's banks on the device, in one of three forms (``mode``, ``cuda_device``'s
+    ``HANDS``, ``LEVEL``, ``TABLES``): ``bank`` and ``same`` by pair, total and hand
+    (``solve_pairs``'s form); ``LevelBanks`` (``value`` and ``nothing`` by pair and total,
+    ``allowed`` by score, ``pair_score`` each pair's row of it); or the tables by score of a
+    whole solve (``ScoreBanks``: ``kind``, ``bank_x`` and ``allowed`` by score and total)
+    with the win table on the device (``win``, from score ``low``; ``pair_opp`` each pair's
+    row of it), as the lane kernel reads them. The fields a form does not use hold
+    one-element arrays."""
 
-    by_score: bool
+    mode: int
     bank: Any
     same: Any
     allowed: Any
-    pair_allowed: Any
+    pair_score: Any
     value: Any
     nothing: Any
+    kind: Any
+    bank_x: Any
+    win: Any
+    low: int
+    pair_opp: Any
 
 
 class DeviceOut(NamedTuple):
     """Where a launch writes: each pair's start value and derivative (``out``), and when
-    ``full`` every (pair, total, column) in ``values`` and ``deriv``."""
+    ``full`` every (pair, total, column) in ``values`` and ``deriv``. Without
+    ``derivative`` the values alone are computed (half the ring), the derivatives NaN."""
 
     out: Any
     full: bool
     values: Any
     deriv: Any
+    derivative: bool
+
+
+class DeviceSweep(NamedTuple):
+    """A sweep's launch (``CudaSweep``): its pairs from ``offset`` in the sweep's arrays
+    (the rows too), each reading its farkle at ``flat[farkle_at[p]]`` (the win table, flat)
+    and writing its start value at ``flat[write_at[p]]``; for other launches, offset 0 and
+    one-element arrays."""
+
+    offset: int
+    farkle_at: Any
+    write_at: Any
+    flat: Any
 
 
 def device_turn(turn: FlatTurn) -> DeviceTurn:
@@ -218,10 +251,12 @@ def widest(turn: FlatTurn) -> int:
     return int(by_level.max(initial=1))
 
 
-def scratch(turn: FlatTurn) -> int:
-    """Doubles of a block's ring, products and banks of a row."""
+def scratch(turn: FlatTurn, derivative: bool = True) -> int:
+    """Doubles of a block's ring, products and banks of a row (values, and derivatives with
+    ``derivative``)."""
     ring = (turn.max_points + 1) * turn.columns
-    return 2 * (ring + int(turn.sig_prob.shape[0]) + int(turn.hand_col.shape[0]))
+    width = 2 if derivative else 1
+    return width * (ring + int(turn.sig_prob.shape[0]) + int(turn.hand_col.shape[0]))
 
 
 _on_device: dict[int, tuple[weakref.ref[FlatTurn], DeviceTurn]] = {}
@@ -263,6 +298,50 @@ def _kernels() -> tuple[Any, Any]:
     from zloutch.strategy.kernels import cuda_device
 
     return cuda_device.in_shared, cuda_device.in_global
+
+
+HANDS, LEVEL, TABLES = 0, 1, 2
+"""``DeviceBanks.mode`` (``cuda_device``'s constants, which this module cannot import without
+importing ``numba.cuda``)."""
+
+
+class _Placeholders(NamedTuple):
+    """One-element arrays for the arguments a launch does not use, made once a process."""
+
+    banks: DeviceBanks
+    sweep: DeviceSweep
+    full: Any
+    out: Any
+    scratch: Any
+
+
+_placeholder: list[_Placeholders] = []
+
+
+def _placeholders() -> _Placeholders:
+    if not _placeholder:
+        cuda = _numba_cuda()
+
+        def one(shape: tuple[int, ...], dtype: Any = np.float64) -> Any:
+            return cuda.to_device(np.zeros(shape, dtype=dtype))
+
+        banks = DeviceBanks(
+            mode=HANDS,
+            bank=one((1, 1, 1)),
+            same=one((1, 1, 1), np.uint8),
+            allowed=one((1, 1, 1), np.uint8),
+            pair_score=one((1,), np.int32),
+            value=one((1, 1)),
+            nothing=one((1, 1), np.uint8),
+            kind=one((1, 1), np.int8),
+            bank_x=one((1, 1), np.int32),
+            win=one((1, 1)),
+            low=0,
+            pair_opp=one((1,), np.int32),
+        )
+        sweep = DeviceSweep(0, one((1,), np.int32), one((1,), np.int32), one((1,)))
+        _placeholder.append(_Placeholders(banks, sweep, one((1, 1, 1)), one((1, 2)), one((1, 1))))
+    return _placeholder[0]
 
 
 SIMULATOR_BLOCK = 4
@@ -353,15 +432,13 @@ class CudaLevel:
             return
         hands = int(turn.hand_col.shape[0])
         self._rows = cuda.to_device(np.ascontiguousarray(rows, dtype=np.int32))
-        one_double, one_byte = cuda.device_array((1, 1, 1)), cuda.device_array((1, 1, 1), np.uint8)
+        none = _placeholders()
         if scores is not None:
             nothing = np.ascontiguousarray(scores.nothing, dtype=np.bool_).view(np.uint8)
-            self._banks = DeviceBanks(
-                by_score=True,
-                bank=one_double,
-                same=one_byte,
+            self._banks = none.banks._replace(
+                mode=LEVEL,
                 allowed=_device_allowed(scores.allowed),
-                pair_allowed=cuda.to_device(np.ascontiguousarray(scores.score, np.int32)),
+                pair_score=cuda.to_device(np.ascontiguousarray(scores.score, np.int32)),
                 value=cuda.to_device(np.ascontiguousarray(scores.value, np.float64)),
                 nothing=cuda.to_device(nothing),
             )
@@ -372,22 +449,13 @@ class CudaLevel:
             if bank.shape[1] == 0:  # no rows at all: nothing is read
                 bank = np.zeros((self.pairs, 1, hands))
                 same = np.zeros((self.pairs, 1, hands), dtype=np.uint8)
-            self._banks = DeviceBanks(
-                by_score=False,
-                bank=cuda.to_device(bank),
-                same=cuda.to_device(same),
-                allowed=one_byte,
-                pair_allowed=cuda.device_array(1, np.int32),
-                value=cuda.device_array((1, 1)),
-                nothing=cuda.device_array((1, 1), np.uint8),
+            self._banks = none.banks._replace(
+                mode=HANDS, bank=cuda.to_device(bank), same=cuda.to_device(same)
             )
         self._scal = cuda.device_array((self.pairs, 3))  # farkle, win, boundary: each pass
         self._out = cuda.device_array((self.pairs, 2))
-        self._none = cuda.device_array((1, 1, 1))  # full tables not asked for
         self._scratch = (
-            cuda.device_array((1, 1))
-            if self.shared
-            else cuda.device_array((self.pairs, self.scratch))
+            none.scratch if self.shared else cuda.device_array((self.pairs, self.scratch))
         )
 
     def _launch(
@@ -395,11 +463,13 @@ class CudaLevel:
     ) -> None:
         scal = np.ascontiguousarray(np.stack([farkle, win, boundary], axis=1), dtype=np.float64)
         self._scal.copy_to_device(scal)
+        none = _placeholders()
         outputs = DeviceOut(
             self._out,
             full is not None,
-            self._none if full is None else full,
-            self._none if full_d is None else full_d,
+            none.full if full is None else full,
+            none.full if full_d is None else full_d,
+            True,
         )
         args = (
             self._rows,
@@ -408,6 +478,7 @@ class CudaLevel:
             self._banks,
             self._graph,
             outputs,
+            none.sweep,
             self._scratch,
         )
         in_shared, in_global = _kernels()
@@ -455,3 +526,159 @@ def solve_pairs_cuda(
         shared,
     )
     return level.tables(problem.farkle, problem.win, problem.boundary)
+
+
+class SweepBatch(NamedTuple):
+    """One launch of a sweep (``CudaSweep``), a pair each: its ``rows``, its row of the
+    tables by score (``score``: its score less the lowest) and of the win table (``opp``:
+    the opponent's), and where it reads its farkle (``1 - flat[farkle_at]``) and writes its
+    value (``flat[write_at]``) in the win table, flat."""
+
+    rows: Ints
+    score: Ints
+    opp: Ints
+    farkle_at: Ints
+    write_at: Ints
+
+
+SYNC_EVERY = 16
+"""Levels queued between two waits for the device in a sweep: the progress reported is at
+most that far ahead of the work done."""
+
+
+class CudaSweep:
+    """Sweeps of the game's levels on the device, where the win table stays (F-1's solve).
+
+    Every batch of every level is laid out once (``SweepBatch``: the pairs' rows, scores and
+    where they read and write), with the tables by score (``kind``, ``bank_x``, ``allowed``:
+    ``banks.ScoreBanks``, the lane kernel's). A sweep (``run``) sends the win table, queues
+    one launch a batch without waiting (the device runs them in order, each reading its
+    farkles and banks from the table as the launches before left it, the values alone, no
+    derivative), and brings the table back. A batch that would write a farkle that one of
+    its own pairs reads (a penalty at the first farkle, at the floor) has its farkles
+    copied aside first (``cuda_device.gather``), as a sweep on the host reads them before
+    the batch."""
+
+    def __init__(
+        self,
+        turn: FlatTurn,
+        kind: npt.NDArray[np.int8],
+        bank_x: Ints,
+        allowed: npt.NDArray[np.bool_],
+        low: int,
+        shape: tuple[int, int],
+        boundary_is_farkle: bool,
+        levels: list[list[SweepBatch]],
+        block: int | None = None,
+        shared: bool | None = None,
+    ) -> None:
+        cuda = _numba_cuda()
+        self._cuda = cuda
+        self.turn = turn
+        self.shape = shape
+        self.size = shape[0] * shape[1]
+        batches = [batch for level in levels for batch in level]
+        pairs = sum(len(batch.rows) for batch in batches)
+        if self.size + pairs >= 2**31:
+            raise ValueError(f"a win table of {self.size:,} values is too large for the kernel")
+        self._graph = _device_turn(turn)
+        self.scratch = scratch(turn, derivative=False)
+        self.block = block or (SIMULATOR_BLOCK if simulated() else block_size(turn))
+        self.shared = self.scratch * 8 <= SHARED_LIMIT if shared is None else shared
+        self.d_boundary = 1.0 if boundary_is_farkle else 0.0
+
+        def ints(parts: list[Ints]) -> Any:
+            joined = np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64)
+            return cuda.to_device(np.ascontiguousarray(joined, dtype=np.int32))
+
+        source = [batch.farkle_at for batch in batches]
+        reads: list[Ints] = []
+        self._levels: list[list[tuple[int, int, bool]]] = []
+        offset = 0
+        for level in levels:
+            launches = []
+            for batch in level:
+                count = len(batch.rows)
+                staged = bool(np.isin(batch.farkle_at, batch.write_at).any())
+                at = self.size + offset + np.arange(count) if staged else batch.farkle_at
+                reads.append(np.asarray(at, dtype=np.int64))
+                if count:
+                    launches.append((offset, count, staged))
+                offset += count
+            self._levels.append(launches)
+        self._rows = ints([batch.rows for batch in batches])
+        self._source = ints(source)
+        self._sweep = DeviceSweep(
+            0,
+            ints(reads),
+            ints([batch.write_at for batch in batches]),
+            cuda.device_array(self.size + max(pairs, 1)),
+        )
+        self._banks = _placeholders().banks._replace(
+            mode=TABLES,
+            allowed=_device_allowed(allowed),
+            pair_score=ints([batch.score for batch in batches]),
+            kind=cuda.to_device(np.ascontiguousarray(kind, dtype=np.int8)),
+            bank_x=cuda.to_device(np.ascontiguousarray(bank_x, dtype=np.int32)),
+            win=self._sweep.flat[: self.size].reshape(shape),
+            low=low,
+            pair_opp=ints([batch.opp for batch in batches]),
+        )
+        widest = max((count for level in self._levels for _, count, _ in level), default=1)
+        none = _placeholders()
+        self._outputs = DeviceOut(none.out, False, none.full, none.full, False)
+        self._scratch = none.scratch if self.shared else cuda.device_array((widest, self.scratch))
+
+    @property
+    def launches(self) -> int:
+        """Launches a sweep makes: one a batch, and one more for each batch staged."""
+        return sum(1 + staged for level in self._levels for _, _, staged in level)
+
+    @property
+    def staged(self) -> int:
+        """Batches whose farkles are copied aside before they run (see the class)."""
+        return sum(staged for level in self._levels for _, _, staged in level)
+
+    def run(self, win: Floats, after_level: Callable[[int], None] | None = None) -> None:
+        """One sweep of every level, in order, on ``win`` (the host's table, in place, of
+        ``shape``'s size: ``W`` of the solve, every count's table one under the other):
+        ``after_level(i)`` once level ``i``'s launches are queued (at most ``SYNC_EVERY``
+        levels ahead of the device)."""
+        if win.size != self.size or not win.flags.c_contiguous:
+            raise ValueError(f"a win table of shape {win.shape}, not {self.shape} (contiguous)")
+        cuda = self._cuda
+        flat = self._sweep.flat
+        table = flat[: self.size]
+        table.copy_to_device(win.reshape(-1))
+        in_shared, in_global = _kernels()
+        from zloutch.strategy.kernels.cuda_device import gather
+
+        none = _placeholders()
+        with warnings.catch_warnings():
+            warnings.filterwarnings("ignore", message="Grid size .* will likely result in GPU")
+            for index, launches in enumerate(self._levels):
+                for offset, count, staged in launches:
+                    if staged:
+                        gather[-(-count // 128), 128](
+                            offset, count, self._source, self.size + offset, flat
+                        )
+                    if self.shared:
+                        kernel = in_shared[count, self.block, 0, self.scratch * 8]
+                    else:
+                        kernel = in_global[count, self.block]
+                    kernel(
+                        self._rows,
+                        none.out,
+                        self.d_boundary,
+                        self._banks,
+                        self._graph,
+                        self._outputs,
+                        self._sweep._replace(offset=offset),
+                        self._scratch,
+                    )
+                if after_level is not None:
+                    if (index + 1) % SYNC_EVERY == 0:
+                        cuda.synchronize()
+                    after_level(index)
+        cuda.synchronize()
+        table.copy_to_host(win.reshape(-1))
