@@ -229,3 +229,21 @@ def test_device_cuda_without_a_gpu_is_one_line(monkeypatch: pytest.MonkeyPatch) 
     assert result.output.strip().splitlines() == [
         "error: --device cuda: no GPU here (--device cpu solves on the processor)"
     ]
+
+
+@pytest.mark.parametrize("bold", ["", "\x1b[1m"])
+def test_the_low_occupancy_warning_is_silenced_as_either_numba_writes_it(bold: str) -> None:
+    """A launch of a level's few hundred blocks is meant: Numba's warning about it is
+    silenced, as Numba writes it and as NVIDIA's numba-cuda does (in bold), at every launch
+    of a sweep (thousands) that would fill the terminal."""
+    import warnings
+
+    from zloutch.strategy.kernels.cuda import LOW_OCCUPANCY
+
+    message = f"{bold}Grid size 3 will likely result in GPU under-utilization due to low occupancy."
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        warnings.filterwarnings("ignore", message=LOW_OCCUPANCY)
+        warnings.warn(message, stacklevel=1)
+        warnings.warn("another warning", stacklevel=1)
+    assert [str(w.message) for w in seen] == ["another warning"]

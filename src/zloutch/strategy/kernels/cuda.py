@@ -344,6 +344,10 @@ def _placeholders() -> _Placeholders:
     return _placeholder[0]
 
 
+LOW_OCCUPANCY = r"(\x1b\[\d+m)?Grid size .* will likely result in GPU"
+"""Numba's warning at a launch of fewer blocks than the GPU could hold, as intended here (each
+block is long), which NVIDIA's numba-cuda prints in bold."""
+
 SIMULATOR_BLOCK = 4
 """Threads in a block in Numba's simulator, where each is a Python thread and a barrier
 costs them all a switch: the tests' whole games run there in a minute rather than seven."""
@@ -489,7 +493,7 @@ class CudaLevel:
         with warnings.catch_warnings():
             # A level has a few hundred pairs, a block each: fewer blocks than the GPU could
             # hold, as intended (each block is long), which Numba warns about at every launch.
-            warnings.filterwarnings("ignore", message="Grid size .* will likely result in GPU")
+            warnings.filterwarnings("ignore", message=LOW_OCCUPANCY)
             kernel(*args)
 
     def starts(self, farkle: Floats, win: Floats, boundary: Floats) -> tuple[Floats, Floats]:
@@ -655,7 +659,7 @@ class CudaSweep:
 
         none = _placeholders()
         with warnings.catch_warnings():
-            warnings.filterwarnings("ignore", message="Grid size .* will likely result in GPU")
+            warnings.filterwarnings("ignore", message=LOW_OCCUPANCY)  # as in CudaLevel
             for index, launches in enumerate(self._levels):
                 for offset, count, staged in launches:
                     if staged:

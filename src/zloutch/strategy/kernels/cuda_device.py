@@ -58,6 +58,32 @@ def node_sum(ring, at, first, end):
 
 
 @cuda.jit(device=True)
+def node_sums(ring, at, dat, first, end):
+    """``node_sum`` of the values (from ``at``) and of the derivatives (from ``dat``) in one
+    loop: the two chains of additions run side by side."""
+    value = 0.0
+    deriv = 0.0
+    s = first
+    while s + 4 <= end:
+        a0 = ring[at + s]
+        a1 = ring[at + s + 1]
+        a2 = ring[at + s + 2]
+        a3 = ring[at + s + 3]
+        d0 = ring[dat + s]
+        d1 = ring[dat + s + 1]
+        d2 = ring[dat + s + 2]
+        d3 = ring[dat + s + 3]
+        value = add(add(add(add(value, a0), a1), a2), a3)
+        deriv = add(add(add(add(deriv, d0), d1), d2), d3)
+        s += 4
+    while s < end:
+        value = add(value, ring[at + s])
+        deriv = add(deriv, ring[dat + s])
+        s += 1
+    return value, deriv
+
+
+@cuda.jit(device=True)
 def best_option(ring, row, span, opt_off, first, end):
     """The best of options ``first`` to ``end`` at the row starting at ``row`` (the first of
     equal ones, strict ``>``) and where it was read (-1: none), two reads ahead."""
@@ -133,7 +159,8 @@ def solve(ring, rows, scal, d_boundary, banks, turn, outputs, sweep):
     # Every slot starts as the rows past the top: the boundary in the turn's columns, the
     # farkle and the win in theirs (never written again), so an option reads its row and
     # column as they are, whichever the row.
-    for i in range(tid, span, step):
+    i = tid
+    while i < span:  # (strided loops as while loops: a range's trip count divides)
         c = i % columns
         if c == 0:
             ring[i] = farkle
@@ -147,13 +174,15 @@ def solve(ring, rows, scal, d_boundary, banks, turn, outputs, sweep):
             ring[i] = boundary
             if derivative:
                 ring[derivs + i] = d_boundary
+        i += step
     cuda.syncthreads()
     for t in range(top - 1, -1, -1):
         row = (t % ring_rows) * columns  # where row t's slot starts
         # The row's banks, read by the last threads (the fewest signatures) while the
         # others take the best of their options; read by the nodes after step 1's barrier
         # (the last row's nodes read theirs before the barrier that ended it).
-        for h in range(step - 1 - tid, hands, step):
+        h = step - 1 - tid
+        while h < hands:
             b = NEG_INF
             db = 0.0
             if mode == HANDS:
@@ -184,8 +213,11 @@ def solve(ring, rows, scal, d_boundary, banks, turn, outputs, sweep):
             ring[hb + h] = b
             if derivative:
                 ring[hdb + h] = db
+            h += step
         for k in range(levels):
-            for s in range(sig_start[level_start[k]] + tid, sig_start[level_start[k + 1]], step):
+            s = sig_start[level_start[k]] + tid
+            last = sig_start[level_start[k + 1]]
+            while s < last:
                 best, at = best_option(ring, row, span, opt_off, opt_start[s], opt_start[s + 1])
                 ring[pv + s] = mul(sig_prob[s], best)
                 if derivative:
@@ -193,12 +225,15 @@ def solve(ring, rows, scal, d_boundary, banks, turn, outputs, sweep):
                     if at >= 0:
                         dbest = ring[derivs + at]
                     ring[pd + s] = mul(sig_prob[s], dbest)
+                s += step
             cuda.syncthreads()
-            for n in range(level_start[k] + tid, level_start[k + 1], step):
-                value = node_sum(ring, pv, sig_start[n], sig_start[n + 1])
-                deriv = 0.0
+            n = level_start[k] + tid
+            while n < level_start[k + 1]:
                 if derivative:
-                    deriv = node_sum(ring, pd, sig_start[n], sig_start[n + 1])
+                    value, deriv = node_sums(ring, pv, pd, sig_start[n], sig_start[n + 1])
+                else:
+                    value = node_sum(ring, pv, sig_start[n], sig_start[n + 1])
+                    deriv = 0.0
                 col = node_col[n]
                 ring[row + col] = value
                 if derivative:
@@ -222,6 +257,7 @@ def solve(ring, rows, scal, d_boundary, banks, turn, outputs, sweep):
                     if full:
                         full_values[p, t, col] = hv
                         full_deriv[p, t, col] = hd
+                n += step
             cuda.syncthreads()
     if tid == 0:
         value = ring[start_col] if top > 0 else 0.0  # row 0 is slot 0
