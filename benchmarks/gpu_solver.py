@@ -1,7 +1,7 @@
 """The game solver on an NVIDIA GPU (the CUDA kernel, ``--device cuda``): farkle and zilch.
 
-Run, from the repository's root, on a machine with an NVIDIA GPU (about 4 minutes on one
-H200 with every check, 2026-12-04)::
+Run, from the repository's root, on a machine with an NVIDIA GPU (about 1.5 minutes on one
+H100 with every check, 2026-12-05)::
 
     PYTHONPATH=src python benchmarks/gpu_solver.py
 
@@ -31,9 +31,10 @@ so 0.0 is expected), and the same passes; the script exits 1 otherwise.
 --game --json`` prints, with the GPU's name, the time in the kernel's calls and the CPU's
 check).
 
-Targets (the issue): farkle under 2 s, the full zilch game under 30 s, on one H200. The
-figures measured on 2026-12-04 (farkle 3.7 s, zilch 93 s: not met) are in
-docs/performance.md, with ``benchmarks/gpu_probe.py``'s account of where the time goes.
+Targets (the issue): farkle under 2 s, the full zilch game under 30 s, on one H200. Measured
+on an H100 on 2026-12-05 (docs/performance.md): zilch 27.9 s (met), farkle 4.0 s (not met);
+the figures of 2026-12-04 are in docs/performance-history.md, with ``benchmarks/gpu_probe.py``'s
+account of where the time went then.
 """
 
 from __future__ import annotations
