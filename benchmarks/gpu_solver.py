@@ -32,7 +32,7 @@ so 0.0 is expected), and the same passes; the script exits 1 otherwise.
 check).
 
 Targets (the issue): farkle under 2 s, the full zilch game under 30 s, on one H200. Measured
-on an H100 on 2026-12-05 (docs/performance.md): zilch 27.9 s (met), farkle 4.0 s (not met);
+once on an H100 on 2026-12-05 (docs/performance.md): zilch 27.9 s, farkle 4.0 s (not met);
 the figures of 2026-12-04 are in docs/performance-history.md, with ``benchmarks/gpu_probe.py``'s
 account of where the time went then.
 """

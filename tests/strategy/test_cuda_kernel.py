@@ -247,3 +247,53 @@ def test_the_low_occupancy_warning_is_silenced_as_either_numba_writes_it(bold: s
         warnings.warn(message, stacklevel=1)
         warnings.warn("another warning", stacklevel=1)
     assert [str(w.message) for w in seen] == ["another warning"]
+
+
+def test_a_sweep_stages_only_the_batches_that_read_farkles_they_write() -> None:
+    """``sweep_launches`` (no GPU): a batch whose pairs read a farkle that one of them writes
+    reads it from a copy past the table (``size + pair``), the others where they point; an
+    empty batch makes no launch. (The simulator runs a launch's blocks one after another, so
+    a missing copy would not show there: this checks the layout itself.)"""
+    from zloutch.strategy.kernels.cuda import SweepBatch, sweep_launches
+
+    def batch(reads: list[int], writes: list[int]) -> SweepBatch:
+        n = len(reads)
+        ints = np.asarray
+        return SweepBatch(ints([3] * n), ints([0] * n), ints([0] * n), ints(reads), ints(writes))
+
+    levels = [
+        [batch([10, 11], [20, 21]), batch([5, 30], [30, 31])],
+        [batch([], []), batch([40], [41])],
+    ]
+    launches, reads = sweep_launches(levels, 100)
+    assert launches == [[(0, 2, False), (2, 2, True)], [(4, 1, False)]]
+    assert reads.tolist() == [10, 11, 102, 103, 40]
+
+
+def test_every_f1_presets_banks_raise_the_score() -> None:
+    """The GPU's sweep reads a bank's value from a higher level, solved by an earlier
+    launch: every preset under F-1 banks up (``banks_raise_scores``), and a table where a bank
+    that goes on leaves the score as it was is refused."""
+    from dataclasses import replace
+
+    from zloutch.rules import load_rules
+    from zloutch.strategy.game_solver import FLOOR, _Game, banks_raise_scores
+
+    checked = 0
+    for name in PRESETS:
+        rules = load_rules(name)
+        if not rules.turn.farkle_penalty:
+            continue
+        game = _Game(rules, "numba", None)
+        low = -(FLOOR // game.unit)
+        n = game.T - low
+        game.tabulate_banks(low, np.zeros((n, n)))
+        banks = game._score_banks
+        assert banks is not None and banks_raise_scores(banks), name
+        kind = banks.kind.copy()
+        row, t = np.argwhere(kind == 1)[0]
+        bank_x = banks.bank_x.copy()
+        bank_x[row, t] = row + low  # a bank that goes on at the same score
+        assert not banks_raise_scores(replace(banks, bank_x=bank_x)), name
+        checked += 1
+    assert checked >= 2  # zilch, facebook-farkle

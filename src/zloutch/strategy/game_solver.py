@@ -716,6 +716,14 @@ def penalty_sweep(game: _Game, low: int, W: Floats) -> Iterator[tuple[Ints, Ints
         yield i, j, _level_batches(game, low, W, i, j, groups)
 
 
+def banks_raise_scores(banks: ScoreBanks) -> bool:
+    """Whether every bank after which the game goes on raises the score: it then reads the
+    opponent's values at a higher level of the score sum, which a sweep solves before (on
+    the GPU, in earlier launches: a launch must never read what it writes)."""
+    scores = np.arange(banks.kind.shape[0])[:, None] + banks.low
+    return not bool(np.any((banks.kind == 1) & (banks.bank_x <= scores)))
+
+
 def _device_sweep(game: _Game, low: int, W: Floats, penalty: int) -> tuple[Any, int, int]:
     """F-1's sweep laid out for the GPU (``kernels.cuda.CudaSweep``), with the passes and
     states it counts: every level of ``penalty_sweep``, its batches as ``_score_batches``,
@@ -729,6 +737,12 @@ def _device_sweep(game: _Game, low: int, W: Floats, penalty: int) -> tuple[Any, 
     def at(fa: int, fb: int, x: Ints, y: Ints) -> Ints:
         return np.asarray(((fa * k + fb) * n + x) * n + y, dtype=np.int64)
 
+    banks = game._score_banks
+    if not banks_raise_scores(banks):
+        raise ZloutchError(
+            "the GPU's sweep needs every bank to raise the score (these rules have a bank "
+            "that does not): solve on the CPU"
+        )
     levels: list[list[SweepBatch]] = []
     passes = states = 0
     for i, j, _ in penalty_sweep(game, low, W):
@@ -751,7 +765,6 @@ def _device_sweep(game: _Game, low: int, W: Floats, penalty: int) -> tuple[Any, 
             passes += len(group)
             states += int(rows.sum()) * len(group) * game.tables.columns
         levels.append(batches)
-    banks = game._score_banks
     sweep = CudaSweep(
         game.tables,
         banks.kind,

@@ -550,6 +550,34 @@ SYNC_EVERY = 16
 most that far ahead of the work done."""
 
 
+Launch = tuple[int, int, bool]
+"""A sweep's launch: its first pair in the sweep's arrays, its pairs, whether it is staged."""
+
+
+def sweep_launches(levels: list[list[SweepBatch]], size: int) -> tuple[list[list[Launch]], Ints]:
+    """The launches of a sweep's levels (no GPU needed), and where each pair reads its
+    farkle in the flat table: where ``farkle_at`` says, except in a batch that writes one of
+    the farkles its pairs read (``write_at``), which is staged: its farkles are copied to
+    ``size + pair`` (past the win table) before it runs, and read there. Launches in one
+    stream run in order, so a batch reads what the batches before it wrote; only its own
+    writes could race with its reads."""
+    launches: list[list[Launch]] = []
+    reads: list[Ints] = []
+    offset = 0
+    for level in levels:
+        here = []
+        for batch in level:
+            count = len(batch.rows)
+            staged = bool(np.isin(batch.farkle_at, batch.write_at).any())
+            at = size + offset + np.arange(count) if staged else batch.farkle_at
+            reads.append(np.asarray(at, dtype=np.int64))
+            if count:
+                here.append((offset, count, staged))
+            offset += count
+        launches.append(here)
+    return launches, np.concatenate(reads) if reads else np.zeros(0, dtype=np.int64)
+
+
 class CudaSweep:
     """Sweeps of the game's levels on the device, where the win table stays (F-1's solve).
 
@@ -596,25 +624,12 @@ class CudaSweep:
             return cuda.to_device(np.ascontiguousarray(joined, dtype=np.int32))
 
         source = [batch.farkle_at for batch in batches]
-        reads: list[Ints] = []
-        self._levels: list[list[tuple[int, int, bool]]] = []
-        offset = 0
-        for level in levels:
-            launches = []
-            for batch in level:
-                count = len(batch.rows)
-                staged = bool(np.isin(batch.farkle_at, batch.write_at).any())
-                at = self.size + offset + np.arange(count) if staged else batch.farkle_at
-                reads.append(np.asarray(at, dtype=np.int64))
-                if count:
-                    launches.append((offset, count, staged))
-                offset += count
-            self._levels.append(launches)
+        self._levels, reads = sweep_launches(levels, self.size)
         self._rows = ints([batch.rows for batch in batches])
         self._source = ints(source)
         self._sweep = DeviceSweep(
             0,
-            ints(reads),
+            ints([reads]),
             ints([batch.write_at for batch in batches]),
             cuda.device_array(self.size + max(pairs, 1)),
         )
@@ -628,10 +643,10 @@ class CudaSweep:
             low=low,
             pair_opp=ints([batch.opp for batch in batches]),
         )
-        widest = max((count for level in self._levels for _, count, _ in level), default=1)
+        most = max((count for level in self._levels for _, count, _ in level), default=1)
         none = _placeholders()
         self._outputs = DeviceOut(none.out, False, none.full, none.full, False)
-        self._scratch = none.scratch if self.shared else cuda.device_array((widest, self.scratch))
+        self._scratch = none.scratch if self.shared else cuda.device_array((most, self.scratch))
 
     @property
     def launches(self) -> int:
