@@ -151,7 +151,7 @@ def test_a_file_extending_a_never_ending_file_is_refused(tmp_path: Path) -> None
     child.write_text('[rules]\nextends = "endless.toml"\n[game]\ntarget = 3\n', encoding="utf-8")
     with pytest.raises(InvalidRulesError) as info:
         endings.load_rules(str(child))
-    assert "endless.toml, extended by " in str(info.value)
+    assert "endless.toml, line 5, extended by " in str(info.value)  # target = 1
     assert "1 can never be hit exactly" in str(info.value)
     assert load_rules(str(child)).game.target == 3  # the rules layer alone reads it
 

@@ -124,7 +124,7 @@ def test_rules_show_refuses_an_extends_with_options(tmp_path: Any) -> None:
     path.write_text('[rules]\nextends = "dix-mille(joker)"\n', encoding="utf-8")
     line = error_line("rules", "show", str(path))
     # the file that holds the mistake first: a command may be given several
-    assert line.startswith(f"error: in {path}: rules.extends: 'dix-mille(joker)'")
+    assert line.startswith(f"error: in {path}, line 2: rules.extends: 'dix-mille(joker)'")
 
 
 def test_a_rule_files_mistake_names_the_file_first(tmp_path: Any) -> None:
@@ -133,8 +133,8 @@ def test_a_rule_files_mistake_names_the_file_first(tmp_path: Any) -> None:
     house = tmp_path / "h.toml"
     house.write_text('[rules]\nextends = "noh.toml"\n', encoding="utf-8")
     line = error_line("rules", "show", str(house))
-    assert line.startswith(f"error: in {house}: rules.extends: "), line
+    assert line.startswith(f"error: in {house}, line 2: rules.extends: "), line
     assert "cannot read the rule file" in line
     house.write_text('[rules]\nextends = "farkle"\n[turn]\nentri = 5\n', encoding="utf-8")
     line = error_line("score", "-r", str(house), "1", "5")
-    assert line == f"error: in {house}: turn.entri: unknown key (did you mean 'entry'?)"
+    assert line == f"error: in {house}, line 4: turn.entri: unknown key (did you mean 'entry'?)"

@@ -560,9 +560,14 @@ def test_an_error_in_an_extended_file_names_the_files(tmp_path: Path) -> None:
     err = error_of(top)
     assert err.key == "turn.entri"
     assert err.chain == (base, mid, top)
-    assert str(err).startswith(f"in {base}, extended by {mid}, extended by {top}: turn.entri:")
+    line = MINIMAL_FILE.count("\n") + 2  # entri, under [turn]
+    assert err.line == line
+    assert str(err).startswith(
+        f"in {base}, line {line}, extended by {mid}, extended by {top}: turn.entri:"
+    )
     # The file given itself is not named: the mistake is in the file you gave.
     assert str(error_of(base)).startswith("turn.entri: unknown key")
+    assert error_of(base).line == line
 
 
 # ------------------------------------------------------------------ files that cannot be played

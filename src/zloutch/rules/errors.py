@@ -48,22 +48,31 @@ class InvalidRulesError(ZloutchError):
     ``key`` names the offending key (``"turn.entry"``, ``"bump"``) when there is one, and
     ``reason`` says what is wrong with it. An error found in a rule file that another one
     extends names the files: ``chain`` lists them, the file the error is in first, then the
-    files that extend it (``in base.toml, extended by house.toml: turn.entri: ...``).
+    files that extend it (``in base.toml, line 9, extended by house.toml: turn.entri:
+    ...``). ``line``: the line of the file's text where the key is written (or its table),
+    where it could be found.
     """
 
     def __init__(
-        self, message: str, key: str | None = None, *, chain: tuple[str, ...] = ()
+        self,
+        message: str,
+        key: str | None = None,
+        *,
+        chain: tuple[str, ...] = (),
+        line: int | None = None,
     ) -> None:
         if key is not None and len(key) > LONG_KEY:  # a key made of a huge input
             key = key[: EXCERPT - 3] + "..."
         self.key = key
         self.reason = message
         self.chain = chain
+        self.line = line
         self.file: str | None = None
         """The rule file (or preset) whose own text holds the mistake, once known."""
         text = f"{key}: {message}" if key else message
         if chain:
-            text = f"in {', extended by '.join(chain)}: {text}"
+            first = f"{chain[0]}, line {line}" if line is not None else chain[0]
+            text = f"in {', extended by '.join((first, *chain[1:]))}: {text}"
         super().__init__(text)
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import re
 import stat
 import tomllib
 from collections.abc import Callable, Iterable, Mapping
@@ -140,7 +141,7 @@ def _load_extends(
         # A mistake inside the base: say which file it is in, and which files extend it.
         chain = exc.chain or (exc.file or name,)
         raise InvalidRulesError(
-            exc.reason, exc.key, chain=(*chain, source) if source else chain
+            exc.reason, exc.key, chain=(*chain, source) if source else chain, line=exc.line
         ) from None
 
 
@@ -290,8 +291,14 @@ def parse_rules_text(
     load_base: Callable[[str], RuleSet] | None = None,
     check: RuleCheck | None = None,
 ) -> RuleSet:
-    """Parse the text of a rule file; TOML syntax errors become InvalidRulesError."""
-    return _checked(_parse_text(text, source=source, load_base=load_base), check, source)
+    """Parse the text of a rule file; TOML syntax errors become InvalidRulesError. An error
+    in this text says on which line its key is written (``key_line``)."""
+    try:
+        return _checked(_parse_text(text, source=source, load_base=load_base), check, source)
+    except InvalidRulesError as exc:
+        if exc.line is None and not exc.chain and exc.key and exc.file == source:
+            exc.line = key_line(text, exc.key)  # the mistake is in this text: where
+        raise
 
 
 def _parse_text(
@@ -320,6 +327,65 @@ def _parse_text(
         ) from None
     _check_depth(data, source)
     return _parse_data(data, source=source, load_base=load_base)
+
+
+_BARE = r"[A-Za-z0-9_-]+"
+_PART = rf'(?:{_BARE}|"(?:[^"\\]|\\.)*"|\'[^\']*\')'
+_PATH = rf"{_PART}(?:\s*\.\s*{_PART})*"
+_HEADER = re.compile(rf"\s*(\[\[?)\s*({_PATH})\s*\]\]?")
+_ASSIGN = re.compile(rf"\s*({_PATH})\s*=")
+_SEGMENT = re.compile(rf"\s*({_PART})\s*(?:\.|$)")
+_INDEX = re.compile(r"([^.\[\]]+)|\[(\d+)\]")
+
+
+def _toml_path(path: str) -> list[str]:
+    """A TOML key path (``a."b c".d``) as its parts, unquoted."""
+    parts = []
+    for match in _SEGMENT.finditer(path):
+        part = match.group(1)
+        parts.append(part[1:-1] if part[:1] in "\"'" else part)
+    return parts
+
+
+def key_line(text: str, key: str) -> int | None:
+    """The line (from 1) of a rule file's text where ``key`` (``turn.entry``,
+    ``scoring.patterns[2].faces``, as the errors name keys) is written, else where the
+    nearest table or key above it in the path is (the table of a key that is missing, the
+    inline table that holds it); None when none of it is in the text. Lines inside
+    multi-line strings are not read as keys."""
+    wanted: list[str] = []
+    for name, index in _INDEX.findall(key):
+        wanted.append(name if name else index)
+    best, best_len = None, 0
+    table: list[str] = []
+    seen: dict[tuple[str, ...], int] = {}
+    quote = None  # inside a multi-line string: its delimiter
+    for number, line in enumerate(text.splitlines(), start=1):
+        if quote is not None:
+            if line.count(quote) % 2:
+                quote = None
+            continue
+        header = _HEADER.match(line)
+        if header:
+            table = _toml_path(header.group(2))
+            if header.group(1) == "[[":  # an array of tables: the n-th is [n]
+                at = tuple(table)
+                table = [*table, str(seen.get(at, 0))]
+                seen[at] = seen.get(at, 0) + 1
+            path = table
+        else:
+            assign = _ASSIGN.match(line)
+            if not assign:
+                continue
+            path = [*table, *_toml_path(assign.group(1))]
+            rest = line[assign.end() :]
+            for delimiter in ('"""', "'''"):
+                if rest.count(delimiter) % 2:
+                    quote = delimiter
+        size = len(path)
+        if size > best_len and wanted[:size] == path:
+            best, best_len = number, size
+    return best
 
 
 def _too_deep() -> str:

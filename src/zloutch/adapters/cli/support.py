@@ -50,7 +50,9 @@ def user_errors() -> Iterator[None]:
         if isinstance(exc, InvalidRulesError) and not exc.chain:
             file = exc.file
             if file is not None and file.endswith(".toml"):
-                text = f"in {file}: {text}"  # which of the files given holds the mistake
+                # which of the files given holds the mistake, and where
+                where = f"{file}, line {exc.line}" if exc.line is not None else file
+                text = f"in {where}: {text}"
         typer.echo(f"error: {one_line(text)}", err=True)
         raise typer.Exit(EXIT_USER_ERROR) from None
 
