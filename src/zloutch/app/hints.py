@@ -25,10 +25,11 @@ from zloutch.app.store import game_solution_cached, load_game_solution
 from zloutch.engine import Bank, GameState, Keep, Phase, current_player
 from zloutch.engine.game import apply_legal, banked_score, legal_actions, reaches_target
 from zloutch.rules import RuleSet
-from zloutch.strategy.bots import last_turn_lead, wins_by_banking
-from zloutch.strategy.expert import LONG_RUN, WIN_PROBABILITY, Advice, TurnAdvisor
+from zloutch.strategy.bots import last_turn_lead, make_bot, wins_by_banking
+from zloutch.strategy.expert import LONG_RUN, WIN_PROBABILITY, Advice, BoldBot, TurnAdvisor
 from zloutch.strategy.game_solver import solved_model
 from zloutch.strategy.optimal import GameAdvisor
+from zloutch.strategy.policy import Policy
 
 SHARED_ADVISORS = 16
 """Rule sets whose advisors a process keeps (the least recently asked goes first)."""
@@ -344,28 +345,44 @@ BOT_WAYS = {
 """What each bot that reads no solved game plays, in words (``bot_plays``)."""
 
 
+OPTIMAL_WAY = (
+    "plays to win, from the solved game of the rules where one models them (each turn for "
+    "the most points until it is solved)"
+)
+"""What the ``optimal`` bot plays, in words, before a game says which (``level_plays``)."""
+
+
+def _plays(bot: Policy) -> str:
+    """What a bot that reads no solved game plays, in words."""
+    if bot.name.startswith("threshold:"):
+        return f"keeps the most points and banks from {bot.name.partition(':')[2]}"
+    if isinstance(bot, BoldBot):
+        points = "1 point" if bot.margin == 1 else f"{bot.margin} points"
+        return (
+            f"plays like strong but pushes its luck: it throws on unless banking is "
+            f"better by {points} or more"
+        )
+    return BOT_WAYS.get(bot.name, bot.name)
+
+
+def level_plays(name: str) -> str:
+    """What the bot of a level or name plays, in words, before any game: the lobby says it
+    beside the level chosen (``bot_plays`` says it of a game)."""
+    bot = make_bot(name)
+    return OPTIMAL_WAY if bot.name == "optimal" else _plays(bot)
+
+
 def bot_plays(
     name: str, rules: RuleSet, players: int, solves: BackgroundSolves
 ) -> tuple[str, bool]:
     """What the bot ``name`` (a name or a level) plays in a game of ``rules`` with
     ``players`` now, in words, and whether its table is being solved (it plays turn-optimal
     until then): the front ends say it beside the seat."""
-    from zloutch.strategy.bots import make_bot
-    from zloutch.strategy.expert import BoldBot
     from zloutch.strategy.optimal import sheet_words, solves_for
 
     bot = make_bot(name)
     if bot.name != "optimal":
-        if bot.name.startswith("threshold:"):
-            return f"keeps the most points and banks from {bot.name.partition(':')[2]}", False
-        if isinstance(bot, BoldBot):
-            points = "1 point" if bot.margin == 1 else f"{bot.margin} points"
-            return (
-                f"plays like strong but pushes its luck: it throws on unless banking is "
-                f"better by {points} or more",
-                False,
-            )
-        return BOT_WAYS.get(bot.name, bot.name), False
+        return _plays(bot), False
     if not solves_for(players):
         return "plays each turn for the most points (turn-optimal): alone, no one to beat", False
     model = solved_model(rules)

@@ -445,6 +445,13 @@ def test_the_french_page_plays_a_turn(new_page: Callable[..., Any], web: Server)
     phone.wait_for_selector("#act-throw")
     assert phone.get_attribute("html", "lang") == "en"
     assert phone.inner_text("#status").startswith("Bob to play")
+    # The switch reloads the page: the hint and the rules panel stay open, now in English.
+    phone.wait_for_selector(".hint td.num")
+    assert phone.get_attribute("#hint-toggle", "aria-expanded") == "true"
+    assert phone.inner_text("#hint-toggle").startswith("Hide the hint")
+    assert phone.get_attribute("#rules-panel", "open") is not None
+    phone.wait_for_selector("[data-option='bump'] .value")
+    assert phone.inner_text("[data-option='bump'] .value") != "le palier courant"
 
 
 def test_a_keep_that_passes_an_exact_target_is_marked(
@@ -609,7 +616,8 @@ def test_the_french_lobby_says_each_choice_in_words_and_cuts_no_player_kind(
 ) -> None:
     """The choices of an option in French, each with its value as a spec writes it (they
     were English codes: off, current, any); the select of a player's kind shows its whole
-    word on a phone ("personne" was cut); the list of rules has no scroll box of its own."""
+    word on a phone ("personne" was cut); the list of rules has no scroll box of its own; a
+    bot's level says what its bot plays."""
     page = new_page(locale="fr-FR")
     page.goto(web.base + "/")
     page.wait_for_selector("#option-bump", state="attached")
@@ -630,6 +638,14 @@ def test_the_french_lobby_says_each_choice_in_words_and_cuts_no_player_kind(
     assert kind.evaluate("(s) => s.options[s.selectedIndex].textContent") == "personne"
     listed = page.locator("#more-options")
     assert listed.evaluate("(u) => getComputedStyle(u).overflowY") == "visible"
+    # Each bot's level says what it plays, in French, and follows the choice.
+    assert page.inner_text("#seat-1-plays").startswith("joue comme le niveau fort")
+    page.select_option("#seat-1-level", "easy")
+    assert page.inner_text("#seat-1-plays") == (
+        "garde le plus de points et marque dès qu'il le peut"
+    )
+    page.select_option("#seat-0-kind", "bot")
+    assert page.inner_text("#seat-0-plays").startswith("joue comme le niveau fort")
 
 
 def test_the_reviews_curve_keeps_the_names_of_lines_that_end_level_apart(

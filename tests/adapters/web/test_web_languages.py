@@ -8,6 +8,7 @@ from typing import Any
 from served import Player, Server
 
 from zloutch.rules import OPTIONS, PRESETS, load_rules
+from zloutch.strategy.bots import LEVELS
 
 SHORT = "dix-mille(target=2000)"
 NOTHING_TO_BANK = {
@@ -93,6 +94,12 @@ def test_presets_and_options_come_with_their_meanings_in_the_language(server: Se
         assert preset["values"] == load_rules(preset["name"]).option_values()
     assert dix["values"]["entry"] == 500 and dix["values"]["bump"] == "current"
     assert english["bots"] == ["beginner", "easy", "medium", "strong", "best"]  # weakest first
+    # What each level's bot plays, in words, in the language (the lobby says it).
+    assert [(lv["level"], lv["bot"]) for lv in english["levels"]] == list(LEVELS.items())
+    assert english["levels"][0]["plays"] == "plays any legal move at random"
+    assert french["levels"][0]["plays"] == "joue un coup permis au hasard"
+    for en, fr in zip(english["levels"], french["levels"], strict=True):
+        assert en["plays"] != fr["plays"] and fr["plays"].startswith("joue"), fr
     assert [o["name"] for o in french["options"]] == list(OPTIONS)
     entry = next(o for o in french["options"] if o["name"] == "entry")
     assert entry == {

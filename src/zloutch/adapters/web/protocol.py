@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from zloutch.adapters.web.i18n import catalog, fill, translate, translate_event
+from zloutch.app.hints import level_plays
 from zloutch.app.match import undone_words
 from zloutch.engine import (
     GameState,
@@ -330,7 +331,11 @@ def presets_json(lang: str = "en") -> dict[str, Any]:
         }
         for info in OPTIONS.values()
     ]
-    return {"presets": presets, "options": options, "bots": list(LEVELS)}
+    levels = [
+        {"level": level, "bot": bot, "plays": translate(level_plays(level), lang)}
+        for level, bot in LEVELS.items()
+    ]
+    return {"presets": presets, "options": options, "bots": list(LEVELS), "levels": levels}
 
 
 class WebWire:

@@ -56,6 +56,8 @@ class Lobby {
     this.presets = data.presets;
     this.options = data.options;
     this.levels = data.bots; // the server's levels (/api/presets), weakest first
+    // what each level's bot plays, in words in the page's language
+    this.levelWords = Object.fromEntries((data.levels || []).map((l) => [l.level, l.plays]));
     this.preset = this.presets[0].name;
     this.chosen = {}; // option name -> the value written in the spec
     this.seats = [
@@ -280,7 +282,10 @@ class Lobby {
             {
               id: `seat-${i}-level`,
               "aria-label": t("Player {n}: the bot's level", { n: i + 1 }),
-              onchange: (e) => (seat.level = e.target.value),
+              onchange: (e) => {
+                seat.level = e.target.value;
+                document.getElementById(`seat-${i}-plays`).textContent = this.levelWords[seat.level] || "";
+              },
             },
             this.levels.map((level) =>
               h("option", { value: level, selected: seat.level === level }, t(level)),
@@ -308,7 +313,11 @@ class Lobby {
       },
       "✕",
     );
-    return h("li", { class: "seat" }, kind, detail, remove);
+    const plays =
+      seat.kind === "bot"
+        ? h("p", { class: "level-plays", id: `seat-${i}-plays`, "aria-live": "polite" }, this.levelWords[seat.level || "medium"] || "")
+        : null;
+    return h("li", { class: "seat" }, kind, detail, remove, plays);
   }
 
   async create() {

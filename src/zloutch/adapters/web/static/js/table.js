@@ -19,6 +19,16 @@ const PING_EVERY = 2500; // ms between pings: a socket silent for SILENT_AFTER i
 const SILENT_AFTER = 6000;
 const SETTLE_MS = 450; // ms after this page's own move moved the buttons (a throw, a new phase) when a tap is not taken
 
+/** The panels open for a game in this tab (sessionStorage), none by default. */
+function readPanels(key) {
+  try {
+    const kept = JSON.parse(sessionStorage.getItem(key) || "{}");
+    return { hint: kept.hint === true, rules: kept.rules === true };
+  } catch {
+    return { hint: false, rules: false };
+  }
+}
+
 export class Table {
   constructor(main, game, { watch = false } = {}) {
     this.main = main;
@@ -34,14 +44,18 @@ export class Table {
     this.notice = null;
     this.pending = new Map();
     this.count = 0;
-    this.hintOpen = false;
+    // The hint and the rules panel stay as they were when the page is loaded again (a language
+    // switch reloads it), for this game in this tab.
+    this.panelsKey = `zloutch:panels:${game}`;
+    const panels = readPanels(this.panelsKey);
+    this.hintOpen = panels.hint;
     this.hint = null;
     this.endShown = null;
     this.retry = 500;
     this.seatList = null; // the seat list with the invitations this browser may pass on
     this.rules = null; // the rules panel's content (/api/games/{id}/rules)
     this.bots = null; // what each bot plays (/api/games/{id}/bots), asked again while one waits for its table
-    this.rulesOpen = false;
+    this.rulesOpen = panels.rules;
     this.queue = []; // intents taken while the socket is down, sent when it is back
     this.farkle = null; // the last farkle, shown on the table until the next throw
     this.settledAt = 0; // taps before this time (ms) are a double tap on the last layout
@@ -535,8 +549,17 @@ export class Table {
 
   toggleHint() {
     this.hintOpen = !this.hintOpen;
+    this.keepPanels();
     if (this.hintOpen) this.loadHint();
     this.render({ focus: "hint-toggle" });
+  }
+
+  keepPanels() {
+    try {
+      sessionStorage.setItem(this.panelsKey, JSON.stringify({ hint: this.hintOpen, rules: this.rulesOpen }));
+    } catch {
+      // storage refused (a private window's quota): the panels are only not kept
+    }
   }
 
   async loadHint() {
@@ -1173,7 +1196,10 @@ export class Table {
       { class: "card rules-card" },
       h(
         "details",
-        { id: "rules-panel", open: this.rulesOpen, ontoggle: (e) => (this.rulesOpen = e.target.open) },
+        { id: "rules-panel", open: this.rulesOpen, ontoggle: (e) => {
+          this.rulesOpen = e.target.open;
+          this.keepPanels();
+        } },
         h("summary", {}, h("h3", { class: "inline" }, t("The rules"))),
         h("p", { class: "summary" }, r.changed.length ? t("As shipped: {summary}", { summary: r.summary }) : r.summary),
         r.changed.length
