@@ -457,7 +457,8 @@ def test_the_french_page_plays_a_turn(new_page: Callable[..., Any], web: Server)
 def test_a_keep_that_passes_an_exact_target_is_marked(
     new_page: Callable[..., Any], web: Server, tmp_path: Path
 ) -> None:
-    """1 1 1 5 6 at 0 of an exact 1,000: 1 1 1 5 passes it (T-9), 1 1 1 lands on it."""
+    """1 1 1 5 6 at 0 of an exact 1,000: 1 1 1 5 passes it (T-9), 1 1 1 lands on it (and
+    says so: bank it to win)."""
     phone = new_page()
     create_game(phone, web, preset="dix-mille", target=1000, real_dice=True)
     phone.click("#go-table")
@@ -471,6 +472,8 @@ def test_a_keep_that_passes_an_exact_target_is_marked(
     }
     assert "passes 1000: the turn is lost" in rows["1 1 1 5"]
     assert "passes" not in rows["1 1 1"]
+    assert "lands on 1000: bank it to win" in rows["1 1 1"]
+    assert "lands" not in rows["1 1 1 5"] and "lands" not in rows["1"]
     phone.screenshot(path=str(tmp_path / "passes.png"), full_page=True)
 
 

@@ -24,7 +24,7 @@ from zloutch.engine import (
     turn_player,
 )
 from zloutch.engine.events import Event
-from zloutch.engine.game import keep_passes, keep_strands, takeover_busts
+from zloutch.engine.game import keep_passes, keep_strands, keep_wins, takeover_busts
 from zloutch.engine.record import dice_json, sheet_json
 from zloutch.rules import OPTIONS, PRESETS, RuleSet, kinds_outscored, load_rules
 from zloutch.server import Accepted, Played, Refused, Room, refusals
@@ -119,6 +119,7 @@ def state_json(room: Room, lang: str = "en") -> dict[str, Any]:
                 "full_hand": k.full_hand,
                 "passes": keep_passes(state, k),
                 "strands": keep_strands(state, k),
+                "lands": keep_wins(state, k),  # on an exact target: bank it to win
             }
             for k in (throw_score(state).keeps if state.phase is Phase.KEEP else ())
         ],

@@ -893,6 +893,7 @@ export class Table {
                   h("span", { class: "keep-dice" }, k.dice.join(" ")),
                   h("span", { class: "points" }, k.points),
                   k.full_hand ? h("span", { class: "tag" }, t("full hand")) : null,
+                  k.lands ? h("span", { class: "tag ok" }, t("lands on {target}: bank it to win", { target: s.target })) : null,
                   k.passes ? h("span", { class: "tag warn" }, t("passes {target}: the turn is lost", { target: s.target })) : null,
                   k.strands
                     ? h("span", { class: "tag warn" }, t("lands on {target} with dice to throw again: any score then passes it", { target: s.target }))
