@@ -21,6 +21,7 @@ from zloutch.engine import Bank, Keep, Roll, Take, Throw
 from zloutch.engine.endings import load_rules
 from zloutch.engine.game import (
     apply,
+    keep_banks_win,
     keep_passes,
     keep_wins,
     legal_actions,
@@ -244,3 +245,72 @@ def test_a_last_turn_banks_once_level_with_the_lead_and_not_below(name: str) -> 
         assert make_bot(name).choose(ahead, random.Random(seed)) == Bank()
         assert make_bot(name).choose(below, random.Random(seed)) == Throw()
     assert apply(ahead, Bank()).winners == (1,)
+
+
+def missed_wins(preset: str) -> list[GameState]:
+    """First throws at scores 50 to 1,000 short of 2,000 where the expert's turn values
+    (``TurnAdvisor.advise``) keep dice after which a bank does not win, while a bank after
+    another keep would: the keeps the bots must not leave."""
+    rules = load_rules(f"{preset}(target=2000)")
+    advisor = make_bot("expert").advisor(rules)  # type: ignore[attr-defined]
+    found = []
+    rng = random.Random(3)
+    for short in range(50, 1001, 50):
+        base = at_score(rules, 2000 - short)
+        for _ in range(25):
+            throw = tuple(sorted(rng.randint(1, 6) for _ in range(rules.dice)))
+            state = apply(apply(base, Throw()), Roll(throw))
+            if state.phase is not Phase.KEEP:
+                continue
+            scored = {k.dice: k for k in throw_score(state).keeps}
+            best = advisor.advise(state).best
+            if not isinstance(best, Keep) or keep_banks_win(state, scored[best.dice]):
+                continue
+            if any(keep_banks_win(state, k) for k in scored.values()):
+                found.append(state)
+    return found
+
+
+@pytest.mark.parametrize("preset", ["cinq-mille", "zilch"])
+def test_a_keep_after_which_a_bank_wins_is_taken(preset: str) -> None:
+    """G-2: where the turn's values keep dice after which a bank falls short, and another
+    keep reaches the target, every bot but ``optimal`` takes a keep that reaches it (the
+    one of most points, fewest dice: ``bots.keep_for_the_win``), then banks and wins; the
+    fast simulator's kernel does the same (``sim.fast._winning_keep``, its replays)."""
+    states = missed_wins(preset)
+    assert states  # the expert's values alone would throw these wins away
+    for state in states:
+        scored = {k.dice: k for k in throw_score(state).keeps}
+        for name in ("beginner", "easy", "medium", "strong", "greedy", "threshold:2000"):
+            chosen = make_bot(name).choose(state, random.Random(0))
+            assert isinstance(chosen, Keep) and keep_banks_win(state, scored[chosen.dice])
+            after = apply(state, chosen)
+            assert make_bot(name).choose(after, random.Random(0)) == Bank()
+            assert apply(after, Bank()).phase is Phase.OVER
+        wins = [k for k in scored.values() if keep_banks_win(state, k)]
+        most = max(wins, key=lambda k: (k.points, -len(k.dice)))
+        assert make_bot("strong").choose(state, random.Random(0)) == Keep(most.dice)
+
+
+@pytest.mark.parametrize("preset", [*AT_ONCE, "dix-mille", "farkle"])
+def test_keep_banks_win_is_a_legal_winning_bank_after_the_keep(preset: str) -> None:
+    """``keep_banks_win`` (read without playing the keep) says what playing the keep and
+    asking whether a bank is legal and wins says (``bots.wins_by_banking``)."""
+    from zloutch.strategy.bots import wins_by_banking
+
+    rules = load_rules(f"{preset}(target=2000)")
+    rng = random.Random(5)
+    seen = 0
+    for short in range(0, 1201, 100):
+        base = at_score(rules, 2000 - short)
+        for _ in range(10):
+            throw = tuple(sorted(rng.randint(1, 6) for _ in range(rules.dice)))
+            state = apply(apply(base, Throw()), Roll(throw))
+            if state.phase is not Phase.KEEP:
+                continue
+            for keep in throw_score(state).keeps:
+                after = apply(state, Keep(keep.dice))
+                assert keep_banks_win(state, keep) == wins_by_banking(after), (throw, keep)
+                seen += keep_banks_win(state, keep)
+    if preset in AT_ONCE or preset == "dix-mille":
+        assert seen

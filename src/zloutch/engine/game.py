@@ -310,6 +310,24 @@ def keep_wins(state: GameState, keep: ScoredKeep) -> bool:
     return bank_rule(rules, after, entered=state.entered(t.player), lands=True) is None
 
 
+def keep_banks_win(state: GameState, keep: ScoredKeep) -> bool:
+    """Keeping ``keep``, the turn may then bank a total that wins the game at once: under an
+    exact target one that lands on it (``keep_wins``); under a target to reach whose bank
+    wins at once (G-2, ``wins_at_target``), one that reaches it. Every bot but ``optimal``
+    takes such a keep where its own choice would not win (``bots.keep_for_the_win``)."""
+    rules, t = state.rules, state.turn
+    if rules.game.exact_target:
+        return keep_wins(state, keep)
+    if not wins_at_target(rules):
+        return False
+    total = t.total + t.joker_points + keep.points
+    score = state.sheets[t.player].score
+    if not reaches_target(rules, banked_score(rules, score, total)):
+        return False
+    after = turn_after_keep(rules, t, keep)
+    return bank_rule(rules, after, entered=state.entered(t.player), lands=False) is None
+
+
 def takeover_busts(state: GameState) -> bool:
     """G-8 under T-9: taking over the offer on the table is certain to lose the turn, its
     total on the player's score at or past an exact target (every keep of the next throw

@@ -81,7 +81,7 @@ from zloutch.rules import RuleSet
 from zloutch.sim.runner import MAX_TURNS, SimulationError, Tally, check_setup
 from zloutch.strategy.bots import make_bot
 from zloutch.strategy.expert import PASSING, long_run
-from zloutch.strategy.tables import PolicyTable, TableFrame, Tabulated
+from zloutch.strategy.tables import PolicyTable, TableFrame, Tabulated, keep_ranks
 from zloutch.strategy.turn_solver import TurnModel, turn_cap
 
 if TYPE_CHECKING:  # the game solver is imported only where a seat plays optimal
@@ -1220,6 +1220,52 @@ def _optimal_keep_py(
 _optimal_keep: Any = njit(cache=True, nogil=True)(_optimal_keep_py)
 
 
+def _winning_keep_py(
+    o: int,
+    first: int,
+    end: int,
+    a: int,
+    t: int,
+    ai: int,
+    sit: int,
+    opts: Any,
+    keep_rank: Any,
+    cols: Any,
+    cut: Any,
+    cuts: bool,
+    reaches: Any,
+    allowed: Any,
+    rows: int,
+    hands: int,
+) -> int:  # pragma: no cover - compiled
+    """G-2: a bot's keep ``o`` among options ``first`` to ``end - 1``, unless a bank after
+    it does not win at once where a bank after another does: then that other, the first of
+    most points and fewest dice (``keep_rank``), as ``bots.keep_for_the_win``. A bank
+    after option q wins where q leads to a hand that may bank there (``allowed``) and the
+    score it banks (G-7's cut off) reaches the target."""
+    last_t, last_x = cut.shape[1] - 1, reaches.shape[0] - 1
+    best = -1
+    for q in range(first, end):
+        col = opts[_U(q), 1]
+        if cols[_U(col), 0] != 2:
+            continue
+        t2 = t + opts[_U(q), 0]
+        x = a + t2 - (cut[ai, min(t2, last_t)] if cuts else 0)
+        if not reaches[max(min(x, last_x), 0)]:
+            continue
+        row = min(t2, rows - 1)
+        if not allowed[_U((sit * rows + row) * hands + cols[_U(col), 1])]:
+            continue
+        if q == o:
+            return o
+        if best < 0 or keep_rank[_U(q)] > keep_rank[_U(best)]:
+            best = q
+    return o if best < 0 else best
+
+
+_winning_keep: Any = njit(cache=True, nogil=True)(_winning_keep_py)
+
+
 def _optimal_banks_py(
     tables: Any,
     banks: Any,
@@ -1299,7 +1345,20 @@ def _play_games_py(
         pick_base,
         pick,
     ) = policy
-    final_turns, final_round, cut, lost, reaches, throw_on, cuts, loses, grabs, allowed = game_rules
+    (
+        final_turns,
+        final_round,
+        cut,
+        lost,
+        reaches,
+        throw_on,
+        cuts,
+        loses,
+        grabs,
+        allowed,
+        keep_rank,
+        roll_top,
+    ) = game_rules
     # ``cuts``, ``loses``: some entry of ``cut``, of ``lost`` is not 0 (G-7, T-9); where none
     # is, the kernel reads neither (large tables, read at random: a cache miss a turn)
     limit, restart, bump_mode, fallback, reentry, _, penalty, penalty_after, blank, flat = sheet
@@ -1476,7 +1535,10 @@ def _play_games_py(
                     trace[n_trace] = 0
                     trace[n_trace + 1] = r
                     n_trace += 2
-                if picks >= 0:  # a keep by the roll alone: its option, points and column
+                # G-2: where some keep of this roll may reach the target, a keep after which a
+                # bank wins at once comes first (``bots.keep_for_the_win``)
+                near = grabs and not solves and reaches[max(min(a + t + roll_top[r], last_x), 0)]
+                if picks >= 0 and not near:  # a keep by the roll alone: its option, points, column
                     p = _U(picks + r)
                     if n_trace + 2 <= trace.shape[0]:
                         trace[n_trace] = 1
@@ -1503,9 +1565,30 @@ def _play_games_py(
                         solved.exact,
                         solved.target,
                     )
+                elif picks >= 0:
+                    o = pick[_U(picks + r), 0]
                 elif opt_start[_U(r + 1)] - o > 1:
                     krow = min(t, krows - 1)
                     o += keep_flat[_U(keep_base[pol] + (ksit * krows + krow) * rolls + r)]
+                if near and opt_start[_U(r + 1)] - opt_start[_U(r)] > 1:
+                    o = _winning_keep(
+                        o,
+                        opt_start[_U(r)],
+                        opt_start[_U(r + 1)],
+                        a,
+                        t,
+                        ai,
+                        sit,
+                        opts,
+                        keep_rank,
+                        cols,
+                        cut,
+                        cuts,
+                        reaches,
+                        allowed,
+                        rows,
+                        hands,
+                    )
                 if n_trace + 2 <= trace.shape[0]:
                     trace[n_trace] = 1
                     trace[n_trace + 1] = o
@@ -1777,7 +1860,7 @@ class FastSums:
         self.banks = self.banks + other.banks
 
 
-FAST_GAMES_VERSION = 2
+FAST_GAMES_VERSION = 3
 """The version of ``FastGames``'s parts (``to_parts``): a cache keeps them under it, and a
 change to what they mean must raise it (``zloutch.app.store.cached_fast_games`` also keys
 its entries on the package's source files, so that an edit cannot read a stale entry)."""
@@ -2162,6 +2245,20 @@ class FastSimulator:
         if grabs or g.final_turns:  # and F-4's last turns, where every bot banks once ahead
             frame = TableFrame(fm.model, fm.situations, fm.rows, fm.hand_take_col, fm.taken)
             allowed = np.ascontiguousarray(frame.allowed()).ravel()
+        # G-2, at a keep: a keep after which a bank wins at once comes first
+        # (``bots.keep_for_the_win``), ranked as the bots rank keeps; looked for only where
+        # the roll's most points may reach the target (``roll_top``)
+        keep_rank = np.zeros(1, dtype=np.int64)
+        roll_top = np.zeros(1, dtype=np.int64)
+        if grabs:
+            keep_rank = np.ascontiguousarray(keep_ranks(fm.model), dtype=np.int64)
+            roll_top = np.asarray(
+                [
+                    int(fm.opt_pts[fm.opt_start[r] : fm.opt_start[r + 1]].max(initial=0))
+                    for r in range(fm.rolls)
+                ],
+                dtype=np.int64,
+            )
         game_rules = (
             end.final_turns,
             end.final_round,
@@ -2173,6 +2270,8 @@ class FastSimulator:
             loses,
             grabs,
             allowed,
+            keep_rank,
+            roll_top,
         )
         return FastGames(
             players=self.players,

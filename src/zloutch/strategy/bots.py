@@ -17,8 +17,8 @@ from typing import TYPE_CHECKING
 from zloutch.engine.actions import Action, Bank, Fresh, Joker, Keep, Take, Throw
 from zloutch.engine.game import (
     banked_score,
+    keep_banks_win,
     keep_passes,
-    keep_wins,
     lands_on_target,
     legal_actions,
     reaches_target,
@@ -44,9 +44,10 @@ _BANK, _THROW, _TAKE, _FRESH = Bank(), Throw(), Take(), Fresh()
 
 
 def _best_keep(state: GameState, actions: tuple[Action, ...]) -> Action:
-    """The keep worth most points; on equal points the one that keeps fewer dice. Under an
-    exact target (T-9) a keep that wins (lands on it, to be banked: ``keep_wins``) comes
-    first and one that passes it last: no bot throws away a win for more points."""
+    """The keep worth most points; on equal points the one that keeps fewer dice. A keep
+    after which a bank wins the game at once (``keep_banks_win``: it lands on an exact
+    target, or reaches a target whose bank wins at once) comes first, and under an exact
+    target (T-9) one that passes it last: no bot throws away a win for more points."""
     scored = {k.dice: k for k in throw_score(state).keeps}
     keeps = [a for a in actions if isinstance(a, Keep)]
     if not keeps:
@@ -54,10 +55,27 @@ def _best_keep(state: GameState, actions: tuple[Action, ...]) -> Action:
 
     def key(action: Keep) -> tuple[bool, bool, int, int]:
         keep = scored[action.dice]
-        wins, passes = keep_wins(state, keep), keep_passes(state, keep)
+        wins, passes = keep_banks_win(state, keep), keep_passes(state, keep)
         return (wins, not passes, keep.points, -len(action.dice))
 
     return max(keeps, key=key)
+
+
+def keep_for_the_win(state: GameState, actions: tuple[Action, ...], chosen: Action) -> Action:
+    """At a keep, ``chosen`` (a bot's own choice), unless a bank after it would not win the
+    game at once where a bank after another keep would (``keep_banks_win``): then that
+    other keep, the one worth most points (fewer dice on equal points), as ``_best_keep``
+    ranks them. The turn's values (the expert's) do not weigh the win: without this it
+    threw on from a throw that a keep and a bank made a win."""
+    if state.phase is not Phase.KEEP or not isinstance(chosen, Keep):
+        return chosen
+    scored = {k.dice: k for k in throw_score(state).keeps}
+    if keep_banks_win(state, scored[chosen.dice]):
+        return chosen
+    wins = [a for a in actions if isinstance(a, Keep) and keep_banks_win(state, scored[a.dice])]
+    if not wins:
+        return chosen
+    return max(wins, key=lambda a: (scored[a.dice].points, -len(a.dice)))
 
 
 def banks_on_target(state: GameState) -> bool:
@@ -110,15 +128,15 @@ class RandomBot:
     name: str = "random"
 
     def choose(self, state: GameState, rng: random.Random) -> Action:
-        """Any legal action, uniformly, except that it never throws away a win under an
-        exact target: a keep that lands on it is taken, one that passes it is not (while
-        another is legal), a total on the target is banked, and an offer certain to bust is
-        not taken."""
+        """Any legal action, uniformly, except that it never throws away a win: a keep after
+        which a bank wins at once is taken (one of them, at random), a bank that wins is
+        made, and under an exact target a keep that passes it is not taken (while another
+        is legal), nor an offer certain to bust."""
         actions = legal_actions(state)
         if state.phase is Phase.KEEP:
             scored = {k.dice: k for k in throw_score(state).keeps}
             keeps = [a for a in actions if isinstance(a, Keep)]
-            landing = [a for a in keeps if keep_wins(state, scored[a.dice])]
+            landing = [a for a in keeps if keep_banks_win(state, scored[a.dice])]
             if landing:
                 return rng.choice(landing)
             safe = tuple(

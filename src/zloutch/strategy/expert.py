@@ -193,7 +193,8 @@ other (``strategy.tables.expert_table`` ranks the options the same way)."""
 class ExpertBot:
     """Plays every turn to maximise its expected points banked (the turn-optimal policy);
     under the consecutive-farkle penalty (F-1), its long-run points per turn instead. A bank
-    that wins the game at once (``bots.banks_on_target``) it makes, as every bot does."""
+    that wins the game at once (``bots.banks_on_target``) it makes, and a keep after which
+    one does (``bots.keep_for_the_win``), as every bot does."""
 
     name = "expert"
 
@@ -206,15 +207,18 @@ class ExpertBot:
         return self._advisors[rules]
 
     def choose(self, state: GameState, rng: random.Random) -> Action:
-        from zloutch.strategy.bots import last_turn_move, wins_by_banking
+        from zloutch.strategy.bots import keep_for_the_win, last_turn_move, wins_by_banking
 
         if wins_by_banking(state):
             return Bank()  # a win at once, which the turn's points do not weigh
         best = self.advisor(state.rules).advise(state).best
         if isinstance(best, Joker):
             return best  # V-2: jokers set aside, the throw goes on (as its table plays it)
-        last = last_turn_move(state, legal_actions(state))
-        return best if last is None else last  # F-4: a last turn is won on the lead
+        actions = legal_actions(state)
+        last = last_turn_move(state, actions)
+        if last is not None:
+            return last  # F-4: a last turn is won on the lead
+        return keep_for_the_win(state, actions, best)  # a keep, then a bank, that wins
 
     def turn_table(self, frame: TableFrame) -> PolicyTable:
         """Its choices as tables (the turn solver's, ties broken as ``choose`` breaks them:
@@ -249,15 +253,18 @@ class BoldBot:
         return self._expert.advisor(rules)
 
     def choose(self, state: GameState, rng: random.Random) -> Action:
-        from zloutch.strategy.bots import last_turn_move, wins_by_banking
+        from zloutch.strategy.bots import keep_for_the_win, last_turn_move, wins_by_banking
 
         if wins_by_banking(state):
             return Bank()  # a win at once
         advice = self.advisor(state.rules).advise(state)
-        last = last_turn_move(state, legal_actions(state))
+        actions = legal_actions(state)
+        last = last_turn_move(state, actions)
         if last is not None and not isinstance(advice.best, Joker):
             return last  # F-4: a last turn is won on the lead (jokers set aside go on)
         best, bank = advice.values[0]
+        if state.phase is Phase.KEEP:
+            return keep_for_the_win(state, actions, best)  # a keep, then a bank, that wins
         if state.phase is not Phase.DECIDE or not isinstance(best, Bank):
             return best
         throw = next((v for a, v in advice.values if isinstance(a, Throw)), None)

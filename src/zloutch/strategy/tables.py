@@ -125,14 +125,13 @@ def first_best(values: npt.NDArray[np.float64], frame: TableFrame) -> Ints:
     return found
 
 
-def most_points_keep(frame: TableFrame) -> npt.NDArray[np.int16]:
-    """The keep with most points; on equal points the one that keeps fewer dice (the
-    threshold and greedy bots' keep, ``bots._best_keep``). Under an exact target (T-9) a
-    keep that lands on it comes first and one that passes it last, which depends on the
-    score and the total: a table by situation and total; otherwise one for all."""
-    flat = frame.model.compiled.flat
-    seg = np.repeat(np.arange(frame.rolls), np.diff(flat.roll_opt_start))
-    node_of_roll = np.searchsorted(flat.roll_start[:-1], np.arange(frame.rolls), side="right") - 1
+def keep_ranks(model: TurnModel) -> Ints:
+    """Each option's rank among a roll's keeps: its points, then fewer dice kept (``points x
+    64 - dice``), as the bots rank keeps (``bots._best_keep``, ``keep_for_the_win``)."""
+    flat = model.compiled.flat
+    rolls = int(flat.roll_opt_start.shape[0] - 1)
+    seg = np.repeat(np.arange(rolls), np.diff(flat.roll_opt_start))
+    node_of_roll = np.searchsorted(flat.roll_start[:-1], np.arange(rolls), side="right") - 1
     thrown = flat.node_dice[node_of_roll][seg]
     hand_of = np.full(flat.columns, -1, dtype=np.int64)
     hand_of[flat.hand_col] = np.arange(flat.hand_col.shape[0])
@@ -140,7 +139,7 @@ def most_points_keep(frame: TableFrame) -> npt.NDArray[np.int16]:
     free = np.where(dest >= 0, flat.hand_free[np.maximum(dest, 0)], 0)
     # V-2: an option that sets jokers aside throws the other dice at once; its keep is the
     # dice neither thrown nor set aside as jokers (the engine's Keep counts no joker).
-    compiled = frame.model.compiled
+    compiled = model.compiled
     jokers = np.zeros(flat.columns, dtype=np.int64)
     for node in compiled.throw_nodes:
         jokers[compiled.column[node]] = len(node.jokers)
@@ -153,7 +152,21 @@ def most_points_keep(frame: TableFrame) -> npt.NDArray[np.int16]:
         thrown - free,
         np.where(new_jokers > 0, thrown - thrown_next - new_jokers, thrown),
     )
-    score = flat.roll_opt_pts.astype(np.float64) * 64 - kept
+    ranks: Ints = flat.roll_opt_pts.astype(np.int64) * 64 - kept
+    return ranks
+
+
+def most_points_keep(frame: TableFrame) -> npt.NDArray[np.int16]:
+    """The keep with most points; on equal points the one that keeps fewer dice (the
+    threshold and greedy bots' keep, ``bots._best_keep``: ``keep_ranks``). Under an exact
+    target (T-9) a keep that lands on it comes first and one that passes it last, which
+    depends on the score and the total: a table by situation and total; otherwise one for
+    all."""
+    flat = frame.model.compiled.flat
+    hand_of = np.full(flat.columns, -1, dtype=np.int64)
+    hand_of[flat.hand_col] = np.arange(flat.hand_col.shape[0])
+    dest = hand_of[flat.roll_opt_dest]
+    score = keep_ranks(frame.model).astype(np.float64)
     rules = frame.model.rules
     if not rules.game.exact_target:
         choice: npt.NDArray[np.int16] = first_best(score, frame).astype(np.int16)
