@@ -78,6 +78,12 @@ def test_every_key_a_written_rule_set_holds_is_found_on_its_line(name: str) -> N
     assert checked >= 5
 
 
+def test_a_line_separator_inside_a_string_is_no_line_end() -> None:
+    """TOML ends lines at a newline alone: a summary pasted with U+2028 in it moves no line."""
+    text = '[rules]\nname = "x"\nsummary = "a\u2028b"\n[turn]\nentri = 5\n'
+    assert key_line(text, "turn.entri") == 5
+
+
 def test_an_error_says_the_line_of_its_key_in_the_file_itself(tmp_path: Path) -> None:
     text = '[rules]\nextends = "farkle"\n\n[turn]\nfarkle_penalty = 500\nfarkle_penalty_after = 0\n'
     with pytest.raises(InvalidRulesError) as info:

@@ -295,6 +295,16 @@ def test_traced_games_replay_through_the_engine_to_the_same_end(
         check_replayed(sim, rules, 7, game, players)
 
 
+def test_a_keep_that_wins_by_its_bank_is_kept_where_the_table_sets_jokers_aside() -> None:
+    """V-2 with G-2: at 1,950 of 2,000, 1 1 2 5 5 thrown, the expert's table keeps 1 and
+    sets jokers aside to throw on, where the engine's bot keeps 1 and banks the win (a keep,
+    then a joker, for the engine): the kernel keeps that keep's hand and banks (game 10)."""
+    rules = load_rules("cinq-mille(joker,target=2000)")
+    players = ["expert", "expert"]
+    sim = FastSimulator(rules, players)
+    check_replayed(sim, rules, 7, 10, players)
+
+
 def test_the_keep_of_most_points_counts_no_joker_as_kept() -> None:
     """Every scoring die kept but the jokers (V-2): from 1 2 3 5 5, keep 1 (the 5s set
     aside as jokers) and keep 5 5 (the 1 a joker) are worth 100 each; the bots that keep

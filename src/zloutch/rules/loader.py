@@ -360,7 +360,9 @@ def key_line(text: str, key: str) -> int | None:
     table: list[str] = []
     seen: dict[tuple[str, ...], int] = {}
     quote = None  # inside a multi-line string: its delimiter
-    for number, line in enumerate(text.splitlines(), start=1):
+    # TOML ends a line at \n alone (str.splitlines also splits at U+2028 and others, which a
+    # string or a comment may hold)
+    for number, line in enumerate(text.split("\n"), start=1):
         if quote is not None:
             if line.count(quote) % 2:
                 quote = None

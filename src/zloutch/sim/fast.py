@@ -1220,6 +1220,71 @@ def _optimal_keep_py(
 _optimal_keep: Any = njit(cache=True, nogil=True)(_optimal_keep_py)
 
 
+def _keep_twins(fm: FastModel) -> Ints:
+    """V-2: for each option of a roll, the option of the same keep without jokers set aside
+    (its hand), where the option sets jokers aside after its keep and that keep may stop at
+    its hand; else the option itself. The kernel's tables choose an option, the engine's bots
+    a keep and then jokers: where the keep alone wins by a bank, the bank is made
+    (``_winning_keep``)."""
+    compiled = fm.model.compiled
+    flat = compiled.flat
+    twin = np.arange(len(fm.opt_pts), dtype=np.int64)
+    for k, node_col in enumerate(flat.node_col.tolist()):
+        node = compiled.nodes[node_col - 2]
+        assert isinstance(node, ThrowNode)
+        for j, (roll, _) in enumerate(compiled.rolls[node.n]):
+            r = int(flat.roll_start[k]) + j
+            first, end = int(flat.roll_opt_start[r]), int(flat.roll_opt_start[r + 1])
+            index = {
+                (int(flat.roll_opt_pts[q]), int(flat.roll_opt_dest[q])): q
+                for q in range(first, end)
+            }
+            reading = compiled.table.lookup(roll, compiled.context(node))
+            for keep in reading.keeps:
+                options = compiled.keep_options(node, roll, keep)
+                plain = index.get(options[0]) if options else None  # first: its hand, if any
+                if plain is None or fm.col_kind[flat.roll_opt_dest[plain]] != KIND_HAND:
+                    continue
+                for option in options[1:]:
+                    q = index.get(option)
+                    if q is not None and twin[q] == q and q != plain:
+                        twin[q] = plain
+    return twin
+
+
+def _banks_win_py(
+    q: int,
+    a: int,
+    t: int,
+    ai: int,
+    sit: int,
+    opts: Any,
+    cols: Any,
+    cut: Any,
+    cuts: bool,
+    reaches: Any,
+    allowed: Any,
+    rows: int,
+    hands: int,
+    last_t: int,
+    last_x: int,
+) -> bool:  # pragma: no cover - compiled
+    """Whether a bank after option ``q`` wins at once: it leads to a hand that may bank there
+    (``allowed``) and the score it banks (G-7's cut off) reaches the target."""
+    col = opts[_U(q), 1]
+    if cols[_U(col), 0] != 2:
+        return False
+    t2 = t + opts[_U(q), 0]
+    x = a + t2 - (cut[ai, min(t2, last_t)] if cuts else 0)
+    if not reaches[max(min(x, last_x), 0)]:
+        return False
+    row = min(t2, rows - 1)
+    return bool(allowed[_U((sit * rows + row) * hands + cols[_U(col), 1])])
+
+
+_banks_win: Any = njit(cache=True, nogil=True)(_banks_win_py)
+
+
 def _winning_keep_py(
     o: int,
     first: int,
@@ -1230,6 +1295,7 @@ def _winning_keep_py(
     sit: int,
     opts: Any,
     keep_rank: Any,
+    twin: Any,
     cols: Any,
     cut: Any,
     cuts: bool,
@@ -1244,17 +1310,18 @@ def _winning_keep_py(
     after option q wins where q leads to a hand that may bank there (``allowed``) and the
     score it banks (G-7's cut off) reaches the target."""
     last_t, last_x = cut.shape[1] - 1, reaches.shape[0] - 1
+    # V-2: a keep whose jokers the table sets aside at once (its option a throw) is the
+    # engine's keep and a joker after it: where that keep alone wins, it is kept and banked
+    w: int = twin[_U(o)]
+    if w != o and _banks_win(
+        w, a, t, ai, sit, opts, cols, cut, cuts, reaches, allowed, rows, hands, last_t, last_x
+    ):
+        return w
     best = -1
     for q in range(first, end):
-        col = opts[_U(q), 1]
-        if cols[_U(col), 0] != 2:
-            continue
-        t2 = t + opts[_U(q), 0]
-        x = a + t2 - (cut[ai, min(t2, last_t)] if cuts else 0)
-        if not reaches[max(min(x, last_x), 0)]:
-            continue
-        row = min(t2, rows - 1)
-        if not allowed[_U((sit * rows + row) * hands + cols[_U(col), 1])]:
+        if not _banks_win(
+            q, a, t, ai, sit, opts, cols, cut, cuts, reaches, allowed, rows, hands, last_t, last_x
+        ):
             continue
         if q == o:
             return o
@@ -1358,6 +1425,7 @@ def _play_games_py(
         allowed,
         keep_rank,
         roll_top,
+        twin,
     ) = game_rules
     # ``cuts``, ``loses``: some entry of ``cut``, of ``lost`` is not 0 (G-7, T-9); where none
     # is, the kernel reads neither (large tables, read at random: a cache miss a turn)
@@ -1581,6 +1649,7 @@ def _play_games_py(
                         sit,
                         opts,
                         keep_rank,
+                        twin,
                         cols,
                         cut,
                         cuts,
@@ -2250,6 +2319,9 @@ class FastSimulator:
         # the roll's most points may reach the target (``roll_top``)
         keep_rank = np.zeros(1, dtype=np.int64)
         roll_top = np.zeros(1, dtype=np.int64)
+        twin = np.arange(len(fm.opt_pts), dtype=np.int64)
+        if grabs and self.rules.variants.joker:
+            twin = _keep_twins(fm)
         if grabs:
             keep_rank = np.ascontiguousarray(keep_ranks(fm.model), dtype=np.int64)
             roll_top = np.asarray(
@@ -2272,6 +2344,7 @@ class FastSimulator:
             allowed,
             keep_rank,
             roll_top,
+            twin,
         )
         return FastGames(
             players=self.players,
