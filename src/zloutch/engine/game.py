@@ -311,10 +311,11 @@ def keep_wins(state: GameState, keep: ScoredKeep) -> bool:
 
 
 def keep_banks_win(state: GameState, keep: ScoredKeep) -> bool:
-    """Keeping ``keep``, the turn may then bank a total that wins the game at once: under an
-    exact target one that lands on it (``keep_wins``); under a target to reach whose bank
-    wins at once (G-2, ``wins_at_target``), one that reaches it. Every bot but ``optimal``
-    takes such a keep where its own choice would not win (``bots.keep_for_the_win``)."""
+    """Keeping ``keep``, the turn may then bank a total that reaches the target: under an
+    exact target one that lands on it (``keep_wins``: it wins at once unless last turns or a
+    final round follow, F-4, G-6); under a target to reach whose bank wins at once (G-2,
+    ``wins_at_target``), one that reaches it. Every bot but ``optimal`` takes such a keep
+    where its own choice would not (``bots.keep_for_the_win``)."""
     rules, t = state.rules, state.turn
     if rules.game.exact_target:
         return keep_wins(state, keep)
