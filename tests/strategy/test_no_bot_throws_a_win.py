@@ -9,6 +9,7 @@ fast simulator's tables of the same bots choose the same keeps and banks."""
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable, Iterator
 from dataclasses import replace
 from functools import cache
 
@@ -247,6 +248,20 @@ def test_a_last_turn_banks_once_level_with_the_lead_and_not_below(name: str) -> 
     assert apply(ahead, Bank()).winners == (1,)
 
 
+def first_throws(
+    rules: RuleSet, shorts: Iterable[int], each: int, rng: random.Random
+) -> Iterator[GameState]:
+    """First throws with a keep to choose, ``each`` random throws at each score ``short`` of
+    2,000 (the throws that score nothing drawn too, and skipped)."""
+    for short in shorts:
+        base = at_score(rules, 2000 - short)
+        for _ in range(each):
+            throw = tuple(sorted(rng.randint(1, 6) for _ in range(rules.dice)))
+            state = apply(apply(base, Throw()), Roll(throw))
+            if state.phase is Phase.KEEP:
+                yield state
+
+
 def missed_wins(preset: str, most: int = 4) -> list[GameState]:
     """First throws at scores 50 to 1,000 short of 2,000 where the expert's turn values
     (``TurnAdvisor.advise``) keep dice after which a bank does not win, while a bank after
@@ -254,28 +269,21 @@ def missed_wins(preset: str, most: int = 4) -> list[GameState]:
     rules = load_rules(f"{preset}(target=2000)")
     advisor = make_bot("expert").advisor(rules)  # type: ignore[attr-defined]
     found = []
-    rng = random.Random(3)
-    for short in range(50, 1001, 50):
-        base = at_score(rules, 2000 - short)
-        for _ in range(25):
-            throw = tuple(sorted(rng.randint(1, 6) for _ in range(rules.dice)))
-            state = apply(apply(base, Throw()), Roll(throw))
-            if state.phase is not Phase.KEEP:
-                continue
-            scored = {k.dice: k for k in throw_score(state).keeps}
-            best = advisor.advise(state).best
-            if not isinstance(best, Keep) or keep_banks_win(state, scored[best.dice]):
-                continue
-            if any(keep_banks_win(state, k) for k in scored.values()):
-                found.append(state)
-                if len(found) >= most:
-                    return found
+    for state in first_throws(rules, range(50, 1001, 50), 25, random.Random(3)):
+        scored = {k.dice: k for k in throw_score(state).keeps}
+        best = advisor.advise(state).best
+        if not isinstance(best, Keep) or keep_banks_win(state, scored[best.dice]):
+            continue
+        if any(keep_banks_win(state, k) for k in scored.values()):
+            found.append(state)
+            if len(found) >= most:
+                return found
     return found
 
 
 @pytest.mark.parametrize(
     "preset",
-    ["cinq-mille", pytest.param("zilch", marks=pytest.mark.slow)],  # zilch: 6 s
+    ["cinq-mille", pytest.param("zilch", marks=pytest.mark.slow)],  # zilch: its turns, seconds
 )
 def test_a_keep_after_which_a_bank_wins_is_taken(preset: str) -> None:
     """G-2: where the turn's values keep dice after which a bank falls short, and another
@@ -304,18 +312,11 @@ def test_keep_banks_win_is_a_legal_winning_bank_after_the_keep(preset: str) -> N
     from zloutch.strategy.bots import wins_by_banking
 
     rules = load_rules(f"{preset}(target=2000)")
-    rng = random.Random(5)
     seen = 0
-    for short in range(0, 1201, 100):
-        base = at_score(rules, 2000 - short)
-        for _ in range(10):
-            throw = tuple(sorted(rng.randint(1, 6) for _ in range(rules.dice)))
-            state = apply(apply(base, Throw()), Roll(throw))
-            if state.phase is not Phase.KEEP:
-                continue
-            for keep in throw_score(state).keeps:
-                after = apply(state, Keep(keep.dice))
-                assert keep_banks_win(state, keep) == wins_by_banking(after), (throw, keep)
-                seen += keep_banks_win(state, keep)
+    for state in first_throws(rules, range(0, 1201, 100), 10, random.Random(5)):
+        for keep in throw_score(state).keeps:
+            after = apply(state, Keep(keep.dice))
+            assert keep_banks_win(state, keep) == wins_by_banking(after), (state.turn, keep)
+            seen += keep_banks_win(state, keep)
     if preset in AT_ONCE or preset == "dix-mille":
         assert seen
