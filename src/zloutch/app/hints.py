@@ -208,8 +208,6 @@ def _real_stderr() -> Iterator[None]:
 def plays_solved_game(bots: Iterable[str], players: int) -> bool:
     """Whether one of these bots (names or levels: ``best``) plays by a solved game in a game
     of ``players`` seats (alone, ``optimal`` solves nothing: ``solves_for``)."""
-    from zloutch.strategy.bots import make_bot
-
     if not any(make_bot(name).name == "optimal" for name in bots):
         return False
     from zloutch.strategy.optimal import solves_for  # NumPy: only for this bot
