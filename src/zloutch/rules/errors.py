@@ -75,6 +75,21 @@ class InvalidRulesError(ZloutchError):
             text = f"in {', extended by '.join((first, *chain[1:]))}: {text}"
         super().__init__(text)
 
+    def located(self) -> str:
+        """The error with where its mistake is written, once the loader knows: ``in
+        house.toml, line 9: ...`` for a rule file, ``line 9: ...`` for a rule file's text
+        that has no name (an upload), the error alone otherwise (a chain of files says
+        where already)."""
+        text = str(self)
+        if self.chain:
+            return text
+        if self.file is not None and self.file.endswith(".toml"):
+            where = f"{self.file}, line {self.line}" if self.line is not None else self.file
+            return f"in {where}: {text}"
+        if self.line is not None:
+            return f"line {self.line}: {text}"
+        return text
+
 
 class InvalidDiceError(ZloutchError):
     """Faces outside 1..6, an empty throw, or more dice than the rule set has."""

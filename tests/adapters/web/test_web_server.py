@@ -213,6 +213,18 @@ def test_a_rule_set_from_a_client_never_names_a_file_of_the_server(
     assert server.post("/api/games", text)["game"]
 
 
+def test_a_mistake_in_a_rule_file_sent_says_its_line(server: Server) -> None:
+    """An uploaded rule file is refused as the command line refuses it: the key, what is
+    wrong, and the line of the text sent where the key is written."""
+    text = '[rules]\nextends = "greed"\n\n[game]\ntarget = 1000\n\n[turn]\nentry = "all"\n'
+    bad = server.post("/api/games", {"rules_file": text, "seats": [{"name": "A"}]})
+    assert bad["status"] == 400, bad
+    assert bad["error"].startswith("line 8: turn.entry: "), bad
+    syntax = server.post("/api/games", {"rules_file": "[game\n", "seats": [{"name": "A"}]})
+    assert syntax["status"] == 400 and "not valid TOML" in syntax["error"], syntax
+    assert "line 1" in syntax["error"], syntax  # the parser's own position
+
+
 def kill_in_the_middle(make_server: Callable[[], Server], games: int, moves: int) -> None:
     """Play many games at once, SIGKILL the server, start it again: every acknowledged
     action is in the log, and every game goes on."""

@@ -46,13 +46,8 @@ def user_errors() -> Iterator[None]:
     try:
         yield
     except ZloutchError as exc:
-        text = str(exc)
-        if isinstance(exc, InvalidRulesError) and not exc.chain:
-            file = exc.file
-            if file is not None and file.endswith(".toml"):
-                # which of the files given holds the mistake, and where
-                where = f"{file}, line {exc.line}" if exc.line is not None else file
-                text = f"in {where}: {text}"
+        # a rule file's mistake: which of the files given holds it, and on which line
+        text = exc.located() if isinstance(exc, InvalidRulesError) else str(exc)
         typer.echo(f"error: {one_line(text)}", err=True)
         raise typer.Exit(EXIT_USER_ERROR) from None
 

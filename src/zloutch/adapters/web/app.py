@@ -66,7 +66,7 @@ from zloutch.app.hints import (
 )
 from zloutch.app.review import review_record
 from zloutch.app.review_words import format_value, game_table, review_header
-from zloutch.rules import ZloutchError
+from zloutch.rules import InvalidRulesError, ZloutchError
 from zloutch.server import (
     DEFAULT_LEAVE_BOT,
     Created,
@@ -256,7 +256,9 @@ def create_app(
         status = 404 if isinstance(exc, UnknownGameError | UnknownLanguageError) else 400
         if isinstance(exc, StoreUnavailableError):
             status = 503  # the database refused the write: the request was fine
-        return JSONResponse({"error": str(exc)}, status_code=status)
+        # a rule file's mistake says on which line of the text sent it is written
+        text = exc.located() if isinstance(exc, InvalidRulesError) else str(exc)
+        return JSONResponse({"error": text}, status_code=status)
 
     @app.get("/api/health")
     async def health() -> JSONResponse:
