@@ -20,6 +20,7 @@ from zloutch.engine.record import InvalidRecordError, Record, roll
 from zloutch.rules import load_rules
 from zloutch.strategy.bots import make_bot
 from zloutch.strategy.game_solver import GameSolution, solve_game
+from zloutch.strategy.optimal import GameAdvisor
 
 # The game solver's Numba kernels compiled once for a fresh clone, by the worker that runs
 # the simulator's (about 5 s of CPU each time a worker compiles them): tests/conftest.py.
@@ -185,6 +186,36 @@ def test_luck_and_skill_add_up_to_the_change_of_the_chance_to_win(
     assert ana.luck != 0 and len(review.decisions) > 4
 
 
+def test_an_unfinished_game_ends_where_its_record_stops_and_its_luck_adds_up(
+    small_solution: GameSolution,
+) -> None:
+    """A record cut off mid-game, at a move of someone's: the curve's last point is that
+    position valued for the player to move (after a farkle that ended the record's last
+    turn, the next player's chance), and luck less cost again make the change from the
+    start to there, the last throw's luck counted."""
+    advisor = GameAdvisor(small_solution, load_rules(SMALL_GAME))
+    cuts = 0
+    records = [bot_record(SMALL_GAME, ("greedy", "random"), seed) for seed in (9, 10)]
+    for record, stop in ((r, s) for r in records for s in range(2, len(r.actions) - 1)):
+        cut = Record(record.rules, record.players, record.actions[:stop], seed=record.seed)
+        state = cut.replay()
+        seat = current_player(state)
+        if seat == CHANCE or is_terminal(state):
+            continue
+        review = review_record(cut, solution=small_solution)
+        assert not review.finished
+        last = review.curve[-1]
+        best = max(v for _, v in advisor.advise(state).values)
+        assert last.number == stop + 1
+        assert last.values[seat] == pytest.approx(best)
+        ana, bob = review.summaries
+        assert ana.luck is not None and bob.luck is not None
+        change = ana.luck - ana.total_cost - bob.luck + bob.total_cost
+        assert change == pytest.approx(last.values[0] - small_solution.first_player, abs=1e-9)
+        cuts += 1
+    assert cuts > 10
+
+
 def test_luck_in_expected_points_counts_a_farkle_against_the_thrower() -> None:
     # Ana throws five dice at 100 (a throw worth more than banking) and farkles: her luck
     # is all she expected of the turn; Bob's first throw, 1 1 1 2 3 4, is better than his
@@ -298,7 +329,10 @@ def test_json_shape() -> None:
     }
     assert ana["mistakes"][0]["action"] == 4
     assert document["curve"]["measure"] == "expected score"
-    assert len(document["curve"]["points"]) == len(document["decisions"])
+    # a point a decision, and the last where the record stops (Bob to throw or bank)
+    points = document["curve"]["points"]
+    assert len(points) == len(document["decisions"]) + 1
+    assert points[-1]["action"] == len(timid_record().actions) + 1
 
 
 def test_a_record_that_does_not_replay_is_refused() -> None:

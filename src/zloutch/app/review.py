@@ -346,6 +346,10 @@ def review_record(
             throws.add(number)
     if is_terminal(state):
         curve.append(_final_point(state, len(record.actions) + 1, objective))
+    else:  # an unfinished game: the curve ends where the record leaves it, not before
+        now = _now_point(advisor, state, len(record.actions) + 1, objective)
+        if now is not None:
+            curve.append(now)
 
     luck: list[float] | None = _luck(decisions, curve, throws, objective, players)
     if objective == POINTS and rules.turn.farkle_penalty:
@@ -414,8 +418,8 @@ def _luck(
 ) -> list[float]:
     """Each seat's luck: for every throw, where the game stood at the next point of the
     curve (for the thrower) less the value of the throw chosen (``curve[i]`` is the point of
-    ``decisions[i]``; a throw not answered yet, at the end of an unfinished game, counts
-    nothing)."""
+    ``decisions[i]``; an unfinished game's last point is where its record leaves it, and
+    a throw whose dice are not in the record yet counts nothing)."""
     luck = [0.0] * players
     for i, d in enumerate(decisions):
         if d.number not in throws or i + 1 >= len(curve):
@@ -449,6 +453,28 @@ def _curve_point(state: GameState, decision: Decision, objective: Objective) -> 
             for s, sheet in enumerate(state.sheets)
         )
     return CurvePoint(decision.number, state.turns, values)
+
+
+def _now_point(
+    advisor: TurnAdvisor, state: GameState, number: int, objective: Objective
+) -> CurvePoint | None:
+    """The point of an unfinished game where its record stops: the best move's value for
+    the player to move (as at a decision); None where the dice are to be thrown (a chance,
+    no one's move: the last decision's point is where the game stands)."""
+    seat = current_player(state)
+    if seat < 0:
+        return None
+    values = [v for _, v in advisor.advise(state).values if math.isfinite(v)]
+    if not values:
+        return None
+    best = max(values)
+    if objective == WIN:
+        chances = tuple(best if s == seat else 1.0 - best for s in range(len(state.sheets)))
+        return CurvePoint(number, state.turns, chances)
+    scores = tuple(
+        float(sheet.score) + (best if s == seat else 0.0) for s, sheet in enumerate(state.sheets)
+    )
+    return CurvePoint(number, state.turns, scores)
 
 
 def _final_point(state: GameState, number: int, objective: Objective) -> CurvePoint:
