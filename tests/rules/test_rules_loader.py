@@ -334,6 +334,12 @@ def test_contradictory_options(spec: str, key: str, words: str) -> None:
         (MINIMAL_FILE + "[turn]\nentri = 5\n", "turn.entri", "did you mean 'entry'"),
         (MINIMAL_FILE + "[turn]\nbump = 'any'\n", "turn.bump", "belongs in [game]"),
         ('[rules]\nnam = "x"\n', "rules.nam", "unknown key"),
+        # a misspelled key is named before a key it leaves missing, and a key in the wrong
+        # table says where it belongs from any table, [rules] too
+        ('[rules]\nname = "x"\ndice = 5\n[game]\ntargte = 5000\n', "game.targte", "'target'"),
+        ('[rules]\nname = "x"\ndice = 5\n[turn]\nentri = 300\n', "turn.entri", "'entry'"),
+        (MINIMAL_FILE.replace("dice = 5", "entry = 300"), "rules.entry", "belongs in [turn]"),
+        (MINIMAL_FILE + "[turn]\ndice = 6\n", "turn.dice", "belongs in [rules]"),
         (MINIMAL_FILE + "[scorin]\n", "scorin", "unknown section"),
         (MINIMAL_FILE + "[scoring]\nsingles = { 7 = 100 }\n", "scoring.singles.7", "not a face"),
         (MINIMAL_FILE + "[scoring.kinds]\n7 = 100\n", "scoring.kinds.7", "3, 4, 5 or 6"),

@@ -188,11 +188,16 @@ def _parse_rules(
         if section in data and not isinstance(data[section], Mapping):
             raise InvalidRulesError("expected a table", section)
     head: Mapping[str, Any] = data.get("rules", {})
+    # every key known before a missing one is asked for: a misspelled key is the mistake
+    # to name (``game.targte``, not ``game.target: missing key``)
     for key in head:
         if key not in _RULES_KEYS:
-            raise InvalidRulesError(
-                f"unknown key{_suggest(key, sorted(_RULES_KEYS))}", f"rules.{key}"
-            )
+            raise _unknown_key("rules", key, sorted(_RULES_KEYS))
+    for section, cls in SECTIONS.items():
+        names = [f.name for f in dataclasses.fields(cls)]
+        for key in data.get(section, {}):
+            if key not in names:
+                raise _unknown_key(section, key, names)
 
     base: RuleSet | None = None
     if "extends" in head:
@@ -233,18 +238,7 @@ def _parse_rules(
         changes: dict[str, object] = {}
         names = [f.name for f in dataclasses.fields(cls)]
         for key, value in table.items():
-            full = f"{section}.{key}"
-            if key not in names:
-                other = next(
-                    (
-                        s
-                        for s, c in SECTIONS.items()
-                        if key in [f.name for f in dataclasses.fields(c)]
-                    ),
-                    None,
-                )
-                hint = f" (it belongs in [{other}])" if other else _suggest(key, names)
-                raise InvalidRulesError(f"unknown key{hint}", full)
+            full = f"{section}.{key}"  # (every key known: checked above)
             if key == "singles":
                 changes[key] = _parse_singles(value)
             elif key == "kinds":
@@ -265,6 +259,22 @@ def _parse_rules(
     )
     validate(rules)
     return rules
+
+
+def _unknown_key(section: str, key: str, names: list[str]) -> InvalidRulesError:
+    """A key that ``[section]`` does not have: the section that has it, else the name
+    nearest its spelling."""
+    other = next(
+        (
+            s
+            for s, c in (("rules", None), *SECTIONS.items())
+            if s != section
+            and key in (_RULES_KEYS if c is None else [f.name for f in dataclasses.fields(c)])
+        ),
+        None,
+    )
+    hint = f" (it belongs in [{other}])" if other else _suggest(key, names)
+    return InvalidRulesError(f"unknown key{hint}", f"{section}.{key}")
 
 
 RuleCheck = Callable[[RuleSet], None]
