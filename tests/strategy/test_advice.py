@@ -48,6 +48,12 @@ def test_a_total_past_the_cap_is_banked_not_a_crash() -> None:
         ("dix-mille", {"total": 375}, "turn total must be a multiple of 50"),
         ("dix-mille", {"score": 12000}, "T-9"),
         ("dix-mille", {"score": 9525}, "banked score must be a multiple of 50"),
+        (
+            "dix-mille",
+            {"score": 9950},
+            "9950 is never written .*multiple of 100, is banked \\(T-6\\)",
+        ),
+        ("charentaise", {"score": 150}, "T-6"),
         ("dix-mille", {"total": 50000}, "passes the target of 10000: the turn was lost"),
         ("dix-mille", {"score": 9000, "total": 1050}, "on a banked score of 9000 passes"),
         ("dix-mille", {"farkles": 1}, "F-1"),
@@ -59,6 +65,38 @@ def test_situations_the_rules_cannot_have_are_refused(
 ) -> None:
     with pytest.raises(ZloutchError, match=words):
         advise_throw(load_rules(spec), (1, 5, 2, 3, 4), **kwargs)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    "spec",
+    [
+        "dix-mille(target=2000)",
+        "charentaise(target=2000)",
+        "dix-mille(target=2000,fresh_farkle_penalty=50)",
+        "cinq-mille(target=2000,bank_multiple_of_100,last_thousand)",
+    ],
+)
+def test_every_score_a_game_writes_is_a_situation(spec: str) -> None:
+    """The banked scores refused (T-6: never written where only round totals are banked)
+    are none that a game writes: random games, every score checked as it is written."""
+    from zloutch.engine import current_player, is_terminal
+    from zloutch.engine.record import roll
+    from zloutch.strategy.bots import make_bot
+    from zloutch.strategy.turn_solver import check_score
+
+    rules = load_rules(spec)
+    rng = random.Random(spec)
+    bots = [make_bot("random"), make_bot("cautious")]
+    seen: set[int] = set()
+    for _ in range(6):
+        state = new_game(rules, ["Ana", "Bob"])
+        while not is_terminal(state):
+            seat = current_player(state)
+            state = apply(state, roll(state, rng) if seat < 0 else bots[seat].choose(state, rng))
+            seen.update(s.score for s in state.sheets if 0 <= s.score < rules.game.target)
+    for score in sorted(seen):
+        check_score(rules, score)
+    assert len(seen) > 5
 
 
 def test_past_an_exact_target_the_keep_ends_the_turn() -> None:

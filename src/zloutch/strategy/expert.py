@@ -347,7 +347,10 @@ def advise_throw(
         state.sheets[0], levels=(Level(score),) if entered else (), farkles_in_row=farkles
     )
     if opponent:  # the other player's banked score: what a game's advisor reads
-        check_score(rules, opponent)
+        try:
+            check_score(rules, opponent)
+        except SituationError as exc:
+            raise SituationError(f"the opponent's score: {exc}") from None
         other = replace(state.sheets[1], levels=(Level(opponent),))
         state = replace(state, sheets=(state.sheets[0], other, *state.sheets[2:]))
     turn = TurnState(

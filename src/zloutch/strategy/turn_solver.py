@@ -67,6 +67,17 @@ def check_score(rules: RuleSet, score: int) -> None:
             f"(the smallest step of {rules.spec}), not {score}"
         )
     target = rules.game.target
+    t, g = rules.turn, rules.game
+    if (
+        score % 100
+        and t.bank_multiple_of_100
+        and not (t.farkle_penalty % 100 or t.fresh_farkle_penalty % 100)
+        and not (g.last_thousand and (target - 1000) % 100)
+    ):  # every score written is a sum of round banks (and round penalties, a round cap)
+        raise SituationError(
+            f"a banked score of {score} is never written in {rules.spec}: only a round turn "
+            "total, a multiple of 100, is banked (T-6)"
+        )
     if rules.game.exact_target and score > target:
         raise SituationError(
             f"a banked score of {score} is past the target: {rules.spec} must reach "

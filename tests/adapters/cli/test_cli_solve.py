@@ -157,6 +157,11 @@ def test_solve_thresholds_of_v7_and_of_entry_by_one_throw() -> None:
         (["score", "--advise", "--score", "9525", "11534"], "must be a multiple of 50"),
         (["solve", "--score", "12000"], "T-9"),
         (["solve", "--score", "125"], "must be a multiple of 50"),
+        (["solve", "--score", "9950"], "is never written in dix-mille"),
+        (
+            ["score", "-r", "farkle(target=1000)", "--advise", "--opponent", "5000", "11534"],
+            "the opponent's score: a banked score of 5000 has reached the target of 1000",
+        ),
         # at the target the game is won (it answered a turn worth 0, or "No keep")
         (["solve", "--score", "10000"], "has reached the target of 10000: no turn is played"),
         (["score", "--advise", "--score", "10000", "11534"], "has reached the target of 10000"),
