@@ -145,6 +145,18 @@ def test_check_writable_refuses_each_bad_path_in_one_sentence(tmp_path: Path) ->
         assert "\n" not in message
 
 
+def test_a_write_refused_on_the_spot_says_why_as_the_check_does(tmp_path: Path) -> None:
+    """A save asked for in the middle of a game (line mode's ``save PATH``), where no
+    flag was checked first, names the folder missing or the file in its way as
+    ``check_writable`` does, and the system's words otherwise."""
+    for path, words in bad_paths(tmp_path)[:3]:
+        with pytest.raises(UnwritableFileError) as caught:
+            write_atomically(path, "x")
+        message = str(caught.value)
+        assert message.startswith(f"cannot write {path}: ") and words in message, message
+        assert message.endswith(f"{Path(path).parent}") or "not a folder" in message
+
+
 @pytest.mark.parametrize(
     ("option", "example"),
     [("--json", "out.json"), ("--csv", "out.csv"), ("--out", "out.png"), ("--record", "game.json")],

@@ -75,6 +75,17 @@ def _reason(exc: OSError) -> str:
     return exc.strerror or str(exc)
 
 
+def _write_reason(path: str, exc: OSError) -> str:
+    """Why ``path`` cannot be written, as ``check_writable`` says it for a flag's file: a
+    folder missing or a file in its way named, else the system's words."""
+    parent = shown(str(Path(path).parent))
+    if isinstance(exc, FileNotFoundError):
+        return f"there is no folder {parent}"
+    if isinstance(exc, NotADirectoryError):
+        return f"{parent} is a file, not a folder"
+    return _reason(exc)
+
+
 def _temporary_name(target: Path) -> Path:
     """A fresh hidden name beside ``target``: ``.game.json.1f2e3d4c.tmp``."""
     return target.with_name(f".{target.name}.{secrets.token_hex(4)}.tmp")
@@ -101,9 +112,8 @@ def atomic_file(path: str) -> Iterator[BinaryIO]:
     except FileNotFoundError:
         current = None
     except OSError as exc:
-        raise UnwritableFileError(
-            f"cannot write {shown(path)}: {_reason(exc)}", _reason(exc)
-        ) from None
+        reason = _write_reason(path, exc)
+        raise UnwritableFileError(f"cannot write {shown(path)}: {reason}", reason) from None
     if current is not None and stat.S_ISDIR(current.st_mode):
         raise UnwritableFileError(f"cannot write {shown(path)}: it is a folder")
     if current is not None and not stat.S_ISREG(current.st_mode):
@@ -120,9 +130,8 @@ def atomic_file(path: str) -> Iterator[BinaryIO]:
         # Created as any new file is (0666 less the umask), then given the old file's mode.
         descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
     except OSError as exc:
-        raise UnwritableFileError(
-            f"cannot write {shown(path)}: {_reason(exc)}", _reason(exc)
-        ) from None
+        reason = _write_reason(path, exc)
+        raise UnwritableFileError(f"cannot write {shown(path)}: {reason}", reason) from None
     try:
         with os.fdopen(descriptor, "wb") as handle:
             yield handle
