@@ -254,6 +254,9 @@ def test_unknown_option_suggests_a_name() -> None:
     assert err.key == "jokr"
     assert "unknown option" in str(err)
     assert "did you mean 'joker'" in str(err)
+    # typed in capitals: the name in its own case
+    assert "did you mean 'joker'" in str(error_of("dix-mille(JOKER)"))
+    assert "did you mean 'dix-mille'" in str(error_of("DIX-MILLE"))
 
 
 @pytest.mark.parametrize(

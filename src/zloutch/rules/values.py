@@ -57,8 +57,10 @@ def _is_number(text: str) -> bool:
 def _suggest(word: str, choices: list[str] | tuple[str, ...]) -> str:
     if len(word) > 2 * max(map(len, choices), default=0):
         return ""  # nothing can be close to a long text, and difflib would read all of it
-    close = difflib.get_close_matches(word, list(choices), n=1)
-    return f" (did you mean {close[0]!r}?)" if close else ""
+    # the case aside: JOKER is joker, mistyped with caps lock on
+    folded = {choice.casefold(): choice for choice in choices}
+    close = difflib.get_close_matches(word.casefold(), list(folded), n=1)
+    return f" (did you mean {folded[close[0]]!r}?)" if close else ""
 
 
 FILE_ONLY_KEYS = {

@@ -376,6 +376,15 @@ def test_help_of_every_command() -> None:
         assert "Usage" in result.stdout
 
 
+def test_every_command_takes_h_for_help() -> None:
+    """``-h`` is ``--help`` everywhere (no command gives -h another meaning)."""
+    group = typer.main.get_command(app)
+    for path in [(), *(p for p, _ in _commands(group))]:
+        short = runner.invoke(app, [*path, "-h"])
+        assert short.exit_code == 0, (path, short.output)
+        assert short.stdout == runner.invoke(app, [*path, "--help"]).stdout, path
+
+
 def _commands(group: Any, path: tuple[str, ...] = ()) -> Iterator[tuple[tuple[str, ...], Any]]:
     for name, command in group.commands.items():
         yield (*path, name), command

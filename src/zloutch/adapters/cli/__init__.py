@@ -53,6 +53,7 @@ app = typer.Typer(
     help="The dice game 10,000 (dix mille, zilch, farkle) and its family, exactly.",
     no_args_is_help=True,
     add_completion=False,
+    context_settings={"help_option_names": ["-h", "--help"]},  # every command's, -h too
     pretty_exceptions_show_locals=False,
 )
 

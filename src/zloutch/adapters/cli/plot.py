@@ -283,7 +283,7 @@ def first_player(
     result_files: Annotated[
         list[str],
         typer.Argument(
-            metavar="SIM_JSON...",
+            metavar="SIM_JSON",
             help="Results of zloutch simulate --json FILE (JSON), one row each.",
         ),
     ],
