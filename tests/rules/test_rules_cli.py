@@ -138,3 +138,11 @@ def test_a_rule_files_mistake_names_the_file_first(tmp_path: Any) -> None:
     house.write_text('[rules]\nextends = "farkle"\n[turn]\nentri = 5\n', encoding="utf-8")
     line = error_line("score", "-r", str(house), "1", "5")
     assert line == f"error: in {house}, line 4: turn.entri: unknown key (did you mean 'entry'?)"
+
+
+def test_a_rule_file_without_a_summary_is_shown_by_its_name_alone(tmp_path: Any) -> None:
+    house = tmp_path / "house.toml"
+    house.write_text('[rules]\nname = "house"\ndice = 5\n[game]\ntarget = 2000\n')
+    result = runner.invoke(app, ["rules", "show", str(house)])
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines()[0].rstrip() == "house"

@@ -521,7 +521,18 @@ def _rate_bars(
     ax.bar(where, rates, color=colours, alpha=0.85)
     ax.errorbar(where, rates, yerr=errors, fmt="none", ecolor="black", capsize=5)
     for x, rate, top in zip(where, rates, high, strict=True):
-        ax.annotate(f"{rate:.1f}%", (x, top), ha="center", va="bottom", fontsize=8)
+        # above the cap, on white: neither the whisker nor the fair-share line runs through
+        ax.annotate(
+            f"{rate:.1f}%",
+            (x, top),
+            xytext=(0, 3),
+            textcoords="offset points",
+            ha="center",
+            va="bottom",
+            fontsize=8,
+            bbox={"facecolor": "white", "edgecolor": "none", "pad": 1, "alpha": 0.9},
+            zorder=3,
+        )
     ax.axhline(100 / n, color="0.3", linestyle="--", linewidth=1, label=f"fair share 1/{n}")
     ax.set_xticks(where, labels, rotation=20 if max(map(len, labels)) > 10 else 0)
     ax.set_ylabel("win rate (%), 95% interval")

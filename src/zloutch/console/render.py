@@ -214,7 +214,8 @@ def rules_renderables(rules: RuleSet) -> list[RenderableType]:
         )
         summary += f" [dim](as written; {these} {escape(switched)})[/]"
     parts: list[RenderableType] = [
-        Text.from_markup(f"[bold]{escape(rules.name)}[/]: {summary}"),
+        # a rule file without a summary: its name alone, no colon left hanging
+        Text.from_markup(f"[bold]{escape(rules.name)}[/]" + (f": {summary}" if summary else "")),
         Text(f"dice: {rules.dice}    target: {format_target(rules)}"),
         Text(f"spec: {rules.spec}"),
         Text(""),
