@@ -12,6 +12,7 @@ from zloutch.app.review import (
     POINTS_TOLERANCE,
     WIN,
     WIN_TOLERANCE,
+    _values_at,
     review_record,
     situation_words,
 )
@@ -189,31 +190,41 @@ def test_luck_and_skill_add_up_to_the_change_of_the_chance_to_win(
 def test_an_unfinished_game_ends_where_its_record_stops_and_its_luck_adds_up(
     small_solution: GameSolution,
 ) -> None:
-    """A record cut off mid-game, at a move of someone's: the curve's last point is that
-    position valued for the player to move (after a farkle that ended the record's last
-    turn, the next player's chance), and luck less cost again make the change from the
-    start to there, the last throw's luck counted."""
+    """A record cut off mid-game: the curve's last point is where it stops. At a move,
+    that position valued for the player to move (after a farkle that ended the record's
+    last turn, the next player's chance); with dice in the air, what the move that threw
+    them was worth, which is also the average of where the throw's outcomes leave the game.
+    Luck less cost again make the change from the start to there."""
     advisor = GameAdvisor(small_solution, load_rules(SMALL_GAME))
-    cuts = 0
+    at_a_move = in_the_air = 0
     records = [bot_record(SMALL_GAME, ("greedy", "random"), seed) for seed in (9, 10)]
     for record, stop in ((r, s) for r in records for s in range(2, len(r.actions) - 1)):
         cut = Record(record.rules, record.players, record.actions[:stop], seed=record.seed)
         state = cut.replay()
         seat = current_player(state)
-        if seat == CHANCE or is_terminal(state):
+        if is_terminal(state):
             continue
         review = review_record(cut, solution=small_solution)
         assert not review.finished
         last = review.curve[-1]
-        best = max(v for _, v in advisor.advise(state).values)
         assert last.number == stop + 1
-        assert last.values[seat] == pytest.approx(best)
+        if seat == CHANCE:
+            thrower = review.decisions[-1]
+            assert thrower.number == stop
+            assert last.values[thrower.seat] == pytest.approx(thrower.chosen.value, abs=1e-12)
+            average = _values_at(advisor, state, WIN)
+            assert average is not None
+            assert average == pytest.approx(last.values, abs=1e-9)
+            in_the_air += 1
+        else:
+            best = max(v for _, v in advisor.advise(state).values)
+            assert last.values[seat] == pytest.approx(best)
+            at_a_move += 1
         ana, bob = review.summaries
         assert ana.luck is not None and bob.luck is not None
         change = ana.luck - ana.total_cost - bob.luck + bob.total_cost
         assert change == pytest.approx(last.values[0] - small_solution.first_player, abs=1e-9)
-        cuts += 1
-    assert cuts > 10
+    assert at_a_move > 10 and in_the_air > 5
 
 
 def test_luck_in_expected_points_counts_a_farkle_against_the_thrower() -> None:

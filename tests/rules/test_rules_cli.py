@@ -146,3 +146,20 @@ def test_a_rule_file_without_a_summary_is_shown_by_its_name_alone(tmp_path: Any)
     result = runner.invoke(app, ["rules", "show", str(house)])
     assert result.exit_code == 0, result.output
     assert result.stdout.splitlines()[0].rstrip() == "house"
+
+
+def test_a_rule_file_of_any_name_is_named_with_its_line(tmp_path: Any) -> None:
+    """A file the loader reads by its folder (``./house.rules``, not ``.toml``) is named in
+    the error as a ``.toml`` file is, and the text of an upload has its line alone."""
+    from zloutch.engine.record import rules_from_text
+    from zloutch.rules import InvalidRulesError
+
+    text = '[rules]\nname = "house"\ndice = 5\n[game]\ntargte = 2000\n'
+    house = tmp_path / "house.rules"
+    house.write_text(text)
+    result = runner.invoke(app, ["rules", "show", str(house)])
+    assert result.exit_code == 2
+    assert result.output.startswith(f"error: in {house}, line 5: game.targte: unknown key")
+    with pytest.raises(InvalidRulesError) as caught:
+        rules_from_text(text)
+    assert caught.value.located().startswith("line 5: game.targte: unknown key")

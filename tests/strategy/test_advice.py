@@ -68,14 +68,24 @@ def test_situations_the_rules_cannot_have_are_refused(
 
 
 @pytest.mark.parametrize(
-    "spec",
+    ("spec", "score"),
     [
-        "dix-mille(target=2000)",
-        "charentaise(target=2000)",
-        "dix-mille(target=2000,fresh_farkle_penalty=50)",
-        "cinq-mille(target=2000,bank_multiple_of_100,last_thousand)",
+        ("dix-mille(fresh_farkle_penalty=50)", 450),  # 500, then a blank first throw
+        ("dix-mille(farkle_penalty=50)", 450),  # 500, then the farkles' penalty
+        ("cinq-mille(target=2050,bank_multiple_of_100,last_thousand)", 1050),  # the cap
     ],
 )
+def test_a_score_off_the_round_banks_is_a_situation_where_a_rule_writes_it(
+    spec: str, score: int
+) -> None:
+    from zloutch.strategy.turn_solver import check_score
+
+    check_score(load_rules(spec), score)
+    with pytest.raises(ZloutchError, match="T-6"):  # the same score without that rule
+        check_score(load_rules(spec.split("(")[0] + "(bank_multiple_of_100)"), score)
+
+
+@pytest.mark.parametrize("spec", ["dix-mille(target=2000)", "charentaise(target=2000)"])
 def test_every_score_a_game_writes_is_a_situation(spec: str) -> None:
     """The banked scores refused (T-6: never written where only round totals are banked)
     are none that a game writes: random games, every score checked as it is written."""

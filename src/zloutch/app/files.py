@@ -31,7 +31,8 @@ from zloutch.rules import ZloutchError
 class UnwritableFileError(ZloutchError):
     """A file that cannot be written where the user asked.
 
-    ``reason`` is the system's own words for why (``No space left on device``).
+    ``reason`` says why: the system's own words (``No space left on device``), or the folder
+    missing (``there is no folder saves``).
     """
 
     def __init__(self, message: str, reason: str = "") -> None:
@@ -76,14 +77,22 @@ def _reason(exc: OSError) -> str:
 
 
 def _write_reason(path: str, exc: OSError) -> str:
-    """Why ``path`` cannot be written, as ``check_writable`` says it for a flag's file: a
-    folder missing or a file in its way named, else the system's words."""
-    parent = shown(str(Path(path).parent))
-    if isinstance(exc, FileNotFoundError):
-        return f"there is no folder {parent}"
-    if isinstance(exc, NotADirectoryError):
-        return f"{parent} is a file, not a folder"
-    return _reason(exc)
+    """Why ``path`` cannot be written, as ``check_writable`` says it for a flag's file: the
+    folder missing, or the file in the way of the folder, named; else the system's words.
+    The folder is the one the file is written in (a link's target's), named as typed
+    unless a link leads elsewhere."""
+    if not isinstance(exc, FileNotFoundError | NotADirectoryError):
+        return _reason(exc)
+    folder = _real(path).parent
+    typed = Path(path).parent
+    if Path(os.path.abspath(typed)) != folder:
+        typed = folder  # a link leads elsewhere: the folder it leads to
+    above, named = folder, typed
+    while not above.exists() and above != above.parent:
+        above, named = above.parent, named.parent
+    if above.exists() and not above.is_dir():
+        return f"{shown(str(named))} is a file, not a folder"
+    return f"there is no folder {shown(str(typed))}"
 
 
 def _temporary_name(target: Path) -> Path:

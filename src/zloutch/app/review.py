@@ -17,9 +17,16 @@ from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 from zloutch.engine.actions import Action, Bank, Joker, Keep, parse_action
-from zloutch.engine.game import current_player, is_terminal, step, throw_score
+from zloutch.engine.game import (
+    apply_legal,
+    chance_outcomes,
+    current_player,
+    is_terminal,
+    step,
+    throw_score,
+)
 from zloutch.engine.record import InvalidRecordError, Record
-from zloutch.engine.state import GameState, Phase
+from zloutch.engine.state import CHANCE, GameState, Phase
 from zloutch.rules.dice import Dice, format_dice
 from zloutch.rules.errors import ZloutchError
 from zloutch.rules.ruleset import RuleSet
@@ -172,7 +179,7 @@ class CurvePoint:
 
     number: int
     """The point stands before the action of this place in the record (1 for the first);
-    the point at the end of a finished game is one past the last action."""
+    the last point, where the game ends or its record stops, is one past the last action."""
     turn: int
     values: tuple[float, ...]
     """By seat."""
@@ -347,7 +354,8 @@ def review_record(
     if is_terminal(state):
         curve.append(_final_point(state, len(record.actions) + 1, objective))
     else:  # an unfinished game: the curve ends where the record leaves it, not before
-        now = _now_point(advisor, state, len(record.actions) + 1, objective)
+        last = decisions[-1] if decisions else None
+        now = _now_point(advisor, state, len(record.actions) + 1, objective, last)
         if now is not None:
             curve.append(now)
 
@@ -443,38 +451,58 @@ def _words(state: GameState, action: Action) -> str:
 
 
 def _curve_point(state: GameState, decision: Decision, objective: Objective) -> CurvePoint:
-    seat = decision.seat
-    best = decision.best.value
-    if objective == WIN:
-        values = tuple(best if s == seat else 1.0 - best for s in range(len(state.sheets)))
-    else:
-        values = tuple(
-            float(sheet.score) + (best if s == seat else 0.0)
-            for s, sheet in enumerate(state.sheets)
-        )
+    values = _values(state, decision.seat, decision.best.value, objective)
     return CurvePoint(decision.number, state.turns, values)
 
 
 def _now_point(
-    advisor: TurnAdvisor, state: GameState, number: int, objective: Objective
+    advisor: TurnAdvisor,
+    state: GameState,
+    number: int,
+    objective: Objective,
+    last: Decision | None,
 ) -> CurvePoint | None:
-    """The point of an unfinished game where its record stops: the best move's value for
-    the player to move (as at a decision); None where the dice are to be thrown (a chance,
-    no one's move: the last decision's point is where the game stands)."""
-    seat = current_player(state)
-    if seat < 0:
-        return None
-    values = [v for _, v in advisor.advise(state).values if math.isfinite(v)]
-    if not values:
-        return None
-    best = max(values)
+    """The point of an unfinished game where its record stops. At a move, the best move's
+    value for the player to move (as at a decision). With dice in the air, what the move
+    that threw them was worth (the last decision's chosen value, so that its luck is 0 and
+    the costs still add up), or where no decision threw them (jokers thrown on, V-2) the
+    average over the throw's outcomes of where each leaves the game."""
+    found: tuple[float, ...] | None
+    if last is not None and last.number == number - 1 and current_player(state) == CHANCE:
+        found = _values(state, last.seat, last.chosen.value, objective)
+    else:
+        found = _values_at(advisor, state, objective)
+    return None if found is None else CurvePoint(number, state.turns, found)
+
+
+def _values(state: GameState, seat: int, value: float, objective: Objective) -> tuple[float, ...]:
+    """Each seat's chance to win, or expected score, where ``seat`` stands to get ``value``
+    (its chance; or the points its turn will add) and the others stand as they are."""
     if objective == WIN:
-        chances = tuple(best if s == seat else 1.0 - best for s in range(len(state.sheets)))
-        return CurvePoint(number, state.turns, chances)
-    scores = tuple(
-        float(sheet.score) + (best if s == seat else 0.0) for s, sheet in enumerate(state.sheets)
+        return tuple(value if s == seat else 1.0 - value for s in range(len(state.sheets)))
+    return tuple(
+        float(sheet.score) + (value if s == seat else 0.0) for s, sheet in enumerate(state.sheets)
     )
-    return CurvePoint(number, state.turns, scores)
+
+
+def _values_at(
+    advisor: TurnAdvisor, state: GameState, objective: Objective
+) -> tuple[float, ...] | None:
+    """``_values`` of a position: its best move's, the average of its throws' outcomes, or
+    the end's; None where no advice values it."""
+    if is_terminal(state):
+        return _final_point(state, 0, objective).values
+    seat = current_player(state)
+    if seat == CHANCE:
+        total = [0.0] * len(state.sheets)
+        for roll, chance in chance_outcomes(state):
+            after = _values_at(advisor, apply_legal(state, roll), objective)
+            if after is None:
+                return None
+            total = [t + float(chance) * v for t, v in zip(total, after, strict=True)]
+        return tuple(total)
+    values = [v for _, v in advisor.advise(state).values if math.isfinite(v)]
+    return _values(state, seat, max(values), objective) if values else None
 
 
 def _final_point(state: GameState, number: int, objective: Objective) -> CurvePoint:

@@ -83,8 +83,12 @@ class InvalidRulesError(ZloutchError):
         text = str(self)
         if self.chain:
             return text
-        if self.file is not None and self.file.endswith(".toml"):
-            where = f"{self.file}, line {self.line}" if self.line is not None else self.file
+        file = self.file or ""
+        # a file's path, as the loader reads one (``.toml``, or a path with a folder), not a
+        # preset's name nor a text's placeholder (``<rule file>``)
+        path = file.endswith(".toml") or "/" in file or "\\" in file
+        if path and not (file.startswith("<") and file.endswith(">")):
+            where = f"{file}, line {self.line}" if self.line is not None else file
             return f"in {where}: {text}"
         if self.line is not None:
             return f"line {self.line}: {text}"

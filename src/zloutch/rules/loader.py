@@ -232,11 +232,10 @@ def _parse_rules(
 
     start = base or RuleSet(name=name, summary=summary, dice=dice)
     sections: dict[str, object] = {}
-    for section, cls in SECTIONS.items():
+    for section in SECTIONS:
         table: Mapping[str, Any] = data.get(section, {})
         current = getattr(start, section)
         changes: dict[str, object] = {}
-        names = [f.name for f in dataclasses.fields(cls)]
         for key, value in table.items():
             full = f"{section}.{key}"  # (every key known: checked above)
             if key == "singles":

@@ -58,7 +58,8 @@ def check_total(rules: RuleSet, total: int) -> None:
 
 
 def check_score(rules: RuleSet, score: int) -> None:
-    """Refuse a banked score off the rule set's step, past an exact target (T-9), or at the
+    """Refuse a banked score off the rule set's step, not round where only round totals are
+    banked and nothing else writes a score (T-6), past an exact target (T-9), or at the
     target (or past it): a player there has won or waits for the others' last turns (F-4,
     G-6), and plays no turn from there."""
     if score % rules.unit:
