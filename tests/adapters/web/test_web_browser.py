@@ -651,6 +651,25 @@ def test_the_french_lobby_says_each_choice_in_words_and_cuts_no_player_kind(
     assert page.inner_text("#seat-0-plays").startswith("joue comme le niveau fort")
 
 
+def test_the_search_of_the_rules_leaves_only_the_rules_it_finds(
+    new_page: Callable[..., Any], web: Server
+) -> None:
+    """Words typed in the lobby's search of the rules leave the rules that hold every one
+    of them (the others stayed on screen, hidden in name only), and clearing it shows all."""
+    page = new_page()
+    page.goto(web.base + "/")
+    page.wait_for_selector("#option-search", state="attached")
+    page.click("details.options > summary")
+    rows = page.locator("#more-options > li")
+    total = rows.count()
+    page.fill("#option-search", "joker")
+    shown = [row for row in rows.all() if row.is_visible()]
+    assert 0 < len(shown) < total
+    assert all("joker" in (row.get_attribute("data-search") or "") for row in shown)
+    page.fill("#option-search", "")
+    assert sum(row.is_visible() for row in rows.all()) == total
+
+
 def test_the_reviews_curve_keeps_the_names_of_lines_that_end_level_apart(
     new_page: Callable[..., Any], web: Server
 ) -> None:
