@@ -830,9 +830,10 @@ def test_the_bots_wait_takes_a_decimal_comma_and_a_bot_may_play_for_who_left(
     assert "number of seconds" in page.inner_text("#create-error")
     page.fill("#pace", "0,2")
     page.select_option("#leave-after", "60")  # a bot plays for a person gone a minute
-    with page.expect_request(lambda r: r.url.endswith("/api/games")) as sent:
+    with page.expect_request(lambda r: "/api/games?" in r.url and r.method == "POST") as sent:
         page.click("#create")
     body = sent.value.post_data_json
     assert (body["pace"], body["leave_after"]) == (0.2, 60)  # 0.2 s: the number field read 02
+    assert sent.value.url.endswith("/api/games?lang=en")  # a refusal in the page's language
     page.wait_for_selector("#go-table")
     assert re.fullmatch(r"/g/[\w-]+", page.get_attribute("#go-table", "href"))

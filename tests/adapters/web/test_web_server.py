@@ -213,6 +213,20 @@ def test_a_rule_set_from_a_client_never_names_a_file_of_the_server(
     assert server.post("/api/games", text)["game"]
 
 
+def test_a_refusal_of_a_new_game_is_said_in_the_pages_language(server: Server) -> None:
+    """The lobby posts with its language: a rule's value out of bounds comes back in it
+    (it came back in English on a French page), and without one in English."""
+    seats = [{"name": "A"}]
+    fr = server.post("/api/games?lang=fr", {"rules": "greed(target=-5)", "seats": seats})
+    assert fr["status"] == 400 and fr["error"] == "target : au moins 1, et non -5", fr
+    high = server.post("/api/games?lang=fr", {"rules": "greed(target=1000000)", "seats": seats})
+    assert high["error"] == "target : au plus 100000, et non 1000000", high
+    en = server.post("/api/games", {"rules": "greed(target=-5)", "seats": seats})
+    assert en["error"] == "target: must be at least 1, got -5", en
+    unknown = server.post("/api/games?lang=xx", {"rules": "greed(target=-5)", "seats": seats})
+    assert unknown["error"] == "target: must be at least 1, got -5", unknown
+
+
 def test_a_mistake_in_a_rule_file_sent_says_its_line(server: Server) -> None:
     """An uploaded rule file is refused as the command line refuses it: the key, what is
     wrong, and the line of the text sent where the key is written."""

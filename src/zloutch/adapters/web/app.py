@@ -252,12 +252,15 @@ def create_app(
         return JSONResponse({"error": validation_line(exc)}, status_code=400)
 
     @app.exception_handler(ZloutchError)
-    async def user_error(_: Request, exc: ZloutchError) -> JSONResponse:
+    async def user_error(request: Request, exc: ZloutchError) -> JSONResponse:
         status = 404 if isinstance(exc, UnknownGameError | UnknownLanguageError) else 400
         if isinstance(exc, StoreUnavailableError):
             status = 503  # the database refused the write: the request was fine
         # a rule file's mistake says on which line of the text sent it is written
         text = exc.located() if isinstance(exc, InvalidRulesError) else str(exc)
+        lang = request.query_params.get("lang")  # the page's language (a POST's too)
+        if lang in LANGUAGES and not isinstance(exc, UnknownLanguageError):
+            text = translate(text, lang)
         return JSONResponse({"error": text}, status_code=status)
 
     @app.get("/api/health")

@@ -16,8 +16,10 @@ export async function getJSON(path) {
 }
 
 export async function postJSON(path, body = {}) {
+  // the page's language, for the words of a refusal (a rule's value out of bounds)
+  const sep = path.includes("?") ? "&" : "?";
   return answer(
-    await fetch(path, {
+    await fetch(`${path}${sep}lang=${lang()}`, {
       method: "POST",
       headers: { "content-type": "application/json" },
       body: JSON.stringify(body),
