@@ -26,7 +26,7 @@ from zloutch.app.session import Session
 from zloutch.console.render import option_meaning, ranking_rows
 from zloutch.engine import Phase, Throw
 from zloutch.engine.record import load_record, sheet_json
-from zloutch.rules import OPTIONS
+from zloutch.rules import OPTIONS, load_rules
 from zloutch.strategy.expert import TurnAdvisor
 
 SHORT = "dix-mille(target=1000)"
@@ -280,6 +280,19 @@ def test_new_game_screen_options_players_and_errors() -> None:
             await pilot.pause()
             assert screen.spec() == "cinq-mille(target=10000)"
             assert screen.players() == "Player,Bob,bot:strong"
+            # A spec typed is the rule set: the summary follows it, or says why it is none.
+            typed = screen.query_one("#spec", Input)
+            summary = screen.query_one("#summary")
+            typed.value = "greed(target=300)"
+            await pilot.pause()
+            assert str(summary.render()).startswith("greed: ")
+            assert "the preset and options are not used" in str(summary.render())
+            typed.value = "greed(target=-3)"
+            await pilot.pause()
+            assert str(summary.render()).startswith("not a rule set yet: target: must be")
+            typed.value = ""
+            await pilot.pause()
+            assert str(summary.render()) == load_rules("cinq-mille").summary
             screen.query_one("#opt-entry", Input).value = "-5"
             screen.action_start()
             await pilot.pause()

@@ -108,6 +108,50 @@ def test_the_players_table_keeps_its_headers_at_80_columns() -> None:
     assert "…" not in text and all(len(line) <= 72 for line in text.splitlines())
 
 
+def test_the_review_at_80x24_holds_the_players_table_of_four_whole() -> None:
+    """A game of four reviewed at 80x24: the frame's inside holds the players' table, its
+    last column and its names whole (at 95% wide it cut "Forced" and folded "bot:medium")."""
+    import random
+
+    from textual.containers import VerticalScroll
+
+    from zloutch.console.review import summary_table
+    from zloutch.engine import CHANCE, apply, current_player, is_terminal
+    from zloutch.engine.record import roll
+    from zloutch.strategy.bots import make_bot
+
+    spec = "farkle(target=1000)"
+    names = ("Player", "bot:medium", "Player 3", "Player 4")
+    record = Record(spec, names)
+    state, rng = record.start(), random.Random(3)
+    bots = [make_bot(b) for b in ("random", "medium", "random", "easy")]
+    played = []  # a whole game, its mistakes more than the frame's height: a scroll bar
+    while not is_terminal(state):
+        seat = current_player(state)
+        played.append(roll(state, rng) if seat == CHANCE else bots[seat].choose(state, rng))
+        state = apply(state, played[-1])
+    record = record.extended(played)
+    app = make_app(spec, ",".join(names))
+
+    async def look() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await app.push_screen(ReviewScreen(record))
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+            scroll = app.screen.query_one(VerticalScroll)
+            assert scroll.max_scroll_y > 0  # the scroll bar is there
+            width = scroll.scrollable_content_region.width
+            assert width >= 72, width
+            review = app.screen.review
+            assert review is not None
+            console = Console(width=width, file=io.StringIO(), record=True)
+            console.print(summary_table(review))
+            text = console.export_text()
+            assert "Forced" in text and "bot:medium " in text, text
+
+    run(look)
+
+
 @pytest.mark.parametrize("width", [72, 80])
 def test_the_decisions_keep_their_columns_with_a_long_name(width: int) -> None:
     """A long name took the room of the situation and the moves ("Situ…", "Play…") and cut

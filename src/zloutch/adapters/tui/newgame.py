@@ -30,6 +30,7 @@ from zloutch.app.match import BOT_PREFIX
 from zloutch.app.session import BOT_LEVELS, PLAY_PLAYERS, TABLE_PLAYERS, Session
 from zloutch.engine.endings import load_rules
 from zloutch.rules import OPTIONS, PRESETS, RuleSet, ZloutchError
+from zloutch.rules import load_rules as parse_spec
 from zloutch.rules.ruleset import OptionValue, format_option
 
 if TYPE_CHECKING:
@@ -184,6 +185,26 @@ class NewGameScreen(Screen[None]):
             else:
                 field.value = kind
                 field.disabled = True
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        """A rule file or spec typed is the game's rule set: the summary says which (the
+        preset and its options above no longer count), or why it is not one yet."""
+        if event.input.id != "spec":
+            return
+        summary = self.query_one("#summary", Static)
+        typed = event.value.strip()
+        if not typed:
+            summary.update(self.rules.summary)
+            return
+        try:
+            # read as the start reads it, less the check that its games can end (a keystroke
+            # should not wait on it): the start still refuses such a rule set, and says why
+            rules = parse_spec(typed)
+        except ZloutchError as exc:
+            summary.update(Text(f"not a rule set yet: {exc}", style="italic"))
+            return
+        words = f"{rules.name}: {rules.summary}" if rules.summary else rules.name
+        summary.update(Text(f"{words} (the spec typed; the preset and options are not used)"))
 
     def set_option(self, name: str, value: OptionValue) -> None:
         control = self.query_one(f"#opt-{name}")

@@ -36,14 +36,18 @@ def grade(record: Record) -> Review:
 
 
 class ReviewScreen(ModalScreen[None]):
-    """Each player's accuracy, and the biggest mistakes with the best move and their cost."""
+    """Each player's accuracy, and the biggest mistakes with the best move and their cost.
+    At 80 columns the frame holds 75 inside, beside a scroll bar of one: the players' table
+    takes 72 with a name of 10 letters (at 95% wide it had 70, and cut its last column)."""
 
     DEFAULT_CSS = """
     ReviewScreen { align: center middle; }
     ReviewScreen > VerticalScroll {
-        width: 95%; height: 95%; border: round $accent; background: $surface; padding: 0 1;
+        width: 100%; max-width: 120; height: 95%; border: round $accent; background: $surface;
+        padding: 0 1; scrollbar-size-vertical: 1;
     }
     ReviewScreen #review-head { margin-bottom: 1; }
+    ReviewScreen #review-mistakes { margin-top: 1; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q,r", "close", "Close")]
 
