@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import typing
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from math import gcd
 from types import MappingProxyType
@@ -402,6 +402,41 @@ def option_choices(name: str) -> tuple[str, ...]:
     return OPTIONS[name].choices
 
 
+_SEATS = frozenset({"min_players", "max_players"})
+"""Options of who sits, not of how a game plays (``RuleSet.acting_options``)."""
+
+
+def _ALWAYS(values: Mapping[str, OptionValue]) -> bool:
+    return True
+
+
+def _crossable(v: Mapping[str, OptionValue]) -> bool:
+    """Some level may be crossed (G-3 ticks, G-4 bumps, G-6's final round)."""
+    return bool(v["ticks_to_cross"]) or v["bump"] != "off" or bool(v["final_round"])
+
+
+_ACTS_WITH: Mapping[str, Callable[[Mapping[str, OptionValue]], bool]] = MappingProxyType(
+    {
+        "four_and_pair_as_three_pairs": lambda v: bool(v["three_pairs"]),
+        "six_of_a_kind_as_three_pairs": lambda v: bool(v["three_pairs"]),
+        "six_of_a_kind_as_two_triplets": lambda v: bool(v["two_triplets"]),
+        "full_house_pair": lambda v: v["full_house"] != "off" or bool(v["multiples_over_throws"]),
+        "entry_by": lambda v: bool(v["entry"]),
+        "full_hand_win_from": lambda v: bool(v["full_hand_win"]),
+        "farkle_penalty_after": lambda v: bool(v["farkle_penalty"]),
+        "overshoot": lambda v: bool(v["exact_target"]),
+        "ticks_restart": lambda v: bool(v["ticks_to_cross"]),
+        "fallback_bumps": lambda v: v["bump"] != "off",
+        "take_back_counts_for_entry": lambda v: bool(v["take_back"]) and bool(v["entry"]),
+        "reentry": lambda v: bool(v["entry"]) and _crossable(v),
+        "joker_keeps_points": lambda v: bool(v["joker"]),
+        "late_pair": lambda v: bool(v["multiples_over_throws"]),
+        "multiples_take_all": lambda v: bool(v["multiples_over_throws"]),
+    }
+)
+"""An option that acts only with another, by name: whether it acts at these values."""
+
+
 def format_option(name: str, value: OptionValue) -> str:
     """An option as written in a spec: ``joker``, ``joker=false``, ``entry=800``."""
     if value is True:
@@ -498,6 +533,20 @@ class RuleSet:
     def option_values(self) -> dict[str, OptionValue]:
         """Every option's value, by name."""
         return {name: self.option(name) for name in OPTIONS}
+
+    def acting_options(self) -> tuple[str, ...]:
+        """The options that change how this rule set plays: on, or a number or a choice
+        other than 0 and ``off``, and not one that acts only with another off here
+        (``overshoot`` without an exact target, ``ticks_restart`` without ticks:
+        ``_ACTS_WITH``); the number of players is how many sit, not how they play."""
+        values = self.option_values()
+        return tuple(
+            name
+            for name, value in values.items()
+            if value not in (False, 0, "off", None)
+            and name not in _SEATS
+            and _ACTS_WITH.get(name, _ALWAYS)(values)
+        )
 
     @property
     def unit(self) -> int:

@@ -271,8 +271,9 @@ def rules_json(rules: RuleSet, lang: str = "en") -> dict[str, Any]:
     """A game's rules for its table's rules panel: the rule set's name, summary, spec,
     target and entry, its scores, and every option with its rule id, its meaning in
     ``lang`` and its value; ``changed`` lists the options switched on the preset or rule
-    file (its summary says what it is as shipped), ``in_play`` the options that act (on, or
-    a number or choice other than 0 and off), ``off`` the others; ``kinds_best`` the n of a
+    file (its summary says what it is as shipped), ``in_play`` the options that act
+    (``RuleSet.acting_options``: on, or a number or choice other than 0 and off, and not
+    one that acts only with another that is off), ``off`` the others; ``kinds_best`` the n of a
     kind that score more split into other combinations (``kinds_outscored``)."""
     values = rules.option_values()
 
@@ -281,7 +282,7 @@ def rules_json(rules: RuleSet, lang: str = "en") -> dict[str, Any]:
         meaning = translate(info.meaning, lang)
         return {"option": name, "rule": info.rule, "meaning": meaning, "value": values[name]}
 
-    acting = [n for n in OPTIONS if values.get(n) not in (False, 0, "off", None)]
+    acting = rules.acting_options()
     kinds: dict[str, dict[str, Any]] = {}
     for (count, face), value in sorted(rules.kinds_values().items()):
         kinds.setdefault(str(count), {})[str(face)] = value
