@@ -250,7 +250,7 @@ async function loadReview(place, table) {
 }
 
 const DASHES = ["", "6 4", "2 3", "10 3 2 3", "1 5", "8 2", "4 4", "3 1"];
-const LABEL_GAP = 11; // the curve's names: one line of their text apart at least
+const LABEL_GAP = 14; // the curve's names: one line of their text apart at least
 
 const LABEL_LETTERS = 16; // the most letters of a name written at a line's end
 
@@ -268,13 +268,14 @@ export function curve(review) {
   const points = review.curve.points;
   if (points.length < 2) return h("p", {}, t("No curve: too few decisions"));
   const win = review.curve.measure === "win probability";
-  // Room on the right for the longest name written at a line's end (about 7 units a letter),
+  // Room on the right for the longest name written at a line's end (about 8 units a letter
+  // at 12 units a line: the text was 10, about 9 px on a phone),
   // a long name cut (whole in its tooltip): a name of 40 letters took the curve's room.
   const label = (name) => (name.length > LABEL_LETTERS ? name.slice(0, LABEL_LETTERS - 1) + "…" : name);
-  const right = Math.max(56, 8 + 7 * Math.max(...review.players.map((n) => label(shownName(n)).length)));
+  const right = Math.max(64, 8 + 8 * Math.max(...review.players.map((n) => label(shownName(n)).length)));
   const width = 264 + right;
   const height = 160;
-  const pad = { left: 34, right, top: 10, bottom: 22 };
+  const pad = { left: 40, right, top: 10, bottom: 24 };
   const top = win ? 1 : roundUp(Math.max(1, ...points.flatMap((p) => p.values)));
   const x = (i) => pad.left + (i / (points.length - 1)) * (width - pad.left - pad.right);
   const y = (v) => pad.top + (1 - v / top) * (height - pad.top - pad.bottom);
