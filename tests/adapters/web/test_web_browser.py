@@ -187,6 +187,9 @@ def test_two_people_create_join_and_play_a_whole_game_watched(
         f"Number(document.querySelector('#status').dataset.version) === {final}"
     )
     assert events_in_log(watcher) == events_in_log(ana) == events_in_log(bob)
+    # The watcher holds no seat: no rematch to ask for (it had a greyed button, no reason).
+    watcher.wait_for_selector("#download")
+    assert watcher.locator("#rematch").count() == 0
     record = web.get(f"/api/games/{game}/record")
     _, state = load_record(json.dumps(record))
     winner = state.sheets[state.winners[0]].name

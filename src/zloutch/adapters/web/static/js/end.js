@@ -74,7 +74,6 @@ function endActions(table) {
       type: "button",
       id: "rematch",
       class: "primary",
-      disabled: !held.length,
       onclick: async (e) => {
         e.target.disabled = true;
         let game = null;
@@ -102,7 +101,7 @@ function endActions(table) {
   return h(
     "div",
     { class: "actions" },
-    rematch,
+    held.length ? rematch : null, // a watcher holds no seat: nothing to rematch with
     h(
       "a",
       { class: "button", id: "download", href: `/api/games/${s.game}/record`, download: `zloutch-${s.game}.json` },
