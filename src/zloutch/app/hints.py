@@ -357,7 +357,7 @@ def _plays(bot: Policy) -> str:
     if isinstance(bot, BoldBot):
         points = "1 point" if bot.margin == 1 else f"{bot.margin} points"
         return (
-            f"plays like strong but pushes its luck: it throws on unless banking is "
+            f"keeps as strong does but pushes its luck: it throws on unless banking is "
             f"better by {points} or more"
         )
     return BOT_WAYS.get(bot.name, bot.name)

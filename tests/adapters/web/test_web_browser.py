@@ -554,7 +554,7 @@ def test_the_table_says_what_each_bot_plays(new_page: Callable[..., Any], web: S
     ana.click("#go-table")
     ana.wait_for_selector("#bots-line li")
     line = ana.inner_text("#bots-line")
-    assert "medium (bot): plays like strong but pushes its luck: it throws on unless" in line
+    assert "medium (bot): keeps as strong does but pushes its luck: it throws on unless" in line
 
 
 def test_the_felt_shows_a_farkle_the_last_round_and_keeps_its_buttons_in_place(
@@ -645,13 +645,13 @@ def test_the_french_lobby_says_each_choice_in_words_and_cuts_no_player_kind(
     listed = page.locator("#more-options")
     assert listed.evaluate("(u) => getComputedStyle(u).overflowY") == "visible"
     # Each bot's level says what it plays, in French, and follows the choice.
-    assert page.inner_text("#seat-1-plays").startswith("joue comme le niveau fort")
+    assert page.inner_text("#seat-1-plays").startswith("garde comme le niveau fort")
     page.select_option("#seat-1-level", "easy")
     assert page.inner_text("#seat-1-plays") == (
         "garde le plus de points et marque dès qu'il le peut"
     )
     page.select_option("#seat-0-kind", "bot")
-    assert page.inner_text("#seat-0-plays").startswith("joue comme le niveau fort")
+    assert page.inner_text("#seat-0-plays").startswith("garde comme le niveau fort")
 
 
 def test_the_search_of_the_rules_leaves_only_the_rules_it_finds(

@@ -649,13 +649,13 @@ def test_the_page_is_told_what_each_bot_plays(server: Server) -> None:
     ]
     assert bots[0]["plays"] == "plays each turn for the most points (turn-optimal)"
     assert bots[1]["plays"] == (
-        "plays like strong but pushes its luck: it throws on unless banking is better by 100 "
+        "keeps as strong does but pushes its luck: it throws on unless banking is better by 100 "
         "points or more"
     )
     french = server.get(f"/api/games/{game}/bots?lang=fr")["bots"]
     assert french[0]["plays"] == "joue chaque tour pour le plus de points (optimal au tour)"
     assert french[1]["plays"] == (
-        "joue comme le niveau fort mais force sa chance : il relance sauf si marquer rapporte "
+        "garde comme le niveau fort mais force sa chance : il relance sauf si marquer rapporte "
         "au moins 100 points de plus"
     )
     assert server.get("/api/games/nope/bots")["status"] == 404
