@@ -190,6 +190,13 @@ def test_two_people_create_join_and_play_a_whole_game_watched(
     # The watcher holds no seat: no rematch to ask for (it had a greyed button, no reason).
     watcher.wait_for_selector("#download")
     assert watcher.locator("#rematch").count() == 0
+    # On a desktop the panels under the end take the whole width, two by two (they sat in
+    # the felt's column, gone at the end, half the page empty beside them).
+    watcher.set_viewport_size({"width": 1280, "height": 800})
+    sheet = watcher.locator("#sheet").bounding_box()
+    rules = watcher.locator("#rules-panel").bounding_box()
+    assert sheet is not None and rules is not None
+    assert rules["x"] > sheet["x"] + sheet["width"] and abs(rules["y"] - sheet["y"]) < 60
     record = web.get(f"/api/games/{game}/record")
     _, state = load_record(json.dumps(record))
     winner = state.sheets[state.winners[0]].name

@@ -592,7 +592,7 @@ export class Table {
       this.noticeBar(),
       h(
         "div",
-        { class: "play" },
+        { class: over ? "play over" : "play" },
         // At the end the felt goes: the last dice thrown no longer sit under the result.
         over
           ? null
