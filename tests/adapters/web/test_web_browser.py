@@ -205,6 +205,10 @@ def test_two_people_create_join_and_play_a_whole_game_watched(
     # The review: the curve drawn, every decision listed.
     ana.wait_for_selector("#curve polyline")
     assert ana.locator("#curve polyline").count() == 2
+    # One plain sentence on top; the rule set, the model and the solve folded under it.
+    note = ana.locator("#review .review-note").first.inner_text()
+    assert note.startswith("Each decision is graded by what it cost of") and "accurate" in note
+    assert not ana.locator(".review-how > p").first.is_visible()
     # The dice checked in the page: the commitment and every throw.
     ana.click("#check-dice")
     verdict = ana.locator("#dice-verdict")

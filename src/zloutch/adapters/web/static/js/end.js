@@ -176,7 +176,25 @@ async function loadReview(place, table) {
   const decisions = review.decisions.filter((d) => !d.forced);
   place.replaceChildren(
     h("h3", {}, t("Review")),
-    ...review.header.map((line) => h("p", { class: "review-note" }, withShownNames(line, review.players))),
+    // One plain sentence, and what counts as accurate; the rule set, the model and the
+    // solve it was graded with (words for those who know them) folded under it.
+    h(
+      "p",
+      { class: "review-note" },
+      win
+        ? t("Each decision is graded by what it cost of the chance to win.")
+        : t("Each decision is graded by what it cost of the points the turn could bring."),
+      " ",
+      review.header[2] || "",
+    ),
+    h(
+      "details",
+      { class: "review-how" },
+      h("summary", {}, t("How it was graded")),
+      ...review.header
+        .filter((_, i) => i !== 2)
+        .map((line) => h("p", { class: "review-note" }, withShownNames(line, review.players))),
+    ),
     curve(review),
     h(
       "table",
