@@ -205,11 +205,9 @@ def rules_renderables(rules: RuleSet) -> list[RenderableType]:
     """Everything ``zloutch rules show`` prints about a rule set, in order."""
     summary = escape(rules.summary)
     left_out = summary_switches(rules)  # the summary is the rule file's words, before options
-    if not summary:
-        pass  # no words to say anything of
-    elif left_out is None:
+    if summary and left_out is None:  # (a rule file without a summary has no words to note)
         summary += f" [dim](the words of {escape(rules.name)}, whose rules these are not)[/]"
-    elif left_out.options:
+    elif summary and left_out is not None and left_out.options:
         switched = ", ".join(f"{n}={format_value(v)}" for n, v in left_out.options)
         these = (
             "the spec switches" if left_out.preset is None else f"these rules are {rules.name} with"

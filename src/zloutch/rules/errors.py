@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import reprlib
+from pathlib import Path
 
 EXCERPT = 60
 """The most characters of a person's input an error quotes (a huge input is cut short)."""
@@ -40,6 +41,16 @@ def excerpt(value: object, limit: int = EXCERPT) -> str:
 
 class ZloutchError(ValueError):
     """Base class of every error the program reports to a person."""
+
+
+def looks_like_file(source: str) -> bool:
+    """A spec that names a rule file (``.toml``, or a path with a folder), not a preset."""
+    return Path(source).suffix == ".toml" or "/" in source or "\\" in source
+
+
+def is_unloadable_spec(source: str) -> bool:
+    """``<house>``: the spec of a rule set built from text or in code (see RuleSet.spec)."""
+    return source.startswith("<") and source.endswith(">")
 
 
 class InvalidRulesError(ZloutchError):
@@ -84,10 +95,9 @@ class InvalidRulesError(ZloutchError):
         if self.chain:
             return text
         file = self.file or ""
-        # a file's path, as the loader reads one (``.toml``, or a path with a folder), not a
-        # preset's name nor a text's placeholder (``<rule file>``)
-        path = file.endswith(".toml") or "/" in file or "\\" in file
-        if path and not (file.startswith("<") and file.endswith(">")):
+        # a file's path, as the loader reads one, not a preset's name nor a text's
+        # placeholder (``<rule file>``)
+        if looks_like_file(file) and not is_unloadable_spec(file):
             where = f"{file}, line {self.line}" if self.line is not None else file
             return f"in {where}: {text}"
         if self.line is not None:

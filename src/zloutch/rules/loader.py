@@ -21,7 +21,12 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from zloutch.rules.errors import InvalidRulesError, excerpt
+from zloutch.rules.errors import (
+    InvalidRulesError,
+    excerpt,
+    is_unloadable_spec,
+    looks_like_file,
+)
 from zloutch.rules.ruleset import OPTIONS, SECTIONS, OptionValue, RuleSet, option_kind
 from zloutch.rules.spec import (
     _FALSE,
@@ -429,15 +434,6 @@ def preset_text(name: str) -> str:
     )
 
 
-def _looks_like_file(source: str) -> bool:
-    return Path(source).suffix == ".toml" or "/" in source or "\\" in source
-
-
-def _is_unloadable_spec(source: str) -> bool:
-    """``<house>``: the spec of a rule set built from text or in code (see RuleSet.spec)."""
-    return source.startswith("<") and source.endswith(">")
-
-
 def _load_source(
     source: str, seen: tuple[str, ...] = (), check: RuleCheck | None = None
 ) -> RuleSet:
@@ -453,14 +449,14 @@ def _load_source(
     chain = (*seen, source)
     if source in PRESETS:
         return _preset(source)
-    if _is_unloadable_spec(source):
+    if is_unloadable_spec(source):
         raise InvalidRulesError(
             "this is the spec of a rule set built from text or in code, which names no preset "
             "and no file, so it cannot be loaded: write the rule set to a file with to_toml "
             "(zloutch rules show --toml) and load that file",
             source,
         )
-    if not _looks_like_file(source):
+    if not looks_like_file(source):
         here = f"{source}.toml"
         if _is_file(here):  # the file, named without .toml
             raise InvalidRulesError(f"unknown preset; the rule file is written {here}", source)
@@ -473,7 +469,7 @@ def _load_source(
     text = _read_rule_file(path, source)
 
     def base(name: str) -> RuleSet:
-        if name in PRESETS or not _looks_like_file(name):
+        if name in PRESETS or not looks_like_file(name):
             # A preset, or a misspelt one: say "unknown preset", not "cannot read the file".
             return _load_source(name, chain, check)
         return _load_source(str(path.parent / name), chain, check)
@@ -575,13 +571,13 @@ def load_preset(spec: str | RuleSet, *, check: RuleCheck | None = None) -> RuleS
     if isinstance(spec, RuleSet):
         return spec
     source, _ = split_spec(spec)
-    if source not in PRESETS and _looks_like_file(source):
+    if source not in PRESETS and looks_like_file(source):
         raise InvalidRulesError(
             "a rule set from elsewhere is a preset with options, never a file on this "
             "machine: send the rule file's text instead",
             excerpt(source),
         )
-    if source not in PRESETS and not _is_unloadable_spec(source):
+    if source not in PRESETS and not is_unloadable_spec(source):
         # as load_rules says it, but a path is no way out here (it is refused above)
         raise InvalidRulesError(
             f"unknown preset{_suggest(source, PRESETS)}; presets: {', '.join(PRESETS)} "
@@ -612,7 +608,7 @@ def as_loaded_from(rules: RuleSet, spec: str) -> RuleSet:
     refused (a spec and a text that disagree).
     """
     source, raw_options = split_spec(spec)
-    if source in PRESETS or not _looks_like_file(source):
+    if source in PRESETS or not looks_like_file(source):
         return rules
     options = _option_values(raw_options)
     for name, value in options.items():
@@ -666,7 +662,7 @@ def canonical_spec(rules: RuleSet) -> str:
     is, with the options that differ; otherwise nothing can load it.
     """
     source = rules.source
-    if source and source not in PRESETS and _looks_like_file(source):
+    if source and source not in PRESETS and looks_like_file(source):
         return _spec_text(source, rules.options)
     for name in dict.fromkeys((source, rules.name)):
         if name in PRESETS:

@@ -406,7 +406,7 @@ _SEATS = frozenset({"min_players", "max_players"})
 """Options of who sits, not of how a game plays (``RuleSet.acting_options``)."""
 
 
-def _ALWAYS(values: Mapping[str, OptionValue]) -> bool:
+def _always(values: Mapping[str, OptionValue]) -> bool:
     return True
 
 
@@ -545,7 +545,7 @@ class RuleSet:
             for name, value in values.items()
             if value not in (False, 0, "off", None)
             and name not in _SEATS
-            and _ACTS_WITH.get(name, _ALWAYS)(values)
+            and _ACTS_WITH.get(name, _always)(values)
         )
 
     @property
