@@ -649,3 +649,72 @@ def test_a_pace_out_of_range_is_refused_as_the_command_line_refuses_it(pace: flo
     with pytest.raises(RoomError, match="a bot's pace is a number of seconds from 0 to 60"):
         rooms.create(NewGame(ANA_BOB, pace=pace))
     assert rooms.create(NewGame(ANA_BOB, pace=60)).game_id
+
+
+def test_a_person_names_their_own_seat(new_store: Callable[[], GameStore]) -> None:
+    """A friend seated by an invitation the host left unnamed ("Player 2") gives their own
+    name: the seat, the game's players, the record, the state and the log's words change
+    at once, and a new process over the same store reads the game under the new names."""
+    rooms = Rooms(new_store())
+    game_id, tokens = seated(rooms, NewGame((SeatSpec("Ana"), SeatSpec(""), SeatSpec(bot="easy"))))
+    assert rooms.room(game_id).state.names == ("Ana", "Player 2", "bot:easy")
+    rooms.intent(game_id, tokens[0], 0, "t", "throw")  # the game has begun: its log too
+    played = rooms.room(game_id).version
+    row = rooms.rename(game_id, tokens[1], "  Bea  ")
+    assert (row.seat, row.name) == (1, "Bea")
+    room = rooms.room(game_id)
+    assert room.version == played  # no entry of the log
+    assert room.state.names == room.record.players == room.game.players
+    assert room.game.players == ("Ana", "Bea", "bot:easy")
+    assert [s.name for s in room.seats] == ["Ana", "Bea", "bot:easy"]
+    assert '"Bea"' in room.record_text() and "Player 2" not in room.record_text()
+    again = Rooms(new_store()).room(game_id)  # another process, read from the store
+    assert again.state == room.state and again.record == room.record
+    assert rooms.rename(game_id, tokens[1], "Bea") == row  # the same name: nothing to do
+    rooms.rename(game_id, tokens[0], "Anabel")  # each person their own seat
+    assert rooms.room(game_id).game.players == ("Anabel", "Bea", "bot:easy")
+
+
+def test_a_seat_name_is_checked_as_a_new_game_checks_it(
+    new_store: Callable[[], GameStore],
+) -> None:
+    rooms = Rooms(new_store())
+    game_id, tokens = seated(rooms, NewGame(ANA_BOB, rules="dix-mille(target=1000)"))
+    refusals = {
+        "": "seat 2: a person's name cannot be blank",
+        "x" * 41: "seat 2: a name has at most 40 characters",
+        "Bob, Jr": "seat 2: a person's name has no comma and no 'bot:'",
+        "BOT:strong": "seat 2: a person's name has no comma and no 'bot:'",
+        "Ana": "another player of this game is called 'Ana': choose a name of your own",
+    }
+    for name, reason in refusals.items():
+        with pytest.raises(RoomError) as refused:
+            rooms.rename(game_id, tokens[1], name)
+        assert str(refused.value) == reason
+    with pytest.raises(RoomError, match="not one of this game's"):
+        rooms.rename(game_id, "forged", "Bea")
+    assert rooms.rename(game_id, tokens[1], "x" * 40).name == "x" * 40
+    play_out(rooms, game_id, tokens, seed=2)
+    with pytest.raises(RoomError, match="the game is over: its names stay as they were"):
+        rooms.rename(game_id, tokens[1], "Bea")
+    assert Rooms(new_store()).room(game_id).game.players == ("Ana", "x" * 40)
+
+
+def test_a_rename_on_another_process_reaches_this_one_and_both_names_stay(
+    new_store: Callable[[], GameStore],
+) -> None:
+    """Two processes each rename a seat from what they hold: the store writes the players
+    from its own row (locked), so neither name is lost, and a refresh brings the other's
+    name into the match, the record and the log's words."""
+    one, two = Rooms(new_store()), Rooms(new_store())
+    game_id, tokens = seated(one, NewGame((SeatSpec("Ana"), SeatSpec(""), SeatSpec(""))))
+    two.room(game_id)
+    one.rename(game_id, tokens[1], "Bea")
+    two.rename(game_id, tokens[2], "Cy")  # two still holds "Player 2" for seat 1
+    assert two.room(game_id).game.players == ("Ana", "Bea", "Cy")
+    with pytest.raises(RoomError, match="called 'Cy'"):
+        one.rename(game_id, tokens[1], "Cy")  # one has not heard of Cy: the store has
+    one.refresh(game_id)
+    room = one.room(game_id)
+    assert room.state.names == room.record.players == ("Ana", "Bea", "Cy")
+    assert [s.name for s in room.seats] == ["Ana", "Bea", "Cy"]

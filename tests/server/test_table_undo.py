@@ -3,6 +3,8 @@ last one typed; refused with the reason where there is nothing to take back."""
 
 from __future__ import annotations
 
+import pytest
+
 from zloutch.app.match import Refusal
 from zloutch.engine.record import load_record
 from zloutch.server import Accepted, MemoryStore, NewGame, Refused, Room, Rooms, SeatSpec
@@ -87,3 +89,22 @@ def test_the_refusals_of_each_kind_of_action_are_the_engines() -> None:
     )
     rooms, game, _ = table(table_mode=False)
     assert "undo" not in refusals_of(rooms.room(game))
+
+
+def test_a_seat_renamed_stays_renamed_through_an_undo() -> None:
+    """An undo replays the record: the name given after the game began is the record's,
+    so it is the replayed state's too, and the rest of the state is the same as before."""
+    rooms, game, tokens = table()
+    play(rooms, game, tokens[0], "throw", "roll 1 2 3 4 6", "keep 1")
+    before = rooms.room(game).state
+    rooms.rename(game, tokens[1], "Bea")
+    after = rooms.room(game).state
+    assert after.names == ("Ana", "Bea")
+    assert after == before.renamed(("Ana", "Bea")) and after.turn == before.turn
+    assert after.renamed(before.names) == before
+    with pytest.raises(ValueError, match="1 names for 2 players"):
+        after.renamed(("Ana",))
+    play(rooms, game, tokens[0], "undo")
+    room = rooms.room(game)
+    assert room.state.names == room.record.players == ("Ana", "Bea")
+    assert room.state.turn.total == 0 and len(room.state.turn.throw) == 5

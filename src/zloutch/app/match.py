@@ -128,6 +128,13 @@ class Match:
         other.dice = copy.copy(self.dice)
         return other
 
+    def rename(self, names: Sequence[str]) -> None:
+        """Call the players ``names``, one a seat: the record, the state and the state before
+        the last change (nothing of the game itself changes)."""
+        self.record = replace(self.record, players=tuple(names))
+        self.state = self.state.renamed(names)
+        self.previous = self.previous.renamed(names)
+
     # -- questions
 
     @property

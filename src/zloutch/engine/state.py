@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import MISSING, dataclass, replace
 from dataclasses import fields as dataclass_fields
 from enum import Enum
@@ -254,6 +254,16 @@ class GameState(_Derived):
     @property
     def names(self) -> tuple[str, ...]:
         return tuple(s.name for s in self.sheets)
+
+    def renamed(self, names: Sequence[str]) -> GameState:
+        """The same game with its players called ``names``, one a seat (a person seated by
+        an invitation who gave their own name): only the sheets' names change."""
+        if len(names) != len(self.sheets):
+            raise ValueError(f"{len(names)} names for {len(self.sheets)} players")
+        if tuple(names) == self.names:
+            return self
+        sheets = tuple(replace(s, name=n) for s, n in zip(self.sheets, names, strict=True))
+        return replace(self, sheets=sheets)
 
     @property
     def offered_by(self) -> int | None:

@@ -78,6 +78,7 @@ from zloutch.server.rows import (
     now_utc,
     seat_token,
     stamp,
+    taken_name,
 )
 from zloutch.server.service import (
     Rooms,
@@ -127,4 +128,5 @@ __all__ = [
     "refusals",
     "seat_token",
     "stamp",
+    "taken_name",
 ]

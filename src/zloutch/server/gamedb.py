@@ -41,6 +41,8 @@ from zloutch.server import (
     RoomError,
     SeatRow,
     StoreConflict,
+    UnknownGameError,
+    taken_name,
 )
 
 CHANNEL = "zloutch_log"
@@ -402,6 +404,30 @@ class SqlStore:
                 .values(**changes)
             )
             self._note(conn, game_id, "seats")
+
+    def rename_seat(self, game_id: str, seat: int, name: str) -> tuple[str, ...]:
+        """The game's row locked first (PostgreSQL: a second rename waits, then reads the
+        names the first wrote; SQLite writes one at a time)."""
+        with self.engine.begin() as conn:
+            stored = conn.execute(
+                sa.select(games.c.players).where(games.c.id == game_id).with_for_update()
+            ).scalar()
+            if stored is None:
+                raise UnknownGameError(f"there is no game {game_id!r}")
+            players = list(json.loads(stored))
+            if name in players[:seat] + players[seat + 1 :]:
+                raise RoomError(taken_name(name))
+            players[seat] = name
+            conn.execute(
+                seats.update()
+                .where(seats.c.game_id == game_id, seats.c.seat == seat)
+                .values(name=name)
+            )
+            conn.execute(
+                games.update().where(games.c.id == game_id).values(players=json.dumps(players))
+            )
+            self._note(conn, game_id, "seats")
+        return tuple(players)
 
     def claim_seat(self, row: SeatRow, token_hash: str) -> bool:
         """A conditional update: the seat's token set where its invite and token are still

@@ -246,6 +246,16 @@ class Hub:
         for client in self.clients.get(game_id, ()):
             client.send(message)
 
+    async def rename(self, game_id: str, token: str, name: str) -> SeatRow:
+        """A person names their own seat (``Rooms.rename``), under the game's lock (a move
+        being stored would put back the match as it stood before), and every socket of the
+        game is sent the seats."""
+        await self.room(game_id)
+        async with self.locks.hold(game_id):
+            row = await self.writer.write(self.rooms.rename, game_id, token, name)
+        self.seats_changed(game_id)
+        return row
+
     def drop_seat(self, game_id: str, seat: int, reason: str) -> None:
         """A seat whose token stopped working (its invitation reissued): its sockets are told
         why and closed (1008); they may watch again with no token."""
@@ -264,7 +274,7 @@ class Hub:
         for old, new in zip(seats, room.seats, strict=False):
             if old.away != new.away:
                 self.seat_changed(game_id, new.seat, away=new.away)
-        if [s.token_hash for s in seats] != [s.token_hash for s in room.seats]:
+        if [(s.token_hash, s.name) for s in seats] != [(s.token_hash, s.name) for s in room.seats]:
             self.seats_changed(game_id)
         rematch = room.game.rematch
         if rematch is not None and game.rematch != rematch:

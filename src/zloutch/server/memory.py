@@ -11,8 +11,10 @@ from zloutch.server.rows import (
     DuplicateIntent,
     GameRow,
     LogEntry,
+    RoomError,
     SeatRow,
     StoreConflict,
+    taken_name,
 )
 
 
@@ -81,6 +83,15 @@ class MemoryStore:
     def update_seat(self, game_id: str, seat: int, **changes: object) -> None:
         key = (game_id, seat)
         self.seat_rows[key] = replace(self.seat_rows[key], **changes)  # type: ignore[arg-type]
+
+    def rename_seat(self, game_id: str, seat: int, name: str) -> tuple[str, ...]:
+        players = list(self.games[game_id].players)
+        if name in players[:seat] + players[seat + 1 :]:
+            raise RoomError(taken_name(name))
+        players[seat] = name
+        self.update_seat(game_id, seat, name=name)
+        self.update_game(game_id, players=tuple(players))
+        return tuple(players)
 
     def claim_seat(self, row: SeatRow, token_hash: str) -> bool:
         key = (row.game_id, row.seat)

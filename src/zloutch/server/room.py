@@ -109,6 +109,11 @@ class Room:
         self.memo.clear()
 
     def set_game(self, game: GameRow) -> None:
+        """The game's row as stored now; where a player was renamed (``players``), the
+        match too, and the log's entries are worded again with the new names."""
+        if game.players != self.match.record.players:
+            self.match.rename(game.players)
+            self.entry_memo.clear()
         self.game = game
         self.touch()
 

@@ -42,6 +42,11 @@ class RoomError(ZloutchError):
     """A request the game service cannot do (a bad seat list, an unknown game...)."""
 
 
+def taken_name(name: str) -> str:
+    """Why a seat cannot take a name another seat of its game has."""
+    return f"another player of this game is called {name!r}: choose a name of your own"
+
+
 class UnknownGameError(RoomError):
     """No game has this id (or invite code)."""
 

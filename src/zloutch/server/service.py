@@ -67,6 +67,19 @@ MAX_CLIENT_ID = 90
 """The characters of a client message id that count (the rest is cut off)."""
 
 
+def person_name(seat: int, name: str) -> str:
+    """A person's name at seat ``seat`` (counted from 1, as the messages say it), stripped;
+    a name the seats cannot hold is refused."""
+    name = name.strip()
+    if not name:
+        raise RoomError(f"seat {seat}: a person's name cannot be blank")
+    if len(name) > MAX_NAME:
+        raise RoomError(f"seat {seat}: a name has at most {MAX_NAME} characters")
+    if name.lower().startswith(BOT_PREFIX) or "," in name:
+        raise RoomError(f"seat {seat}: a person's name has no comma and no 'bot:'")
+    return name
+
+
 def seat_client_id(seat: int, client_id: str) -> str:
     """A client message id as the log keeps it: the seat's, so that an intent is a retry only
     when the same seat sent the same id in the same game (two players' pages may pick the
@@ -173,12 +186,7 @@ class Rooms:
                     )
                 parts.append(BOT_PREFIX + seat.bot)
             else:
-                name = seat.name.strip() or f"Player {i}"
-                if len(name) > MAX_NAME:
-                    raise RoomError(f"seat {i}: a name has at most {MAX_NAME} characters")
-                if name.lower().startswith(BOT_PREFIX) or "," in name:
-                    raise RoomError(f"seat {i}: a person's name has no comma and no 'bot:'")
-                parts.append(name)
+                parts.append(person_name(i, seat.name.strip() or f"Player {i}"))
         return parse_players(",".join(parts))
 
     def _new_room(
@@ -336,6 +344,27 @@ class Rooms:
         self.store.update_seat(game_id, seat, **changes)
         room.set_seat(replace(row, **changes))  # type: ignore[arg-type]
         return code, row.token_hash
+
+    def rename(self, game_id: str, token: str, name: str) -> SeatRow:
+        """A person gives their own name to the seat their token holds (an invitation's
+        seat is named by the host who made the game, "Player 2" where they typed none):
+        the seats, the game's players, its record and its state, until the game is over.
+        Returns the seat as stored."""
+        seat = self.seat_of(game_id, token)
+        if seat is None:  # pragma: no cover - seat_of raises without a token
+            raise RoomError("a spectator has no seat to rename")
+        room = self.room(game_id)
+        if room.over:
+            raise RoomError("the game is over: its names stay as they were")
+        new = person_name(seat + 1, name)
+        row = room.seats[seat]
+        if new == row.name:
+            return row
+        # Checked again in the store's transaction, where another process may have renamed.
+        players = self.store.rename_seat(game_id, seat, new)
+        room.set_seat(replace(row, name=new))
+        room.set_game(replace(room.game, players=players))
+        return room.seats[seat]
 
     def join_open(self, game_id: str, code: str) -> Joined:
         """The next free person's seat of a game's open link."""

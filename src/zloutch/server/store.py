@@ -66,6 +66,12 @@ class GameStore(Protocol):
 
     def update_seat(self, game_id: str, seat: int, **changes: object) -> None: ...
 
+    def rename_seat(self, game_id: str, seat: int, name: str) -> tuple[str, ...]:
+        """A person's seat called ``name``, in its row and in the game's ``players``, in one
+        transaction; the players as stored after it. ``RoomError``, having changed nothing,
+        where another seat has that name (two processes renaming at once: one at a time)."""
+        ...
+
     def claim_seat(self, row: SeatRow, token_hash: str) -> bool:
         """Give ``row``'s seat the token ``token_hash`` (its invite then seats nobody) if the
         seat's invite and token are still those of ``row``; False, having changed nothing,

@@ -834,6 +834,53 @@ def test_links_that_lead_nowhere_say_so_and_a_pasted_code_joins(
     assert "watching" in bob.inner_text("#status .role")
 
 
+def test_a_friend_seated_by_an_invitation_names_their_seat(
+    new_page: Callable[..., Any], web: Server
+) -> None:
+    """The host leaves the second name blank ("Player 2"); the friend who opens the
+    invitation is asked their name at the table, a name already taken is refused there in
+    words, and the name they save is on the host's page (its seats and its sheet) and in the
+    seat list, which also lets them change it again."""
+    ana = new_page()
+    links = create_game(ana, web, people=("Ana", ""))
+    ana.click("#go-table")
+    ana.wait_for_selector("#act-throw")
+    assert ana.locator("#naming").count() == 0  # the host named herself in the lobby
+    game = ana.url.rsplit("/", 1)[1]
+    bea = new_page()
+    bea.goto(links["invite-1"])
+    bea.wait_for_url(re.compile(rf"/g/{game}$"))
+    bea.wait_for_selector("#naming")
+    assert bea.inner_text("#naming label") == "Your name at this table"
+    assert bea.input_value("#my-name") == "Player 2"
+    bea.fill("#my-name", "Ana")
+    bea.click("#save-name")
+    bea.wait_for_selector("#name-error")
+    assert "another player of this game is called 'Ana'" in bea.inner_text("#name-error")
+    bea.fill("#my-name", "Bea")
+    bea.click("#save-name")
+    bea.wait_for_selector("#naming", state="detached")
+    bea.wait_for_selector("#status .role")
+    bea.wait_for_function("document.querySelector('#status .role').textContent.includes('Bea')")
+    ana.wait_for_function("document.querySelector('#seat-1 .seat-name').textContent === 'Bea'")
+    ana.wait_for_function("document.body.innerText.includes('Bea')")
+    assert "Player 2" not in ana.inner_text("main")
+    assert ana.locator("#rename-1").count() == 0  # not her seat: no button for it
+    bea.click("#rename-1")  # changed again, from the seat list
+    assert bea.input_value("#my-name") == "Bea"
+    bea.fill("#my-name", "Béa")
+    bea.press("#my-name", "Enter")
+    ana.wait_for_function("document.querySelector('#seat-1 .seat-name').textContent === 'Béa'")
+    assert bea.evaluate("localStorage.getItem('zloutch:name')") == "Béa"
+    # A later invitation on this browser offers the name it remembers.
+    links = create_game(ana, web, people=("Ana", ""))
+    bea.goto(links["invite-1"])
+    bea.wait_for_selector("#naming")
+    assert bea.input_value("#my-name") == "Béa"
+    bea.click("#keep-name")
+    bea.wait_for_selector("#naming", state="detached")
+
+
 def test_the_bots_wait_takes_a_decimal_comma_and_a_bot_may_play_for_who_left(
     new_page: Callable[..., Any], web: Server
 ) -> None:

@@ -494,6 +494,41 @@ def test_seats_cannot_be_lost(server: Server) -> None:
     watcher.close()
 
 
+def test_a_person_seated_by_an_invitation_gives_their_name(server: Server) -> None:
+    """A friend opens an invitation the host left unnamed: they name their seat with their
+    token, every socket of the game is sent the seats, and the state, the log's words and
+    the record say the new name; a name refused says why, in the page's language."""
+    created = server.post("/api/games", {"rules": SHORT, "seats": [{"name": "Ana"}, {}]})
+    game = created["game"]
+    codes = {i["seat"]: i["code"] for i in created["invites"]}
+    ana = server.post(f"/api/join/{codes[0]}")
+    bea = server.post(f"/api/join/{codes[1]}")
+    watcher = Player(server, game, ana["token"])
+    assert [s["name"] for s in server.get(f"/api/games/{game}")["seats"]] == ["Ana", "Player 2"]
+    assert watcher.intent("throw")["type"] == "ack"
+
+    named = server.post(f"/api/games/{game}/name", {"token": bea["token"], "name": " Bea "})
+    assert named == {"game": game, "seat": 1, "name": "Bea"}
+    while [s["name"] for s in watcher.until("seats")["seats"]] != ["Ana", "Bea"]:
+        pass  # the second invitation's opening told the seats first
+    state = server.get(f"/api/games/{game}")
+    assert [s["name"] for s in state["seats"]] == ["Ana", "Bea"]
+    assert '"Bea"' in json.dumps(server.get(f"/api/games/{game}/record"))
+    listed = server.post(f"/api/games/{game}/seats", {"token": created["host"]})
+    assert [s["name"] for s in listed["seats"]] == ["Ana", "Bea"]
+
+    taken = server.post(f"/api/games/{game}/name", {"token": bea["token"], "name": "Ana"})
+    assert taken == {
+        "status": 400,
+        "error": "another player of this game is called 'Ana': choose a name of your own",
+    }
+    french = server.post(f"/api/games/{game}/name?lang=fr", {"token": bea["token"], "name": ""})
+    assert french == {"status": 400, "error": "place 2 : le nom d'une personne ne peut être vide"}
+    host = server.post(f"/api/games/{game}/name", {"token": created["host"], "name": "Host"})
+    assert host == {"status": 400, "error": "this seat token is not one of this game's"}
+    watcher.close()
+
+
 def test_the_qr_route_draws_a_link(server: Server) -> None:
     import urllib.request
 

@@ -98,6 +98,28 @@ def test_away_and_back_reach_the_other_process(tmp_path: Path, pg_url: str) -> N
 
 
 @pytest.mark.slow
+def test_a_name_given_on_one_process_reaches_the_other(tmp_path: Path, pg_url: str) -> None:
+    """Bea names her seat on process one: process two's sockets are sent the seats, and its
+    state and record say her name (its match was renamed, not only its seat rows)."""
+    one, two = two_servers(tmp_path, pg_url)
+    try:
+        created, tokens = one.new_game(rules="dix-mille(target=1500)", seats=[{"name": "Ana"}, {}])
+        game = created["game"]
+        ana = Player(two, game, tokens[0])  # on the other process
+        assert ana.intent("throw")["type"] == "ack"
+        named = one.post(f"/api/games/{game}/name", {"token": tokens[1], "name": "Bea"})
+        assert named == {"game": game, "seat": 1, "name": "Bea"}
+        assert [s["name"] for s in ana.until("seats")["seats"]] == ["Ana", "Bea"]
+        assert [s["name"] for s in two.get(f"/api/games/{game}")["seats"]] == ["Ana", "Bea"]
+        assert one.get(f"/api/games/{game}/record") == two.get(f"/api/games/{game}/record")
+        assert "Player 2" not in str(two.get(f"/api/games/{game}/record"))
+        ana.close()
+    finally:
+        one.stop()
+        two.stop()
+
+
+@pytest.mark.slow
 def test_a_rematch_reaches_the_other_process_and_is_one_game(tmp_path: Path, pg_url: str) -> None:
     one, two = two_servers(tmp_path, pg_url)
     try:

@@ -147,6 +147,11 @@ class ReissueIn(Body):
     seat: int
 
 
+class NameIn(Body):
+    token: str
+    name: str
+
+
 MAX_QR_TEXT = 512
 """Characters of a text ``/api/qr`` draws (a link to a game is about 80)."""
 
@@ -372,6 +377,11 @@ def create_app(
         hub.drop_seat(game_id, body.seat, "this seat's invitation was reissued: open the new one")
         hub.seats_changed(game_id)
         return {"game": game_id, "seat": body.seat, "code": code, "url": f"/join/{code}"}
+
+    @app.post("/api/games/{game_id}/name")
+    async def rename(game_id: str, body: NameIn) -> dict[str, Any]:
+        row = await hub.rename(game_id, body.token, body.name)
+        return {"game": game_id, "seat": row.seat, "name": row.name}
 
     @app.get("/api/qr")
     async def qr(text: str) -> Response:

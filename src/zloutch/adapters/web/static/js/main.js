@@ -36,6 +36,11 @@ async function seatAndGo(main, path) {
   try {
     const joined = await postJSON(path);
     holdSeat(joined.game, joined.seat, joined.token);
+    try {
+      sessionStorage.setItem(`zloutch:ask-name:${joined.game}`, String(joined.seat));
+    } catch {
+      // storage refused: the table does not ask for a name (the seat list still offers it)
+    }
     location.replace(`/g/${joined.game}`);
   } catch (error) {
     main.replaceChildren(

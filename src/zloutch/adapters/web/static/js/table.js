@@ -19,6 +19,26 @@ const PING_EVERY = 2500; // ms between pings: a socket silent for SILENT_AFTER i
 const SILENT_AFTER = 6000;
 const SETTLE_MS = 450; // ms after this page's own move moved the buttons (a throw, a new phase) when a tap is not taken
 
+/** The seat this tab was just seated at through a link (main.js), asked once for a name. */
+function takeAskName(game) {
+  try {
+    const seat = sessionStorage.getItem(`zloutch:ask-name:${game}`);
+    sessionStorage.removeItem(`zloutch:ask-name:${game}`);
+    return seat === null ? null : Number(seat);
+  } catch {
+    return null;
+  }
+}
+
+/** The name this browser gave last (the lobby's first player, a seat named at a table). */
+function rememberedName() {
+  try {
+    return localStorage.getItem("zloutch:name") || "";
+  } catch {
+    return "";
+  }
+}
+
 /** The panels open for a game in this tab (sessionStorage), none by default. */
 function readPanels(key) {
   try {
@@ -53,6 +73,9 @@ export class Table {
     this.endShown = null;
     this.retry = 500;
     this.seatList = null; // the seat list with the invitations this browser may pass on
+    this.naming = null; // a seat held here being named: {seat, draft, error, saving}
+    // Seated here by an invitation or the open link (main.js): the first state asks for a name.
+    this.askName = takeAskName(game);
     this.rules = null; // the rules panel's content (/api/games/{id}/rules)
     this.bots = null; // what each bot plays (/api/games/{id}/bots), asked again while one waits for its table
     this.rulesOpen = panels.rules;
@@ -242,12 +265,20 @@ export class Table {
         this.setState(message.state, message.entries);
         this.afterCatchUp();
         break;
-      case "seats":
+      case "seats": {
+        // A seat renamed: the sheet and the standing say names too, so the state is asked
+        // again (the entries after this version: none, and the state).
+        const old = this.state ? this.state.seats : [];
+        const renamed = message.seats.some((x, i) => old[i] && old[i].name !== x.name);
         if (this.state) this.state.seats = message.seats;
+        if (renamed && this.ws && this.ws.readyState === WebSocket.OPEN) {
+          this.ws.send(JSON.stringify({ type: "catch_up", since: this.version }));
+        }
         this.loadSeats();
         this.loadBots(); // a person away is played by a bot now, or back
         this.render();
         break;
+      }
       case "ack":
         // Its events follow in a frame of their own: the moves wait for them, or a second
         // tap in between is refused as stale (the state is still the one before).
@@ -328,6 +359,13 @@ export class Table {
     }
     this.state = state;
     this.version = state.version;
+    if (this.askName !== null) {
+      const seat = state.seats[this.askName];
+      if (state.status === "playing" && seat && !seat.bot && this.held[this.askName]) {
+        this.naming = { seat: this.askName, draft: rememberedName() || seat.name, error: null };
+      }
+      this.askName = null;
+    }
     const throwKey = `${state.turn.throw.join("")}@${state.version}`;
     if (state.phase !== "keep" || !before || before.turn.throw.join() !== state.turn.throw.join() || thrown.length) {
       this.selected = new Set();
@@ -581,7 +619,10 @@ export class Table {
   render({ animate = false, focus = null } = {}) {
     const s = this.state;
     if (!s) return;
-    const active = focus || (document.activeElement && document.activeElement.id) || null;
+    const was = document.activeElement;
+    const active = focus || (was && was.id) || null;
+    // A field being typed in keeps its caret (the page is drawn again at every move).
+    const caret = was && was.id === active && typeof was.selectionStart === "number" ? [was.selectionStart, was.selectionEnd] : null;
     const over = s.status !== "playing";
     this.renderConnection();
     const parts = [
@@ -590,6 +631,7 @@ export class Table {
       this.rulesLine(),
       this.botsLine(),
       this.noticeBar(),
+      this.namingCard(),
       h(
         "div",
         { class: over ? "play over" : "play" },
@@ -622,6 +664,79 @@ export class Table {
     if (active) {
       const element = document.getElementById(active);
       if (element) element.focus({ preventScroll: true });
+      if (element && caret && element.setSelectionRange) element.setSelectionRange(...caret);
+    }
+  }
+
+  /** The form where a person names a seat this browser holds (``naming``). */
+  namingCard() {
+    const n = this.naming;
+    const s = this.state;
+    if (!n || s.status !== "playing" || !this.held[n.seat]) return null;
+    const several = Object.keys(this.held).length > 1;
+    return h(
+      "form",
+      { class: "card naming", id: "naming", onsubmit: (e) => (e.preventDefault(), this.saveName()) },
+      h(
+        "label",
+        { for: "my-name" },
+        several ? t("The name of seat {n}", { n: n.seat + 1 }) : t("Your name at this table"),
+      ),
+      h(
+        "div",
+        { class: "naming-row" },
+        h("input", {
+          id: "my-name",
+          value: n.draft,
+          maxlength: 40,
+          autocomplete: "nickname",
+          enterkeyhint: "done",
+          oninput: (e) => (n.draft = e.target.value),
+        }),
+        h("button", { type: "submit", class: "primary", id: "save-name", disabled: Boolean(n.saving) }, t("Save")),
+        h(
+          "button",
+          {
+            type: "button",
+            id: "keep-name",
+            onclick: () => {
+              this.naming = null;
+              this.render();
+            },
+          },
+          t("Not now"),
+        ),
+      ),
+      n.error ? h("p", { class: "error", role: "alert", id: "name-error" }, n.error) : null,
+    );
+  }
+
+  startNaming(seat) {
+    this.naming = { seat, draft: this.state.seats[seat].name, error: null };
+    this.render({ focus: "my-name" });
+    const field = document.getElementById("my-name");
+    if (field) field.select();
+  }
+
+  async saveName() {
+    const n = this.naming;
+    n.saving = true;
+    n.error = null;
+    this.render();
+    try {
+      const named = await postJSON(`/api/games/${this.game}/name`, { token: this.held[n.seat], name: n.draft });
+      try {
+        localStorage.setItem("zloutch:name", named.name);
+      } catch {
+        // storage refused: the name is only not remembered for the next game
+      }
+      if (this.naming === n) this.naming = null;
+      announce(t("{name} is your name at this table", { name: named.name }));
+      this.render({ focus: `rename-${named.seat}` });
+    } catch (error) {
+      n.saving = false;
+      n.error = error.message;
+      this.render({ focus: "my-name" });
     }
   }
 
@@ -1237,6 +1352,13 @@ export class Table {
         " ",
         h("span", { class: `tag seat-state${seat.taken ? "" : " warn"}` }, state),
         mine ? h("span", { class: "tag" }, t("you")) : null,
+        mine && !seat.bot && this.held[seat.seat] && s.status === "playing"
+          ? h(
+              "button",
+              { type: "button", class: "small", id: `rename-${seat.seat}`, onclick: () => this.startNaming(seat.seat) },
+              t("Change the name"),
+            )
+          : null,
       ];
       const invite = known.invite;
       let links = null;
