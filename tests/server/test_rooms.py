@@ -694,7 +694,11 @@ def test_a_seat_name_is_checked_as_a_new_game_checks_it(
     with pytest.raises(RoomError, match="not one of this game's"):
         rooms.rename(game_id, "forged", "Bea")
     assert rooms.rename(game_id, tokens[1], "x" * 40).name == "x" * 40
-    play_out(rooms, game_id, tokens, seed=2)
+    room = play_out(rooms, game_id, tokens, seed=2)
+    # The dice are drawn by seat, not by name: the renamed game's record verifies.
+    record, _ = load_record(room.record_text())
+    assert record.players == ("Ana", "x" * 40)
+    assert verify_record(record).verdict is Verdict.VERIFIED
     with pytest.raises(RoomError, match="the game is over: its names stay as they were"):
         rooms.rename(game_id, tokens[1], "Bea")
     assert Rooms(new_store()).room(game_id).game.players == ("Ana", "x" * 40)
