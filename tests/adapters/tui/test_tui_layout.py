@@ -75,6 +75,9 @@ def test_the_hint_stays_in_view_when_the_sheet_is_long() -> None:
             assert fully_shown(pilot, hint.region), hint.region
             sheet = game_screen(pilot).query_one("#sheet-scroll")
             assert sheet.scroll_y == sheet.max_scroll_y > 0  # the last levels in view
+            log = game_screen(pilot).query_one("#log")  # under them, its last line in view
+            assert fully_shown(pilot, log.region) and log.region.y >= sheet.region.bottom
+            assert log.scroll_y == log.max_scroll_y > 0
 
     run(test)
 
@@ -175,19 +178,52 @@ def test_eight_players_on_the_side_a_row_each_and_the_whole_sheet_scrolls_sidewa
 
 
 def test_the_buttons_stay_on_screen_however_many_keeps() -> None:
-    app = make_app("dix-mille-6", "Ana,Bob,Chloe", "1 1 5 5 2 3")
+    app = make_app("dix-mille-6", "Ana,Bob,Chloe", "1 1 1 5 5 5")
 
     async def test() -> None:
         async with app.run_test(size=SMALL) as pilot:
             await press(pilot, "t")
             await pilot.pause()
             screen = game_screen(pilot)
-            assert len(app.session.moves()) > 6  # type: ignore[union-attr]  # more keeps than rows
+            assert len(app.session.moves()) > 12  # type: ignore[union-attr]  # more keeps than rows
             for button in screen.query("#actions Button"):
                 if button.display:
                     assert fully_shown(pilot, button.region), (button.id, button.region)
             keeps = screen.query_one("#keeps-scroll")
             assert keeps.max_scroll_y > 0  # the list scrolls in its own room
+
+    run(test)
+
+
+def test_at_80x24_a_throw_of_nine_keeps_shows_them_all_and_the_log_sits_by_the_sheet() -> None:
+    """The log under the sheet, in the side's room the sheet leaves: under the whole screen
+    it took five rows from the keeps, and an 80x24 terminal showed 4 of a throw's 9. The log's
+    last line stays in view as a hint takes its room, and as the terminal is resized."""
+    app = make_app("farkle", "Ana,Bob", "1 1 5 5 2 2")
+
+    async def test() -> None:
+        async with app.run_test(size=(120, 40)) as pilot:
+            await press(pilot, "t")
+            await pilot.pause()
+            screen = game_screen(pilot)
+            assert screen.query_one("#side").region.width == 120 * 36 // 100
+            await pilot.resize_terminal(*SMALL)
+            await pilot.pause()
+            assert len(app.session.moves()) == 9  # type: ignore[union-attr]
+            keeps = screen.query_one("#keeps-scroll")
+            assert keeps.max_scroll_y == 0 and fully_shown(pilot, keeps.region)
+            lines = as_text(screen.query_one("#keeps", Static).content).splitlines()
+            assert sum(1 for line in lines if line.strip()[:1].isdigit()) == 9
+            side, sheet = screen.query_one("#side"), screen.query_one("#sheet-scroll")
+            log = screen.query_one("#log")
+            assert side.region.width == 80 * 36 // 100
+            assert sheet.region.bottom <= log.region.y and fully_shown(pilot, log.region)
+            assert log.region.x >= side.region.x and log.region.height >= 10
+            await press(pilot, "h")
+            await pilot.pause()
+            hint = screen.query_one(HintPanel)
+            assert fully_shown(pilot, hint.region) and fully_shown(pilot, log.region)
+            assert log.scroll_y == log.max_scroll_y  # "Ana throws: 1 1 2 2 5 5" in view
 
     run(test)
 

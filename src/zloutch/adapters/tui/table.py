@@ -86,6 +86,9 @@ SIDE_MIN_WIDTH = 26
 SIDE_MAX_WIDTH = 56
 SIDE_FRAME = 4
 """The side's padding (one a side) and its scroll bars' room."""
+SIDE_SHARE = 36
+"""The side's share of a terminal's columns (percent) where the sheet needs fewer: the log
+under the sheet reads better wide."""
 PLAY_MIN_WIDTH = 49
 """Six dice of seven columns, their gaps and the padding."""
 
@@ -100,7 +103,9 @@ class GameScreen(Screen[None]):
     GameScreen #main { height: 1fr; }
     GameScreen #play { width: 1fr; padding: 0 1; }
     GameScreen #side { width: 36%; min-width: 26; max-width: 56; padding: 0 1; }
-    GameScreen #sheet-scroll { height: 1fr; overflow: auto auto; }
+    GameScreen #sheet-scroll { height: auto; max-height: 60%; overflow: auto auto; }
+    GameScreen #side.hinting #hint { max-height: 60%; }
+    GameScreen #side.hinting #sheet-scroll { max-height: 25%; }
     GameScreen #sheet { width: auto; }
     GameScreen #status { height: auto; color: $text; text-style: bold; }
     GameScreen #aside { height: auto; }
@@ -118,7 +123,8 @@ class GameScreen(Screen[None]):
     GameScreen #hint { height: auto; max-height: 80%; margin-bottom: 1; display: none; }
     GameScreen #hint.shown { display: block; }
     GameScreen #log {
-        height: 20%; min-height: 5; max-height: 12; border-top: solid $foreground 30%;
+        height: 1fr; min-height: 3; border-top: solid $foreground 30%;
+        scrollbar-size-vertical: 1;
     }
     """
 
@@ -186,11 +192,13 @@ class GameScreen(Screen[None]):
                     yield Static(id="keeps")
             with Vertical(id="side"):
                 # The hint above the sheet, and the sheet scrolls in the room the hint
-                # leaves: a long sheet never pushes the hint off the screen.
+                # leaves: a long sheet never pushes the hint off the screen. The log under
+                # them, in the room the sheet leaves: under the whole screen, it took five
+                # of an 80x24 terminal's rows from the keeps.
                 yield HintPanel(id="hint")
                 with ScrollableContainer(id="sheet-scroll"):
                     yield SheetView(id="sheet")
-        yield RichLog(id="log", wrap=True, markup=False, max_lines=1000, min_width=20)
+                yield RichLog(id="log", wrap=True, markup=False, max_lines=1000, min_width=20)
         yield Footer(compact=True, show_command_palette=False)  # ctrl+p still opens it
 
     def on_mount(self) -> None:
@@ -374,8 +382,14 @@ class GameScreen(Screen[None]):
         self.advance()
 
     def action_hint(self) -> None:
-        self.query_one("#hint", HintPanel).toggle_class("shown")
+        hint = self.query_one("#hint", HintPanel)
+        hint.toggle_class("shown")
+        # The hint, the sheet and the log share the side (a long sheet scrolls in its part).
+        self.query_one("#side", Vertical).set_class(hint.has_class("shown"), "hinting")
         self.refresh_view()
+        # The log's last line stays in view as its room changes.
+        log = self.query_one("#log", RichLog)
+        self.call_after_refresh(log.scroll_end, animate=False)
 
     def action_sheet(self) -> None:
         self.app.push_screen(SheetScreen(self.session.state, self.changes()))
@@ -464,6 +478,13 @@ class GameScreen(Screen[None]):
             self._bindings_for = shown
             self.refresh_bindings()  # the footer is rebuilt: only when moves open or close
 
+    def on_resize(self, event: events.Resize) -> None:
+        """A terminal resized: the side as wide as the new width gives it, the log's last
+        line in view."""
+        self.fit_side(self.session.state)
+        log = self.query_one("#log", RichLog)
+        self.call_after_refresh(log.scroll_end, animate=False)
+
     def fit_side(self, state: GameState) -> None:
         """The sheet, and the side as wide as it needs (three players fit at 80 columns),
         leaving the dice their room; where its columns do not fit, a row a player."""
@@ -475,6 +496,8 @@ class GameScreen(Screen[None]):
         if wanted > min(room, SIDE_MAX_WIDTH):
             sheet.show(state, changes, by_rows=True)
             wanted = sheet.get_content_width(self.size, self.app.size) + SIDE_FRAME
+        # The log shares the side: a wide terminal gives it a third of its columns.
+        wanted = max(wanted, self.size.width * SIDE_SHARE // 100)
         width = max(SIDE_MIN_WIDTH, min(wanted, room, SIDE_MAX_WIDTH))
         side = self.query_one("#side", Vertical)
         if side.styles.width is None or side.styles.width.value != width:
