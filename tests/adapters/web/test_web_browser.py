@@ -231,10 +231,14 @@ def test_a_refused_move_shows_its_reason(new_page: Callable[..., Any], web: Serv
     ana.wait_for_selector("#act-throw:enabled")
     # Disabled, with the engine's reason under the button.
     assert ana.inner_text("#why-bank") == "you cannot bank now: there is nothing kept to bank"
-    # Tried anyway (the key b): refused by the server, with the reason.
+    # Tried anyway (the key b): refused by the server, with the reason, under the buttons:
+    # none of them moves from under a finger.
+    buttons = {b: ana.locator(b).bounding_box() for b in ("#act-throw", "#act-bank")}
     ana.keyboard.press("b")
     ana.wait_for_selector("#notice.refused")
     assert "nothing kept to bank" in ana.inner_text("#notice")
+    assert {b: ana.locator(b).bounding_box() for b in buttons} == buttons
+    assert ana.locator(".felt #notice").count() == 1
     click_and_wait(ana, "#act-throw")
     # While the dice are in the air a die may fall off the table (V-1 Reading), as the
     # engine and the terminal allow.
@@ -871,6 +875,7 @@ def test_a_friend_seated_by_an_invitation_names_their_seat(
     bea.fill("#my-name", "Béa")
     bea.press("#my-name", "Enter")
     ana.wait_for_function("document.querySelector('#seat-1 .seat-name').textContent === 'Béa'")
+    bea.wait_for_selector("#naming", state="detached")  # her page has its answer too
     assert bea.evaluate("localStorage.getItem('zloutch:name')") == "Béa"
     # A later invitation on this browser offers the name it remembers.
     links = create_game(ana, web, people=("Ana", ""))

@@ -630,7 +630,7 @@ export class Table {
       this.statusBar(),
       this.rulesLine(),
       this.botsLine(),
-      this.noticeBar(),
+      over ? this.noticeBar() : null,
       this.namingCard(),
       h(
         "div",
@@ -645,6 +645,9 @@ export class Table {
               this.turnLine(),
               this.keepsList(),
               this.actions(),
+              // Under the buttons: a refusal that appears moves none of them from under a
+              // finger (above the felt, it pushed the whole table down).
+              this.noticeBar(),
             ),
         h(
           "div",
