@@ -238,6 +238,8 @@ def test_a_refused_move_shows_its_reason(new_page: Callable[..., Any], web: Serv
     ana.wait_for_selector("#notice.refused")
     assert "nothing kept to bank" in ana.inner_text("#notice")
     assert {b: ana.locator(b).bounding_box() for b in buttons} == buttons
+    # Throw on, Bank off: as tall, so that turning on or off moves no button.
+    assert buttons["#act-throw"]["height"] == buttons["#act-bank"]["height"] >= 44
     assert ana.locator(".felt #notice").count() == 1
     click_and_wait(ana, "#act-throw")
     # While the dice are in the air a die may fall off the table (V-1 Reading), as the
