@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import difflib
 import io
+import itertools
 import json
 from dataclasses import replace
 from pathlib import Path
@@ -211,6 +212,30 @@ def test_record_show_draws_the_sheet(tmp_path: Path) -> None:
     assert result.exit_code == 0
     assert "dix-mille: in progress: Bob to play" in result.output
     assert "600" in result.output and "Ana" in result.output
+
+
+@pytest.mark.parametrize("compact", [True, False])
+def test_a_sheet_with_no_level_yet_shows_the_scores_under_one_rule(compact: bool) -> None:
+    """No level written: the scores are the sheet's one row (a footer under no rows drew
+    two rules one above the other); with levels, the scores are the footer under them."""
+    from rich.console import Console
+
+    from zloutch.engine import new_game
+    from zloutch.engine.endings import load_rules
+
+    def drawn(state: object) -> list[str]:
+        console = Console(width=60, file=io.StringIO(), record=True)
+        console.print(sheet_table(state, compact=compact))  # type: ignore[arg-type]
+        return [line.strip() for line in console.export_text().splitlines() if line.strip()]
+
+    state = new_game(load_rules("farkle"), ("Ana", "Bob"))
+    lines = drawn(state)
+    rules = [i for i, line in enumerate(lines) if set(line) <= set("─┼━╇┡┩└┴┘│ ")]
+    assert all(b - a > 1 for a, b in itertools.pairwise(rules)), lines
+    assert lines[-2 if not compact else -1].replace("│", " ").split() == ["0", "0"]
+    ana = replace(state.sheets[0], levels=(Level(500),))
+    banked = replace(state, sheets=(ana, state.sheets[1]))
+    assert "500" in "".join(drawn(banked)) and len(drawn(banked)) > len(lines)
 
 
 def test_record_show_refuses_a_bad_file(tmp_path: Path) -> None:

@@ -312,10 +312,12 @@ def sheet_table(
     says so, for an output with no styles (see ``level_text``).
     """
     changes = changes or {}
+    rows = max((len(s.levels) for s in state.sheets), default=0)
     table = Table(
         title=title,
         title_justify="left",
-        show_footer=True,
+        # No level yet: the scores are the only row (a footer under no rows drew two rules)
+        show_footer=rows > 0,
         expand=False,
         box=box.MINIMAL if compact else box.HEAVY_HEAD,  # HEAVY_HEAD: Rich's default
         show_edge=not compact,
@@ -328,7 +330,8 @@ def sheet_table(
             justify="right",
             min_width=6 if compact else 8,
         )
-    rows = max((len(s.levels) for s in state.sheets), default=0)
+    if not rows:
+        table.add_row(*(Text(loose_score(sheet), style="bold") for sheet in state.sheets))
     for i in range(rows):
         cells: list[Text] = []
         for seat, sheet in enumerate(state.sheets):
