@@ -117,6 +117,8 @@ def test_bad_flags_give_one_error_line_and_exit_2(
         ("", "the dice file has no throw (one throw a line"),
         ("# a comment\n\n", "the dice file has no throw (one throw a line"),
         ("1 1 4 4 3\n1 1 4 4 3 2\n", "line 2: 6 dice (1 1 2 3 4 4), but dix-mille throws 5"),
+        # more dice than any game throws: the rule set's count too, not a bare 6
+        ("1 1 4 4 3 2 2\n", "line 1: 7 dice (1 1 2 2 3 4 4), but dix-mille throws 5"),
     ],
 )
 @pytest.mark.parametrize("command", ["play", "table"])

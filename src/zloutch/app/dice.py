@@ -147,7 +147,10 @@ class ScriptedDice:
             if not line or line.startswith("#"):
                 continue
             try:
-                throws.append((number, parse_dice(line.split())))
+                # Any count here (a line holds at most as many faces as characters): ``check``
+                # refuses more dice than the game throws, naming the rule set (a line of
+                # seven said "at most 6 are thrown" where one of six named the rules).
+                throws.append((number, parse_dice(line.split(), max_dice=len(line))))
             except InvalidDiceError as exc:
                 raise DiceFileError(f"{name} line {number}: {exc}") from None
         if not throws:
