@@ -305,6 +305,18 @@ def test_rematch_seats_the_same_people(new_store: Callable[[], GameStore]) -> No
         rooms.rematch(game_id, "someone else")
 
 
+def test_hints_turned_off_stay_off_in_the_store_and_the_rematch(
+    new_store: Callable[[], GameStore],
+) -> None:
+    rooms = Rooms(new_store())
+    game_id, tokens = seated(rooms, NewGame(ANA_BOB, rules="dix-mille(target=1000)", hints=False))
+    assert Rooms(new_store()).room(game_id).game.hints is False  # as stored
+    assert Rooms(new_store()).room(seated(rooms, NewGame(ANA_BOB))[0]).game.hints is True
+    play_out(rooms, game_id, tokens, seed=2)
+    rematch = rooms.rematch(game_id, tokens[0])
+    assert Rooms(new_store()).room(rematch.game_id).game.hints is False
+
+
 def test_two_processes_asked_for_a_rematch_make_one_game(
     new_store: Callable[[], GameStore],
 ) -> None:
@@ -561,6 +573,45 @@ def test_the_shipped_migrations_make_the_schema_the_store_uses(tmp_path: Path) -
         assert compare_metadata(MigrationContext.configure(conn), metadata) == []
     store.close()
     SqlStore(f"sqlite:///{tmp_path / 'm.sqlite'}").close()  # a second start migrates nothing
+
+
+def test_a_database_of_the_version_before_hints_keeps_its_games_with_hints_on(
+    tmp_path: Path,
+) -> None:
+    """A database migrated to 0003 (before ``games.hints``) with a game in it: the store
+    opens it, migrates it to the head, and the game goes on as it was, its hints on."""
+    import sqlalchemy as sa
+    from alembic import command
+    from alembic.config import Config
+
+    from zloutch.server import gamedb
+    from zloutch.server.gamedb import SqlStore
+
+    url = f"sqlite:///{tmp_path / 'old.sqlite'}"
+    config = Config()
+    config.set_main_option("script_location", str(Path(gamedb.__file__).with_name("migrations")))
+    engine = sa.create_engine(url)
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.upgrade(config, "0003")
+    rooms = Rooms(MemoryStore())
+    game_id, _ = seated(rooms, NewGame(ANA_BOB))
+    game = rooms.room(game_id).game
+    old = {k: v for k, v in gamedb._game_values(game).items() if k != "hints"}
+    with engine.begin() as connection:
+        connection.execute(
+            sa.text(
+                "INSERT INTO games ({}) VALUES ({})".format(
+                    ", ".join(old), ", ".join(f":{k}" for k in old)
+                )
+            ),
+            old,
+        )
+    engine.dispose()
+    store = SqlStore(url)
+    stored = store.game(game_id)
+    assert stored is not None and stored.hints is True and stored.players == ("Ana", "Bob")
+    store.close()
 
 
 @pytest.fixture(scope="module", params=["sqlite", "postgres"])

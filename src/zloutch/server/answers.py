@@ -103,6 +103,8 @@ class NewGame:
     pace: float = 0.8
     leave_after: float | None = None
     leave_bot: str = DEFAULT_LEAVE_BOT
+    hints: bool = True
+    """The hint is offered (``GameRow.hints``)."""
 
 
 @dataclass(frozen=True)

@@ -77,6 +77,7 @@ games = sa.Table(
     sa.Column("rematch_of", sa.String(32)),
     sa.Column("rematch", sa.String(32)),
     sa.Column("host_hash", sa.String(64)),
+    sa.Column("hints", sa.Boolean, nullable=False, server_default=sa.true()),
     sa.Index("uq_games_rematch_of", "rematch_of", unique=True),
 )
 
@@ -578,6 +579,7 @@ def _game_values(game: GameRow) -> dict[str, Any]:
         "rematch_of": game.rematch_of,
         "rematch": game.rematch,
         "host_hash": game.host_hash,
+        "hints": game.hints,
     }
 
 

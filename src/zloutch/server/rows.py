@@ -116,6 +116,9 @@ class GameRow:
     host_hash: str | None = None
     """The hash of the host's token (whoever made the game): it may see every seat's
     invitation and reissue one. None for a game stored before hosts were kept."""
+    hints: bool = True
+    """Anyone at the table may ask for the hint (each legal action's value); off, nobody
+    may while the game lasts (its review, once it is over, is for everyone)."""
 
 
 @dataclass(frozen=True)

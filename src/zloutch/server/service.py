@@ -251,6 +251,7 @@ class Rooms:
             open_hash=digest(open_code),
             rematch_of=rematch_of,
             host_hash=host_hash if rematch_of is not None else digest(host),
+            hints=request.hints,
         )
         # The engine's word on the number of players; a continued record replays here too.
         room = Room.rebuild(game, seats, log)
@@ -441,6 +442,7 @@ class Rooms:
                 g.pace,
                 g.leave_after,
                 g.leave_bot,
+                g.hints,
             )
             heirs = [r.token_hash for r in room.seats]
             rules = room.state.rules

@@ -97,6 +97,7 @@ def create_game(
     target: int | None = 500,
     people: tuple[str, ...] = ("Ana", "Bob"),
     real_dice: bool = False,
+    hints: bool = True,
 ) -> dict[str, str]:
     """Fill the lobby and create the game; the links it shows (invites, watch)."""
     page.goto(web.base + "/")
@@ -111,6 +112,8 @@ def create_game(
         page.fill(f"#seat-{i}-name", name)
     if real_dice:
         page.check("#real-dice")
+    if not hints:
+        page.uncheck("#hints")
     page.fill("#pace", "0")
     page.click("#create")
     page.wait_for_selector("#go-table")
@@ -886,6 +889,19 @@ def test_a_friend_seated_by_an_invitation_names_their_seat(
     assert bea.input_value("#my-name") == "Béa"
     bea.click("#keep-name")
     bea.wait_for_selector("#naming", state="detached")
+
+
+def test_a_game_made_without_hints_offers_none(new_page: Callable[..., Any], web: Server) -> None:
+    ana = new_page()
+    assert create_game(ana, web, hints=False)
+    ana.click("#go-table")
+    ana.wait_for_selector("#act-throw:enabled")
+    assert "no hints" in ana.inner_text("#rules-line")
+    assert ana.locator("#hint-toggle").count() == 0
+    ana.keyboard.press("h")
+    ana.wait_for_selector("#notice")
+    assert ana.inner_text("#notice") == "The host turned the hints off for this game"
+    assert ana.locator("#hint-toggle").count() == 0
 
 
 def test_the_bots_wait_takes_a_decimal_comma_and_a_bot_may_play_for_who_left(

@@ -118,6 +118,27 @@ def test_the_hint_and_the_review(server: Server) -> None:
     assert early["status"] == 400 and "over" in early["error"]
 
 
+def test_a_host_may_turn_the_hints_off(server: Server) -> None:
+    """``hints: false``: the state says so (the page shows no hint) and the hint is refused
+    to everyone, in the asked language, while the game lasts; a continued record may say
+    the same. The default offers them."""
+    seats = [{"name": "Ana"}, {"name": "Bob"}]
+    plain = server.post("/api/games", {"seats": seats})["game"]
+    assert server.get(f"/api/games/{plain}")["hints"] is True
+    game = server.post("/api/games", {"seats": seats, "hints": False})["game"]
+    assert server.get(f"/api/games/{game}")["hints"] is False
+    assert server.get(f"/api/games/{game}/hint") == {
+        "status": 400,
+        "error": "this game's host turned the hints off",
+    }
+    french = server.get(f"/api/games/{game}/hint?lang=fr")
+    assert french["error"] == "l'hôte de cette partie a désactivé les conseils"
+    record = server.get(f"/api/games/{plain}/record")
+    continued = server.post("/api/records", {"record": record, "hints": False})
+    assert continued["state"]["hints"] is False
+    assert server.get(f"/api/games/{continued['game']}/hint")["status"] == 400
+
+
 def test_one_phone_acts_for_every_seat_it_holds(server: Server) -> None:
     """At a real table one phone keeps the score: an intent may carry the token of the seat
     it acts for; a token of no seat of the game is refused."""

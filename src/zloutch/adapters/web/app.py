@@ -114,6 +114,7 @@ class GameIn(Body):
     leave_after: float | None = None
     leave_bot: str = DEFAULT_LEAVE_BOT
     real_dice: bool = False
+    hints: bool = Field(True, description="Anyone at the table may ask for the hint.")
 
     def request(self) -> NewGame:
         return NewGame(
@@ -124,6 +125,7 @@ class GameIn(Body):
             self.pace,
             self.leave_after,
             self.leave_bot,
+            self.hints,
         )
 
 
@@ -132,6 +134,7 @@ class RecordIn(Body):
     pace: float = 0.8
     leave_after: float | None = None
     leave_bot: str = DEFAULT_LEAVE_BOT
+    hints: bool = True
 
 
 class TokenIn(Body):
@@ -325,7 +328,13 @@ def create_app(
     @app.post("/api/records", status_code=201)
     async def continue_record(upload: RecordIn) -> dict[str, Any]:
         text = upload.record if isinstance(upload.record, str) else json.dumps(upload.record)
-        request = NewGame((), pace=upload.pace, leave_after=upload.leave_after)
+        request = NewGame(
+            (),
+            pace=upload.pace,
+            leave_after=upload.leave_after,
+            leave_bot=upload.leave_bot,  # (it was read and dropped)
+            hints=upload.hints,
+        )
         new = await checked(rooms.new_from_record, text, request)
         created = rooms.add(await hub.writer.write(rooms.store_new, new))
         log_created(rooms, created.game_id, "continued from a record")
@@ -438,6 +447,8 @@ def create_app(
         # A plain def: FastAPI runs it on a worker thread, the loop never waits for a solve.
         lang = check_language(lang)
         room = rooms.room(game_id)
+        if not room.game.hints and not room.over:
+            raise RoomError("this game's host turned the hints off")
         state = room.state
         advice = None if room.over else advisors.advice(state)
         return {

@@ -132,6 +132,7 @@ def state_json(room: Room, lang: str = "en") -> dict[str, Any]:
         "outcome": outcome_json(state),
         "dice": None if room.game.table_mode else dice_json(room.dice()),
         "rematch": room.game.rematch,
+        "hints": room.game.hints,
     }
 
 

@@ -65,6 +65,7 @@ class Lobby {
       { kind: "bot", level: "medium" },
     ];
     this.realDice = false;
+    this.hints = true;
     this.pace = 0.8;
     this.leaveAfter = null; // seconds away before a bot plays for a person; null: wait
   }
@@ -135,6 +136,18 @@ class Lobby {
         }),
         " ",
         t("Real dice: this phone keeps the score of a game played with real dice"),
+      ),
+      h(
+        "label",
+        { class: "switch" },
+        h("input", {
+          type: "checkbox",
+          id: "hints",
+          checked: this.hints,
+          onchange: (e) => (this.hints = e.target.checked),
+        }),
+        " ",
+        t("Hints: anyone at the table may ask for the value of each move"),
       ),
       h(
         "label",
@@ -346,6 +359,7 @@ class Lobby {
         rules: this.spec(),
         seats,
         real_dice: this.realDice,
+        hints: this.hints,
         pace: this.pace,
         // Not at a real table: its one phone holds every seat, and dice already typed in
         // are no bot's to play.

@@ -375,7 +375,7 @@ export class Table {
     if (this.notice && this.notice.kind !== "note" && entries.length) this.notice = null;
     if (this.hintOpen) this.hint = null; // never a hint of another moment
     this.render({ animate: thrown.length > 0 });
-    if (this.hintOpen) this.loadHint();
+    if (this.hintOpen && state.hints !== false) this.loadHint();
   }
 
   addLog(text, kind = "event") {
@@ -535,7 +535,10 @@ export class Table {
     }
     if (e.key === "h") {
       e.preventDefault();
-      this.toggleHint();
+      if (s.hints === false) {
+        this.setNotice(t("The host turned the hints off for this game"), "info");
+        this.render();
+      } else this.toggleHint();
       return;
     }
     if (e.key === "j") {
@@ -1129,6 +1132,7 @@ export class Table {
   }
 
   hintPanel() {
+    if (this.state.hints === false) return null; // the host turned them off
     const rows = [];
     const hint = this.hint;
     if (this.hintOpen) {
@@ -1248,6 +1252,7 @@ export class Table {
     const target = s.exact_target ? t("exactly {target}", { target: s.target }) : t("to {target}", { target: s.target });
     const parts = [h("strong", {}, title), " · ", target];
     if (s.entry) parts.push(" · ", t("{entry} to enter", { entry: s.entry }));
+    if (s.hints === false) parts.push(" · ", t("no hints"));
     if (this.rules && this.rules.spec !== this.rules.name) parts.push(" · ", h("code", {}, this.rules.spec));
     return h("p", { class: "rules-line", id: "rules-line" }, parts);
   }
