@@ -315,6 +315,11 @@ def test_players_bots_and_names() -> None:
         parse_players("bot:nobody")
     with pytest.raises(InvalidPlayersError):
         parse_players(" ")
+    # white space is one space; a control character or a turn of the text is refused
+    assert parse_players("Ana\tMaria,  Bob \u00a0 Jr") == ("Ana Maria", "Bob Jr")
+    for name in ("Ana\u202eevil", "Ana\x1b[31m"):
+        with pytest.raises(InvalidPlayersError, match="a name is printable text"):
+            parse_players(f"{name},Bob")
 
 
 def test_dice_file_size_mismatch_names_the_line() -> None:

@@ -737,6 +737,10 @@ def test_a_seat_name_is_checked_as_a_new_game_checks_it(
         "Bob, Jr": "seat 2: a person's name has no comma and no 'bot:'",
         "BOT:strong": "seat 2: a person's name has no comma and no 'bot:'",
         "Ana": "another player of this game is called 'Ana': choose a name of your own",
+        "Bea\u202eevil": "seat 2: 'Bea\\u202eevil': a name is printable text (no control "
+        "character, none that turns the text around)",
+        "Bea\x07": "seat 2: 'Bea\\x07': a name is printable text (no control character, none "
+        "that turns the text around)",
     }
     for name, reason in refusals.items():
         with pytest.raises(RoomError) as refused:
@@ -744,6 +748,8 @@ def test_a_seat_name_is_checked_as_a_new_game_checks_it(
         assert str(refused.value) == reason
     with pytest.raises(RoomError, match="not one of this game's"):
         rooms.rename(game_id, "forged", "Bea")
+    # white space is one space, as the command line's --players keeps it
+    assert rooms.rename(game_id, tokens[1], "Bea\n\t Maria\u00a0B").name == "Bea Maria B"
     assert rooms.rename(game_id, tokens[1], "x" * 40).name == "x" * 40
     room = play_out(rooms, game_id, tokens, seed=2)
     # The dice are drawn by seat, not by name: the renamed game's record verifies.

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import random
 import stat
+import unicodedata
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Literal
@@ -117,9 +118,29 @@ def bot_of(name: str) -> Policy | None:
     return make_bot(name[len(BOT_PREFIX) :].split("#")[0], solutions=load_game_solution)
 
 
+_BIDI_CONTROLS = frozenset(
+    "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+)
+"""The characters that turn the text after them around (a name ending in U+202E showed the
+page's next words mirrored)."""
+
+
+def person_name(name: str) -> str:
+    """A person's name as it is kept: its runs of white space (a line break, a tab, a
+    no-break space) one space, stripped. ``InvalidPlayersError`` for a control character or
+    one that turns the text around."""
+    name = " ".join(name.split())
+    if any(c in _BIDI_CONTROLS or unicodedata.category(c) == "Cc" for c in name):
+        raise InvalidPlayersError(
+            f"{name!r}: a name is printable text (no control character, none that turns "
+            "the text around)"
+        )
+    return name
+
+
 def parse_players(text: str) -> tuple[str, ...]:
     """Players from ``--players``: names separated by commas; ``bot:LEVEL`` names a bot."""
-    names = [part.strip() for part in text.split(",")]
+    names = [person_name(part) for part in text.split(",")]
     if not text.strip() or any(not name for name in names):
         raise InvalidPlayersError(
             f"--players {text!r}: every player needs a name; separate names with commas, "

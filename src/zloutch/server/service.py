@@ -13,6 +13,7 @@ from datetime import datetime, timedelta
 from zloutch.app.fairdice import check_seed, commitment_of, new_secret
 from zloutch.app.match import BOT_PREFIX
 from zloutch.app.session import bot_of, pace_refusal, parse_players
+from zloutch.app.session import person_name as checked_name
 from zloutch.engine import (
     GAME_OVER,
     Action,
@@ -70,7 +71,10 @@ MAX_CLIENT_ID = 90
 def person_name(seat: int, name: str) -> str:
     """A person's name at seat ``seat`` (counted from 1, as the messages say it), stripped;
     a name the seats cannot hold is refused."""
-    name = name.strip()
+    try:
+        name = checked_name(name)  # the command line's rule: one space for any white space
+    except ZloutchError as exc:
+        raise RoomError(f"seat {seat}: {exc}") from None
     if not name:
         raise RoomError(f"seat {seat}: a person's name cannot be blank")
     if len(name) > MAX_NAME:

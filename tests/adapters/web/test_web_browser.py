@@ -862,7 +862,8 @@ def test_a_friend_seated_by_an_invitation_names_their_seat(
     bea.wait_for_selector("#naming")
     assert bea.inner_text("#naming label") == "Your name at this table"
     assert bea.input_value("#my-name") == "Player 2"
-    bea.fill("#my-name", "Ana")
+    bea.keyboard.type("Ana")  # the field has the focus, its text selected: typed over
+    assert bea.input_value("#my-name") == "Ana"
     bea.click("#save-name")
     bea.wait_for_selector("#name-error")
     assert "another player of this game is called 'Ana'" in bea.inner_text("#name-error")
@@ -873,7 +874,8 @@ def test_a_friend_seated_by_an_invitation_names_their_seat(
     bea.wait_for_function("document.querySelector('#status .role').textContent.includes('Bea')")
     ana.wait_for_function("document.querySelector('#seat-1 .seat-name').textContent === 'Bea'")
     ana.wait_for_function("document.body.innerText.includes('Bea')")
-    assert "Player 2" not in ana.inner_text("main")
+    assert "Player 2 is now called Bea" in ana.inner_text("#log")  # the lines before say
+    assert "Player 2" not in ana.inner_text("main").replace("Player 2 is now", "")
     assert ana.locator("#rename-1").count() == 0  # not her seat: no button for it
     bea.click("#rename-1")  # changed again, from the seat list
     assert bea.input_value("#my-name") == "Bea"
@@ -882,13 +884,40 @@ def test_a_friend_seated_by_an_invitation_names_their_seat(
     ana.wait_for_function("document.querySelector('#seat-1 .seat-name').textContent === 'Béa'")
     bea.wait_for_selector("#naming", state="detached")  # her page has its answer too
     assert bea.evaluate("localStorage.getItem('zloutch:name')") == "Béa"
-    # A later invitation on this browser offers the name it remembers.
-    links = create_game(ana, web, people=("Ana", ""))
-    bea.goto(links["invite-1"])
+    # A later game's one link for everyone, on this browser: the name it remembers offered.
+    links = create_game(ana, web, people=("Ana", "", ""))
+    assert ana.locator("#open-link").count() == 1  # two seats to take: one link for both
+    bea.goto(ana.input_value("#open-link"))
     bea.wait_for_selector("#naming")
     assert bea.input_value("#my-name") == "Béa"
     bea.click("#keep-name")
     bea.wait_for_selector("#naming", state="detached")
+    # The host's own browser, opening the other invitation: not her own name, which is taken.
+    ana.goto(links["invite-2"])
+    ana.wait_for_selector("#naming")
+    assert ana.input_value("#my-name") == "Player 3"
+    # Two bots of one level stay two names on the page, as in the record.
+    shown = ana.evaluate(
+        """async () => {
+            const { shownName } = await import("/static/js/i18n.js");
+            return [shownName("bot:medium"), shownName("bot:medium#2")];
+        }"""
+    )
+    assert shown == ["medium (bot)", "medium (bot) 2"]
+
+
+def test_a_long_name_of_one_word_breaks_and_the_page_stays_a_phones_width(
+    new_page: Callable[..., Any], web: Server
+) -> None:
+    ana = new_page()
+    create_game(ana, web, people=("Ana", "W" * 40))
+    ana.click("#go-table")
+    ana.wait_for_selector("#act-throw:enabled")
+    click_and_wait(ana, "#act-throw")
+    assert ana.evaluate("document.documentElement.scrollWidth") == PHONE["width"]
+    # The sheet's other column keeps its words whole.
+    first = ana.locator(".sheet th .name").first.bounding_box()
+    assert first is not None and first["height"] < 30  # "Ana" on one line
 
 
 def test_a_game_made_without_hints_offers_none(new_page: Callable[..., Any], web: Server) -> None:

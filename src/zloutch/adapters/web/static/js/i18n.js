@@ -75,8 +75,9 @@ export function ruleId(rule) {
 // A bot's seat is named bot:LEVEL (or a bot's name): shown as "medium (bot)", translated.
 export function shownName(name) {
   if (typeof name !== "string" || !name.startsWith("bot:")) return name;
-  const level = name.slice(4).split("#")[0];
-  return t("{level} (bot)", { level: t(level) });
+  const [level, n] = name.slice(4).split("#");
+  // Two bots of one level (bot:medium, bot:medium#2) stay two names.
+  return n ? t("{level} (bot) {n}", { level: t(level), n }) : t("{level} (bot)", { level: t(level) });
 }
 
 /** A text of the server's (a log line, the review) with each bot's seat name (bot:strong)

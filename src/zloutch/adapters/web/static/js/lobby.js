@@ -395,6 +395,11 @@ class Lobby {
         others.map((i) =>
           linkRow(`invite-${i.seat}`, t("Invitation for {name}", { name: i.name }), base + i.url),
         ),
+        // For a group chat: one link, each friend who opens it seated in turn (and asked
+        // their name). Shown here only: the server keeps its hash, not the link.
+        others.length > 1
+          ? linkRow("open-link", t("One link for everyone: whoever opens it takes the next free seat"), base + created.open.url)
+          : null,
         linkRow("watch-link", t("To watch"), base + created.watch),
       ),
       h(

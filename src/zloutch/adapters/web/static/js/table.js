@@ -19,6 +19,12 @@ const PING_EVERY = 2500; // ms between pings: a socket silent for SILENT_AFTER i
 const SILENT_AFTER = 6000;
 const SETTLE_MS = 450; // ms after this page's own move moved the buttons (a throw, a new phase) when a tap is not taken
 
+/** A name with a word too long for a sheet's column on a phone: it may break anywhere (a
+ * name of short words breaks between them, and a short one never: "Ana" stays whole). */
+function longWord(name) {
+  return String(name).split(/\s+/).some((word) => word.length > 12);
+}
+
 /** The seat this tab was just seated at through a link (main.js), asked once for a name. */
 function takeAskName(game) {
   try {
@@ -269,9 +275,14 @@ export class Table {
         // A seat renamed: the sheet and the standing say names too, so the state is asked
         // again (the entries after this version: none, and the state).
         const old = this.state ? this.state.seats : [];
-        const renamed = message.seats.some((x, i) => old[i] && old[i].name !== x.name);
+        const renamed = message.seats.filter((x, i) => old[i] && old[i].name !== x.name);
+        // The log's lines already drawn keep the old name (a page opened later words them
+        // with the new one): a line says who is who now.
+        for (const x of renamed) {
+          this.addLog(t("{old} is now called {name}", { old: shownName(old[x.seat].name), name: shownName(x.name) }), "note");
+        }
         if (this.state) this.state.seats = message.seats;
-        if (renamed && this.ws && this.ws.readyState === WebSocket.OPEN) {
+        if (renamed.length && this.ws && this.ws.readyState === WebSocket.OPEN) {
           this.ws.send(JSON.stringify({ type: "catch_up", since: this.version }));
         }
         this.loadSeats();
@@ -359,10 +370,16 @@ export class Table {
     }
     this.state = state;
     this.version = state.version;
+    let askedName = false;
     if (this.askName !== null) {
       const seat = state.seats[this.askName];
       if (state.status === "playing" && seat && !seat.bot && this.held[this.askName]) {
-        this.naming = { seat: this.askName, draft: rememberedName() || seat.name, error: null };
+        // The name this browser gave last, unless another seat has it (the host's own
+        // browser opening an invitation): else the seat's.
+        const remembered = rememberedName();
+        const taken = state.seats.some((x) => x.seat !== seat.seat && x.name === remembered);
+        this.naming = { seat: this.askName, draft: remembered && !taken ? remembered : seat.name, error: null };
+        askedName = true;
       }
       this.askName = null;
     }
@@ -374,7 +391,11 @@ export class Table {
     this.selectedFor = throwKey;
     if (this.notice && this.notice.kind !== "note" && entries.length) this.notice = null;
     if (this.hintOpen) this.hint = null; // never a hint of another moment
-    this.render({ animate: thrown.length > 0 });
+    this.render({ animate: thrown.length > 0, focus: askedName ? "my-name" : null });
+    if (askedName) {
+      const field = document.getElementById("my-name");
+      if (field) field.select(); // typed over at once: "Player 2" needs no deleting
+    }
     if (this.hintOpen && state.hints !== false) this.loadHint();
   }
 
@@ -1195,7 +1216,7 @@ export class Table {
       if (s.sheet.winners.includes(p.name)) marks.push(h("span", { class: "mark", title: t("winner") }, " ★"));
       else if (!over && seat === s.turn_player) marks.push(h("span", { class: "mark", title: t("to play") }, " ◀"));
       const label = s.sheet.winners.includes(p.name) ? t("{name}, winner", { name: p.name }) : !over && seat === s.turn_player ? t("{name}, to play", { name: p.name }) : p.name;
-      return h("th", { scope: "col", class: seat === s.turn_player && !over ? "turn" : "", "aria-label": label }, shownName(p.name), marks);
+      return h("th", { scope: "col", class: seat === s.turn_player && !over ? "turn" : "", "aria-label": label }, h("span", { class: longWord(p.name) ? "name long" : "name" }, shownName(p.name)), marks);
     });
     const body = [];
     for (let i = 0; i < rows; i++) {
