@@ -302,6 +302,7 @@ def sheet_table(
     title: str | None = None,
     compact: bool = False,
     words: bool = False,
+    last: int | None = None,
 ) -> Table:
     """The paper sheet: one column per player, levels under each other, crossed struck through.
 
@@ -309,10 +310,13 @@ def sheet_table(
     levels the last move wrote, ticked or crossed (bumps and fall-backs show in red).
     ``compact`` draws only the lines between the columns and under the names, for the side
     of an 80-column screen (three players fit in 30 columns). ``words``: a crossed level
-    says so, for an output with no styles (see ``level_text``).
+    says so, for an output with no styles (see ``level_text``). ``last``: the rows of levels
+    there is room for (at least 2): a longer sheet shows its last levels under a row of ⋮,
+    its names and its scores always in view (scrolled, it hid whose column was whose).
     """
     changes = changes or {}
     rows = max((len(s.levels) for s in state.sheets), default=0)
+    first = 0 if last is None or rows <= last else rows - max(last, 2) + 1
     table = Table(
         title=title,
         title_justify="left",
@@ -332,7 +336,9 @@ def sheet_table(
         )
     if not rows:
         table.add_row(*(Text(loose_score(sheet), style="bold") for sheet in state.sheets))
-    for i in range(rows):
+    if first:
+        table.add_row(*(Text("⋮", style="dim") for _ in state.sheets))
+    for i in range(first, rows):
         cells: list[Text] = []
         for seat, sheet in enumerate(state.sheets):
             if i < len(sheet.levels):

@@ -18,7 +18,7 @@ from tui_helpers import as_text, game_screen, keep, make_app, press, run
 from zloutch.adapters.tui import ZloutchApp
 from zloutch.adapters.tui.screens import SheetScreen
 from zloutch.adapters.tui.views import keeps_view, tray_view
-from zloutch.adapters.tui.widgets import Die, HintPanel, SheetView
+from zloutch.adapters.tui.widgets import Die, GameLog, HintPanel, SheetView
 from zloutch.app.dice import ScriptedDice
 from zloutch.app.match import Need
 from zloutch.app.session import Session
@@ -74,7 +74,12 @@ def test_the_hint_stays_in_view_when_the_sheet_is_long() -> None:
             assert hint.region.height > 3
             assert fully_shown(pilot, hint.region), hint.region
             sheet = game_screen(pilot).query_one("#sheet-scroll")
-            assert sheet.scroll_y == sheet.max_scroll_y > 0  # the last levels in view
+            # The names, the last level and the scores in view, the levels before them cut
+            # under a row of ⋮ (scrolled to its end, the sheet hid whose column was whose).
+            assert sheet.max_scroll_y == 0 and fully_shown(pilot, sheet.region)
+            drawn = as_text(game_screen(pilot).query_one("#sheet", SheetView).content)
+            assert "Ana" in drawn and "Chloe" in drawn and "⋮" in drawn
+            assert "8000" in drawn and "1000 " not in drawn
             log = game_screen(pilot).query_one("#log")  # under them, its last line in view
             assert fully_shown(pilot, log.region) and log.region.y >= sheet.region.bottom
             assert log.scroll_y == log.max_scroll_y > 0
@@ -224,6 +229,30 @@ def test_at_80x24_a_throw_of_nine_keeps_shows_them_all_and_the_log_sits_by_the_s
             hint = screen.query_one(HintPanel)
             assert fully_shown(pilot, hint.region) and fully_shown(pilot, log.region)
             assert log.scroll_y == log.max_scroll_y  # "Ana throws: 1 1 2 2 5 5" in view
+
+    run(test)
+
+
+def test_the_logs_lines_are_wrapped_again_when_the_terminal_narrows() -> None:
+    """A line is wrapped as it is written: at 160 columns, then 80, the lines written before
+    were cut at the log's new edge, under a sideways scroll bar."""
+    app = make_app("farkle", "Ana,Bob", "1 1 5 5 2 2;1 5 2 3 4 6")
+
+    async def test() -> None:
+        async with app.run_test(size=(160, 50)) as pilot:
+            await press(pilot, "t")
+            await pilot.pause()
+            await keep(pilot, "1 1 5 5")
+            await pilot.pause()
+            log = game_screen(pilot).query_one("#log", GameLog)
+            assert any("turn total" in t.plain for t in log.texts)
+            longest = max(len(t.plain) for t in log.texts)
+            await pilot.resize_terminal(*SMALL)
+            await pilot.pause()
+            width = log.scrollable_content_region.width
+            assert width < longest  # narrower than a line: it must wrap
+            assert max(strip.cell_length for strip in log.lines) <= width
+            assert log.max_scroll_x == 0 and log.scroll_y == log.max_scroll_y
 
     run(test)
 

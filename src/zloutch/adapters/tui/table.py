@@ -16,7 +16,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, ScrollableContainer, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.timer import Timer
-from textual.widgets import Button, Footer, Header, Input, RichLog, Static
+from textual.widgets import Button, Footer, Header, Input, Static
 
 from zloutch.adapters.tui.screens import HelpScreen, SheetScreen
 from zloutch.adapters.tui.views import (
@@ -28,7 +28,7 @@ from zloutch.adapters.tui.views import (
     tray_view,
     worth_saying,
 )
-from zloutch.adapters.tui.widgets import DiceTray, Die, HintPanel, SheetView
+from zloutch.adapters.tui.widgets import DiceTray, Die, GameLog, HintPanel, SheetView
 from zloutch.app.dice import DiceExhaustedError, DiceFileError
 from zloutch.app.match import Need
 from zloutch.app.session import (
@@ -89,6 +89,15 @@ SIDE_FRAME = 4
 SIDE_SHARE = 36
 """The side's share of a terminal's columns (percent) where the sheet needs fewer: the log
 under the sheet reads better wide."""
+SHEET_SHARE = 60
+SHEET_SHARE_HINTING = 35
+"""The sheet's share of the side's rows (percent), the hint shown or not: the log has the
+rest (the CSS's max-height of ``#sheet-scroll``, and the levels ``fit_side`` shows)."""
+SHEET_FRAME = 5
+"""The sheet's rows that are not levels: its title, the names and their rule, the scores
+and their rule."""
+SCREEN_FRAME = 2
+"""The rows of the screen that are not the play or the side: the header and the footer."""
 PLAY_MIN_WIDTH = 49
 """Six dice of seven columns, their gaps and the padding."""
 
@@ -103,9 +112,11 @@ class GameScreen(Screen[None]):
     GameScreen #main { height: 1fr; }
     GameScreen #play { width: 1fr; padding: 0 1; }
     GameScreen #side { width: 36%; min-width: 26; max-width: 56; padding: 0 1; }
-    GameScreen #sheet-scroll { height: auto; max-height: 60%; overflow: auto auto; }
-    GameScreen #side.hinting #hint { max-height: 60%; }
-    GameScreen #side.hinting #sheet-scroll { max-height: 25%; }
+    GameScreen #sheet-scroll {
+        height: auto; max-height: {SHEET_SHARE}%; overflow: auto auto;
+    }
+    GameScreen #side.hinting #hint { max-height: 55%; }
+    GameScreen #side.hinting #sheet-scroll { max-height: {SHEET_SHARE_HINTING}%; }
     GameScreen #sheet { width: auto; }
     GameScreen #status { height: auto; color: $text; text-style: bold; }
     GameScreen #aside { height: auto; }
@@ -126,7 +137,9 @@ class GameScreen(Screen[None]):
         height: 1fr; min-height: 3; border-top: solid $foreground 30%;
         scrollbar-size-vertical: 1;
     }
-    """
+    """.replace("{SHEET_SHARE}", str(SHEET_SHARE)).replace(
+        "{SHEET_SHARE_HINTING}", str(SHEET_SHARE_HINTING)
+    )
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("t", "throw", "Throw"),
@@ -198,7 +211,7 @@ class GameScreen(Screen[None]):
                 yield HintPanel(id="hint")
                 with ScrollableContainer(id="sheet-scroll"):
                     yield SheetView(id="sheet")
-                yield RichLog(id="log", wrap=True, markup=False, max_lines=1000, min_width=20)
+                yield GameLog(id="log")
         yield Footer(compact=True, show_command_palette=False)  # ctrl+p still opens it
 
     def on_mount(self) -> None:
@@ -388,7 +401,7 @@ class GameScreen(Screen[None]):
         self.query_one("#side", Vertical).set_class(hint.has_class("shown"), "hinting")
         self.refresh_view()
         # The log's last line stays in view as its room changes.
-        log = self.query_one("#log", RichLog)
+        log = self.query_one("#log", GameLog)
         self.call_after_refresh(log.scroll_end, animate=False)
 
     def action_sheet(self) -> None:
@@ -482,7 +495,7 @@ class GameScreen(Screen[None]):
         """A terminal resized: the side as wide as the new width gives it, the log's last
         line in view."""
         self.fit_side(self.session.state)
-        log = self.query_one("#log", RichLog)
+        log = self.query_one("#log", GameLog)
         self.call_after_refresh(log.scroll_end, animate=False)
 
     def fit_side(self, state: GameState) -> None:
@@ -491,6 +504,12 @@ class GameScreen(Screen[None]):
         sheet = self.query_one("#sheet", SheetView)
         changes = self.changes()
         room = self.size.width - PLAY_MIN_WIDTH
+        # The levels there is room for, under the names: the side's share for the sheet
+        # (the CSS's max-height) less the title, the names, the scores and their rules.
+        hinting = self.query_one("#side", Vertical).has_class("hinting")
+        share = SHEET_SHARE_HINTING if hinting else SHEET_SHARE
+        last = (self.size.height - SCREEN_FRAME) * share // 100 - SHEET_FRAME
+        sheet.last = max(2, last)
         sheet.show(state, changes)
         wanted = sheet.get_content_width(self.size, self.app.size) + SIDE_FRAME
         if wanted > min(room, SIDE_MAX_WIDTH):
@@ -537,10 +556,10 @@ class GameScreen(Screen[None]):
         self.query_one("#reasons", Static).update(Text("\n".join(reasons)))
 
     def write_log(self) -> None:
-        log = self.query_one("#log", RichLog)
+        log = self.query_one("#log", GameLog)
         entries = self.session.log
         for entry in entries[self._shown :]:
-            log.write(log_text(entry))
+            log.add(log_text(entry))
             if isinstance(entry.event, Bumped | Crossed):
                 self.notify(entry.text, severity="warning")
         self._shown = len(entries)

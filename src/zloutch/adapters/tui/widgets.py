@@ -10,11 +10,12 @@ from rich import box
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.message import Message
 from textual.widget import Widget
-from textual.widgets import Static
+from textual.widgets import RichLog, Static
 
 from zloutch.app.hints import SOLVING_NOTE, hint_digits, shown_value
 from zloutch.console.render import Change, scores_table, sheet_table
@@ -125,6 +126,36 @@ class DiceTray(Widget):
         row.mount_all(Die(face, i, selected=i in selected, dim=dim) for i, face in enumerate(faces))
 
 
+class GameLog(RichLog):
+    """The game's log: its lines wrapped again when its width changes (a line is wrapped
+    as it is written, so a terminal made narrower cut the lines written before)."""
+
+    DEFAULT_CSS = """
+    GameLog { overflow-x: hidden; overflow-y: auto; }
+    """
+
+    KEPT = 1000
+    """The lines kept (and written again at a new width)."""
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id, wrap=True, markup=False, max_lines=self.KEPT, min_width=20)
+        self.texts: list[Text] = []
+        self._width = 0
+
+    def add(self, text: Text) -> None:
+        self.texts = [*self.texts[-(self.KEPT - 1) :], text]
+        self.write(text)
+
+    def on_resize(self, event: events.Resize) -> None:
+        width = event.size.width
+        if self._width and width != self._width and self.texts:
+            self.clear()
+            for text in self.texts:
+                self.write(text, scroll_end=False)
+            self.scroll_end(animate=False)
+        self._width = width
+
+
 class SheetView(Static):
     """The paper sheet of the game (``zloutch.console.render.sheet_table``), or a row a
     player where its columns do not fit (``by_rows``: ``scores_table``, p shows it whole)."""
@@ -133,6 +164,8 @@ class SheetView(Static):
         super().__init__(id=id)
         self.state: GameState | None = None
         self.by_rows = False
+        self.last: int | None = None
+        """The rows of levels there is room for (``sheet_table``'s ``last``; None: all)."""
 
     def show(
         self, state: GameState, changes: dict[tuple[int, int], Change], *, by_rows: bool = False
@@ -142,7 +175,7 @@ class SheetView(Static):
         if by_rows:
             self.update(scores_table(state, changes, title="Sheet (p: whole)"))
         else:
-            self.update(sheet_table(state, changes, title="Sheet", compact=True))
+            self.update(sheet_table(state, changes, title="Sheet", compact=True, last=self.last))
 
 
 def advice_table(advice: Advice | None, who: str, *, solving: bool = False) -> RenderableType:
@@ -150,11 +183,10 @@ def advice_table(advice: Advice | None, who: str, *, solving: bool = False) -> R
     the game is being solved in the background (said under the table)."""
     if advice is None:
         return Text("Hint: no decision to make right now.")
+    # The title and the notes above and under the table, as wide as the panel (a table's title
+    # wraps to the table's width: three lines in a panel with room for one)
+    title = Text(f"Hint for {who}: {advice.objective} (* best)", style="italic")
     table = Table(
-        title=f"Hint for {who}: {advice.objective} (* best)",
-        caption=SOLVING_NOTE if solving else None,
-        caption_justify="left",
-        title_justify="left",
         box=box.SIMPLE_HEAD,
         show_edge=False,
         padding=0,
@@ -167,9 +199,8 @@ def advice_table(advice: Advice | None, who: str, *, solving: bool = False) -> R
         mark = "*" if i == 0 else ""  # one column: "best" was cut at 80 columns
         style = "bold green" if i == 0 else ""
         table.add_row(str(action), shown_value(advice, value, digits), mark, style=style)
-    if advice.note:  # under the table, as wide as the panel (the table is narrow)
-        return Group(table, Text(advice.note, style="italic"))
-    return table
+    notes = [Text(n, style="italic") for n in (SOLVING_NOTE if solving else "", advice.note) if n]
+    return Group(title, table, *notes)
 
 
 class HintPanel(Static):
