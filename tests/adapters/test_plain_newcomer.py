@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 
+from rich.table import Table
 from typer.testing import CliRunner
 
 from zloutch.adapters.cli import app
@@ -122,5 +123,6 @@ def test_a_hint_in_the_chance_to_win_reads_as_a_percentage() -> None:
     assert 50 < value < 100 and line.endswith("% (best)")
     advice = session.advice()
     assert advice is not None
-    rows = advice_table(advice, "Ana").columns[1]._cells  # type: ignore[attr-defined]
-    assert rows == [f"{100 * advice.values[0][1]:.1f}%"]
+    drawn = advice_table(advice, "Ana")  # its title, the table, its notes
+    (table,) = [r for r in drawn.renderables if isinstance(r, Table)]  # type: ignore[attr-defined]
+    assert table.columns[1]._cells == [f"{100 * advice.values[0][1]:.1f}%"]
