@@ -317,6 +317,8 @@ def test_players_bots_and_names() -> None:
         parse_players(" ")
     # white space is one space; a control character or a turn of the text is refused
     assert parse_players("Ana\tMaria,  Bob \u00a0 Jr") == ("Ana Maria", "Bob Jr")
+    with pytest.raises(InvalidPlayersError, match="two players are called 'ana'"):
+        parse_players("Ana,Bob,ana")  # one name to the people at the table, its case aside
     for name in ("Ana\u202eevil", "Ana\x1b[31m"):
         with pytest.raises(InvalidPlayersError, match="a name is printable text"):
             parse_players(f"{name},Bob")

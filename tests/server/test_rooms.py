@@ -737,6 +737,7 @@ def test_a_seat_name_is_checked_as_a_new_game_checks_it(
         "Bob, Jr": "seat 2: a person's name has no comma and no 'bot:'",
         "BOT:strong": "seat 2: a person's name has no comma and no 'bot:'",
         "Ana": "another player of this game is called 'Ana': choose a name of your own",
+        "aNA": "another player of this game is called 'Ana': choose a name of your own",
         "Bea\u202eevil": "seat 2: 'Bea\\u202eevil': a name is printable text (no control "
         "character, none that turns the text around)",
         "Bea\x07": "seat 2: 'Bea\\x07': a name is printable text (no control character, none "

@@ -138,6 +138,11 @@ def person_name(name: str) -> str:
     return name
 
 
+def same_name(one: str, other: str) -> bool:
+    """Whether two names are one to the people at the table: "Ana" and "ana" are."""
+    return one.casefold() == other.casefold()
+
+
 def parse_players(text: str) -> tuple[str, ...]:
     """Players from ``--players``: names separated by commas; ``bot:LEVEL`` names a bot."""
     names = [person_name(part) for part in text.split(",")]
@@ -156,7 +161,7 @@ def parse_players(text: str) -> tuple[str, ...]:
             seen[name] = count
             result.append(name if count == 1 else f"{name}#{count}")
             continue
-        if name in result:
+        if any(same_name(name, other) for other in result):
             raise InvalidPlayersError(
                 f"two players are called {name!r}: every player needs a name of their own"
             )

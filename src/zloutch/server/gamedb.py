@@ -42,6 +42,7 @@ from zloutch.server import (
     SeatRow,
     StoreConflict,
     UnknownGameError,
+    name_clash,
     taken_name,
 )
 
@@ -416,8 +417,9 @@ class SqlStore:
             if stored is None:
                 raise UnknownGameError(f"there is no game {game_id!r}")
             players = list(json.loads(stored))
-            if name in players[:seat] + players[seat + 1 :]:
-                raise RoomError(taken_name(name))
+            clash = name_clash(name, players, seat)
+            if clash is not None:
+                raise RoomError(taken_name(clash))
             players[seat] = name
             conn.execute(
                 seats.update()

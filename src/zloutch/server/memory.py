@@ -14,6 +14,7 @@ from zloutch.server.rows import (
     RoomError,
     SeatRow,
     StoreConflict,
+    name_clash,
     taken_name,
 )
 
@@ -86,8 +87,9 @@ class MemoryStore:
 
     def rename_seat(self, game_id: str, seat: int, name: str) -> tuple[str, ...]:
         players = list(self.games[game_id].players)
-        if name in players[:seat] + players[seat + 1 :]:
-            raise RoomError(taken_name(name))
+        clash = name_clash(name, players, seat)
+        if clash is not None:
+            raise RoomError(taken_name(clash))
         players[seat] = name
         self.update_seat(game_id, seat, name=name)
         self.update_game(game_id, players=tuple(players))

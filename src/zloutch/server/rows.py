@@ -6,12 +6,13 @@ from __future__ import annotations
 import base64
 import hashlib
 import hmac
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Literal
 
 from zloutch.app.match import UNDO
-from zloutch.app.session import MAX_PACE
+from zloutch.app.session import MAX_PACE, same_name
 from zloutch.rules import ZloutchError
 
 MAX_SEATS = 8
@@ -45,6 +46,15 @@ class RoomError(ZloutchError):
 def taken_name(name: str) -> str:
     """Why a seat cannot take a name another seat of its game has."""
     return f"another player of this game is called {name!r}: choose a name of your own"
+
+
+def name_clash(name: str, players: Sequence[str], seat: int) -> str | None:
+    """The name of another seat than ``seat`` that ``name`` is the same as (its case aside),
+    or None."""
+    return next(
+        (p for i, p in enumerate(players) if i != seat and same_name(p, name)),
+        None,
+    )
 
 
 class UnknownGameError(RoomError):

@@ -377,7 +377,8 @@ export class Table {
         // The name this browser gave last, unless another seat has it (the host's own
         // browser opening an invitation): else the seat's.
         const remembered = rememberedName();
-        const taken = state.seats.some((x) => x.seat !== seat.seat && x.name === remembered);
+        const same = (a, b) => String(a).localeCompare(b, undefined, { sensitivity: "accent" }) === 0;
+        const taken = state.seats.some((x) => x.seat !== seat.seat && same(x.name, remembered));
         this.naming = { seat: this.askName, draft: remembered && !taken ? remembered : seat.name, error: null };
         askedName = true;
       }
