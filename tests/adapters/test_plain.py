@@ -324,6 +324,18 @@ def test_players_bots_and_names() -> None:
             parse_players(f"{name},Bob")
 
 
+def test_a_move_tried_with_no_dice_says_dice_not_a_blank() -> None:
+    """The terminal's j with nothing selected, in a game with no jokers: the log said
+    "Ana sets  aside as jokers? No: ..."."""
+    from zloutch.app.session import attempt_words
+    from zloutch.engine import Joker, Keep
+
+    state = Session.new("farkle", "Ana,Bob").state
+    assert attempt_words(state, Joker(())) == "sets dice aside as jokers"
+    assert attempt_words(state, Keep(())) == "keeps dice"
+    assert attempt_words(state, Keep((1, 5))) == "keeps 1 5"
+
+
 def test_dice_file_size_mismatch_names_the_line() -> None:
     dice = ScriptedDice.from_text("1 1 4 4 3\n\n2 3\n", "d.txt")
     s = Session.new("dix-mille", "Ana,Bob", dice=dice)

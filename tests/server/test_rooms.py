@@ -305,6 +305,39 @@ def test_rematch_seats_the_same_people(new_store: Callable[[], GameStore]) -> No
         rooms.rematch(game_id, "someone else")
 
 
+def test_a_seat_changed_while_it_is_renamed_keeps_the_change(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The person comes back (or leaves) on the loop's thread while the rename is in the
+    store on the writer's: the rename keeps the seat as it stands after, not as it stood
+    before (a bot played on for a person who was back). The same for a reissue."""
+    store = MemoryStore()
+    rooms = Rooms(store)
+    created = rooms.create(NewGame(ANA_BOB, leave_after=30))
+    game_id = created.game_id
+    tokens = {seat: rooms.join(code).token for seat, code in created.invites}
+    rename_seat = store.rename_seat
+
+    def meanwhile(game: str, seat: int, name: str) -> tuple[str, ...]:
+        rooms.set_away(game, seat, True)  # the person left as the rename was stored
+        return rename_seat(game, seat, name)
+
+    monkeypatch.setattr(store, "rename_seat", meanwhile)
+    rooms.rename(game_id, tokens[1], "Bea")
+    row = rooms.room(game_id).seats[1]
+    assert (row.name, row.away) == ("Bea", True) and rooms.room(game_id).bot_for(1) == "medium"
+    update_seat = store.update_seat
+
+    def renamed_meanwhile(game: str, seat: int, **changes: object) -> None:
+        room = rooms.room(game)
+        room.set_seat(replace(room.seats[seat], name="Beatrix"))
+        update_seat(game, seat, **changes)
+
+    monkeypatch.setattr(store, "update_seat", renamed_meanwhile)
+    rooms.reissue(game_id, created.host, 1)
+    assert rooms.room(game_id).seats[1].name == "Beatrix"
+
+
 def test_hints_turned_off_stay_off_in_the_store_and_the_rematch(
     new_store: Callable[[], GameStore],
 ) -> None:
@@ -739,9 +772,13 @@ def test_a_seat_name_is_checked_as_a_new_game_checks_it(
         "Ana": "another player of this game is called 'Ana': choose a name of your own",
         "aNA": "another player of this game is called 'Ana': choose a name of your own",
         "Bea\u202eevil": "seat 2: 'Bea\\u202eevil': a name is printable text (no control "
-        "character, none that turns the text around)",
-        "Bea\x07": "seat 2: 'Bea\\x07': a name is printable text (no control character, none "
-        "that turns the text around)",
+        "character, no invisible one, none that turns the text around)",
+        "Bea\x07": "seat 2: 'Bea\\x07': a name is printable text (no control character, no "
+        "invisible one, none that turns the text around)",
+        "Ana\u200b": "seat 2: 'Ana\\u200b': a name is printable text (no control character, "
+        "no invisible one, none that turns the text around)",
+        "\u034f": "seat 2: a person's name cannot be blank",  # nothing of it shows
+        "\uff21NA": "another player of this game is called 'Ana': choose a name of your own",
     }
     for name, reason in refusals.items():
         with pytest.raises(RoomError) as refused:
@@ -774,9 +811,27 @@ def test_a_rename_on_another_process_reaches_this_one_and_both_names_stay(
     one.rename(game_id, tokens[1], "Bea")
     two.rename(game_id, tokens[2], "Cy")  # two still holds "Player 2" for seat 1
     assert two.room(game_id).game.players == ("Ana", "Bea", "Cy")
+    assert [s.name for s in two.room(game_id).seats] == ["Ana", "Bea", "Cy"]  # as stored
     with pytest.raises(RoomError, match="called 'Cy'"):
         one.rename(game_id, tokens[1], "Cy")  # one has not heard of Cy: the store has
     one.refresh(game_id)
     room = one.room(game_id)
     assert room.state.names == room.record.players == ("Ana", "Bea", "Cy")
     assert [s.name for s in room.seats] == ["Ana", "Bea", "Cy"]
+
+
+def test_an_entry_worded_with_old_names_is_worded_again() -> None:
+    """An entry's text is kept with the names it was worded with: one made on the loop's
+    thread while a rename cleared the memo on the writer's is not served as current."""
+    from zloutch.adapters.web.protocol import entry_text
+
+    rooms = Rooms(MemoryStore())
+    game_id, tokens = seated(rooms, NewGame(ANA_BOB))
+    rooms.intent(game_id, tokens[0], 0, "t", "throw")
+    room = rooms.room(game_id)
+    played = room.played[1]  # the server's roll: "Ana throws ..."
+    assert "Ana throws" in entry_text(room, played)
+    stale = room.entry_memo[(played.entry.seq, "en")]
+    rooms.rename(game_id, tokens[0], "Anabel")
+    room.entry_memo[(played.entry.seq, "en")] = stale  # made meanwhile, with the old names
+    assert "Anabel throws" in entry_text(room, played)

@@ -125,22 +125,38 @@ _BIDI_CONTROLS = frozenset(
 page's next words mirrored)."""
 
 
+_JOINERS = frozenset("\u200c\u200d")
+"""The invisible characters a name may hold: they join letters and emoji (👩‍👧)."""
+
+
 def person_name(name: str) -> str:
     """A person's name as it is kept: its runs of white space (a line break, a tab, a
-    no-break space) one space, stripped. ``InvalidPlayersError`` for a control character or
-    one that turns the text around."""
+    no-break space) one space, stripped; empty where nothing of it shows. Refused
+    (``InvalidPlayersError``): a control character, one that turns the text around, or
+    another invisible one ("Ana" and a zero-width space looked like "Ana")."""
     name = " ".join(name.split())
-    if any(c in _BIDI_CONTROLS or unicodedata.category(c) == "Cc" for c in name):
+    if any(
+        c in _BIDI_CONTROLS or (unicodedata.category(c) in ("Cc", "Cf") and c not in _JOINERS)
+        for c in name
+    ):
         raise InvalidPlayersError(
-            f"{name!r}: a name is printable text (no control character, none that turns "
-            "the text around)"
+            f"{name!r}: a name is printable text (no control character, no invisible one, "
+            "none that turns the text around)"
         )
-    return name
+    return name if _seen(name).strip() else ""
+
+
+def _seen(name: str) -> str:
+    """What a name shows, to compare names with: its compatibility form (full-width letters
+    as letters), case aside, without the marks that change nothing seen alone."""
+    folded = unicodedata.normalize("NFKC", name).casefold()
+    return "".join(c for c in folded if unicodedata.category(c) not in ("Mn", "Me", "Cf"))
 
 
 def same_name(one: str, other: str) -> bool:
-    """Whether two names are one to the people at the table: "Ana" and "ana" are."""
-    return one.casefold() == other.casefold()
+    """Whether two names are one to the people at the table: "Ana", "ana" and "Ana" written
+    in full-width letters are."""
+    return _seen(one) == _seen(other)
 
 
 def parse_players(text: str) -> tuple[str, ...]:
@@ -183,10 +199,11 @@ def attempt_words(state: GameState, action: Action) -> str:
     """What a player tries, as the log says it: ``banks 650``, ``keeps 1 5``."""
     if isinstance(action, Bank):
         return f"banks {state.turn.total}"
+    # (no dice: a key pressed with nothing selected, "keeps dice", not "keeps  ")
     if isinstance(action, Keep):
-        return f"keeps {format_dice(action.dice)}"
+        return f"keeps {format_dice(action.dice) or 'dice'}"
     if isinstance(action, Joker):
-        return f"sets {format_dice(action.dice)} aside as jokers"
+        return f"sets {format_dice(action.dice) or 'dice'} aside as jokers"
     if isinstance(action, Take):
         return "takes over the last turn"
     if isinstance(action, Fresh):

@@ -311,12 +311,13 @@ def sheet_table(
     ``compact`` draws only the lines between the columns and under the names, for the side
     of an 80-column screen (three players fit in 30 columns). ``words``: a crossed level
     says so, for an output with no styles (see ``level_text``). ``last``: the rows of levels
-    there is room for (at least 2): a longer sheet shows its last levels under a row of ⋮,
-    its names and its scores always in view (scrolled, it hid whose column was whose).
+    there is room for (at least 1): a longer sheet shows its last levels under a row of ⋮
+    (only the ⋮ where there is room for one row), its names and its scores always in view
+    (scrolled, it hid whose column was whose).
     """
     changes = changes or {}
     rows = max((len(s.levels) for s in state.sheets), default=0)
-    first = 0 if last is None or rows <= last else rows - max(last, 2) + 1
+    first = 0 if last is None or rows <= last else rows - max(last, 1) + 1
     table = Table(
         title=title,
         title_justify="left",

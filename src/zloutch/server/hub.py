@@ -574,11 +574,13 @@ class Hub:
     async def _follow_rows(self, game_id: str) -> None:
         """A game's seats or row changed elsewhere: tell this process's sockets what they
         would have been told had it changed here (``seat``, ``rematch``)."""
-        rows = await self.writer.run(self.rooms.read_rows, game_id)
-        if rows is None:
-            return
-        game, seats = rows
+        # Read under the game's lock: rows read before a rename of this process, applied
+        # after it, put the old name back until the rename's own note came.
         async with self.locks.hold(game_id):
+            rows = await self.writer.run(self.rooms.read_rows, game_id)
+            if rows is None:
+                return
+            game, seats = rows
             room = self.rooms.rooms.get(game_id)
             if room is None:
                 return

@@ -62,8 +62,11 @@ class Room:
     """What the front ends made of this room as it stands (the state's JSON per language),
     made once for every socket and every catch-up, each with the ``revision`` it was made
     at: a text made while another thread changed the room is never served as current."""
-    entry_memo: dict[tuple[int, str], str] = field(default_factory=dict, repr=False, compare=False)
-    """The same for the entries of the log, by (seq, language): an entry never changes."""
+    entry_memo: dict[tuple[int, str], tuple[tuple[str, ...], str]] = field(
+        default_factory=dict, repr=False, compare=False
+    )
+    """The same for the entries of the log, by (seq, language), with the names they were
+    worded with: an entry never changes, its players' names may (a seat renamed)."""
 
     @classmethod
     def rebuild(cls, game: GameRow, seats: Sequence[SeatRow], log: Sequence[LogEntry]) -> Room:

@@ -337,7 +337,7 @@ class Rooms:
             raise RoomError(f"seat {seat + 1} is no person's seat of this game")
         if room.over:
             raise RoomError("the game is over: its seats stay as they were")
-        row = room.seats[seat]
+        old_token = room.seats[seat].token_hash
         code = self.token()
         changes = {
             "invite_hash": digest(code),
@@ -347,8 +347,9 @@ class Rooms:
             "away": False,
         }
         self.store.update_seat(game_id, seat, **changes)
-        room.set_seat(replace(row, **changes))  # type: ignore[arg-type]
-        return code, row.token_hash
+        # the seat as it stands now (renamed meanwhile, say), with the changes
+        room.set_seat(replace(room.seats[seat], **changes))  # type: ignore[arg-type]
+        return code, old_token
 
     def rename(self, game_id: str, token: str, name: str) -> SeatRow:
         """A person gives their own name to the seat their token holds (an invitation's
@@ -362,12 +363,13 @@ class Rooms:
         if room.over:
             raise RoomError("the game is over: its names stay as they were")
         new = person_name(seat + 1, name)
-        row = room.seats[seat]
-        if new == row.name:
-            return row
+        if new == room.seats[seat].name:
+            return room.seats[seat]
         # Checked again in the store's transaction, where another process may have renamed.
         players = self.store.rename_seat(game_id, seat, new)
-        room.set_seat(replace(row, name=new))
+        # Each seat as it stands now (a person away or back meanwhile, on the loop's thread),
+        # named as the store has it (another process's rename of another seat too).
+        room.set_seats([replace(r, name=players[r.seat]) for r in room.seats])
         room.set_game(replace(room.game, players=players))
         return room.seats[seat]
 

@@ -9,14 +9,16 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
 from rich.console import Console
+from textual.containers import VerticalScroll
 from textual.geometry import Region
 from textual.pilot import Pilot
 from textual.widgets import Static
 from tui_helpers import as_text, game_screen, keep, make_app, press, run
 
 from zloutch.adapters.tui import ZloutchApp
-from zloutch.adapters.tui.screens import SheetScreen
+from zloutch.adapters.tui.screens import EndScreen, SheetScreen
 from zloutch.adapters.tui.views import keeps_view, tray_view
 from zloutch.adapters.tui.widgets import Die, GameLog, HintPanel, SheetView
 from zloutch.app.dice import ScriptedDice
@@ -51,7 +53,8 @@ def test_six_dice_fit_an_80x24_screen() -> None:
     run(test)
 
 
-def test_the_hint_stays_in_view_when_the_sheet_is_long() -> None:
+@pytest.mark.parametrize("size", [SMALL, (80, 20)])
+def test_the_hint_stays_in_view_when_the_sheet_is_long(size: tuple[int, int]) -> None:
     spec = "dix-mille(bump=off,target=100000)"
     app = make_app(spec, "Ana,Bob,Chloe", ";".join(["1 1 1 5 2"] * 30))
     session = app.config.session
@@ -65,7 +68,7 @@ def test_the_hint_stays_in_view_when_the_sheet_is_long() -> None:
                 session.roll()
 
     async def test() -> None:
-        async with app.run_test(size=SMALL) as pilot:
+        async with app.run_test(size=size) as pilot:
             await press(pilot, "t", "h")
             await pilot.pause()
             assert len(app.session.state.sheets[0].levels) == 8  # type: ignore[union-attr]
@@ -83,6 +86,9 @@ def test_the_hint_stays_in_view_when_the_sheet_is_long() -> None:
             log = game_screen(pilot).query_one("#log")  # under them, its last line in view
             assert fully_shown(pilot, log.region) and log.region.y >= sheet.region.bottom
             assert log.scroll_y == log.max_scroll_y > 0
+            # written before its scroll bar came, no line is cut by it
+            width = log.scrollable_content_region.width
+            assert max(strip.cell_length for strip in log.lines) <= width  # type: ignore[attr-defined]
 
     run(test)
 
@@ -257,6 +263,35 @@ def test_the_logs_lines_are_wrapped_again_when_the_terminal_narrows() -> None:
     run(test)
 
 
+def test_at_80x24_the_end_screen_says_who_won_above_a_long_ranking() -> None:
+    """Who won and the buttons stay in view, the ranking and the sheet scroll between them:
+    the screen opened scrolled to its focused button, "Game over: Ana won!" out of view."""
+    players = "Ana,Bob,Chloe,Dan,Eve"
+    app = make_app("dix-mille(bump=off,target=3000)", players, ";".join(["1 1 1 5 2"] * 11))
+    session = app.config.session
+    assert session is not None
+    while not session.state.winners:  # each turn 1 1 1 banked: Ana reaches 3000 first
+        for line in ("throw", "keep 1 1 1", "bank"):
+            session.play(session.read(line))
+            if session.need() is Need.DICE:
+                session.roll()
+            if session.state.winners:
+                break
+
+    async def test() -> None:
+        async with app.run_test(size=SMALL) as pilot:
+            await pilot.pause()
+            screen = app.screen
+            assert isinstance(screen, EndScreen)
+            winner = screen.query_one("#winner", Static)
+            assert "Ana won" in str(winner.content) and fully_shown(pilot, winner.region)
+            assert winner.region.y <= 2
+            assert fully_shown(pilot, screen.query_one("#new").region)
+            assert screen.query_one(VerticalScroll).max_scroll_y > 0  # the rest scrolls
+
+    run(test)
+
+
 def test_at_80x24_every_key_of_the_footer_is_in_view() -> None:
     """The footer listed keys up to p and cut the rest; the keeps began below the fold.
     Only the keys that can apply are shown (take over and start fresh with an offer,
@@ -399,3 +434,13 @@ def test_at_80x24_the_hint_says_whole_that_banking_wins_the_game() -> None:
             assert panel.region.height >= len(drawn), (panel.region, drawn)
 
     run(test)
+
+
+def test_the_sheets_legend_speaks_only_of_marks_the_rules_can_write() -> None:
+    from zloutch.adapters.tui.screens import sheet_legend
+    from zloutch.rules import load_rules
+
+    farkle, dix_mille = sheet_legend(load_rules("farkle")), sheet_legend(load_rules("dix-mille"))
+    for mark in ("tick", "crossed", "petit palier"):
+        assert mark not in farkle and mark in dix_mille
+    assert "final round" in sheet_legend(load_rules("dix-mille(final_round)"))

@@ -35,12 +35,30 @@ KEYS: tuple[tuple[str, str], ...] = (
     ("q, Ctrl-C", "quit (the record is written when --record was given)"),
 )
 
-SHEET_LEGEND = (
-    "Levels are written under each other; / is a tick beside a level (G-3); a struck "
-    "level is crossed (ticks, bump G-4, final round G-6); pp marks a petit palier (T-8); "
-    "< marks whose turn it is, * the winners; the last changes are in colour "
-    "(green: new, red: crossed, yellow: ticked)."
-)
+
+def sheet_legend(rules: RuleSet) -> str:
+    """What the sheet's marks mean, for the marks these rules can write (a farkle game's
+    legend spoke of ticks, bumps and petit paliers)."""
+    game = rules.game
+    ways = [
+        *(["ticks"] if game.ticks_to_cross else []),
+        *(["bump G-4"] if game.bump != "off" else []),
+        *(["final round G-6"] if game.final_round else []),
+    ]
+    parts = ["Levels are written under each other"]
+    if game.ticks_to_cross:
+        parts.append("/ is a tick beside a level (G-3)")
+    if ways:
+        parts.append(f"a struck level is crossed ({', '.join(ways)})")
+    if rules.turn.petit_palier:
+        parts.append("pp marks a petit palier (T-8)")
+    parts.append("< marks whose turn it is, * the winners")
+    colours = [
+        "green: new",
+        *(["red: crossed"] if ways else []),
+        *(["yellow: ticked"] if game.ticks_to_cross else []),
+    ]
+    return "; ".join(parts) + f"; the last changes are in colour ({', '.join(colours)})."
 
 
 def keys_table() -> Table:
@@ -103,7 +121,7 @@ class SheetScreen(ModalScreen[None]):
         with Vertical(id="sheet-box"):
             with ScrollableContainer(id="sheet-scroll"):  # eight players pass 80 columns
                 yield Static(sheet_table(self.state, self.changes, title="Sheet"), id="sheet")
-            yield Static(Text(SHEET_LEGEND, style="dim"), id="legend")
+            yield Static(Text(sheet_legend(self.state.rules), style="dim"), id="legend")
         yield Footer()
 
     def action_close(self) -> None:
@@ -174,10 +192,12 @@ class EndScreen(Screen[None]):
     """The end of the game: who won, the ranking and the sailors' kicks, the final sheet;
     with the game's record, a review of every player's decisions."""
 
+    # Who won above, the buttons below, and what lies between scrolls: at 80x24 the screen
+    # opened scrolled to the buttons, and "Game over: Ana won!" was out of view.
     DEFAULT_CSS = """
-    EndScreen VerticalScroll { padding: 1 2; }
-    EndScreen #winner { text-style: bold; color: $success; margin-bottom: 1; }
-    EndScreen Horizontal { height: 3; }
+    EndScreen #winner { text-style: bold; color: $success; padding: 1 2; height: auto; }
+    EndScreen VerticalScroll { padding: 0 2; height: 1fr; }
+    EndScreen Horizontal { height: 3; padding: 0 2; }
     EndScreen Button { margin-right: 2; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -197,18 +217,18 @@ class EndScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         yield Header()
         names = [self.state.sheets[w].name for w in self.state.winners]
+        yield Static(f"Game over: {' and '.join(names)} won!", id="winner")
         with VerticalScroll():
-            yield Static(f"Game over: {' and '.join(names)} won!", id="winner")
             yield Static(ranking_table(self.state), id="ranking")
             yield Static(sheet_table(self.state, title="Final sheet"), id="sheet")
             if self.note:
                 yield Static(self.note, id="note")
-            with Horizontal():
-                yield Button("New game (n)", action="app.new_game", variant="primary", id="new")
-                yield Button("Save (s)", action="app.save_game", id="save")
-                if self.record is not None:
-                    yield Button("Review (r)", action="screen.review", id="review")
-                yield Button("Quit (q)", action="app.quit_game", id="quit")
+        with Horizontal():
+            yield Button("New game (n)", action="app.new_game", variant="primary", id="new")
+            yield Button("Save (s)", action="app.save_game", id="save")
+            if self.record is not None:
+                yield Button("Review (r)", action="screen.review", id="review")
+            yield Button("Quit (q)", action="app.quit_game", id="quit")
         yield Footer()
 
     def on_mount(self) -> None:

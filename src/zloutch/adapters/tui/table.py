@@ -509,7 +509,7 @@ class GameScreen(Screen[None]):
         hinting = self.query_one("#side", Vertical).has_class("hinting")
         share = SHEET_SHARE_HINTING if hinting else SHEET_SHARE
         last = (self.size.height - SCREEN_FRAME) * share // 100 - SHEET_FRAME
-        sheet.last = max(2, last)
+        sheet.last = max(1, last)
         sheet.show(state, changes)
         wanted = sheet.get_content_width(self.size, self.app.size) + SIDE_FRAME
         if wanted > min(room, SIDE_MAX_WIDTH):

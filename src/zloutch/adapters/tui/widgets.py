@@ -128,10 +128,11 @@ class DiceTray(Widget):
 
 class GameLog(RichLog):
     """The game's log: its lines wrapped again when its width changes (a line is wrapped
-    as it is written, so a terminal made narrower cut the lines written before)."""
+    as it is written, so a terminal made narrower cut the lines written before), the room
+    of its scroll bar kept from the first line (the bar's coming cut the lines before it)."""
 
     DEFAULT_CSS = """
-    GameLog { overflow-x: hidden; overflow-y: auto; }
+    GameLog { overflow-x: hidden; overflow-y: auto; scrollbar-gutter: stable; }
     """
 
     KEPT = 1000

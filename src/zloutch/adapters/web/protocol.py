@@ -208,10 +208,15 @@ def state_text(room: Room, lang: str = "en") -> str:
 
 
 def entry_text(room: Room, played: Played, lang: str = "en") -> str:
+    # kept with the names it was worded with: a rename on another thread clears the memo,
+    # and a text made meanwhile with the old names is not served as current
     key = (played.entry.seq, lang)
-    text = room.entry_memo.get(key)
-    if text is None:
-        text = room.entry_memo[key] = dumps(entry_json(played, room.state.names, lang))
+    names = room.state.names
+    kept = room.entry_memo.get(key)
+    if kept is not None and kept[0] == names:
+        return kept[1]
+    text = dumps(entry_json(played, names, lang))
+    room.entry_memo[key] = (names, text)
     return text
 
 
