@@ -11,6 +11,7 @@ from zloutch.rules.loader import (
     with_options,
 )
 from zloutch.rules.ruleset import (
+    COMMON_OPTIONS,
     OPTIONS,
     GameRules,
     KindRule,
@@ -39,6 +40,7 @@ from zloutch.rules.scoring import (
 )
 
 __all__ = [
+    "COMMON_OPTIONS",
     "NO_CONTEXT",
     "OPTIONS",
     "PRESETS",

@@ -392,6 +392,11 @@ OPTIONS: Mapping[str, OptionInfo] = MappingProxyType(_option_table())
 choices and default (``OPTIONS["entry"].rule == "T-7"``)."""
 
 
+COMMON_OPTIONS: tuple[str, ...] = ("target", "entry", "exact_target")
+"""The options a table changes most, in this order: a front end shows them first, in sight,
+and the others folded (the terminal's new-game screen listed the target 25th of 48)."""
+
+
 def option_kind(name: str) -> OptionKind:
     """``"bool"``, ``"int"``, or ``"choice"`` for an option name."""
     return OPTIONS[name].kind

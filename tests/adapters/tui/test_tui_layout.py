@@ -444,3 +444,32 @@ def test_the_sheets_legend_speaks_only_of_marks_the_rules_can_write() -> None:
     for mark in ("tick", "crossed", "petit palier"):
         assert mark not in farkle and mark in dix_mille
     assert "final round" in sheet_legend(load_rules("dix-mille(final_round)"))
+
+
+def test_at_80x24_the_new_game_screen_shows_the_target_and_a_new_players_name() -> None:
+    """The options a table changes most are in sight above the folded others (the target was
+    the 25th of 48 under the fold), and ctrl+n's new player row is scrolled into view with
+    its name to type (it was hidden under the start button)."""
+    from zloutch.adapters.tui import AppConfig
+    from zloutch.adapters.tui.newgame import NewGameScreen
+    from zloutch.rules import COMMON_OPTIONS
+
+    app = ZloutchApp(AppConfig(pace=0))
+
+    async def test() -> None:
+        async with app.run_test(size=SMALL) as pilot:
+            await pilot.pause()
+            screen = app.screen
+            assert isinstance(screen, NewGameScreen)
+            for name in COMMON_OPTIONS:
+                control = screen.query_one(f"#opt-{name}")
+                assert control.display and fully_shown(pilot, control.region), name
+            folded = screen.query_one("#opts")
+            assert "#opt-target" not in [f"#{w.id}" for w in folded.query("*")]
+            for _ in range(3):
+                await pilot.press("ctrl+n")
+                await pilot.pause()
+            name = screen.query_one("#name-4")
+            assert name.has_focus and fully_shown(pilot, name.region)
+
+    run(test)

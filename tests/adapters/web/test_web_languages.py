@@ -7,7 +7,7 @@ from typing import Any
 
 from served import Player, Server
 
-from zloutch.rules import OPTIONS, PRESETS, load_rules
+from zloutch.rules import COMMON_OPTIONS, OPTIONS, PRESETS, load_rules
 from zloutch.strategy.bots import LEVELS
 
 SHORT = "dix-mille(target=2000)"
@@ -94,6 +94,8 @@ def test_presets_and_options_come_with_their_meanings_in_the_language(server: Se
         assert preset["values"] == load_rules(preset["name"]).option_values()
     assert dix["values"]["entry"] == 500 and dix["values"]["bump"] == "current"
     assert english["bots"] == ["beginner", "easy", "medium", "strong", "best"]  # weakest first
+    # The options shown first, in sight: the same list as the terminal's new-game screen.
+    assert english["common"] == ["target", "entry", "exact_target"] == list(COMMON_OPTIONS)
     # What each level's bot plays, in words, in the language (the lobby says it).
     assert [(lv["level"], lv["bot"]) for lv in english["levels"]] == list(LEVELS.items())
     assert english["levels"][0]["plays"] == "plays any legal move at random"

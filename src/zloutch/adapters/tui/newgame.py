@@ -29,7 +29,7 @@ from zloutch.app.dice import DiceSource, choose_dice
 from zloutch.app.match import BOT_PREFIX
 from zloutch.app.session import BOT_LEVELS, PLAY_PLAYERS, TABLE_PLAYERS, Session
 from zloutch.engine.endings import load_rules
-from zloutch.rules import OPTIONS, PRESETS, RuleSet, ZloutchError
+from zloutch.rules import COMMON_OPTIONS, OPTIONS, PRESETS, RuleSet, ZloutchError
 from zloutch.rules import load_rules as parse_spec
 from zloutch.rules.ruleset import OptionValue, format_option
 
@@ -109,9 +109,14 @@ class NewGameScreen(Screen[None]):
             with Horizontal(classes="row"):
                 yield Label("or a rule file / spec")
                 yield Input(placeholder="my-table.toml, or dix-mille(joker,bump=any)", id="spec")
-            with Collapsible(title="Options of the rule set: rule id, option, meaning", id="opts"):
+            # The options a table changes most in sight (the target was the 25th of 48 under
+            # the fold), the others folded.
+            for name in COMMON_OPTIONS:
+                yield self.option_row(name)
+            with Collapsible(title="Other options: rule id, option, meaning", id="opts"):
                 for name in OPTIONS:
-                    yield self.option_row(name)
+                    if name not in COMMON_OPTIONS:
+                        yield self.option_row(name)
             yield Static(f"Players (1 to {MAX_PLAYERS}, in the order they play)", classes="heading")
             for i in range(MAX_PLAYERS):
                 default = self.defaults[i] if i < len(self.defaults) else f"Player {i + 1}"
@@ -248,6 +253,12 @@ class NewGameScreen(Screen[None]):
     def action_add_player(self) -> None:
         self.count = min(MAX_PLAYERS, self.count + 1)
         self.show_players()
+        # the new row in view, its name to type (it was hidden under the start button)
+        row = self.query_one(f"#player-{self.count - 1}")
+        self.call_after_refresh(row.scroll_visible, animate=False)
+        name = self.query_one(f"#name-{self.count - 1}", Input)
+        if not name.disabled:
+            self.call_after_refresh(name.focus)
 
     def action_remove_player(self) -> None:
         self.count = max(1, self.count - 1)

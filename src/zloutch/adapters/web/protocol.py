@@ -26,7 +26,14 @@ from zloutch.engine import (
 from zloutch.engine.events import Event
 from zloutch.engine.game import keep_passes, keep_strands, keep_wins, takeover_busts
 from zloutch.engine.record import dice_json, sheet_json
-from zloutch.rules import OPTIONS, PRESETS, RuleSet, kinds_outscored, load_rules
+from zloutch.rules import (
+    COMMON_OPTIONS,
+    OPTIONS,
+    PRESETS,
+    RuleSet,
+    kinds_outscored,
+    load_rules,
+)
 from zloutch.server import Accepted, Played, Refused, Room, refusals
 from zloutch.server.hub import dumps
 from zloutch.strategy.bots import LEVELS
@@ -343,7 +350,13 @@ def presets_json(lang: str = "en") -> dict[str, Any]:
         {"level": level, "bot": bot, "plays": translate(level_plays(level), lang)}
         for level, bot in LEVELS.items()
     ]
-    return {"presets": presets, "options": options, "bots": list(LEVELS), "levels": levels}
+    return {
+        "presets": presets,
+        "options": options,
+        "common": list(COMMON_OPTIONS),  # shown first, in sight
+        "bots": list(LEVELS),
+        "levels": levels,
+    }
 
 
 class WebWire:

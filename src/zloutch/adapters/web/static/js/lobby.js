@@ -7,8 +7,6 @@ import { N_, choiceWord, number, ruleId, shownName, t } from "./i18n.js";
 import { linkRow, origin } from "./share.js";
 
 const MAX_SEATS = 8;
-// The choices most tables make, shown first; the other options are under "More rules".
-const COMMON = ["target", "entry", "exact_target"]; // in this order
 // The bots' levels, as the server names them (for the catalog): translated with t(level).
 N_("beginner");
 N_("easy");
@@ -55,6 +53,7 @@ class Lobby {
     this.main = main;
     this.presets = data.presets;
     this.options = data.options;
+    this.common = data.common; // shown first, in this order (zloutch.rules.COMMON_OPTIONS)
     this.levels = data.bots; // the server's levels (/api/presets), weakest first
     // what each level's bot plays, in words in the page's language
     this.levelWords = Object.fromEntries((data.levels || []).map((l) => [l.level, l.plays]));
@@ -244,8 +243,8 @@ class Lobby {
         input,
       );
     };
-    const common = COMMON.map((name) => this.options.find((o) => o.name === name)).filter(Boolean);
-    const others = this.options.filter((o) => !COMMON.includes(o.name));
+    const common = this.common.map((name) => this.options.find((o) => o.name === name)).filter(Boolean);
+    const others = this.options.filter((o) => !this.common.includes(o.name));
     const list = h("ul", { id: "more-options" }, others.map(row));
     const search = h("input", {
       id: "option-search",
