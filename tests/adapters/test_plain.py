@@ -320,7 +320,7 @@ def test_players_bots_and_names() -> None:
     with pytest.raises(InvalidPlayersError, match="two players are called 'ana'"):
         parse_players("Ana,Bob,ana")  # one name to the people at the table, its case aside
     for name in ("Ana\u202eevil", "Ana\x1b[31m"):
-        with pytest.raises(InvalidPlayersError, match="a name is printable text"):
+        with pytest.raises(InvalidPlayersError, match="a name holds no"):
             parse_players(f"{name},Bob")
 
 

@@ -771,12 +771,11 @@ def test_a_seat_name_is_checked_as_a_new_game_checks_it(
         "BOT:strong": "seat 2: a person's name has no comma and no 'bot:'",
         "Ana": "another player of this game is called 'Ana': choose a name of your own",
         "aNA": "another player of this game is called 'Ana': choose a name of your own",
-        "Bea\u202eevil": "seat 2: 'Bea\\u202eevil': a name is printable text (no control "
-        "character, no invisible one, none that turns the text around)",
-        "Bea\x07": "seat 2: 'Bea\\x07': a name is printable text (no control character, no "
-        "invisible one, none that turns the text around)",
-        "Ana\u200b": "seat 2: 'Ana\\u200b': a name is printable text (no control character, "
-        "no invisible one, none that turns the text around)",
+        "Bea\u202eevil": "seat 2: 'Bea\\u202eevil': a name holds no character that turns the "
+        "text around (U+202E): type it again",
+        "Bea\x07": "seat 2: 'Bea\\x07': a name holds no control character (U+0007): type it again",
+        "Ana\u200b": "seat 2: 'Ana\\u200b': a name holds no invisible character (U+200B): type "
+        "it again",
         "\u034f": "seat 2: a person's name cannot be blank",  # nothing of it shows
         "\uff21NA": "another player of this game is called 'Ana': choose a name of your own",
     }

@@ -135,14 +135,17 @@ def person_name(name: str) -> str:
     (``InvalidPlayersError``): a control character, one that turns the text around, or
     another invisible one ("Ana" and a zero-width space looked like "Ana")."""
     name = " ".join(name.split())
-    if any(
-        c in _BIDI_CONTROLS or (unicodedata.category(c) in ("Cc", "Cf") and c not in _JOINERS)
-        for c in name
-    ):
-        raise InvalidPlayersError(
-            f"{name!r}: a name is printable text (no control character, no invisible one, "
-            "none that turns the text around)"
-        )
+    for c in name:
+        # each said by what it does and its code point: the field shows nothing of it
+        if c in _BIDI_CONTROLS:
+            what = "no character that turns the text around"
+        elif unicodedata.category(c) == "Cc":
+            what = "no control character"
+        elif unicodedata.category(c) == "Cf" and c not in _JOINERS:
+            what = "no invisible character"
+        else:
+            continue
+        raise InvalidPlayersError(f"{name!r}: a name holds {what} (U+{ord(c):04X}): type it again")
     return name if _seen(name).strip() else ""
 
 

@@ -920,6 +920,20 @@ def test_a_long_name_of_one_word_breaks_and_the_page_stays_a_phones_width(
     assert first is not None and first["height"] < 30  # "Ana" on one line
 
 
+def test_a_seat_turned_into_a_bot_shows_the_level_it_will_have(
+    new_page: Callable[..., Any], web: Server
+) -> None:
+    """The level box showed beginner (its first) while the words under it, and the game
+    made, were medium's."""
+    page = new_page()
+    page.goto(web.base + "/")
+    page.wait_for_selector("#create")
+    page.click("#add-seat")
+    page.select_option("#seat-2-kind", "bot")
+    assert page.input_value("#seat-2-level") == "medium"
+    assert page.inner_text("#seat-2-plays") == page.inner_text("#seat-1-plays")  # medium's
+
+
 def test_a_game_made_without_hints_offers_none(new_page: Callable[..., Any], web: Server) -> None:
     ana = new_page()
     assert create_game(ana, web, hints=False)

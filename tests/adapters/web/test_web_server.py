@@ -524,6 +524,11 @@ def test_a_person_seated_by_an_invitation_gives_their_name(server: Server) -> No
     }
     french = server.post(f"/api/games/{game}/name?lang=fr", {"token": bea["token"], "name": ""})
     assert french == {"status": 400, "error": "place 2 : le nom d'une personne ne peut être vide"}
+    hidden = {"token": bea["token"], "name": "Lu\u200bcie"}
+    assert server.post(f"/api/games/{game}/name?lang=fr", hidden)["error"] == (
+        "place 2 : 'Lu\\u200bcie' : un nom ne contient aucun caractère invisible (U+200B) : "
+        "tapez-le à nouveau"
+    )
     host = server.post(f"/api/games/{game}/name", {"token": created["host"], "name": "Host"})
     assert host == {"status": 400, "error": "this seat token is not one of this game's"}
     watcher.close()

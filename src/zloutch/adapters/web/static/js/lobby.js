@@ -7,6 +7,7 @@ import { N_, choiceWord, number, ruleId, shownName, t } from "./i18n.js";
 import { linkRow, origin } from "./share.js";
 
 const MAX_SEATS = 8;
+const DEFAULT_LEVEL = "medium"; // a bot seat's level until one is chosen (the server's default)
 // The bots' levels, as the server names them (for the catalog): translated with t(level).
 N_("beginner");
 N_("easy");
@@ -61,7 +62,7 @@ class Lobby {
     this.chosen = {}; // option name -> the value written in the spec
     this.seats = [
       { kind: "person", name: localStorage.getItem("zloutch:name") || "" },
-      { kind: "bot", level: "medium" },
+      { kind: "bot", level: DEFAULT_LEVEL },
     ];
     this.realDice = false;
     this.hints = true;
@@ -299,8 +300,10 @@ class Lobby {
                 document.getElementById(`seat-${i}-plays`).textContent = this.levelWords[seat.level] || "";
               },
             },
+            // No level chosen yet is medium, as the game is made: the box said beginner
+            // (its first), the words under it medium.
             this.levels.map((level) =>
-              h("option", { value: level, selected: seat.level === level }, t(level)),
+              h("option", { value: level, selected: (seat.level || DEFAULT_LEVEL) === level }, t(level)),
             ),
           )
         : h("input", {
@@ -327,7 +330,7 @@ class Lobby {
     );
     const plays =
       seat.kind === "bot"
-        ? h("p", { class: "level-plays", id: `seat-${i}-plays`, "aria-live": "polite" }, this.levelWords[seat.level || "medium"] || "")
+        ? h("p", { class: "level-plays", id: `seat-${i}-plays`, "aria-live": "polite" }, this.levelWords[seat.level || DEFAULT_LEVEL] || "")
         : null;
     return h("li", { class: "seat" }, kind, detail, remove, plays);
   }
@@ -349,7 +352,7 @@ class Lobby {
     // A blank name is the placeholder's, in the page's language (the server's is English).
     const seats = this.seats.map((s, i) =>
       s.kind === "bot"
-        ? { bot: s.level || "medium" }
+        ? { bot: s.level || DEFAULT_LEVEL }
         : { name: (s.name || "").trim() || t("Player {n}", { n: i + 1 }) },
     );
     let created;

@@ -987,10 +987,18 @@ export class Table {
         ),
       );
     }
-    if (s.phase === "roll") parts.push(h("span", {}, t("{n} dice in the air", { n: turn.rolling })));
+    if (s.phase === "roll") {
+      parts.push(h("span", {}, turn.rolling === 1 ? t("1 die in the air") : t("{n} dice in the air", { n: turn.rolling })));
+    }
     if (s.offer) {
       parts.push(
-        h("span", { class: "offer" }, t("Offer: take over {total} with {n} dice (G-8)", { total: s.offer.total, n: s.offer.dice })),
+        h(
+          "span",
+          { class: "offer" },
+          s.offer.dice === 1
+            ? t("Offer: take over {total} with 1 die (G-8)", { total: s.offer.total })
+            : t("Offer: take over {total} with {n} dice (G-8)", { total: s.offer.total, n: s.offer.dice }),
+        ),
         s.offer.busts ? h("span", { class: "warn" }, t("taking it over is certain to pass {target}: the turn would be lost (T-9)", { target: s.target })) : null,
       );
     }
