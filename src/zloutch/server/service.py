@@ -12,8 +12,7 @@ from datetime import datetime, timedelta
 
 from zloutch.app.fairdice import check_seed, commitment_of, new_secret
 from zloutch.app.match import BOT_PREFIX
-from zloutch.app.session import bot_of, pace_refusal, parse_players
-from zloutch.app.session import person_name as checked_name
+from zloutch.app.session import bot_of, pace_refusal, parse_players, person_name
 from zloutch.engine import (
     GAME_OVER,
     Action,
@@ -68,11 +67,11 @@ MAX_CLIENT_ID = 90
 """The characters of a client message id that count (the rest is cut off)."""
 
 
-def person_name(seat: int, name: str) -> str:
+def seat_name(seat: int, name: str) -> str:
     """A person's name at seat ``seat`` (counted from 1, as the messages say it), stripped;
     a name the seats cannot hold is refused."""
     try:
-        name = checked_name(name)  # the command line's rule: one space for any white space
+        name = person_name(name)  # the command line's rule: one space for any white space
     except ZloutchError as exc:
         raise RoomError(f"seat {seat}: {exc}") from None
     if not name:
@@ -190,7 +189,7 @@ class Rooms:
                     )
                 parts.append(BOT_PREFIX + seat.bot)
             else:
-                parts.append(person_name(i, seat.name.strip() or f"Player {i}"))
+                parts.append(seat_name(i, seat.name.strip() or f"Player {i}"))
         return parse_players(",".join(parts))
 
     def _new_room(
@@ -362,7 +361,7 @@ class Rooms:
         room = self.room(game_id)
         if room.over:
             raise RoomError("the game is over: its names stay as they were")
-        new = person_name(seat + 1, name)
+        new = seat_name(seat + 1, name)
         if new == room.seats[seat].name:
             return room.seats[seat]
         # Checked again in the store's transaction, where another process may have renamed.

@@ -6,6 +6,8 @@ the session and the engine.
 
 from __future__ import annotations
 
+from collections import deque
+
 from rich import box
 from rich.console import Group, RenderableType
 from rich.table import Table
@@ -140,11 +142,11 @@ class GameLog(RichLog):
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id, wrap=True, markup=False, max_lines=self.KEPT, min_width=20)
-        self.texts: list[Text] = []
+        self.texts: deque[Text] = deque(maxlen=self.KEPT)
         self._width = 0
 
     def add(self, text: Text) -> None:
-        self.texts = [*self.texts[-(self.KEPT - 1) :], text]
+        self.texts.append(text)
         self.write(text)
 
     def on_resize(self, event: events.Resize) -> None:
