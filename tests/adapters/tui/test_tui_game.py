@@ -363,6 +363,36 @@ def test_help_screen_shows_keys_and_the_rules_of_the_game() -> None:
 
 
 @pytest.mark.slow  # an app run of 1 to 2 s; the default run keeps each screen once
+def test_escape_on_the_new_game_screen_asks_and_ctrl_d_in_a_name_removes_a_player() -> None:
+    """Escape also leaves a field: one press too many quit with what was typed. It asks
+    (Escape again stays, q quits); ctrl+d in a name field removes a player, as its button
+    says, rather than the field's own "delete the next letter"."""
+    app = ZloutchApp(AppConfig(pace=0))
+
+    async def play() -> None:
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            screen = app.screen
+            assert isinstance(screen, NewGameScreen)
+            await press(pilot, "ctrl+n")
+            assert screen.count == 3 and screen.query_one("#name-2", Input).has_focus
+            name = screen.query_one("#name-2", Input)
+            name.value, name.cursor_position = "Cleo", 0
+            await press(pilot, "escape")
+            assert isinstance(app.screen, QuitScreen)
+            assert not app.screen.query("#save")  # nothing to save: quit or stay
+            await press(pilot, "escape")
+            assert app.screen is screen and screen.count == 3
+            screen.query_one("#name-2", Input).focus()
+            await press(pilot, "ctrl+d")
+            assert screen.count == 2 and name.value == "Cleo"
+            await press(pilot, "escape", "q")
+
+    run(play)
+    assert app.return_value == 0
+
+
+@pytest.mark.slow  # an app run of 1 to 2 s; the default run keeps each screen once
 def test_quitting_an_unsaved_game_asks_first(tmp_path: Path) -> None:
     app = make_app("dix-mille", "Ana,Bob", "6 6 6 4 2")
 

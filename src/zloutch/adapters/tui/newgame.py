@@ -25,6 +25,7 @@ from textual.widgets import (
     Switch,
 )
 
+from zloutch.adapters.tui.screens import QuitScreen
 from zloutch.app.dice import DiceSource, choose_dice
 from zloutch.app.match import BOT_PREFIX
 from zloutch.app.session import BOT_LEVELS, PLAY_PLAYERS, TABLE_PLAYERS, Session
@@ -72,9 +73,10 @@ class NewGameScreen(Screen[None]):
     NewGameScreen #start-row Button { margin-right: 2; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("ctrl+n", "add_player", "Add player"),
-        Binding("ctrl+d", "remove_player", "Remove player"),
-        Binding("escape", "app.quit_game", "Quit"),
+        # priority: in a name field ctrl+d was the field's own (delete the next letter)
+        Binding("ctrl+n", "add_player", "Add player", priority=True),
+        Binding("ctrl+d", "remove_player", "Remove player", priority=True),
+        Binding("escape", "quit", "Quit"),
     ]
 
     def __init__(self, *, table_mode: bool = False, dice: DiceSource | None = None) -> None:
@@ -169,6 +171,16 @@ class NewGameScreen(Screen[None]):
     def on_mount(self) -> None:
         self.show_players()
         self.query_one("#start", Button).focus()
+
+    def action_quit(self) -> None:
+        """Escape asks first: it also leaves a field or a list, and one press too many
+        quit with the names and options typed (ctrl+q quits at once)."""
+
+        def answer(choice: str | None) -> None:
+            if choice == "quit":
+                self.zapp.action_quit_game()
+
+        self.app.push_screen(QuitScreen("Quit without starting a game?", can_save=False), answer)
 
     # -- the rule set
 

@@ -160,7 +160,8 @@ class SaveScreen(ModalScreen[str | None]):
 
 
 class QuitScreen(ModalScreen[str]):
-    """The game is not saved: save it, quit anyway, or stay."""
+    """Quitting would lose something: the game is not saved (save it, quit anyway, or stay),
+    or, with ``can_save`` False, what the new-game screen holds (quit, or stay)."""
 
     DEFAULT_CSS = """
     QuitScreen { align: center middle; }
@@ -176,13 +177,32 @@ class QuitScreen(ModalScreen[str]):
         Binding("escape,n", "choose('stay')", "Stay"),
     ]
 
+    def __init__(
+        self,
+        question: str = "The game is not saved. Save it before quitting?",
+        *,
+        can_save: bool = True,
+    ) -> None:
+        super().__init__()
+        self.question = question
+        self.can_save = can_save
+
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Label("The game is not saved. Save it before quitting?")
+            yield Label(self.question)
             with Horizontal():
-                yield Button("Save and quit (s)", action="screen.choose('save')", id="save")
+                if self.can_save:
+                    yield Button("Save and quit (s)", action="screen.choose('save')", id="save")
                 yield Button("Quit (q)", action="screen.choose('quit')", id="quit")
                 yield Button("Stay (Esc)", action="screen.choose('stay')", id="stay")
+
+    def on_mount(self) -> None:
+        self.query_one("#stay", Button).focus()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "choose" and parameters == ("save",):
+            return self.can_save
+        return True
 
     def action_choose(self, choice: str) -> None:
         self.dismiss(choice)
