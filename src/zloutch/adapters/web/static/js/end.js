@@ -240,7 +240,9 @@ async function loadReview(place, table) {
           h(
             "tr",
             {},
-            ["#", t("player"), t("situation"), t("played"), t("best"), t("cost")].map((c) =>
+            // "move": the decision's place in the game's record (its file, the review's curve),
+            // which the log's lines do not number (a page opened late, an undo)
+            [t("move"), t("player"), t("situation"), t("played"), t("best"), t("cost")].map((c) =>
               h("th", { scope: "col" }, c),
             ),
           ),

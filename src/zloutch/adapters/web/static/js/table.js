@@ -1429,8 +1429,10 @@ export class Table {
       "section",
       { class: "card", "aria-labelledby": "log-title" },
       h("h3", { id: "log-title" }, t("The log")),
+      // Not numbered: a page's own count of its lines (from 1 where it opened, again after
+      // 400 lines) read as the review's move numbers, which it is not.
       h(
-        "ol",
+        "ul",
         { class: "log", id: "log", tabindex: "0" },
         this.log.map((line) => h("li", { class: line.kind }, line.text)),
       ),
