@@ -619,7 +619,19 @@ FILE_ERRORS = [
     (
         '[rules]\nname = "x"\ndice = 5\n[game]\ntarget = 1000\n[scoring.kinds]\n4 = "lots"\n',
         "scoring.kinds.4: 'lots' is not a kind rule: write points (1000), \"K x face\", "
-        '"double", "(n-2) x three", "three + K per extra die", "win" or "none"',
+        '"double", "(n-2) x three", "three + K per extra die", "win" or "none"; another '
+        "formula is written face by face (the rule format's page: what the format cannot "
+        "express)",
+    ),
+    (  # TOML gives a key to the last header above it
+        '[rules]\nextends = "farkle"\n[scoring.kinds]\n3 = "100 x face"\nthree_pairs = 1500\n',
+        "scoring.kinds.three_pairs: unknown key (it belongs in [scoring]: a key is read as part "
+        "of the last table header above it, so write it above [scoring.kinds])",
+    ),
+    (
+        '[rules]\nextends = "farkle"\n[scoring.kinds]\n2 = 50\n',
+        "scoring.kinds.2: the count of a kind must be 3, 4, 5 or 6: a single die's points are "
+        "written in [scoring.singles], a pair as a [[scoring.patterns]] table (faces = [2, 2])",
     ),
     (
         '[rules]\nextends = "dix-mille"\nname = "x"\n[scoring.kinds]\n4 = "none"\n',

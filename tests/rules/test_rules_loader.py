@@ -218,7 +218,11 @@ def test_a_file_that_extends_a_preset_and_overrides_one_key(tmp_path: Path) -> N
     )
     rules = load_rules(path)
     expected = dataclasses.replace(
-        load_rules("dix-mille(entry=800)"), name="mine", source=path, options=()
+        load_rules("dix-mille(entry=800)"),
+        name="mine",
+        summary="starts from dix-mille",  # its own table: not the base's words
+        source=path,
+        options=(),
     )
     assert rules == expected
 
@@ -348,6 +352,27 @@ def test_contradictory_options(spec: str, key: str, words: str) -> None:
         (MINIMAL_FILE + "[scoring.kinds]\n7 = 100\n", "scoring.kinds.7", "3, 4, 5 or 6"),
         (MINIMAL_FILE + "[scoring.kinds]\n6 = 100\n", "scoring.kinds.6", "with 5 dice"),
         (MINIMAL_FILE + '[scoring.kinds]\n3 = "lots"\n', "scoring.kinds.3", "not a kind rule"),
+        # a key of [scoring] written after [scoring.kinds] or a pattern is that table's: the
+        # error says where it belongs, as it does for a key in another section
+        (
+            MINIMAL_FILE + "[scoring.kinds]\n3 = 300\nthree_pairs = 1500\n",
+            "scoring.kinds.three_pairs",
+            "it belongs in [scoring]",
+        ),
+        (
+            MINIMAL_FILE
+            + "[[scoring.patterns]]\nfaces = [1, 2, 3]\npoints = 200\nfull_house = 'sum'\n",
+            "scoring.patterns[0].full_house",
+            "it belongs in [scoring]",
+        ),
+        (MINIMAL_FILE + "[scoring.kinds]\n2 = 50\n", "scoring.kinds.2", "faces = [2, 2]"),
+        (
+            MINIMAL_FILE + "[scoring.kinds]\n3 = { default = 300, first_throw = true }\n",
+            "scoring.kinds.3.first_throw",
+            "unknown key: a count's table holds default, thrown and faces 1 to 6",
+        ),
+        (MINIMAL_FILE + '[scoring.kinds]\n3 = "0 x face"\n', "scoring.kinds.3", "K is 1 or more"),
+        (MINIMAL_FILE + '[scoring.kinds]\n3 = "lose"\n', "scoring.kinds.3", "loses the turn"),
         (MINIMAL_FILE + "[scoring]\nthree_pairs = 600\n", "scoring.three_pairs", "six dice"),
         (
             MINIMAL_FILE + "[[scoring.patterns]]\nfaces = [1, 2, 8]\npoints = 200\n",
@@ -383,6 +408,16 @@ def test_a_file_that_cannot_be_read(tmp_path: Path) -> None:
     assert "cannot read" in str(error_of(str(tmp_path / "missing.toml")))
     (tmp_path / "latin1.toml").write_bytes(b'[rules]\nname = "\xe9"\n')
     assert "UTF-8" in str(error_of(str(tmp_path / "latin1.toml")))
+
+
+def test_a_file_saved_with_a_byte_order_mark_reads_as_without(tmp_path: Path) -> None:
+    """Windows' Notepad starts UTF-8 with a byte order mark, which TOML read as a statement
+    at line 1, column 1 ("not valid TOML" of a character no editor shows)."""
+    (tmp_path / "bom.toml").write_bytes(b"\xef\xbb\xbf" + MINIMAL_FILE.encode())
+    (tmp_path / "plain.toml").write_text(MINIMAL_FILE, encoding="utf-8")
+    with_mark = load_rules(str(tmp_path / "bom.toml"))
+    plain = load_rules(str(tmp_path / "plain.toml"))
+    assert with_mark == dataclasses.replace(plain, source=with_mark.source)
 
 
 def test_kind_rule_double_needs_the_lower_count(tmp_path: Path) -> None:

@@ -225,6 +225,10 @@ def _parse_rules(
         raise InvalidRulesError("the name must not be empty", "rules.name")
     if "summary" in head:
         summary = _as_str(head["summary"], "rules.summary")
+    elif base is not None and name != base.name:
+        # a table of its own: the base's words ("Farkle (PlayMonster): six dice, ...") would
+        # describe what this file may have changed
+        summary = f"starts from {base.name}"
     else:
         summary = base.summary if base else ""
     dice = (
@@ -327,6 +331,9 @@ def _parse_text(
             f"a rule file has at most {MAX_FILE_BYTES // 1024} KiB, this text is longer",
             source or None,
         )
+    # A byte order mark (Windows' Notepad writes one) read as a TOML statement: "Invalid
+    # statement (at line 1, column 1)", of a character no editor shows.
+    text = text.removeprefix("\ufeff")
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:

@@ -14,6 +14,7 @@ from zloutch.rules.dice import FACES
 from zloutch.rules.errors import InvalidRulesError, excerpt
 from zloutch.rules.ruleset import (
     KIND_WORDS,
+    SECTIONS,
     KindRule,
     OptionValue,
     Pattern,
@@ -24,6 +25,22 @@ from zloutch.rules.ruleset import (
 _KIND_RULE = re.compile(r"^(\d+)\s*x\s*face$")
 _THREE_PLUS = re.compile(r"^three\+(\d+)(?:x?perextradie|xextra)$")
 """``three + K per extra die`` written without its spaces (``three + 100 x extra`` too)."""
+
+_CANNOT = "(the rule format's page: what the format cannot express)"
+
+
+def _belongs(word: str, under: str) -> str:
+    """Where a key written under the header ``under`` belongs, if a section has it: TOML
+    gives a key to the last header above it, so ``three_pairs = 1500`` written after
+    ``[scoring.kinds]`` is one of the kinds' keys (empty where no section has it)."""
+    for section, cls in SECTIONS.items():
+        if word in getattr(cls, "__dataclass_fields__", {}):
+            return (
+                f" (it belongs in [{section}]: a key is read as part of the last table header "
+                f"above it, so write it above {under})"
+            )
+    return ""
+
 
 # ---------------------------------------------------------------------------- limits
 # What a rule file or a spec may say, and no more (docs/rules-format.md, "Limits"): the
@@ -180,8 +197,7 @@ def _normalise_kind_rule(value: object, key: str) -> str:
         if value < 0:
             raise InvalidRulesError(
                 f"points must be positive, got {excerpt(value)}: a combination that costs "
-                "points or loses the turn cannot be written (the rule format's page: what "
-                "the format cannot express)",
+                f"points or loses the turn cannot be written {_CANNOT}",
                 key,
             )
         if value == 0:
@@ -215,9 +231,19 @@ def _normalise_kind_rule(value: object, key: str) -> str:
     if times is not None and times > 0:
         _as_int(times * 6, key, maximum=MAX_POINTS)  # six x face is the most it makes
         return f"{times} x face"
+    if times == 0:
+        raise InvalidRulesError(
+            '"0 x face" scores nothing: K is 1 or more ("none" is no combination)', key
+        )
+    lost = any(word in text for word in ("lose", "loss", "farkle", "zilch", "bust", "-"))
     raise InvalidRulesError(
         f'{excerpt(value)} is not a kind rule: write points (1000), "K x face", "double", '
-        '"(n-2) x three", "three + K per extra die", "win" or "none"',
+        '"(n-2) x three", "three + K per extra die", "win" or "none"'
+        + (
+            f"; a combination that costs points or loses the turn cannot be written {_CANNOT}"
+            if lost
+            else f"; another formula is written face by face {_CANNOT}"
+        ),
         key,
     )
 
@@ -242,6 +268,16 @@ def _parse_kinds(data: object, dice: int, base: tuple[KindRule, ...]) -> tuple[K
     for count_text, rule in data.items():
         key = f"scoring.kinds.{count_text}"
         if not _is_number(count_text) or len(count_text) > 1 or int(count_text) not in KIND_WORDS:
+            belongs = _belongs(count_text, "[scoring.kinds]")
+            if belongs:
+                raise InvalidRulesError(f"unknown key{belongs}", key)
+            if count_text.strip() in ("1", "2"):
+                raise InvalidRulesError(
+                    "the count of a kind must be 3, 4, 5 or 6: a single die's points are "
+                    "written in [scoring.singles], a pair as a [[scoring.patterns]] table "
+                    "(faces = [2, 2])",
+                    key,
+                )
             raise InvalidRulesError("the count of a kind must be 3, 4, 5 or 6", key)
         count = int(count_text)
         if count > dice:
@@ -263,7 +299,7 @@ def _parse_kinds(data: object, dice: int, base: tuple[KindRule, ...]) -> tuple[K
                             f"{key}.thrown",
                         )
                 else:
-                    if not face_text.strip().isdigit() and _suggest(face_text, _KIND_KEYS):
+                    if not face_text.strip().isdigit():  # a word, not a face
                         raise InvalidRulesError(
                             f"unknown key{_suggest(face_text, _KIND_KEYS)}: a count's table "
                             "holds default, thrown and faces 1 to 6",
@@ -304,9 +340,11 @@ def _parse_patterns(data: object, dice: int) -> tuple[Pattern, ...]:
         unknown = set(item) - {"name", "faces", "points", "thrown"}
         if unknown:
             word = sorted(unknown)[0]
+            hint = _belongs(word, "the [[scoring.patterns]] tables") or _suggest(
+                word, ["name", "faces", "points", "thrown"]
+            )
             raise InvalidRulesError(
-                f"unknown key{_suggest(word, ['name', 'faces', 'points', 'thrown'])}: a "
-                "pattern holds name, faces, points and thrown",
+                f"unknown key{hint}: a pattern holds name, faces, points and thrown",
                 f"{key}.{word}",
             )
         for required in ("faces", "points"):
