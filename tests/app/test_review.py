@@ -95,6 +95,32 @@ def test_the_keep_of_a_throw_is_graded_too() -> None:
     assert keep.cost == 0
 
 
+def test_throw_in_answer_to_a_take_back_offer_is_graded_as_fresh() -> None:
+    """``throw`` at a G-8 offer starts fresh (the engine's one synonym); line mode takes it
+    and the record keeps it. The review skipped that decision, and the farkle after it
+    counted no luck: it reads the move as the ``fresh`` it plays."""
+    actions = ["throw", "roll 1 1 1 2 3", "keep 1 1 1", "bank", "ANSWER", "roll 2 2 3 4 6"]
+    reviews = {
+        word: review_record(
+            Record(
+                load_rules("dix-mille").spec,
+                ("Ana", "Bob"),
+                tuple(word if a == "ANSWER" else a for a in actions),
+            )
+        )
+        for word in ("throw", "fresh")
+    }
+    typed, fresh = reviews["throw"], reviews["fresh"]
+    answer = next(d for d in typed.decisions if d.number == 5)
+    assert answer.player == "Bob" and answer.offer == (1000, 2)
+    assert answer.chosen.action == "fresh" and {o.action for o in answer.options} == {
+        "fresh",
+        "take",
+    }
+    assert typed.decisions == fresh.decisions
+    assert typed.summaries == fresh.summaries and typed.summaries[1].luck != 0
+
+
 def test_an_expert_game_costs_nothing_in_expected_points() -> None:
     review = review_record(bot_record("dix-mille(target=3000)", ("expert", "greedy"), 4))
     expert, greedy = review.summaries

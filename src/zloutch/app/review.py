@@ -22,6 +22,7 @@ from zloutch.engine.game import (
     chance_outcomes,
     current_player,
     is_terminal,
+    played_as,
     step,
     throw_score,
 )
@@ -392,7 +393,8 @@ def _decide(advisor: TurnAdvisor, state: GameState, number: int, action: Action)
     options = tuple(
         Option(str(a), v, _words(state, a)) for a, v in advice.values if math.isfinite(v)
     )
-    chosen = next((o for o in options if o.action == str(action)), None)
+    played = str(played_as(state, action))  # ``throw`` at a take-back offer is ``fresh``
+    chosen = next((o for o in options if o.action == played), None)
     if chosen is None:
         return None
     best = options[0]

@@ -128,7 +128,8 @@ def new_game(rules: RuleSet, players: Sequence[str], *, table_mode: bool = False
             if g.min_players == g.max_players
             else f"{g.min_players} to {g.max_players}"
         )
-        raise InvalidRulesError(f"{rules.name} is played by {count} players, not {len(names)}")
+        who = "player" if g.min_players == g.max_players == 1 else "players"
+        raise InvalidRulesError(f"{rules.name} is played by {count} {who}, not {len(names)}")
     if any(not n for n in names) or len(set(names)) != len(names):
         raise InvalidRulesError("every player needs a name of their own")
     state = GameState(
@@ -201,6 +202,16 @@ def legal_actions(state: GameState) -> tuple[Action, ...]:
         found = _legal_actions(state)
         _set(state, "_legal", found)
     return found
+
+
+def played_as(state: GameState, action: Action) -> Action:
+    """The action of ``legal_actions`` that ``action`` plays in ``state``: ``fresh`` for
+    ``throw`` in answer to a take-back offer (G-8), the one synonym ``apply`` accepts; any
+    other action itself. A record keeps what was typed: what reads it as a choice among
+    the legal actions (a review) reads it through this."""
+    if type(action) is Throw and state.phase is Phase.START and state.offer is not None:
+        return _FRESH
+    return action
 
 
 def _legal_actions(state: GameState) -> tuple[Action, ...]:
@@ -891,7 +902,7 @@ def _banked_sheets(state: GameState, total: int, events: Events) -> list[PlayerS
     sheets[p] = _sheet(sheet, (*sheet.levels, Level(value, pp=pp)), 0, 0)
     if events is not None:
         events.append(Banked(p, total, value, pp))
-        if not was_entered:
+        if not was_entered and rules.turn.entry > 0:  # (without a minimum, no news)
             events.append(Entered(p, value))
     return _bump(rules, sheets, p, value, events)
 
