@@ -287,7 +287,7 @@ def make_bot(name: str, solutions: SolutionSource | None = None) -> Policy:
         value = key.partition(":")[2]
         if not (value.isascii() and value.isdigit()):
             raise UnknownBotError(
-                f"threshold bots need a number of points: threshold:350, not {name}"
+                f"threshold bots need a number of points, 0 or more: threshold:350, not {name}"
             )
         return ThresholdBot(int(value), name=f"threshold:{int(value)}")
     if key == "expert":
@@ -299,7 +299,9 @@ def make_bot(name: str, solutions: SolutionSource | None = None) -> Policy:
 
         value = key.partition(":")[2] if ":" in key else str(BOLD_MARGIN)
         if not (value.isascii() and value.isdigit()):
-            raise UnknownBotError(f"bold bots need a number of points: bold:150, not {name}")
+            raise UnknownBotError(
+                f"bold bots need a number of points, 0 or more: bold:150, not {name}"
+            )
         return BoldBot(int(value))
     if key == "optimal":
         from zloutch.strategy.optimal import OptimalBot

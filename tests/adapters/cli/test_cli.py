@@ -414,6 +414,25 @@ def test_a_help_of_several_paragraphs_fills_an_80_column_terminal() -> None:
     assert all(len(line) >= 60 for line in paragraph[:-1]), paragraph
 
 
+def test_the_simulation_table_fits_80_columns_with_every_figure_whole() -> None:
+    """dix-mille's table has ticks, bumps and take-backs: at 80 columns the tick column
+    was cut to "12.…" beside a name of 13 letters."""
+    args = ["simulate", "-p", "expert,threshold:300", "-n", "200", "-j", "1"]
+    result = runner.invoke(app, args, env={"COLUMNS": "80"}, terminal_width=80)
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert all(len(line) <= 80 for line in lines)
+    header = next(line for line in lines if line.startswith("Player"))
+    assert header.split() == [
+        *("Player", "Wins", "95%", "CI", "Score", "Turns", "Farkle", "Bank", "Tick"),
+        *("Bump", "Take"),
+    ]
+    for name in ("expert", "threshold:300"):
+        row = next(line for line in lines if line.startswith(name)).split()
+        assert len(row) == 10 and "…" not in "".join(row), row
+        assert all(cell.replace(".", "").replace(",", "").isdigit() for cell in row[-4:]), row
+
+
 def test_reflow_keeps_lists_and_unwrapped_blocks() -> None:
     text = "\n\n".join(
         [

@@ -27,6 +27,22 @@ def test_solve_json_has_the_contract_keys() -> None:
     assert data["farkle_probability"]["1"] == 2 / 3
 
 
+def test_a_situation_the_rule_set_ignores_is_said_not_dropped() -> None:
+    """farkle's turn does not depend on the banked score, farkle-minimal's not on entering:
+    the solve answers the turn, and says on stderr that the flag changed nothing."""
+    result = runner.invoke(app, ["solve", "-r", "farkle", "--score", "5000", "--json"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["situation"] == {"entered": True, "score": 0}
+    assert "note: --score 5000 changes nothing in farkle" in result.stderr
+    result = runner.invoke(app, ["solve", "-r", "farkle-minimal", "--not-entered"])
+    assert result.exit_code == 0, result.output
+    assert "note: --not-entered changes nothing in farkle-minimal" in result.stderr
+    # where they matter, nothing is said
+    result = runner.invoke(app, ["solve", "-r", "dix-mille", "--not-entered", "--json"])
+    assert json.loads(result.stdout)["situation"]["entered"] is False
+    assert "note:" not in result.stderr
+
+
 def test_solve_zilch_reports_the_long_run_average() -> None:
     data = json.loads(runner.invoke(app, ["solve", "--rules", "zilch", "--json"]).stdout)
     assert round(data["long_run_average"], 3) == 620.855

@@ -348,25 +348,30 @@ def render_simulation(document: dict[str, Any], asked: Sequence[str] = ()) -> No
         caption_justify="left",  # centred, a narrow terminal broke it mid-phrase
         box=box.SIMPLE_HEAD,
         pad_edge=False,
+        show_edge=False,  # two columns more: at 80 the last figure was cut ("12.…")
         padding=(0, 0, 0, 1),
     )
-    table.add_column("Player", no_wrap=True, min_width=8)
-    for name in ("Wins", "95% CI", "Score", "Turns", "Farkle", "Bank"):
-        table.add_column(name, justify="right", no_wrap=True)
-    for _, title in extras:
-        table.add_column(title, justify="right")
+    rows = []
     for p in document["players"]:
         low, high = p["win_rate_ci95"]
-        table.add_row(
-            escape(p["name"]),
-            percent(p["win_rate"]),
-            f"{percent(low, symbol=False)}-{percent(high)}",
-            f"{p['average_score']:,.0f}",
-            f"{p['average_turns']:.1f}",
-            f"{p['farkle_rate']:.0%}",
-            f"{p['average_bank']:,.0f}",
-            *(f"{p['per_game'][key]:.2f}" for key, _ in extras),
+        rows.append(
+            (
+                percent(p["win_rate"]),
+                f"{percent(low, symbol=False)}-{percent(high)}",
+                f"{p['average_score']:,.0f}",
+                f"{p['average_turns']:.1f}",
+                f"{p['farkle_rate']:.0%}",
+                f"{p['average_bank']:,.0f}",
+                *(f"{p['per_game'][key]:.2f}" for key, _ in extras),
+            )
         )
+    # Under 80 columns the widest cells fold onto a second line (a long name first): a
+    # figure is never cut ("12.…") nor a column cropped.
+    table.add_column("Player", min_width=8, overflow="fold")
+    for name in ("Wins", "95% CI", "Score", "Turns", "Farkle", "Bank", *(t for _, t in extras)):
+        table.add_column(name, justify="right", overflow="fold")
+    for p, row in zip(document["players"], rows, strict=True):
+        table.add_row(escape(p["name"]), *row)
     out.print(table)
     seats = Table(title="Seats (seat 1 plays first)", box=box.SIMPLE_HEAD, pad_edge=False)
     for name in ("Seat", "Win rate", "95% interval", "vs fair share"):

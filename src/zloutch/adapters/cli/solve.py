@@ -111,12 +111,34 @@ def solve(
         except KeyboardInterrupt:  # half a solution says nothing: none is kept
             typer.echo("Interrupted: nothing solved is kept.", err=True)
             raise typer.Exit(EXIT_INTERRUPTED) from None
+    if not game:
+        for note in ignored_situation(document, not not_entered, banked):
+            typer.echo(f"note: {note}", err=True)
     if as_json:
         typer.echo(json.dumps(document))
     elif game:
         render_game(document)
     else:
         render_turn(document, rules, banked)
+
+
+def ignored_situation(document: dict[str, Any], entered: bool, score: int) -> list[str]:
+    """What of --not-entered and --score the rule set ignores (the solver keys a turn by what
+    changes its value): said, not dropped silently."""
+    solved = document.get("situation", {})
+    notes = []
+    if not entered and solved.get("entered", True):
+        notes.append(
+            f"--not-entered changes nothing in {document['rules']}: there is no entry minimum "
+            "(T-7), so the turn was solved as any other"
+        )
+    if score and solved.get("score", 0) != score:
+        notes.append(
+            f"--score {score} changes nothing in {document['rules']}: the value of a turn "
+            "depends on the banked score only with an exact target (T-9), the last 1000 "
+            "(G-7), a full hand that wins (T-10) or a combination that wins; solved at 0"
+        )
+    return notes
 
 
 def solve_game_command(
