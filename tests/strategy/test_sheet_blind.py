@@ -197,3 +197,20 @@ def test_under_the_farkle_penalty_a_sheet_is_read_by_the_scores_alone() -> None:
     tally = play_games(rules, [bot, ExpertBot()], 3, 0, 40)
     assert tally.games == 40
     assert "read by the banked scores" in bot.note
+
+
+def test_a_hint_from_the_model_says_it_is_the_models() -> None:
+    """The review and the optimal bot said their chances came from the sheet-blind model;
+    the hint, from the same table, did not."""
+    from zloutch.app.hints import advice_of
+    from zloutch.strategy.optimal import GameAdvisor, sheet_words
+
+    rules = load_rules(SMALL)
+    blind = sheet_blind(rules)
+    assert blind is not None
+    advice = advice_of(GameAdvisor(solve_game(blind), rules), new_game(rules, ["Ana", "Bob"]))
+    assert advice is not None
+    assert advice.note == f"from the solved sheet-blind model {blind.spec}, {sheet_words(blind)}"
+    exact = load_rules("farkle-minimal(target=500)")  # its own game solved: nothing to say
+    advice = advice_of(GameAdvisor(solve_game(exact), exact), new_game(exact, ["Ana", "Bob"]))
+    assert advice is not None and advice.note is None

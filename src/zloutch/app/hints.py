@@ -28,7 +28,7 @@ from zloutch.rules import RuleSet
 from zloutch.strategy.bots import last_turn_lead, make_bot, wins_by_banking
 from zloutch.strategy.expert import LONG_RUN, WIN_PROBABILITY, Advice, BoldBot, TurnAdvisor
 from zloutch.strategy.game_solver import solved_model
-from zloutch.strategy.optimal import GameAdvisor
+from zloutch.strategy.optimal import GameAdvisor, sheet_words
 from zloutch.strategy.policy import Policy
 
 SHARED_ADVISORS = 16
@@ -52,7 +52,19 @@ def advice_of(advisor: TurnAdvisor, state: GameState) -> Advice | None:
     advice = advisor.advise(state)
     # A die off the table is no choice: the advisor gives it no value (-inf).
     values = tuple((a, v) for a, v in advice.values if math.isfinite(v))
-    return with_target_note(state, Advice(values, advice.objective)) if values else None
+    if not values:
+        return None
+    return with_target_note(state, Advice(values, advice.objective, model_note(advisor, state)))
+
+
+def model_note(advisor: TurnAdvisor, state: GameState) -> str | None:
+    """Where the chances to win come from a sheet-blind model of the rules (dix-mille's
+    ticks, bumps and take-back left out: ``solved_model``), the hint says so, as the review
+    and the optimal bot do; else None."""
+    if not isinstance(advisor, GameAdvisor) or advisor.game.rules == state.rules:
+        return None
+    model = advisor.game.rules
+    return f"from the solved sheet-blind model {model.spec}, {sheet_words(model)}"
 
 
 WINS_NOTE = "banking wins the game (G-2): these values count the turn, not the game"
@@ -376,7 +388,7 @@ def bot_plays(
     """What the bot ``name`` (a name or a level) plays in a game of ``rules`` with
     ``players`` now, in words, and whether its table is being solved (it plays turn-optimal
     until then): the front ends say it beside the seat."""
-    from zloutch.strategy.optimal import sheet_words, solves_for
+    from zloutch.strategy.optimal import solves_for
 
     bot = make_bot(name)
     if bot.name != "optimal":

@@ -434,3 +434,15 @@ def test_the_hints_notes_on_the_target_are_in_french() -> None:
     assert translate(below, "fr").startswith("marquer termine ce dernier tour (F-4) à 1050, sous")
     keep = "keep 1 1, then bank: it wins the game; these values count the turn, not the game"
     assert translate(keep, "fr").startswith("gardez 1 1, puis marquez : cela gagne la partie")
+
+
+def test_the_hints_note_of_a_sheet_blind_model_is_in_french() -> None:
+    from zloutch.strategy.game_solver import sheet_blind
+    from zloutch.strategy.optimal import sheet_words
+
+    blind = sheet_blind(load_rules("dix-mille"))
+    assert blind is not None
+    note = f"from the solved sheet-blind model {blind.spec}, {sheet_words(blind)}"
+    french = translate(note, "fr")
+    assert french.startswith(f"d'après le modèle résolu sans l'histoire de la feuille {blind.spec}")
+    assert "avec un tour d'avance sur la feuille" in french  # the why, translated too
