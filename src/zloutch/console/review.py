@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from rich import box
-from rich.console import Console
+from rich.console import Console, ConsoleOptions, RenderResult
 from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
@@ -70,14 +70,61 @@ def _cost(review: Review, decision: Decision) -> Text:
     return Text(format_cost(review, decision.cost), style=style)
 
 
-PLAYER_WIDTH = 12
-"""A long name folds over lines in the tables of decisions: at 80 columns it took the room
-of the situation and the moves, cut to "Situ…" and "Play…"."""
+PLAYER_WIDTH = 24
+"""A longer name folds over lines in the tables of decisions (from ``NARROW`` columns: under
+it the decisions are blocks of lines, where a name has the line)."""
 
 
-def mistakes_table(review: Review) -> Table:
+NARROW = 110
+"""Under this width a list of decisions is written as blocks of lines (``DecisionBlocks``),
+not as a table: at 80 columns the table's eight columns left the situation and the moves
+about ten letters each, and a decision took four or five lines of broken phrases."""
+
+
+class DecisionBlocks:
+    """Decisions as a table where the width allows it, else as blocks of three lines:
+
+    ``  6 turn 1, Ana, score 0: cost 28.7``, then ``threw 3 3 4 5 5, turn total 100``, then
+    ``played keep 5 5 (100); best keep 5 (50)``, each under the first line's words."""
+
+    def __init__(self, review: Review, decisions: Sequence[Decision], title: str, table: Table):
+        self.review = review
+        self.decisions = decisions
+        self.title = title
+        self.table = table
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        if options.max_width >= NARROW:
+            yield self.table
+            return
+        yield Text(self.title, style="table.title")
+        grid = Table.grid(padding=(0, 1))
+        grid.add_column(justify="right", no_wrap=True)
+        grid.add_column(overflow="fold")
+        review = self.review
+        for d in self.decisions:
+            head = Text.assemble(f"turn {d.turn}, ", (d.player, "bold"), f", score {d.score}: ")
+            head.append_text(_cost(review, d) if d.forced else _cost_words(review, d))
+            moves = Text("played ")
+            moves.append_text(_played(review, d))
+            if d.best == d.chosen:
+                moves.append(": the best", style="dim")
+            else:
+                moves.append("; best ")
+                moves.append(d.best.words, style="green")
+            grid.add_row(str(d.number), Text("\n").join([head, Text(situation_words(d)), moves]))
+        yield grid
+
+
+def _cost_words(review: Review, decision: Decision) -> Text:
+    cost = _cost(review, decision)
+    return Text.assemble("cost ", cost) if not decision.forced else cost
+
+
+def mistakes_table(review: Review) -> DecisionBlocks:
     """Each player's biggest mistakes, the costliest first."""
-    table = _table(f"Biggest mistakes (cost in {cost_unit(review)})")
+    title = f"Biggest mistakes (cost in {cost_unit(review)})"
+    table = _table(title)
     table.add_column("Player", max_width=PLAYER_WIDTH, overflow="fold")
     table.add_column("#", justify="right")
     table.add_column("Turn", justify="right")
@@ -85,23 +132,24 @@ def mistakes_table(review: Review) -> Table:
     table.add_column("Played")
     table.add_column("Best")
     table.add_column("Cost", justify="right", no_wrap=True, min_width=5)
-    for s in review.summaries:
-        for d in s.mistakes:
-            table.add_row(
-                escape(s.player),
-                str(d.number),
-                str(d.turn),
-                situation_words(d),
-                _played(review, d),
-                Text(d.best.words, style="green"),
-                _cost(review, d),
-            )
-    return table
+    mistakes = [d for s in review.summaries for d in s.mistakes]
+    for d in mistakes:
+        table.add_row(
+            escape(d.player),
+            str(d.number),
+            str(d.turn),
+            situation_words(d),
+            _played(review, d),
+            Text(d.best.words, style="green"),
+            _cost(review, d),
+        )
+    return DecisionBlocks(review, mistakes, title, table)
 
 
-def decisions_table(review: Review, decisions: Sequence[Decision]) -> Table:
+def decisions_table(review: Review, decisions: Sequence[Decision]) -> DecisionBlocks:
     """Decisions in the order played: the situation, the move, the best move, the cost."""
-    table = _table(f"Decisions (cost in {cost_unit(review)})")
+    title = f"Decisions (cost in {cost_unit(review)})"
+    table = _table(title)
     table.add_column("#", justify="right")
     table.add_column("Turn", justify="right")
     table.add_column("Player", max_width=PLAYER_WIDTH, overflow="fold")
@@ -122,7 +170,7 @@ def decisions_table(review: Review, decisions: Sequence[Decision]) -> Table:
             Text(d.best.words, style=best_style),
             _cost(review, d),
         )
-    return table
+    return DecisionBlocks(review, decisions, title, table)
 
 
 def render_review(review: Review, *, listing: str, out: Console) -> None:
