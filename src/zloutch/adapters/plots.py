@@ -354,7 +354,8 @@ def threshold_figure(tmap: ThresholdMap, *, title: str, caption: str) -> Picture
         data = np.ma.masked_invalid(tmap.thresholds[n].T)  # rows: the opponent's score
         low, high, top = colour_range(data.compressed())
         cmap = _colormap("viridis", bad="#d9d9d9")
-        mesh = ax.pcolormesh(edges, edges, data, cmap=cmap, vmin=low, vmax=high)
+        # rasterized: a cell a score pair made a 3.5 MB SVG of 200,000 paths (greed)
+        mesh = ax.pcolormesh(edges, edges, data, cmap=cmap, vmin=low, vmax=high, rasterized=True)
         if data.count():
             bar = picture.figure.colorbar(mesh, ax=ax, extend="max" if top > high else "neither")
             bar.set_label("bank from this turn total", fontsize=8)
@@ -482,12 +483,19 @@ def winrates_figure(document: dict[str, Any], *, title: str, caption: str) -> Pi
     return picture
 
 
+def lineup(document: dict[str, Any]) -> str:
+    """The players of a simulation result, in words: ``expert against threshold:300``."""
+    return " against ".join(str(p["name"]) for p in document["players"])
+
+
 def first_player_figure(documents: list[dict[str, Any]], *, title: str, caption: str) -> Picture:
     """Seat 1's win rate with its 95% interval, one row per simulation (its rules), the
     fair share dashed: how the first player's edge moves from one rule set to another."""
     picture = new_picture(title, caption, 9, 1.6 + 0.42 * len(documents))
     ax = picture.figure.subplots()
     labels = [str(d["rules"]) for d in documents]
+    if len({lineup(d) for d in documents}) > 1:  # the players differ: each row says whose
+        labels = [f"{label}\n{lineup(d)}" for label, d in zip(labels, documents, strict=True)]
     seats = [d["seats"][0] for d in documents]
     rates = np.asarray([100 * s["win_rate"] for s in seats])
     low = np.asarray([100 * s["win_rate_ci95"][0] for s in seats])

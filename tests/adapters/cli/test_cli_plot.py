@@ -104,6 +104,9 @@ def test_threshold_heat_maps(tmp_path: Path) -> None:
         assert f"{n} in hand" in text
     first = load_game_solution(load_rules(SMALL_GAME))
     assert first is not None and f"first player wins {first.first_player:.1%}" in text
+    # the cells are one picture in the SVG, not a path each (greed's full map: 3.5 MB)
+    raw = out.read_text()
+    assert raw.count("<path") < 200  # (a path a cell: over 500 here)
     png = tmp_path / "threshold.png"
     plot("threshold", "-r", SMALL_GAME, "-o", str(png), "--dice", "3")  # from the cache
     assert png.read_bytes()[:8] == PNG
@@ -158,6 +161,9 @@ def test_first_player_compares_simulations(tmp_path: Path, simulation: Path) -> 
     assert "The first player's win rate, by rule set" in text
     assert "greed(target=1000)" in text and "greed(target=500)" in text
     assert "40 or 60 games each" in text and "fair share 50%" in text
+    # the line-ups differ: each row says whose it is (a mix read as one rule set's edge)
+    assert "the players under each row" in text
+    assert "expert against cautious" in text and "expert #1 against expert #2" in text
     for path in (simulation, other):
         seat = json.loads(path.read_text())["seats"][0]
         assert f"{100 * seat['win_rate']:.2f}%" in text
@@ -166,6 +172,9 @@ def test_first_player_compares_simulations(tmp_path: Path, simulation: Path) -> 
     assert runner.invoke(app, [*args, "-j", "1", "-q", "--json", str(three)]).exit_code == 0
     result = runner.invoke(app, ["plot", "first-player", str(other), str(three), "-o", str(out)])
     assert result.exit_code == 2 and "seat different numbers of players" in result.output
+    plot("first-player", str(other), "-o", str(out))  # one line-up: said once, in the caption
+    text = svg_text(out)
+    assert "seats rotated, expert #1 against expert #2)" in text
 
 
 def test_threads_limit_a_solve_and_are_refused_where_nothing_is_solved(tmp_path: Path) -> None:

@@ -306,9 +306,11 @@ def first_player(
             )
         games = sorted({d["games"] for d in documents})
         counts = " or ".join(f"{g:,}" for g in games)
+        lineups = {plots.lineup(d) for d in documents}
+        players = f", {lineups.pop()}" if len(lineups) == 1 else ", the players under each row"
         caption = (
-            f"{counts} games each (zloutch simulate, seats rotated); bars: 95% Wilson "
-            f"intervals; dashed: the fair share."
+            f"{counts} games each (zloutch simulate, seats rotated{players}); bars: 95% "
+            f"Wilson intervals; dashed: the fair share."
         )
         title = "The first player's win rate, by rule set"
         plots.first_player_figure(documents, title=title, caption=caption).save(path)
