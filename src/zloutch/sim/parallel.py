@@ -104,7 +104,12 @@ def play_chunk(chunk: Chunk) -> tuple[int, Tally]:
 
 
 def default_jobs() -> int:
-    return os.cpu_count() or 1
+    """The CPUs this process may run on (its affinity, as a container or ``taskset`` sets
+    it; else the machine's): the default jobs, and the most that help."""
+    try:
+        return len(os.sched_getaffinity(0)) or 1
+    except (AttributeError, OSError):  # no affinity here (macOS, Windows)
+        return os.cpu_count() or 1
 
 
 def chunk_bounds(games: int, jobs: int, chunk_size: int | None = None) -> list[tuple[int, int]]:
@@ -162,6 +167,9 @@ def simulate(
     jobs = default_jobs() if jobs is None else jobs
     if jobs < 1:
         raise SimulationError(f"--jobs must be at least 1, not {jobs}")
+    # More processes than CPUs only wait on each other: 999 jobs started 999 interpreters
+    # for 2,000 games (84 s, against 10 s on 2). The games are the same for any count.
+    jobs = min(jobs, default_jobs())
     if method != "engine":
         from zloutch.sim.fast import FastPathUnsupported, simulate_fast
 

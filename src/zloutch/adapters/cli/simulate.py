@@ -128,7 +128,14 @@ def simulate(
             raise SimulationError("--jobs is for --backend local: Ray spreads the games itself")
         if jobs is not None and jobs < 1:
             raise SimulationError(f"--jobs must be at least 1, not {jobs}")
-        workers = default_jobs() if jobs is None else jobs
+        workers = default_jobs() if jobs is None else min(jobs, default_jobs())
+        if jobs is not None and jobs > workers:
+            typer.echo(
+                f"note: --jobs {jobs}: this process may use {workers} CPU"
+                f"{'s' if workers > 1 else ''}, so {workers} play the games (the results are "
+                "the same for any --jobs)",
+                err=True,
+            )
         policies = _policies(rules, names, quiet=quiet)
         result = _interruptible(
             lambda progress, status: run_simulation(
