@@ -210,7 +210,7 @@ def test_a_hint_from_the_model_says_it_is_the_models() -> None:
     assert blind is not None
     advice = advice_of(GameAdvisor(solve_game(blind), rules), new_game(rules, ["Ana", "Bob"]))
     assert advice is not None
-    assert advice.note == f"from the solved sheet-blind model {blind.spec}, {sheet_words(blind)}"
+    assert advice.note == f"from the solved sheet-blind model of these rules, {sheet_words(blind)}"
     exact = load_rules("farkle-minimal(target=500)")  # its own game solved: nothing to say
     advice = advice_of(GameAdvisor(solve_game(exact), exact), new_game(exact, ["Ana", "Bob"]))
     assert advice is not None and advice.note is None

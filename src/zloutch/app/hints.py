@@ -63,8 +63,8 @@ def model_note(advisor: TurnAdvisor, state: GameState) -> str | None:
     and the optimal bot do; else None."""
     if not isinstance(advisor, GameAdvisor) or advisor.game.rules == state.rules:
         return None
-    model = advisor.game.rules
-    return f"from the solved sheet-blind model {model.spec}, {sheet_words(model)}"
+    # (not the model's spec: thirty letters of options on a phone's hint, said by the rules)
+    return f"from the solved sheet-blind model of these rules, {sheet_words(advisor.game.rules)}"
 
 
 WINS_NOTE = "banking wins the game (G-2): these values count the turn, not the game"

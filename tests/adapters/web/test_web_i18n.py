@@ -442,7 +442,7 @@ def test_the_hints_note_of_a_sheet_blind_model_is_in_french() -> None:
 
     blind = sheet_blind(load_rules("dix-mille"))
     assert blind is not None
-    note = f"from the solved sheet-blind model {blind.spec}, {sheet_words(blind)}"
+    note = f"from the solved sheet-blind model of these rules, {sheet_words(blind)}"
     french = translate(note, "fr")
-    assert french.startswith(f"d'après le modèle résolu sans l'histoire de la feuille {blind.spec}")
+    assert french.startswith("d'après le modèle résolu de ces règles sans l'histoire de la feuille")
     assert "avec un tour d'avance sur la feuille" in french  # the why, translated too
