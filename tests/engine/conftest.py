@@ -348,8 +348,12 @@ class SheetFromEvents:
                 if not g.take_back_counts_for_entry:
                     counted -= before.turn.inherited
                 assert counted >= t.entry, f"T-7: entered with {counted} < {t.entry}"
+        if not was_entered and t.petit_palier:  # T-8: entering changes the smallest bank
+            assert entered_event, f"T-8: seat {event.player}'s first bank is no entry"
         if was_entered:
             assert not entered_event, f"seat {event.player} enters twice"
+        if not (t.entry or t.petit_palier):  # entering changes nothing: no news of it
+            assert not entered_event, f"{following} where no entry rule applies"
         if event.written:
             self._due_bumps(event.player, event.level)
             column.levels.append(_Level(event.level, pp=event.pp))

@@ -614,7 +614,8 @@ def _bank(state: GameState, events: list[Event]) -> GameState:
     else:
         sheets[p] = replace(sheet.write(Level(value, pp=pp)), farkles_in_row=0)
         events.append(Banked(p, t.total, value, pp))
-        if not was_entered and rules.turn.entry > 0:  # news only where there is a minimum
+        # news only where entering changes something: a minimum (T-7), the petit palier (T-8)
+        if not was_entered and (rules.turn.entry > 0 or rules.turn.petit_palier):
             events.append(Entered(p, value))
         sheets = _bump(rules, sheets, p, value, events)
     state = replace(state, sheets=tuple(sheets))

@@ -365,6 +365,11 @@ def test_contradictory_options(spec: str, key: str, words: str) -> None:
             "scoring.patterns[0].full_house",
             "it belongs in [scoring]",
         ),
+        (
+            MINIMAL_FILE + "[scoring.kinds]\n3 = 300\nentry = 500\n",
+            "scoring.kinds.entry",
+            "it belongs in [turn]: write it under a [turn] header",
+        ),
         (MINIMAL_FILE + "[scoring.kinds]\n2 = 50\n", "scoring.kinds.2", "faces = [2, 2]"),
         (
             MINIMAL_FILE + "[scoring.kinds]\n3 = { default = 300, first_throw = true }\n",
@@ -373,6 +378,13 @@ def test_contradictory_options(spec: str, key: str, words: str) -> None:
         ),
         (MINIMAL_FILE + '[scoring.kinds]\n3 = "0 x face"\n', "scoring.kinds.3", "K is 1 or more"),
         (MINIMAL_FILE + '[scoring.kinds]\n3 = "lose"\n', "scoring.kinds.3", "loses the turn"),
+        (MINIMAL_FILE + '[scoring.kinds]\n3 = "-500"\n', "scoring.kinds.3", "loses the turn"),
+        # a hyphen is no minus: another formula, written face by face
+        (
+            MINIMAL_FILE + '[scoring.kinds]\n4 = "(n-3) x three"\n',
+            "scoring.kinds.4",
+            "face by face",
+        ),
         (MINIMAL_FILE + "[scoring]\nthree_pairs = 600\n", "scoring.three_pairs", "six dice"),
         (
             MINIMAL_FILE + "[[scoring.patterns]]\nfaces = [1, 2, 8]\npoints = 200\n",

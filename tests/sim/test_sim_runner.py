@@ -55,6 +55,29 @@ def test_jobs_and_chunks_do_not_change_the_result(greed: RuleSet) -> None:
     assert one == two == odd
 
 
+def test_more_jobs_than_cpus_are_the_cpus_but_on_ray(
+    greed: RuleSet, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Processes beyond the CPUs only wait on each other (999 started 999 interpreters);
+    a Ray cluster's CPUs are its own, so its jobs stay as asked."""
+    from zloutch.sim import parallel
+
+    asked: list[tuple[int, str]] = []
+    played = parallel._play_chunks
+
+    def spy(chunks, tallies, jobs, backend, address, progress):  # type: ignore[no-untyped-def]
+        asked.append((jobs, backend))
+        return played(chunks, tallies, jobs, "local", None, progress)
+
+    monkeypatch.setattr(parallel, "default_jobs", lambda: 3)
+    monkeypatch.setattr(parallel, "_play_chunks", spy)
+    players = ["threshold:300", "random"]
+    capped = simulate(greed, players, 30, seed=5, jobs=999, method="engine", chunk_size=30)
+    simulate(greed, players, 30, seed=5, jobs=999, backend="ray", method="engine", chunk_size=30)
+    assert asked == [(3, "local"), (999, "ray")]
+    assert capped == simulate(greed, players, 30, seed=5, jobs=1, method="engine")
+
+
 def test_progress_reports_games_done_up_to_the_total(greed: RuleSet) -> None:
     seen: list[int] = []
     simulate(greed, ["cautious", "greedy"], 50, seed=1, jobs=2, chunk_size=10, progress=seen.append)

@@ -117,8 +117,7 @@ class DecisionBlocks:
 
 
 def _cost_words(review: Review, decision: Decision) -> Text:
-    cost = _cost(review, decision)
-    return Text.assemble("cost ", cost) if not decision.forced else cost
+    return Text.assemble("cost ", _cost(review, decision))
 
 
 def mistakes_table(review: Review) -> DecisionBlocks:

@@ -164,7 +164,7 @@ class Situation:
     def normalise(cls, rules: RuleSet, entered: bool, score: int, inherited: int = 0) -> Situation:
         """Drop what this rule set ignores, so that equal solutions share one key."""
         t = rules.turn
-        needs_entered = bool(t.entry) or t.petit_palier
+        needs_entered = t.entering_matters
         needs_score = cls.score_matters(rules)
         entered = entered if needs_entered else True
         counts_apart = not rules.game.take_back_counts_for_entry and t.entry_by == "turn"

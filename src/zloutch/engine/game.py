@@ -902,7 +902,7 @@ def _banked_sheets(state: GameState, total: int, events: Events) -> list[PlayerS
     sheets[p] = _sheet(sheet, (*sheet.levels, Level(value, pp=pp)), 0, 0)
     if events is not None:
         events.append(Banked(p, total, value, pp))
-        if not was_entered and rules.turn.entry > 0:  # (without a minimum, no news)
+        if not was_entered and rules.turn.entering_matters:  # (else entering is no news)
             events.append(Entered(p, value))
     return _bump(rules, sheets, p, value, events)
 

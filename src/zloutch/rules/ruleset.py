@@ -184,6 +184,13 @@ class TurnRules:
         0, "F-1", "Points lost when a turn's first throw, of every die, scores nothing; 0: off."
     )
 
+    @property
+    def entering_matters(self) -> bool:
+        """Whether a player's first bank is not like the others: an entry minimum (T-7) or
+        the petit palier (T-8: a bank of 100 only once entered). The engine says who enters,
+        and the solvers key a turn by it, only then."""
+        return bool(self.entry) or self.petit_palier
+
     def round_enough(self, total: int) -> bool:
         """T-6: whether a turn total may be banked as to its roundness (with
         bank_multiple_of_100, a multiple of 100 only: 1050 cannot, nor 960 where a

@@ -30,11 +30,14 @@ _CANNOT = "(the rule format's page: what the format cannot express)"
 
 
 def _belongs(word: str, under: str) -> str:
-    """Where a key written under the header ``under`` belongs, if a section has it: TOML
-    gives a key to the last header above it, so ``three_pairs = 1500`` written after
-    ``[scoring.kinds]`` is one of the kinds' keys (empty where no section has it)."""
+    """Where a key written under the header ``under`` (a table of ``[scoring]``) belongs,
+    if a section has it: TOML gives a key to the last header above it, so ``three_pairs =
+    1500`` written after ``[scoring.kinds]`` is one of the kinds' keys (empty where no
+    section has it)."""
     for section, cls in SECTIONS.items():
         if word in getattr(cls, "__dataclass_fields__", {}):
+            if section != "scoring":  # above [scoring.kinds] it would be [scoring]'s
+                return f" (it belongs in [{section}]: write it under a [{section}] header)"
             return (
                 f" (it belongs in [{section}]: a key is read as part of the last table header "
                 f"above it, so write it above {under})"
@@ -235,7 +238,8 @@ def _normalise_kind_rule(value: object, key: str) -> str:
         raise InvalidRulesError(
             '"0 x face" scores nothing: K is 1 or more ("none" is no combination)', key
         )
-    lost = any(word in text for word in ("lose", "loss", "farkle", "zilch", "bust", "-"))
+    lost = any(word in text for word in ("lose", "loss", "farkle", "zilch", "bust"))
+    lost = lost or re.search(r"(^|\s)-\s*\d", text) is not None  # "-500": points taken
     raise InvalidRulesError(
         f'{excerpt(value)} is not a kind rule: write points (1000), "K x face", "double", '
         '"(n-2) x three", "three + K per extra die", "win" or "none"'

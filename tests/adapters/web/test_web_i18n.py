@@ -446,3 +446,16 @@ def test_the_hints_note_of_a_sheet_blind_model_is_in_french() -> None:
     french = translate(note, "fr")
     assert french.startswith("d'après le modèle résolu de ces règles sans l'histoire de la feuille")
     assert "avec un tour d'avance sur la feuille" in french  # the why, translated too
+
+
+def test_the_summary_of_a_file_that_extends_a_preset_is_in_french() -> None:
+    """A rule file under a name of its own, with no summary, says what it starts from (the
+    base's words described a table it changed): in French on a French page."""
+    from zloutch.engine.record import rules_from_text
+
+    rules = rules_from_text('[rules]\nextends = "farkle"\nname = "mine"\n')
+    assert rules.summary == "starts from farkle"
+    assert translate(rules.summary, "fr") == "à partir de farkle"
+    assert translate("starts from ../tables/my base.toml", "fr") == (
+        "à partir de ../tables/my base.toml"
+    )

@@ -47,7 +47,11 @@ def simulate(
     seed: Annotated[int, typer.Option("--seed", help="The seed: same seed, same result.")] = 0,
     jobs: Annotated[
         int | None,
-        typer.Option("--jobs", "-j", help="Processes to use (default: every core)."),
+        typer.Option(
+            "--jobs",
+            "-j",
+            help="Processes to use (default and most: the CPUs this process may use).",
+        ),
     ] = None,
     json_file: Annotated[
         str | None,
@@ -132,8 +136,9 @@ def simulate(
         if jobs is not None and jobs > workers:
             typer.echo(
                 f"note: --jobs {jobs}: this process may use {workers} CPU"
-                f"{'s' if workers > 1 else ''}, so {workers} play the games (the results are "
-                "the same for any --jobs)",
+                f"{'s' if workers > 1 else ''}, so {workers} "
+                f"{'play' if workers > 1 else 'plays'} the games (the results are the same "
+                "for any --jobs)",
                 err=True,
             )
         policies = _policies(rules, names, quiet=quiet)

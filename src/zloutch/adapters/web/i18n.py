@@ -64,6 +64,7 @@ KINDS: Mapping[str, str] = MappingProxyType(
         "players": _NAME,  # names joined by " against " (the msgctxt "list" translates it)
         "spec": r"\S+",  # a rule set's spec: dix-mille(target=1000,joker)
         "model": r"\S+",  # the spec of a rule set's model (the sheet-blind model)
+        "base": _NAME,  # the preset or file a rule file extends (its summary: "starts from")
         "amount": r"-?[0-9]+(?:\.[0-9]+)?",  # a number that may have decimals: 0.5
         "key": r"[a-z_]+(?:\.[a-z_]+)?",  # an option's name, or a rule file's key: game.target
     }
