@@ -417,7 +417,8 @@ def test_a_help_of_several_paragraphs_fills_an_80_column_terminal() -> None:
 def test_the_simulation_table_fits_80_columns_with_every_figure_whole() -> None:
     """dix-mille's table has ticks, bumps and take-backs: at 80 columns the tick column
     was cut to "12.…" beside a name of 13 letters."""
-    args = ["simulate", "-p", "expert,threshold:300", "-n", "200", "-j", "1"]
+    # the engine's 30 games: the fast path's kernels are compiled by another worker
+    args = ["simulate", "-p", "expert,threshold:300", "-n", "30", "-j", "1", "-m", "engine"]
     result = runner.invoke(app, args, env={"COLUMNS": "80"}, terminal_width=80)
     assert result.exit_code == 0, result.output
     lines = result.stdout.splitlines()
