@@ -818,3 +818,33 @@ def test_switching_the_exact_target_off_says_what_else_to_switch_off() -> None:
     with pytest.raises(InvalidRulesError, match="exact_target=false,overshoot=lost"):
         load_rules("dix-mille(overshoot=throw_on,exact_target=false)")
     assert not load_rules("dix-mille(exact_target=false)").game.exact_target
+
+
+def test_what_a_files_singles_and_patterns_drop_of_its_base_is_said(tmp_path: Path) -> None:
+    """singles and [[scoring.patterns]] replace the base's whole (the format's page says
+    so): a file that extends farkle to add one pattern lost farkle's straight unseen."""
+    from zloutch.rules.loader import dropped_from_base
+
+    (tmp_path / "sub").mkdir()
+    added = write(
+        tmp_path / "sub" / "added.toml",
+        '[rules]\nname = "added"\nextends = "farkle"\n[scoring]\nsingles = { 1 = 100 }\n'
+        "[[scoring.patterns]]\nfaces = [1, 2, 4]\npoints = 500\n",
+    )
+    notes = dropped_from_base(load_rules(added))
+    assert notes == (
+        "[[scoring.patterns]] replaces the list of farkle whole: straight 1-6 (1500) is not "
+        "in this rule set (repeat those the table keeps)",
+        "singles replaces the table of farkle whole: the single 5 (50) scores nothing here "
+        "(repeat those the table keeps)",
+    )
+    kept = write(  # the straight repeated, the singles left alone: nothing dropped
+        tmp_path / "kept.toml",
+        '[rules]\nname = "kept"\nextends = "farkle"\n[[scoring.patterns]]\nfaces = [1, 2, 4]\n'
+        "points = 500\n[[scoring.patterns]]\nfaces = [1, 2, 3, 4, 5, 6]\npoints = 1500\n",
+    )
+    assert dropped_from_base(load_rules(kept)) == ()
+    # a file that extends a file (relative to its folder) and writes no list: nothing
+    child = write(tmp_path / "sub" / "child.toml", '[rules]\nextends = "added.toml"\n')
+    assert dropped_from_base(load_rules(child)) == ()
+    assert dropped_from_base(load_rules("farkle")) == ()

@@ -474,14 +474,58 @@ def _load_source(
         )
     path = Path(source)
     text = _read_rule_file(path, source)
+    return parse_rules_text(
+        text, source=source, load_base=lambda name: _base(path, name, chain, check), check=check
+    )
 
-    def base(name: str) -> RuleSet:
-        if name in PRESETS or not looks_like_file(name):
-            # A preset, or a misspelt one: say "unknown preset", not "cannot read the file".
-            return _load_source(name, chain, check)
-        return _load_source(str(path.parent / name), chain, check)
 
-    return parse_rules_text(text, source=source, load_base=base, check=check)
+def _base(path: Path, name: str, chain: tuple[str, ...], check: RuleCheck | None) -> RuleSet:
+    """The base ``extends = name`` names in the rule file ``path``: a preset, or a file
+    read from the folder of ``path``."""
+    if name in PRESETS or not looks_like_file(name):
+        # A preset, or a misspelt one: say "unknown preset", not "cannot read the file".
+        return _load_source(name, chain, check)
+    return _load_source(str(path.parent / name), chain, check)
+
+
+def dropped_from_base(rules: RuleSet) -> tuple[str, ...]:
+    """What a rule file's own ``singles`` and ``[[scoring.patterns]]`` leave out of its
+    base's, one line each: those replace the base's table or list whole, and a file that
+    extends farkle to add one pattern loses farkle's straight and three pairs unless it
+    repeats them (``rules show`` says so). Empty for a preset, a file that extends nothing
+    or drops nothing."""
+    source = rules.source
+    if not source or source in PRESETS or not looks_like_file(source):
+        return ()
+    path = Path(source)
+    data = tomllib.loads(_read_rule_file(path, source).removeprefix("\ufeff"))
+    extends = data.get("rules", {}).get("extends")
+    if not isinstance(extends, str):
+        return ()
+    base = _base(path, extends.strip(), (source,), None)
+    written = data.get("scoring", {})
+    notes = []
+    if "patterns" in written:
+        own = {p.faces for p in rules.scoring.patterns}
+        lost = [f"{p.name} ({p.points})" for p in base.scoring.patterns if p.faces not in own]
+        if lost:
+            notes.append(
+                f"[[scoring.patterns]] replaces the list of {base.name} whole: "
+                f"{', '.join(lost)} {'is' if len(lost) == 1 else 'are'} not in this rule set "
+                "(repeat those the table keeps)"
+            )
+    if "singles" in written:
+        own_faces = {face for face, _ in rules.scoring.singles}
+        lost = [
+            f"{face} ({points})" for face, points in base.scoring.singles if face not in own_faces
+        ]
+        if lost:
+            notes.append(
+                f"singles replaces the table of {base.name} whole: the single "
+                f"{', '.join(lost)} {'scores' if len(lost) == 1 else 'score'} nothing here "
+                "(repeat those the table keeps)"
+            )
+    return tuple(notes)
 
 
 def _read_rule_file(path: Path, source: str) -> str:

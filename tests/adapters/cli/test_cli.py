@@ -538,3 +538,18 @@ def test_rules_show_at_80_columns_puts_each_meaning_under_its_option() -> None:
     wide = runner.invoke(app, ["rules", "show", "farkle"], env={"COLUMNS": "160"})
     header = next(line for line in wide.stdout.splitlines() if "option" in line)
     assert "meaning" in header and "option: meaning" not in header
+
+
+def test_rules_show_says_what_a_files_patterns_drop_of_its_base(tmp_path: Path) -> None:
+    path = tmp_path / "added.toml"
+    path.write_text(
+        '[rules]\nname = "added"\nextends = "farkle"\n'
+        "[[scoring.patterns]]\nfaces = [1, 2, 4]\npoints = 500\n",
+        encoding="utf-8",
+    )
+    result = runner.invoke(app, ["rules", "show", str(path)], env=WIDE)
+    assert result.exit_code == 0, result.output
+    assert "note: [[scoring.patterns]] replaces the list of farkle whole: straight 1-6" in (
+        result.stderr
+    )
+    assert "starts from farkle" in result.stdout  # not farkle's own words

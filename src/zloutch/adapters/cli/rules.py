@@ -63,6 +63,7 @@ def rules_show(
     """Show every combination and rule of a rule set, generated from its data."""
     from zloutch.engine.endings import load_rules
     from zloutch.rules import to_toml
+    from zloutch.rules.loader import dropped_from_base
 
     with user_errors():
         rules = load_rules(spec)
@@ -70,3 +71,5 @@ def rules_show(
         typer.echo(to_toml(rules), nl=False)
     else:
         render_rules(rules)
+        for note in dropped_from_base(rules):
+            typer.echo(f"note: {note}", err=True)
