@@ -461,7 +461,7 @@ def test_the_french_page_plays_a_turn(new_page: Callable[..., Any], web: Server)
     # The rules panel: a choice in words, a rule id's Reading in French (both were English).
     phone.click("#rules-panel > summary")
     rules = phone.inner_text("#rules-panel")
-    assert "Reading" not in rules and "lecture" in rules
+    assert "Reading" not in rules and "interprétation" in rules
     assert phone.inner_text("[data-option='bump'] .value") == "le palier courant"
     assert phone.inner_text("[data-option='overshoot'] .value") == "le tour est perdu"
     phone.select_option("#language", "en")
