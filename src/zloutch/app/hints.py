@@ -27,7 +27,7 @@ from zloutch.engine.game import apply_legal, banked_score, legal_actions, reache
 from zloutch.rules import RuleSet
 from zloutch.strategy.bots import last_turn_lead, make_bot, wins_by_banking
 from zloutch.strategy.expert import LONG_RUN, WIN_PROBABILITY, Advice, BoldBot, TurnAdvisor
-from zloutch.strategy.game_solver import solved_model
+from zloutch.strategy.game_solver import SHEET_NAMES, SHEET_OPTIONS, solved_model
 from zloutch.strategy.optimal import GameAdvisor, sheet_words
 from zloutch.strategy.policy import Policy
 
@@ -63,8 +63,12 @@ def model_note(advisor: TurnAdvisor, state: GameState) -> str | None:
     and the optimal bot do; else None."""
     if not isinstance(advisor, GameAdvisor) or advisor.game.rules == state.rules:
         return None
-    # (not the model's spec: thirty letters of options on a phone's hint, said by the rules)
-    return f"from the solved sheet-blind model of these rules, {sheet_words(advisor.game.rules)}"
+    # Short: under the values of a terminal's hint panel, 26 columns wide (the model's spec
+    # and its whole reading took ten lines there, and six on a phone).
+    rules, model = state.rules, advisor.game.rules
+    left = [SHEET_NAMES[o][0] for o in SHEET_OPTIONS if rules.option(o) != model.option(o)]
+    how = "by the banked scores" if model.turn.farkle_penalty else "one turn ahead on the sheet"
+    return f"chances of the game solved without {', '.join(left)}, read {how}"
 
 
 WINS_NOTE = "banking wins the game (G-2): these values count the turn, not the game"

@@ -84,11 +84,11 @@ def history_rules(rules: RuleSet) -> list[tuple[str, str]]:
     g = rules.game
     found = []
     if g.ticks_to_cross:
-        found.append(("ticks (G-3)", "switch them off with ticks_to_cross=0"))
+        found.append((SHEET_WORDS["ticks_to_cross"], "switch them off with ticks_to_cross=0"))
     if g.bump != "off":
-        found.append(("bumps (G-4)", "switch them off with bump=off"))
+        found.append((SHEET_WORDS["bump"], "switch them off with bump=off"))
     if g.take_back:
-        found.append(("take-back (G-8)", "switch it off with take_back=false"))
+        found.append((SHEET_WORDS["take_back"], "switch it off with take_back=false"))
     if g.final_round:
         found.append(("the final round (G-6)", ""))
     return found
@@ -133,6 +133,15 @@ SHEET_OPTIONS: dict[str, bool | int | str] = {
     "take_back": False,
 }
 """The rules whose state is the sheet's history (G-3 ticks, G-4 bumps, G-8 take-back), off."""
+
+SHEET_NAMES: dict[str, tuple[str, str]] = {
+    "ticks_to_cross": ("ticks", "G-3"),
+    "bump": ("bumps", "G-4"),
+    "take_back": ("take-back", "G-8"),
+}
+"""Each of ``SHEET_OPTIONS``: its rule in words, and the rule's id."""
+SHEET_WORDS = {option: f"{words} ({rule})" for option, (words, rule) in SHEET_NAMES.items()}
+"""Each of ``SHEET_OPTIONS`` in words, with its rule id: ``ticks (G-3)``."""
 
 
 def solved_model(rules: RuleSet) -> RuleSet | None:

@@ -437,15 +437,14 @@ def test_the_hints_notes_on_the_target_are_in_french() -> None:
 
 
 def test_the_hints_note_of_a_sheet_blind_model_is_in_french() -> None:
-    from zloutch.strategy.game_solver import sheet_blind
-    from zloutch.strategy.optimal import sheet_words
-
-    blind = sheet_blind(load_rules("dix-mille"))
-    assert blind is not None
-    note = f"from the solved sheet-blind model of these rules, {sheet_words(blind)}"
-    french = translate(note, "fr")
-    assert french.startswith("d'après le modèle résolu de ces règles sans l'histoire de la feuille")
-    assert "avec un tour d'avance sur la feuille" in french  # the why, translated too
+    note = "chances of the game solved without ticks, bumps, take-back, read {how}"
+    french = translate(note.format(how="one turn ahead on the sheet"), "fr")
+    assert french == (
+        "chances de la partie résolue sans les barres, les paliers rejoints, la reprise, lues "
+        "avec un tour d'avance sur la feuille"
+    )
+    french = translate(note.format(how="by the banked scores"), "fr")
+    assert french.endswith("lues d'après les scores marqués")
 
 
 def test_the_summary_of_a_file_that_extends_a_preset_is_in_french() -> None:
