@@ -458,6 +458,8 @@ def why_illegal(state: GameState, action: Action) -> str | None:
     if phase is Phase.ROLL:
         return "the dice are rolling"
     if isinstance(action, Take | Fresh):
+        if isinstance(action, Take) and not state.rules.game.take_back:
+            return "a turn is never taken back in this rule set (G-8)"
         if phase is not Phase.START or state.offer is None:
             return (
                 "there is no turn to take back (G-8)"

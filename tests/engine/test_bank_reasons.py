@@ -26,3 +26,16 @@ def test_the_first_throw_of_every_preset_asks_for_a_keep_before_a_bank(spec: str
     state, _ = step(state, parse_action("roll " + " ".join(["1"] + ["2"] * (rules.dice - 1))))
     reason = why_illegal(state, Bank())
     assert reason is not None and reason.endswith("keep dice from the throw first (T-2)")
+
+
+def test_take_where_no_turn_is_ever_taken_back_says_so() -> None:
+    """greed has no take-back (G-8): "there is no turn to take back" read as "not now"."""
+    from zloutch.engine.actions import Fresh, Take
+
+    greed = new_game(load_rules("greed"), ["Ana", "Bob"])
+    assert why_illegal(greed, Take()) == "a turn is never taken back in this rule set (G-8)"
+    assert (
+        why_illegal(greed, Fresh()) == "start fresh only answers a take-back offer; throw instead"
+    )
+    dix_mille = new_game(load_rules("dix-mille"), ["Ana", "Bob"])  # take-back, no offer yet
+    assert why_illegal(dix_mille, Take()) == "there is no turn to take back (G-8)"

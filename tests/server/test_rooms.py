@@ -765,18 +765,17 @@ def test_a_seat_name_is_checked_as_a_new_game_checks_it(
     rooms = Rooms(new_store())
     game_id, tokens = seated(rooms, NewGame(ANA_BOB, rules="dix-mille(target=1000)"))
     refusals = {
-        "": "seat 2: a person's name cannot be blank",
-        "x" * 41: "seat 2: a name has at most 40 characters",
-        "Bob, Jr": "seat 2: a person's name has no comma and no 'bot:'",
-        "BOT:strong": "seat 2: a person's name has no comma and no 'bot:'",
+        "": "a person's name cannot be blank",
+        "x" * 41: "a name has at most 40 characters",
+        "Bob, Jr": "a person's name has no comma and no 'bot:'",
+        "BOT:strong": "a person's name has no comma and no 'bot:'",
         "Ana": "another player of this game is called 'Ana': choose a name of your own",
         "aNA": "another player of this game is called 'Ana': choose a name of your own",
-        "Bea\u202eevil": "seat 2: 'Bea\\u202eevil': a name holds no character that turns the "
+        "Bea\u202eevil": "'Bea\\u202eevil': a name holds no character that turns the "
         "text around (U+202E): type it again",
-        "Bea\x07": "seat 2: 'Bea\\x07': a name holds no control character (U+0007): type it again",
-        "Ana\u200b": "seat 2: 'Ana\\u200b': a name holds no invisible character (U+200B): type "
-        "it again",
-        "\u034f": "seat 2: a person's name cannot be blank",  # nothing of it shows
+        "Bea\x07": "'Bea\\x07': a name holds no control character (U+0007): type it again",
+        "Ana\u200b": "'Ana\\u200b': a name holds no invisible character (U+200B): type it again",
+        "\u034f": "a person's name cannot be blank",  # nothing of it shows
         "\uff21NA": "another player of this game is called 'Ana': choose a name of your own",
     }
     for name, reason in refusals.items():

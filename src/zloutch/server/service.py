@@ -67,19 +67,21 @@ MAX_CLIENT_ID = 90
 """The characters of a client message id that count (the rest is cut off)."""
 
 
-def seat_name(seat: int, name: str) -> str:
-    """A person's name at seat ``seat`` (counted from 1, as the messages say it), stripped;
-    a name the seats cannot hold is refused."""
+def seat_name(seat: int | None, name: str) -> str:
+    """A person's name at seat ``seat`` (counted from 1, as the lobby's form and its
+    messages say it; None: the person's own seat, named by its token, and the messages
+    name no seat), stripped; a name the seats cannot hold is refused."""
+    where = "" if seat is None else f"seat {seat}: "
     try:
         name = person_name(name)  # the command line's rule: one space for any white space
     except ZloutchError as exc:
-        raise RoomError(f"seat {seat}: {exc}") from None
+        raise RoomError(f"{where}{exc}") from None
     if not name:
-        raise RoomError(f"seat {seat}: a person's name cannot be blank")
+        raise RoomError(f"{where}a person's name cannot be blank")
     if len(name) > MAX_NAME:
-        raise RoomError(f"seat {seat}: a name has at most {MAX_NAME} characters")
+        raise RoomError(f"{where}a name has at most {MAX_NAME} characters")
     if name.lower().startswith(BOT_PREFIX) or "," in name:
-        raise RoomError(f"seat {seat}: a person's name has no comma and no 'bot:'")
+        raise RoomError(f"{where}a person's name has no comma and no 'bot:'")
     return name
 
 
@@ -333,7 +335,8 @@ class Rooms:
         ):
             raise RoomError("only the game's host reissues an invitation")
         if not 0 <= seat < len(room.seats) or room.seats[seat].bot is not None:
-            raise RoomError(f"seat {seat + 1} is no person's seat of this game")
+            # (the request's number, counted from 0: "seat 0" of -1 named a real seat)
+            raise RoomError(f"'seat': {seat} is no person's seat of this game (counted from 0)")
         if room.over:
             raise RoomError("the game is over: its seats stay as they were")
         old_token = room.seats[seat].token_hash
@@ -361,7 +364,7 @@ class Rooms:
         room = self.room(game_id)
         if room.over:
             raise RoomError("the game is over: its names stay as they were")
-        new = seat_name(seat + 1, name)
+        new = seat_name(None, name)  # the token names the seat: no seat number to say
         if new == room.seats[seat].name:
             return room.seats[seat]
         # Checked again in the store's transaction, where another process may have renamed.
@@ -543,6 +546,13 @@ class Rooms:
         seen = self._seen(room, client_id)
         if seen is not None:
             return Accepted(seen, duplicate=True)
+        if version > room.version:
+            return Refused(
+                "stale",
+                f"version {version} is ahead of the game (it is at {room.version}): catch up "
+                "and try again",
+                version=room.version,
+            )
         if version != room.version:
             return Refused(
                 "stale",

@@ -108,6 +108,16 @@ def test_a_chunked_body_over_the_limit_is_refused(server: Server) -> None:
     assert (status, answer) == (413, {"error": "the request's body is over 1024 kB"})
 
 
+def test_a_field_the_request_does_not_have_is_refused(server: Server) -> None:
+    """A typo ("hint" for "hints") made a game with the hints on, and a 201."""
+    body = b'{"seats": [{"name": "Ana"}, {"bot": "medium"}], "hint": false}'
+    status, answer = raw(server, "POST", "/api/games", body)
+    assert status == 400 and answer["error"].startswith("hint: "), answer
+    body = b'{"seats": [{"name": "Ana", "colour": "red"}]}'
+    status, answer = raw(server, "POST", "/api/games", body)
+    assert status == 400 and answer["error"].startswith("seats.0.colour: "), answer
+
+
 def test_a_seat_name_over_the_limit_is_refused(server: Server) -> None:
     body = b'{"seats": [{"name": "' + b"A" * 41 + b'"}, {"bot": "medium"}]}'
     status, answer = raw(server, "POST", "/api/games", body)

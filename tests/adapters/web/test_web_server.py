@@ -6,6 +6,7 @@ import asyncio
 import json
 import random
 import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -104,6 +105,22 @@ def test_stale_forged_replayed_and_out_of_turn_intents_are_refused(server: Serve
     ana.until_version(2)
     stale = ana.intent(ana.state["legal"][0], version=0)
     assert stale["code"] == "stale" and stale["version"] == 2
+    ahead = ana.intent(ana.state["legal"][0], version=99)
+    assert (
+        ahead["code"] == "stale"
+        and "version 99 is ahead of the game (it is at 2)" in (ahead["reason"])
+    )
+    # An intent with an id is answered by it, whatever is wrong with the rest: a client that
+    # waits for its id's answer got an error it could not match, and waited for ever.
+    for body in ({"version": "2", "action": "throw"}, {"version": 2, "action": 5}):
+        ana.ws.send(json.dumps({"type": "intent", "id": "typed", **body}))
+        while (said := ana.receive())["type"] != "refused":
+            pass
+        assert said["id"] == "typed" and said["code"] == "invalid" and said["version"] == 2
+    ana.ws.send(json.dumps({"type": "intent", "version": 2, "action": "throw"}))  # no id
+    while (said := ana.receive())["type"] != "error":
+        pass
+    assert said["reason"] == "an intent needs an id and a version"
     forged = server.socket(game)
     forged.send(json.dumps({"type": "hello", "token": "not-a-token"}))
     said = json.loads(forged.recv(10))
@@ -158,6 +175,12 @@ def test_bots_play_on_the_server_and_rematch_keeps_the_seats(server: Server) -> 
     assert waiting == {"games": []}
     again = server.post(f"/api/games/{game}/rematch", {"token": tokens[0]})
     assert again["seat"] == 0 and again["game"] != game
+    # the operator's line of a game made, a rematch's too
+    made = f"game {again['game']}: rematch of {game}, dix-mille(target=1000), 2 seats (1 bots)"
+    deadline = time.monotonic() + 10
+    while made not in server.read_log() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert made in server.read_log()
     state = server.get(f"/api/games/{again['game']}")
     assert [s["bot"] for s in state["seats"]] == [None, "easy"]
     assert server.post("/api/waiting", {"tokens": [again["token"]]})["games"] == [
@@ -478,7 +501,12 @@ def test_seats_cannot_be_lost(server: Server) -> None:
     refused = server.post(f"/api/games/{game}/reissue", {"token": ana["token"], "seat": 1})
     assert refused == {"status": 400, "error": "only the game's host reissues an invitation"}
     bot_seat = server.post(f"/api/games/{game}/reissue", {"token": host, "seat": 2})
-    assert bot_seat["status"] == 400 and "no person's seat" in bot_seat["error"]
+    assert bot_seat == {  # the request's number, counted from 0 as it is
+        "status": 400,
+        "error": "'seat': 2 is no person's seat of this game (counted from 0)",
+    }
+    nowhere = server.post(f"/api/games/{game}/reissue", {"token": host, "seat": -1})
+    assert nowhere["error"].startswith("'seat': -1 is no person's seat")
     new = server.post(f"/api/games/{game}/reissue", {"token": host, "seat": 1})
     assert new["seat"] == 1 and new["code"] != codes[1] and new["url"] == f"/join/{new['code']}"
     dropped = bob.until("error")
@@ -523,11 +551,11 @@ def test_a_person_seated_by_an_invitation_gives_their_name(server: Server) -> No
         "error": "another player of this game is called 'Ana': choose a name of your own",
     }
     french = server.post(f"/api/games/{game}/name?lang=fr", {"token": bea["token"], "name": ""})
-    assert french == {"status": 400, "error": "place 2 : le nom d'une personne ne peut être vide"}
+    assert french == {"status": 400, "error": "le nom d'une personne ne peut être vide"}
     hidden = {"token": bea["token"], "name": "Lu\u200bcie"}
     assert server.post(f"/api/games/{game}/name?lang=fr", hidden)["error"] == (
-        "place 2 : 'Lu\\u200bcie' : un nom ne contient aucun caractère invisible (U+200B) : "
-        "tapez-le à nouveau"
+        "'Lu\\u200bcie' : un nom ne contient aucun caractère invisible (U+200B) : tapez-le à "
+        "nouveau"  # (the token names the seat: the message names none)
     )
     host = server.post(f"/api/games/{game}/name", {"token": created["host"], "name": "Host"})
     assert host == {"status": 400, "error": "this seat token is not one of this game's"}

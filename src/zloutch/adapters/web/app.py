@@ -96,9 +96,10 @@ PAGE_HEADERS = {"Cache-Control": "no-cache"}
 
 
 class Body(BaseModel):
-    """A request's body: NaN and Infinity are refused (they are no JSON)."""
+    """A request's body: NaN and Infinity are refused (they are no JSON), and so is a field
+    the request does not have (``"hint": false`` made a game with the hints on)."""
 
-    model_config = ConfigDict(allow_inf_nan=False)
+    model_config = ConfigDict(allow_inf_nan=False, extra="forbid")
 
 
 class SeatIn(Body):
@@ -432,10 +433,13 @@ def create_app(
     async def rematch(game_id: str, body: TokenIn) -> dict[str, Any]:
         joined = await hub.writer.write(rooms.rematch, game_id, body.token)
         if joined.made:
+            log_created(rooms, joined.game_id, f"rematch of {game_id}")
             await solve_for_bots_off_the_loop(joined.game_id)
         # The process that stored the rematch plays its bots; any other that is asked for it
         # only as a backup (see hub.py).
         hub.kick(joined.game_id, backup=not joined.made)
+        # Said at each ask (the same game each time): a process that did not make it may
+        # hold sockets that have not heard of it yet.
         for client in hub.clients.get(game_id, ()):
             client.send({"type": "rematch", "game": joined.game_id})
         return {"game": joined.game_id, "seat": joined.seat, "token": joined.token}
@@ -604,11 +608,29 @@ async def _handle(
             message.get("version"),
             message.get("action"),
         )
-        if not (isinstance(client_id, str) and client_id and isinstance(version, int)):
+        if not (isinstance(client_id, str) and client_id):
             client.send({"type": "error", "reason": "an intent needs an id and a version"})
             return
+
+        # With its id, an intent is answered by its id (a client waits for that answer): a
+        # bad version or action is refused, not an error the client cannot match.
+        def invalid(problem: str) -> None:
+            client.send(
+                {
+                    "type": "refused",
+                    "id": client_id,
+                    "code": "invalid",
+                    "reason": translate(problem, client.lang),
+                    "rule": None,
+                    "version": rooms.room(game_id).version,
+                }
+            )
+
+        if not isinstance(version, int) or isinstance(version, bool):
+            invalid("an intent needs the version its player saw, a whole number")
+            return
         if not isinstance(action, str):
-            client.send({"type": "error", "reason": "an intent needs an action, as in keep 1 5"})
+            invalid("an intent needs an action, as in keep 1 5")
             return
         # One phone may keep the score for several seats at a real table: an intent may name
         # the seat token it acts with (else the socket's, from hello).
