@@ -600,3 +600,21 @@ def test_a_game_of_a_rule_file_is_named_by_its_name_then_its_file(tmp_path: Path
     code, out = invoke("play", "--plain", "--rules", str(path), "-p", "Ana,Bob", stdin="quit\n")
     assert code == 0
     assert out.splitlines()[0] == f"Zloutch: a game of my-house ({path}), Ana, Bob."
+
+
+def test_the_farkles_in_a_row_that_count_are_said_and_no_entry_where_none_matters() -> None:
+    """zilch's turn status said nothing of the farkles toward F-1's penalty, and "no entry
+    minimum" of one player beside "entered" of the other."""
+    from dataclasses import replace
+
+    from zloutch.app.session import standing_words
+    from zloutch.engine import new_game
+    from zloutch.rules import load_rules
+
+    state = new_game(load_rules("zilch"), ["Ana", "Bob"])
+    assert standing_words(state, 0) == ["score 0"]
+    sheets = (replace(state.sheets[0], farkles_in_row=2), state.sheets[1])
+    state = replace(state, sheets=sheets)
+    assert standing_words(state, 0) == ["score 0", "2 farkles in a row (F-1: the 3rd costs 500)"]
+    dix_mille = new_game(load_rules("dix-mille"), ["Ana", "Bob"])
+    assert standing_words(dix_mille, 0) == ["score 0", "not entered: 500 to enter (T-7)"]

@@ -75,7 +75,7 @@ def test_an_unknown_command_lists_every_command() -> None:
     line = next(line for line in out.splitlines() if "Sorry, 'bnak'" in line)
     assert "(did you mean bank?)" in line
     for words, key, _ in COMMANDS:
-        assert f"{words} ({key})" in line
+        assert (f"{words} ({key})" if key else f" {words},") in line
 
 
 def test_a_blank_line_is_not_scolded() -> None:
@@ -126,3 +126,37 @@ def test_a_hint_in_the_chance_to_win_reads_as_a_percentage() -> None:
     drawn = advice_table(advice, "Ana")  # its title, the table, its notes
     (table,) = [r for r in drawn.renderables if isinstance(r, Table)]  # type: ignore[attr-defined]
     assert table.columns[1]._cells == [f"{100 * advice.values[0][1]:.1f}%"]
+
+
+def test_rules_prints_the_rules_with_their_ids() -> None:
+    """The messages cite T-7 and G-3: the line mode reads them out, as the full-screen
+    app's help does (it had no way to)."""
+    out, _, _ = play("rules\nq\n")
+    assert "Combinations" in out and "T-7" in out and "entry" in out
+    assert "Sorry" not in out
+
+
+def test_a_throw_that_wins_at_once_says_why() -> None:
+    session = Session.new("cinq-mille", "Ana,Bob", dice=ScriptedDice.from_text("1 1 1 1 1", "d"))
+    out = io.StringIO()
+    assert PlainGame(session, io.StringIO("throw\n"), out).run() == 0
+    assert "Game over: Ana won: a win at once with five 1s (G-5)." in out.getvalue()
+
+
+def test_quitting_a_game_saved_nowhere_says_so_and_a_saved_one_does_not(tmp_path: object) -> None:
+    out, _, _ = play("throw\nquit\n", throws="2 3 4 6 6")
+    assert "The game is not saved (save FILE keeps it; --record FILE keeps every move).\nBye." in (
+        out
+    )
+    out, _, _ = play("quit\n")  # nothing played: nothing lost
+    assert "not saved" not in out
+    saved = f"{tmp_path}/g.json"
+    out, _, _ = play(f"throw\nsave {saved}\n", throws="2 3 4 6 6")  # then the input ends
+    assert "not saved" not in out and out.rstrip().endswith("End of input.")
+
+
+def test_each_turn_says_the_others_scores_and_the_game_its_target() -> None:
+    out, _, _ = play("throw\nq\n", throws="2 3 4 6 6")
+    lines = out.splitlines()
+    assert lines[1] == "The target: exactly 10,000 (G-2). Type help for the commands."
+    assert "The others: Bob 0." in lines

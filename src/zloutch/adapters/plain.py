@@ -20,6 +20,8 @@ from collections.abc import Callable, Iterator
 from types import FrameType
 from typing import TextIO
 
+from rich.console import Console
+
 from zloutch.app.dice import DiceExhaustedError, DiceFileError, count_dice
 from zloutch.app.hints import SOLVING_NOTE, hint_digits, hint_heading, shown_value
 from zloutch.app.match import Need
@@ -29,6 +31,7 @@ from zloutch.app.session import (
     Session,
     busts_words,
     hand_words,
+    instant_win_words,
     keep_warning,
     keep_win_words,
     keeps_in_order,
@@ -36,7 +39,7 @@ from zloutch.app.session import (
     standing_words,
     ticks_words,
 )
-from zloutch.console.render import ranking_rows
+from zloutch.console.render import format_target, ranking_rows, rules_renderables
 from zloutch.engine import (
     Action,
     Bank,
@@ -51,6 +54,7 @@ from zloutch.engine.actions import WORDS as ACTION_WORDS
 from zloutch.engine.events import Thrown
 from zloutch.engine.game import takeover_busts
 from zloutch.rules import ZloutchError, format_dice
+from zloutch.strategy.bots import last_turn_lead
 
 EXIT_OK = 0
 EXIT_ERROR = 2
@@ -70,20 +74,21 @@ COMMANDS = (
     ("hint", "h", "each legal move with its value, the best first"),
     ("sheet", "p", "the whole sheet"),
     ("save [FILE]", "s", "write the game record (FILE may be left out after --record)"),
+    ("rules", "", "the rules of this game, each with its id (T-7, G-3...)"),
     ("help", "?", "this list"),
     ("quit", "q", "end the game (the record is written with --record)"),
 )
 """The commands of the line mode: the full word, its key in the full-screen app, what it does."""
 
-ALIASES: dict[str, str] = {key: words.split()[0] for words, key, _ in COMMANDS}
+ALIASES: dict[str, str] = {key: words.split()[0] for words, key, _ in COMMANDS if key}
 """The keys of the full-screen app, accepted as the first word of a line (``t``, ``k 1 5``)."""
 
-COMMAND_LIST = ", ".join(f"{words} ({key})" for words, key, _ in COMMANDS)
+COMMAND_LIST = ", ".join(f"{words} ({key})" if key else words for words, key, _ in COMMANDS)
 """Every command with its one-key alias, for the answer to a line that is not one."""
 
 HELP_LINES = (
-    "Commands (each has a one-key alias, as in the full-screen app):",
-    *(f"  {words:<12} {key}  {what}" for words, key, what in COMMANDS),
+    "Commands (most have a one-key alias, as in the full-screen app):",
+    *(f"  {words:<12} {key or ' '}  {what}" for words, key, what in COMMANDS),
 )
 
 
@@ -162,6 +167,12 @@ def situation_lines(session: Session) -> list[str]:
             )
             if takeover_busts(state):
                 lines.append(_capital(busts_words(state)) + ".")
+        others = [f"{session.names[i]} {s.score}" for i, s in enumerate(state.sheets) if i != seat]
+        lead = last_turn_lead(state)
+        if lead is not None:  # F-4: what this last turn must pass
+            lines.append(f"A last turn (F-4): the score to beat is {lead} ({', '.join(others)}).")
+        elif others:  # (the target is said as the game opens)
+            lines.append(f"The others: {', '.join(others)}.")
         lines.append(f"You can: {can}.")
         return lines
     hand = ", ".join(hand_words(state))
@@ -204,12 +215,24 @@ def hint_lines(session: Session) -> list[str]:
 def ending_lines(session: Session) -> list[str]:
     state = session.state
     winners = [state.sheets[w].name for w in state.winners]
-    lines = [f"Game over: {' and '.join(winners)} won." if winners else "Game over."]
+    why = instant_win_words(state)
+    won = f"Game over: {' and '.join(winners)} won" + (f": {why}" if why else "") + "."
+    lines = [won if winners else "Game over."]
     lines.append("Ranking and kicks (G-9):")
     for rank, name, score, given, taken, _ in ranking_rows(state):
         kicks = f"gives {given} kick{'s' if given != 1 else ''}, takes {taken}"
         lines.append(f"  {rank}. {name}: {score}, {kicks}")
     return lines
+
+
+def rules_lines(state: GameState) -> list[str]:
+    """The rules of the game as ``zloutch rules show`` prints them (the full-screen app's
+    help), as plain lines."""
+    out = io.StringIO()
+    console = Console(file=out, width=100, color_system=None, highlight=False)
+    for renderable in rules_renderables(state.rules):
+        console.print(renderable)
+    return [line.rstrip() for line in out.getvalue().splitlines()]
 
 
 def entry_line(entry: LogEntry) -> str:
@@ -314,6 +337,8 @@ class PlainGame:
         self._described: GameState | None = None
         self._prompted = False
         """A prompt waits on the line (Ctrl-C there starts a new line first)."""
+        self._saved: int | None = None
+        """The actions the game had when ``save`` last wrote it (None: never)."""
         self.signals = StopSignals()
 
     def say(self, text: str = "") -> None:
@@ -378,7 +403,7 @@ class PlainGame:
         # a rule file's spec is its path: its name first, the file after
         what = rules.spec if rules.spec.startswith(rules.name) else f"{rules.name} ({rules.spec})"
         self.say(f"Zloutch: {mode} of {what}, {', '.join(s.names)}.")
-        self.say("Type help for the commands.")
+        self.say(f"The target: {format_target(rules)} (G-2). Type help for the commands.")
         while True:
             self.signals.check()
             self.show_log()
@@ -415,6 +440,7 @@ class PlainGame:
                     self.say(text)
             typed = self.ask(s)
             if typed is None:
+                self.say_unsaved()
                 self.say("End of input.")
                 return self.finish(EXIT_OK)
             done = self.handle(typed)
@@ -459,6 +485,7 @@ class PlainGame:
             self.say("Type help for the commands.")
             return None
         if command.word == "quit":
+            self.say_unsaved()
             self.say("Bye.")
             return self.finish(EXIT_OK)
         logged = len(s.log)
@@ -468,6 +495,9 @@ class PlainGame:
                     self.say(text)
             elif command.word == "sheet":
                 for text in sheet_lines(s.state):
+                    self.say(text)
+            elif command.word == "rules":
+                for text in rules_lines(s.state):
                     self.say(text)
             elif command.word == "hint":
                 for text in hint_lines(s):
@@ -483,6 +513,7 @@ class PlainGame:
                     )
                 else:
                     s.save(target)
+                    self._saved = len(s.record.actions)
                     self.say(f"Record written to {target}.")
             else:
                 s.play(command)
@@ -490,6 +521,13 @@ class PlainGame:
             if len(s.log) == logged:  # a refused move is in the log already, with its reason
                 self.say(f"Sorry: {exc}.")
         return None
+
+    def say_unsaved(self) -> None:
+        """What quitting loses, said where moves were played, nothing keeps the record (no
+        --record) and it was not saved since the last move."""
+        s = self.session
+        if self.record_path is None and s.record.actions and self._saved != len(s.record.actions):
+            self.say("The game is not saved (save FILE keeps it; --record FILE keeps every move).")
 
     def show_log(self) -> None:
         log = self.session.log

@@ -67,7 +67,7 @@ from zloutch.engine.record import (
     read_record,
 )
 from zloutch.rules import Dice, ZloutchError, format_dice, parse_dice
-from zloutch.rules.scoring import ScoredKeep
+from zloutch.rules.scoring import ScoredKeep, score_table
 from zloutch.sim import MAX_TURNS
 from zloutch.strategy.bots import LEVELS, make_bot
 from zloutch.strategy.expert import Advice
@@ -219,11 +219,17 @@ def attempt_words(state: GameState, action: Action) -> str:
 
 
 def entry_status(state: GameState, seat: int) -> str:
-    """Whether a player is in the game, and what entry needs if not (T-7)."""
+    """Whether a player is in the game, and what entry needs if not (T-7); empty where
+    entering changes nothing (it said "entered" of one player and "no entry minimum" of
+    the other)."""
     entered = state.entered(seat)
     turn = state.rules.turn
-    if entered or not turn.entry:
-        return "entered" if entered else "no entry minimum"
+    if not turn.entering_matters:
+        return ""
+    if entered:
+        return "entered"
+    if not turn.entry:  # the petit palier alone
+        return "not entered: a bank of 100 only once entered (T-8)"
     if turn.entry_by == "throw":
         return f"not entered: one throw of {turn.entry} to enter (T-7)"
     return f"not entered: {turn.entry} to enter (T-7)"
@@ -237,14 +243,45 @@ def ticks_words(state: GameState, seat: int) -> str:
     return f"{ticks} tick" if ticks == 1 else f"{ticks} ticks"
 
 
+def farkles_words(state: GameState, seat: int) -> str:
+    """The farkles in a row that count toward F-1's penalty: ``2 farkles in a row (F-1: the
+    3rd costs 500)``, or empty."""
+    turn = state.rules.turn
+    count = state.sheets[seat].farkles_in_row
+    if not turn.farkle_penalty or not count:
+        return ""
+    row = "1 farkle in a row" if count == 1 else f"{count} farkles in a row"
+    return f"{row} (F-1: the {_ordinal(turn.farkle_penalty_after)} costs {turn.farkle_penalty})"
+
+
+def _ordinal(n: int) -> str:
+    if n % 100 in (11, 12, 13):
+        return f"{n}th"
+    return f"{n}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th') }"
+
+
 def standing_words(state: GameState, seat: int) -> list[str]:
-    """A player's place in the game: score, the ticks that count, entry (T-7)."""
-    words = [f"score {state.sheets[seat].score}"]
-    ticks = ticks_words(state, seat)
-    if ticks:
-        words.append(ticks)
-    words.append(entry_status(state, seat))
-    return words
+    """A player's place in the game: score, the ticks that count (G-3), the farkles in a
+    row that count (F-1), entry (T-7)."""
+    words = [
+        f"score {state.sheets[seat].score}",
+        ticks_words(state, seat),
+        farkles_words(state, seat),
+        entry_status(state, seat),
+    ]
+    return [w for w in words if w]
+
+
+def instant_win_words(state: GameState) -> str | None:
+    """Why a game over ended at a throw: the combination that wins at once (G-5), as in
+    ``a win at once with five 1s (G-5)``; None where it ended otherwise."""
+    if not state.winners or not state.turn.throw:
+        return None
+    for keep in score_table(state.rules).lookup(state.turn.throw).keeps:
+        for combination in keep.combinations:
+            if combination.wins:
+                return f"a win at once with {combination.name} (G-5)"
+    return None
 
 
 def passes_words(state: GameState) -> str:
@@ -360,7 +397,7 @@ def refuse_non_record(path: str, where: str) -> None:
 
 # ---------------------------------------------------------------------------- commands
 
-META_WORDS = ("hint", "sheet", "help", "quit", "undo", "save")
+META_WORDS = ("hint", "sheet", "rules", "help", "quit", "undo", "save")
 """Commands that are not moves of the game."""
 
 
