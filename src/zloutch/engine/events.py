@@ -121,7 +121,8 @@ class Ticked(Event):
 
     def describe(self, names: tuple[str, ...]) -> str:
         beside = f"beside {self.level}" if self.level else "with no level"
-        return f"{names[self.player]} gets a tick {beside} ({self.ticks}) (G-3)"
+        count = "1 tick" if self.ticks == 1 else f"{self.ticks} ticks"  # ("(4)" read as what?)
+        return f"{names[self.player]} gets a tick {beside} ({count} now) (G-3)"
 
 
 @dataclass(frozen=True)
