@@ -160,19 +160,3 @@ def test_each_turn_says_the_others_scores_and_the_game_its_target() -> None:
     lines = out.splitlines()
     assert lines[1] == "The target: exactly 10,000 (G-2). Type help for the commands."
     assert "The others: Bob 0." in lines
-
-
-def test_at_a_real_table_undo_takes_back_a_throw_that_won() -> None:
-    """A mistyped throw that wins at once (five 1s for 1 1 1 5 1) ended the evening's game:
-    undo takes it back; anything else ends the game as before."""
-    session = Session.new("cinq-mille", "Ana,Bob", table_mode=True)
-    out = io.StringIO()
-    lines = "throw\n1 1 1 1 1\nundo\n1 1 1 5 1\nquit\n"
-    assert PlainGame(session, io.StringIO(lines), out).run() == 0
-    text = out.getvalue()
-    assert "A mistyped entry? Type undo to take it back; anything else ends the game." in text
-    assert "undone: throw 1 1 1 1 1" in text and session.state.turn.throw == (1, 1, 1, 1, 5)
-    ended = Session.new("cinq-mille", "Ana,Bob", table_mode=True)
-    out = io.StringIO()
-    assert PlainGame(ended, io.StringIO("throw\n1 1 1 1 1\n\n"), out).run() == 0
-    assert ended.state.winners == (0,)

@@ -411,12 +411,6 @@ class PlainGame:
             if need is Need.OVER:
                 for line in ending_lines(s):
                     self.say(line)
-                if (
-                    s.state.table_mode
-                    and s.match.undo_refusal() is None
-                    and self.take_back_the_end()
-                ):
-                    continue
                 return self.finish(EXIT_OK)
             if need is Need.DICE:
                 try:
@@ -527,18 +521,6 @@ class PlainGame:
             if len(s.log) == logged:  # a refused move is in the log already, with its reason
                 self.say(f"Sorry: {exc}.")
         return None
-
-    def take_back_the_end(self) -> bool:
-        """At a real table, the last entry of a game over may be a mistyped throw (five 1s
-        typed for 1 1 1 5 1 is a win): ``undo`` takes it back, anything else ends the game.
-        Whether it was taken back."""
-        self.say("A mistyped entry? Type undo to take it back; anything else ends the game.")
-        typed = self.ask(self.session)
-        if typed is None or expand_alias(typed.strip()).lower() != "undo":
-            return False
-        self.session.undo()
-        self._described = None
-        return True
 
     def say_unsaved(self) -> None:
         """What quitting loses, said where moves were played, nothing keeps the record (no

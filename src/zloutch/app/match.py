@@ -191,11 +191,11 @@ class Match:
         return Refusal.of(self.refusal(action))
 
     def undo_refusal(self) -> str | None:
-        """Why the last entry cannot be taken back now (None: it can). At a real table the
-        game's last entry too: a mistyped throw that wins the game would end the evening's
-        game (a server refuses every intent of a game over before it asks here)."""
+        """Why the last entry cannot be taken back now (None: it can)."""
+        if self.over:
+            return GAME_OVER
         if not self.state.table_mode:
-            return GAME_OVER if self.over else "undo exists only at a real table (real dice)"
+            return "undo exists only at a real table (real dice)"
         if not self.record.actions:
             return "there is nothing to undo"
         return None

@@ -646,33 +646,3 @@ def test_a_bot_with_a_pace_plays_its_turn_to_the_end() -> None:
 def test_every_option_on_the_new_game_screen_has_a_rule_id_and_a_meaning() -> None:
     missing = [name for name in OPTIONS if not all(option_meaning(name))]
     assert missing == []
-
-
-@pytest.mark.slow  # an app run of 1 to 2 s; the default run keeps each screen once
-def test_at_a_real_table_a_mistyped_throw_that_wins_is_taken_back_from_the_end_screen() -> None:
-    """Five 1s typed for 1 1 1 5 1 won cinq-mille at once, and nothing took it back."""
-    app = make_app("cinq-mille", "Ana,Bob", table=True)
-
-    async def play() -> None:
-        async with app.run_test(size=SIZE) as pilot:
-            await press(pilot, "t")
-            await pilot.press(*"11111")
-            await press(pilot, "enter")
-            assert isinstance(app.screen, EndScreen)
-            await press(pilot, "u")
-            assert isinstance(app.screen, GameScreen)
-            assert app.session is not None and app.session.state.phase is Phase.ROLL
-            await pilot.press(*"11151")
-            await press(pilot, "enter")
-            assert app.session.state.turn.throw == (1, 1, 1, 1, 5)
-
-    run(play)
-    game = make_app("cinq-mille", "Ana,Bob", "1 1 1 1 1")  # random dice: no undo at the end
-
-    async def dice() -> None:
-        async with game.run_test(size=SIZE) as pilot:
-            await press(pilot, "t")
-            assert isinstance(game.screen, EndScreen)
-            assert game.screen.check_action("undo", ()) is False
-
-    run(dice)

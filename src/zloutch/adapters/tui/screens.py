@@ -225,7 +225,6 @@ class EndScreen(Screen[None]):
         Binding("s", "app.save_game", "Save"),
         Binding("p", "sheet", "Sheet"),
         Binding("r", "review", "Review"),
-        Binding("u", "undo", "Undo the last entry"),
         Binding("q", "app.quit_game", "Quit"),
     ]
 
@@ -258,16 +257,7 @@ class EndScreen(Screen[None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "review":
             return self.record is not None
-        if action == "undo":  # at a real table: a mistyped throw may have ended the game
-            return self.state.table_mode
         return True
-
-    def action_undo(self) -> None:
-        """Back to the table, the game's last entry taken back (the table's own undo)."""
-        self.app.pop_screen()
-        undo = getattr(self.app.screen, "action_undo", None)
-        if callable(undo):
-            undo()
 
     def action_sheet(self) -> None:
         self.app.push_screen(SheetScreen(self.state, {}))
