@@ -160,3 +160,10 @@ def test_each_turn_says_the_others_scores_and_the_game_its_target() -> None:
     lines = out.splitlines()
     assert lines[1] == "The target: exactly 10,000 (G-2). Type help for the commands."
     assert "The others: Bob 0." in lines
+
+
+def test_after_a_hint_or_the_sheet_what_to_do_is_said_again() -> None:
+    """The moves were said above the hint's or the sheet's lines, out of sight after them."""
+    out, _, _ = play("throw\nsheet\nq\n", throws="1 1 4 4 3")
+    after = out.split("Sheet, dix-mille:", 1)[1]
+    assert "Keep one of: keep 1 1 (200), keep 1 (100)." in after

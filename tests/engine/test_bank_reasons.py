@@ -39,3 +39,10 @@ def test_take_where_no_turn_is_ever_taken_back_says_so() -> None:
     )
     dix_mille = new_game(load_rules("dix-mille"), ["Ana", "Bob"])  # take-back, no offer yet
     assert why_illegal(dix_mille, Take()) == "there is no turn to take back (G-8)"
+
+
+def test_one_die_set_aside_is_a_joker() -> None:
+    from zloutch.engine.events import Jokered
+
+    assert Jokered(0, (1,), 100).describe(("Ana",)) == "Ana sets 1 aside as a joker (V-2)"
+    assert Jokered(0, (1, 5), 150).describe(("Ana",)) == "Ana sets 1 5 aside as jokers (V-2)"

@@ -520,6 +520,8 @@ class PlainGame:
         except ZloutchError as exc:
             if len(s.log) == logged:  # a refused move is in the log already, with its reason
                 self.say(f"Sorry: {exc}.")
+        if command.word in ("sheet", "rules", "hint"):
+            self._described = None  # what to do now, said again under what was shown
         return None
 
     def say_unsaved(self) -> None:

@@ -64,7 +64,8 @@ class Jokered(Event):
     points: int
 
     def describe(self, names: tuple[str, ...]) -> str:
-        return f"{names[self.player]} sets {format_dice(self.dice)} aside as jokers (V-2)"
+        what = "a joker" if len(self.dice) == 1 else "jokers"
+        return f"{names[self.player]} sets {format_dice(self.dice)} aside as {what} (V-2)"
 
 
 @dataclass(frozen=True)
