@@ -35,6 +35,7 @@ from zloutch.app.session import (
     keep_warning,
     keep_win_words,
     keeps_in_order,
+    others_words,
     short_reason,
     standing_words,
     ticks_words,
@@ -54,7 +55,6 @@ from zloutch.engine.actions import WORDS as ACTION_WORDS
 from zloutch.engine.events import Thrown
 from zloutch.engine.game import takeover_busts
 from zloutch.rules import ZloutchError, format_dice
-from zloutch.strategy.bots import last_turn_lead
 
 EXIT_OK = 0
 EXIT_ERROR = 2
@@ -167,12 +167,9 @@ def situation_lines(session: Session) -> list[str]:
             )
             if takeover_busts(state):
                 lines.append(_capital(busts_words(state)) + ".")
-        others = [f"{session.names[i]} {s.score}" for i, s in enumerate(state.sheets) if i != seat]
-        lead = last_turn_lead(state)
-        if lead is not None:  # F-4: what this last turn must pass
-            lines.append(f"A last turn (F-4): the score to beat is {lead} ({', '.join(others)}).")
-        elif others:  # (the target is said as the game opens)
-            lines.append(f"The others: {', '.join(others)}.")
+        others = others_words(state, seat)
+        if others:
+            lines.append(_capital(others) + ".")
         lines.append(f"You can: {can}.")
         return lines
     hand = ", ".join(hand_words(state))

@@ -69,7 +69,7 @@ from zloutch.engine.record import (
 from zloutch.rules import Dice, ZloutchError, format_dice, parse_dice
 from zloutch.rules.scoring import ScoredKeep, score_table
 from zloutch.sim import MAX_TURNS
-from zloutch.strategy.bots import LEVELS, make_bot
+from zloutch.strategy.bots import LEVELS, last_turn_lead, make_bot
 from zloutch.strategy.expert import Advice
 from zloutch.strategy.policy import Policy
 
@@ -270,6 +270,17 @@ def standing_words(state: GameState, seat: int) -> list[str]:
         entry_status(state, seat),
     ]
     return [w for w in words if w]
+
+
+def others_words(state: GameState, seat: int) -> str:
+    """The other players' scores at the start of a seat's turn, or in a last turn (F-4) the
+    score it must beat: ``the others: Bob 8200``, ``a last turn (F-4): the score to beat is
+    3050 (Bob 3050)``; empty alone at the table. (The target is said as the game opens.)"""
+    others = [f"{s.name} {s.score}" for i, s in enumerate(state.sheets) if i != seat]
+    lead = last_turn_lead(state)
+    if lead is not None:
+        return f"a last turn (F-4): the score to beat is {lead} ({', '.join(others)})"
+    return f"the others: {', '.join(others)}" if others else ""
 
 
 def instant_win_words(state: GameState) -> str | None:
