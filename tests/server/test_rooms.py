@@ -670,7 +670,7 @@ item = st.tuples(
     st.sampled_from([0, 0, 0, -1, 1]),  # where it starts: after the last entry, or not
     st.integers(1, 2),  # how many entries
     st.sampled_from([None, "a", "b", "c"]),  # the client id of its first entry
-    st.booleans(),  # the game is over after it
+    st.sampled_from(["", "over", "reopens"]),  # the game is over after it, or plays again
 )
 
 
@@ -682,11 +682,12 @@ item = st.tuples(
     max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
 def test_a_batch_stores_what_appending_one_by_one_would(
-    sql_store: GameStore, stored: list[int], batch: list[tuple[int, int, int, str | None, bool]]
+    sql_store: GameStore, stored: list[int], batch: list[tuple[int, int, int, str | None, str]]
 ) -> None:
     """Group commit changes no outcome: a batch in one transaction stores, refuses
     (StoreConflict) and recognises (DuplicateIntent) exactly what the appends one after
-    another would, in a database as in memory."""
+    another would, in a database as in memory, and leaves each game's status as they would
+    (over, or playing again after an undo at a real table)."""
     moment = datetime(2026, 12, 1, tzinfo=UTC)
     memory = MemoryStore()
     ids = [secrets.token_hex(8) for _ in range(3)]
@@ -704,7 +705,7 @@ def test_a_batch_stores_what_appending_one_by_one_would(
             store.append(ids[g], [entry], over=False, at=moment)
     running = {g: len(memory.log(ids[g])) for g in range(3)}
     appends = []
-    for g, shift, count, client_id, over in batch:
+    for g, shift, count, client_id, status in batch:
         first = running[g] + 1 + shift
         entries = tuple(
             LogEntry(first + k, f"e{k}", "t", 0, client_id if k == 0 else None)
@@ -712,7 +713,7 @@ def test_a_batch_stores_what_appending_one_by_one_would(
         )
         if shift == 0:
             running[g] += count
-        appends.append(Append(ids[g], entries, over, moment))
+        appends.append(Append(ids[g], entries, status == "over", moment, status == "reopens"))
     expected = memory.append_many(appends)
     outcomes = sql_store.append_many(appends)  # type: ignore[attr-defined]
     assert [type(o) for o in outcomes] == [type(o) for o in expected]

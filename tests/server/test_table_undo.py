@@ -108,3 +108,45 @@ def test_a_seat_renamed_stays_renamed_through_an_undo() -> None:
     room = rooms.room(game)
     assert room.state.names == room.record.players == ("Ana", "Bea")
     assert room.state.turn.total == 0 and len(room.state.turn.throw) == 5
+
+
+def test_a_game_over_at_a_real_table_reopens_with_an_undo() -> None:
+    """The winning throw typed wrong: an undo takes it back, the game plays again (its row
+    says so, in the store too), and it can end again; computer dice end for good."""
+    rooms = Rooms(MemoryStore())
+    created = rooms.create(NewGame(ANA_BOB, rules="dix-mille(target=1000)", table_mode=True))
+    tokens = {seat: rooms.join(code).token for seat, code in created.invites}
+    game = created.game_id
+    play(rooms, game, tokens[0], "throw", "roll 1 1 1 2 3", "keep 1 1 1", "bank")
+    room = rooms.room(game)
+    assert room.over and room.game.status == "over"
+    assert refusals_of(room)["undo"] is None
+    assert refusals_of(room)["throw"] == Refusal("the game is over", None)
+    answer = rooms.intent(game, tokens[1], room.version, "x", "throw")
+    assert isinstance(answer, Refused) and answer.code == "over"
+    play(rooms, game, tokens[1], "undo")  # anyone seated: the bank is taken back
+    room = rooms.room(game)
+    assert not room.over and room.game.status == "playing"
+    assert rooms.store.game(game).status == "playing"  # type: ignore[union-attr]
+    assert room.state.phase.value == "decide" and room.state.turn.total == 1000
+    play(rooms, game, tokens[0], "undo", "undo")  # the keep, then the faces typed wrong
+    play(rooms, game, tokens[0], "roll 5 5 5 2 3", "keep 5 5 5", "bank")
+    room = rooms.room(game)
+    assert not room.over and [s.score for s in room.state.sheets] == [500, 0]
+    again = Room.rebuild(room.game, room.seats, rooms.store.log(game))
+    assert again.state == room.state
+
+
+def test_a_game_over_stays_over_once_its_rematch_exists_or_with_computer_dice() -> None:
+    rooms = Rooms(MemoryStore())
+    created = rooms.create(NewGame(ANA_BOB, rules="dix-mille(target=1000)", table_mode=True))
+    tokens = {seat: rooms.join(code).token for seat, code in created.invites}
+    game = created.game_id
+    play(rooms, game, tokens[0], "throw", "roll 1 1 1 2 3", "keep 1 1 1", "bank")
+    rooms.rematch(game, tokens[0])
+    room = rooms.room(game)
+    why = "the rematch has started: this game's result stands"
+    assert refusals_of(room)["undo"] == Refusal(why, None)
+    answer = rooms.intent(game, tokens[0], room.version, "u", "undo")
+    assert isinstance(answer, Refused) and (answer.code, answer.reason) == ("illegal", why)
+    assert rooms.room(game).over

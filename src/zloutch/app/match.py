@@ -191,11 +191,11 @@ class Match:
         return Refusal.of(self.refusal(action))
 
     def undo_refusal(self) -> str | None:
-        """Why the last entry cannot be taken back now (None: it can)."""
-        if self.over:
-            return GAME_OVER
+        """Why the last entry cannot be taken back now (None: it can). At a real table the
+        end of the game is no exception: a winning throw typed wrong is taken back as any
+        other entry, and the game goes on from before it."""
         if not self.state.table_mode:
-            return "undo exists only at a real table (real dice)"
+            return GAME_OVER if self.over else "undo exists only at a real table (real dice)"
         if not self.record.actions:
             return "there is nothing to undo"
         return None
@@ -211,7 +211,10 @@ class Match:
         kinds += ["joker"] if rules.variants.joker else []
         kinds += ["roll", "off", "undo"] if state.table_mode else []
         if self.over:
-            return dict.fromkeys(kinds, Refusal.of(GAME_OVER))
+            ended: dict[str, Refusal | None] = dict.fromkeys(kinds, Refusal.of(GAME_OVER))
+            if state.table_mode:
+                ended["undo"] = Refusal.of(self.undo_refusal())
+            return ended
         legal = self.legal()
         found: dict[str, Refusal | None] = {
             "throw": self.refused(Throw()),

@@ -62,7 +62,9 @@ class Pending:
 
     @property
     def append(self) -> Append:
-        return Append(self.game_id, self.entries, self.probe.over, self.at)
+        probe = self.probe
+        reopens = not probe.over and probe.game.status == "over"
+        return Append(self.game_id, self.entries, probe.over, self.at, reopens)
 
 
 @dataclass(frozen=True)

@@ -241,13 +241,19 @@ class SqlStore:
             )
 
     def append(
-        self, game_id: str, entries: Sequence[LogEntry], *, over: bool, at: datetime
+        self,
+        game_id: str,
+        entries: Sequence[LogEntry],
+        *,
+        over: bool,
+        at: datetime,
+        reopens: bool = False,
     ) -> None:
         if not entries:
             return
         changes: dict[str, Any] = {"updated_at": _utc(at)}
-        if over:
-            changes["status"] = "over"
+        if over or reopens:
+            changes["status"] = "over" if over else "playing"
         try:
             with self.engine.begin() as conn:
                 last = conn.execute(
@@ -296,6 +302,7 @@ class SqlStore:
         rows: list[dict[str, Any]] = []
         notes: dict[str, int] = {}
         over: set[str] = set()
+        reopened: set[str] = set()
         for item in batch:
             if not item.entries:
                 outcomes.append(None)
@@ -323,6 +330,10 @@ class SqlStore:
                     seen[(game, e.client_id)] = e.seq
             if item.over:
                 over.add(game)
+                reopened.discard(game)
+            elif item.reopens:
+                reopened.add(game)
+                over.discard(game)
         if not rows:
             return outcomes
         for start in range(0, len(rows), ROWS_A_STATEMENT):
@@ -330,8 +341,10 @@ class SqlStore:
         moment = _utc(max(item.at for item in items))
         written = sorted(notes)
         conn.execute(games.update().where(games.c.id.in_(written)).values(updated_at=moment))
-        if over:
-            conn.execute(games.update().where(games.c.id.in_(sorted(over))).values(status="over"))
+        for status, ids in (("over", over), ("playing", reopened)):
+            if ids:
+                where = games.c.id.in_(sorted(ids))
+                conn.execute(games.update().where(where).values(status=status))
         if self.postgres:
             conn.execute(
                 sa.text(
@@ -375,7 +388,9 @@ class SqlStore:
 
     def _append_alone(self, item: Append) -> Exception | None:
         try:
-            self.append(item.game_id, item.entries, over=item.over, at=item.at)
+            self.append(
+                item.game_id, item.entries, over=item.over, at=item.at, reopens=item.reopens
+            )
         except (StoreConflict, DuplicateIntent) as exc:
             return exc
         return None

@@ -44,7 +44,13 @@ class MemoryStore:
         return tuple(e for e in self.logs.get(game_id, []) if e.seq > after)
 
     def append(
-        self, game_id: str, entries: Sequence[LogEntry], *, over: bool, at: datetime
+        self,
+        game_id: str,
+        entries: Sequence[LogEntry],
+        *,
+        over: bool,
+        at: datetime,
+        reopens: bool = False,
     ) -> None:
         log = self.logs[game_id]
         for entry in entries:
@@ -56,15 +62,17 @@ class MemoryStore:
             raise StoreConflict()
         log.extend(entries)
         changes: dict[str, object] = {"updated_at": at}
-        if over:
-            changes["status"] = "over"
+        if over or reopens:
+            changes["status"] = "over" if over else "playing"
         self.update_game(game_id, **changes)
 
     def append_many(self, batch: Sequence[Append]) -> list[Exception | None]:
         outcomes: list[Exception | None] = []
         for item in batch:
             try:
-                self.append(item.game_id, item.entries, over=item.over, at=item.at)
+                self.append(
+                    item.game_id, item.entries, over=item.over, at=item.at, reopens=item.reopens
+                )
                 outcomes.append(None)
             except (StoreConflict, DuplicateIntent) as exc:
                 outcomes.append(exc)

@@ -170,7 +170,11 @@ class Room:
         return self.match.person_acts()
 
     def undo_refusal(self) -> str | None:
-        """Why the last entry cannot be taken back now (None: it can)."""
+        """Why the last entry cannot be taken back now (None: it can). A game over at a real
+        table reopens with an undo (a winning throw typed wrong), until its rematch exists:
+        then its result stands (the players have moved on to the next game)."""
+        if self.over and self.game.rematch is not None and self.game.table_mode:
+            return "the rematch has started: this game's result stands"
         return self.match.undo_refusal()
 
     def try_entries(
@@ -252,7 +256,10 @@ class Room:
 def refusals(room: Room) -> dict[str, Refusal | None]:
     """For each kind of action of this game, why it cannot be played now (None: it can), for
     the player to move: what a client shows under its buttons (``Match.refusals``)."""
-    return room.match.refusals()
+    found = room.match.refusals()
+    if "undo" in found:
+        found["undo"] = Refusal.of(room.undo_refusal())
+    return found
 
 
 def server_roll(entry: LogEntry) -> bool:

@@ -171,3 +171,5 @@ class Append:
     over: bool
     """The game is over after them."""
     at: datetime
+    reopens: bool = False
+    """The game was over and is not after them (an undo at a real table): it plays again."""

@@ -590,14 +590,15 @@ class Rooms:
             return self._pending(
                 room, LogEntry(room.version + 1, f"{SEED_WORD} {seed}", at, seat, client_id)
             )
-        if room.over:
-            return Refused("over", GAME_OVER, version=room.version)
         if words.lower() == UNDO_WORD:
-            # At a real table whoever keeps the score takes back a mistyped entry.
+            # At a real table whoever keeps the score takes back a mistyped entry (the last
+            # one of a game over too: the game goes on from before it).
             why = room.undo_refusal()
             if why is not None:
-                return Refused("illegal", why, version=room.version)
+                return Refused("over" if why == GAME_OVER else "illegal", why, version=room.version)
             return self._pending(room, LogEntry(room.version + 1, UNDO_WORD, at, seat, client_id))
+        if room.over:
+            return Refused("over", GAME_OVER, version=room.version)
         try:
             action = parse_action(words, max_dice=room.state.rules.dice)
         except ZloutchError as exc:
@@ -676,6 +677,8 @@ class Rooms:
         played = tuple(room.played[pending.base :])
         if pending.probe.over:
             room.set_game(replace(room.game, status="over"))
+        elif room.game.status == "over":  # an undo at a real table reopened it
+            room.set_game(replace(room.game, status="playing"))
         return Accepted(room.version, played)
 
     def bot_turn(self, game_id: str, version: int) -> BotTurn | None:

@@ -43,10 +43,17 @@ class GameStore(Protocol):
         ...
 
     def append(
-        self, game_id: str, entries: Sequence[LogEntry], *, over: bool, at: datetime
+        self,
+        game_id: str,
+        entries: Sequence[LogEntry],
+        *,
+        over: bool,
+        at: datetime,
+        reopens: bool = False,
     ) -> None:
         """Append entries (their ``seq`` follow the last one) in one transaction, and mark
-        the game over; raises StoreConflict or DuplicateIntent, having written nothing."""
+        the game over (``over``) or playing again (``reopens``: an undo at a real table);
+        raises StoreConflict or DuplicateIntent, having written nothing."""
         ...
 
     def append_many(self, batch: Sequence[Append]) -> list[Exception | None]:
