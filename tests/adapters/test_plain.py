@@ -31,7 +31,7 @@ from zloutch.app.session import (
 )
 from zloutch.console.render import sheet_table
 from zloutch.engine import Bank, IllegalActionError, Level, Phase, Throw
-from zloutch.engine.record import sheet_json
+from zloutch.engine.record import load_record, sheet_json
 from zloutch.strategy.bots import UnknownBotError
 
 runner = CliRunner()
@@ -391,6 +391,37 @@ def test_undo_only_at_a_real_table() -> None:
     t = Session.new("dix-mille", "Ana,Bob", table_mode=True)
     with pytest.raises(SessionError, match="nothing to undo"):
         t.undo()
+
+
+def test_the_end_of_a_real_table_asks_for_an_undo_before_it_ends(tmp_path: Path) -> None:
+    """A winning throw typed wrong: the line mode says the end, then takes an undo (the game
+    goes on, the record without the entry) or Enter; with computer dice it ends at once."""
+    record = tmp_path / "game.json"
+    typed = "1 1 1 2 3\nkeep 1 1 1\nbank\nthrow\nundo\nundo\nundo\n5 5 5 2 3\nkeep 5 5 5\nbank\n"
+    code, output = invoke(
+        "table", "--plain", "-r", "dix-mille(target=1000)", "-p", "Ana,Bob",
+        "--record", str(record), stdin=typed + "quit\n",
+    )  # fmt: skip
+    assert code == 0
+    assert output.count("Game over: Ana won.") == 1
+    assert "A throw typed wrong? undo takes back the last entry; Enter ends." in output
+    assert "Sorry: the game is over (undo takes back the last entry; Enter ends)." in output
+    assert "undone: bank" in output and "Ana banks 500" in output
+    saved, state = load_record(record.read_text())
+    assert saved.actions[-3:] == ("roll 2 3 5 5 5", "keep 5 5 5", "bank")
+    assert "bank" not in saved.actions[:-1] and state.phase is not Phase.OVER
+    code, output = invoke(
+        "table", "--plain", "-r", "dix-mille(target=1000)", "-p", "Ana,Bob",
+        stdin="1 1 1 2 3\nkeep 1 1 1\nbank\n",
+    )  # fmt: skip
+    assert code == 0 and output.rstrip().endswith("Enter ends.\nundo or Enter>")
+    dice = tmp_path / "dice.txt"
+    dice.write_text("1 1 1 2 3\n")
+    code, output = invoke(
+        "play", "--plain", "-r", "dix-mille(target=1000)", "-p", "Ana,Bob", "--dice", str(dice),
+        stdin="throw\nkeep 1 1 1\nbank\n",
+    )  # fmt: skip
+    assert code == 0 and "Game over: Ana won." in output and "undo or Enter" not in output
 
 
 def test_faces_alone_mean_a_keep_or_a_throw_of_real_dice() -> None:

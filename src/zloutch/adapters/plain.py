@@ -332,6 +332,7 @@ class PlainGame:
         self.sleep = sleep
         self._shown = 0
         self._described: GameState | None = None
+        self._ended: GameState | None = None  # the end last said (said once, asked again)
         self._prompted = False
         """A prompt waits on the line (Ctrl-C there starts a new line first)."""
         self._saved: int | None = None
@@ -406,9 +407,21 @@ class PlainGame:
             self.show_log()
             need = s.need()
             if need is Need.OVER:
-                for line in ending_lines(s):
-                    self.say(line)
-                return self.finish(EXIT_OK)
+                if self._ended is not s.state:
+                    self._ended = s.state
+                    for line in ending_lines(s):
+                        self.say(line)
+                    if s.match.undo_refusal() is None:  # a real table: typed wrong?
+                        self.say("A throw typed wrong? undo takes back the last entry; Enter ends.")
+                if s.match.undo_refusal() is not None:
+                    return self.finish(EXIT_OK)
+                typed = self.ask(s, "undo or Enter> ")
+                if typed is None or not typed.strip():
+                    return self.finish(EXIT_OK)
+                done = self.handle(typed)
+                if done is not None:
+                    return done
+                continue
             if need is Need.DICE:
                 try:
                     s.roll()
@@ -444,9 +457,10 @@ class PlainGame:
             if done is not None:
                 return done
 
-    def ask(self, s: Session) -> str | None:
+    def ask(self, s: Session, prompt: str = "") -> str | None:
         name = s.names[s.state.turn.player]
-        prompt = f"{name} faces> " if s.need() is Need.TYPED_DICE else f"{name}> "
+        if not prompt:
+            prompt = f"{name} faces> " if s.need() is Need.TYPED_DICE else f"{name}> "
         self.stdout.write(prompt)
         self.stdout.flush()
         self._prompted = True
@@ -478,6 +492,9 @@ class PlainGame:
         try:
             command = s.read(expand_alias(line))
         except ZloutchError as exc:
+            if s.match.over and s.match.undo_refusal() is None:
+                self.say(f"Sorry: {exc} (undo takes back the last entry; Enter ends).")
+                return None
             self.say(f"Sorry, {line.strip()!r} is not a command I can read: {exc}.")
             self.say("Type help for the commands.")
             return None

@@ -342,6 +342,51 @@ def test_table_mode_typed_faces_off_and_undo() -> None:
     run(play)
 
 
+def test_table_mode_undo_after_the_end_takes_back_the_winning_entry() -> None:
+    """A winning throw typed wrong at a real table: u on the end screen goes back to the
+    table with the last entry taken back, and the game goes on; the end of a game with
+    computer dice offers no undo."""
+    app = make_app("dix-mille(target=1000)", "Ana,Bob", table=True)
+
+    async def play() -> None:
+        async with app.run_test(size=SIZE) as pilot:
+            await press(pilot, "t")
+            await pilot.press(*"11123", "enter")
+            await keep(pilot, "1 1 1")
+            await press(pilot, "b")
+            await pilot.pause()
+            assert isinstance(app.screen, EndScreen) and app.screen.can_undo
+            assert app.screen.query_one("#undo")
+            await press(pilot, "u")
+            await pilot.pause()
+            assert isinstance(app.screen, GameScreen)
+            assert app.session is not None
+            assert app.session.state.phase is Phase.DECIDE
+            assert app.session.state.turn.total == 1000 and levels(app, 0) == []
+            await press(pilot, "u", "u")  # the keep, then the faces typed wrong
+            await pilot.press(*"55523", "enter")
+            await keep(pilot, "5 5 5")
+            await press(pilot, "b")
+            assert levels(app, 0) == [(500, False, 0)]
+            assert app.session.state.turn.player == 1
+
+    run(play)
+    ended = make_app("dix-mille(target=1000)", "Ana,Bob", "1 1 1 2 3")
+
+    async def computer_dice() -> None:
+        async with ended.run_test(size=SIZE) as pilot:
+            await press(pilot, "t")
+            await keep(pilot, "1 1 1")
+            await press(pilot, "b")
+            await pilot.pause()
+            assert isinstance(ended.screen, EndScreen) and not ended.screen.can_undo
+            assert not ended.screen.query("#undo")
+            await press(pilot, "u")
+            assert isinstance(ended.screen, EndScreen)
+
+    run(computer_dice)
+
+
 def test_help_screen_shows_keys_and_the_rules_of_the_game() -> None:
     app = make_app("dix-mille(joker)", "Ana,Bob")
 

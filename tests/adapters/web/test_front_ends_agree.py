@@ -13,8 +13,9 @@ same throws), with a take-back offer (G-8) where the rule set has one, and with 
 
 The engine knows no undo and no dice but chance rolls: an undo is played on it by replaying
 its actions without the last one (no bot sits at these tables, so each undo takes back one
-action), and where the dice imply a refusal of their own (faces given for dice the game
-throws, a move while real dice are in the air) only the rule id is compared with it.
+action; at a real table the end of the game too), and where the dice imply a refusal of
+their own (faces given for dice the game throws, a move while real dice are in the air) only
+the rule id is compared with it.
 """
 
 from __future__ import annotations
@@ -152,7 +153,7 @@ class EngineSide:
     def attempt(self, text: str, rolls: list[Roll]) -> Seen:
         if text == "undo":
             undone: list[str] = []
-            if self.state.table_mode and self.actions and self.state.phase is not Phase.OVER:
+            if self.state.table_mode and self.actions:  # a game over too: it goes on
                 undone.append(str(self.actions.pop()))
                 self.state = self.start
                 for action in self.actions:

@@ -344,6 +344,30 @@ def test_real_dice_keep_a_scripted_games_sheet(new_page: Callable[..., Any], web
     assert "Bob" in phone.inner_text("#status") or "Ana" in phone.inner_text("#status")
 
 
+def test_a_winning_throw_typed_wrong_is_undone_from_the_end(
+    new_page: Callable[..., Any], web: Server
+) -> None:
+    """At a real table the end offers an undo: the game opens again where it was before
+    the last entry, and the review and the rematch wait for its real end."""
+    phone = new_page()
+    create_game(phone, web, preset="dix-mille", target=1000, real_dice=True)
+    phone.click("#go-table")
+    phone.wait_for_selector("#act-throw:enabled")
+    roll_real(phone, 1, 1, 1, 2, 3)
+    before = version(phone)
+    phone.locator("button.keep").first.click()  # 1 1 1: lands on the target
+    phone.wait_for_function(f"Number(document.querySelector('#status').dataset.version) > {before}")
+    click_and_wait(phone, "#act-bank")
+    phone.wait_for_selector("#end-undo")
+    assert phone.locator("#rematch").count() == 1
+    click_and_wait(phone, "#end-undo")
+    phone.wait_for_selector("#act-bank:enabled")
+    assert phone.locator("#end").count() == 0
+    assert phone.get_attribute("#status", "data-phase") == "decide"
+    game = phone.url.rsplit("/", 1)[1]
+    assert web.get(f"/api/games/{game}")["status"] == "playing"
+
+
 def expected_loose_ticks(web: Server, game: str) -> list[int]:
     state = web.get(f"/api/games/{game}")
     return [s["loose_ticks"] for s in state["standing"]]

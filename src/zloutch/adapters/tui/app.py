@@ -127,7 +127,10 @@ class ZloutchApp(App[int]):
         session = self.session
         assert session is not None
         self.autosave()
-        self.push_screen(EndScreen(session.state, note=note, record=session.record))
+        can_undo = session.match.undo_refusal() is None  # a real table
+        self.push_screen(
+            EndScreen(session.state, note=note, record=session.record, can_undo=can_undo)
+        )
 
     def autosave(self, *, closing: bool = False) -> bool:
         """Write the record to ``--record`` when it was given; False if that failed.

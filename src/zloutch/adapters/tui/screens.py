@@ -218,21 +218,32 @@ class EndScreen(Screen[None]):
     EndScreen #winner { text-style: bold; color: $success; padding: 1 2; height: auto; }
     EndScreen VerticalScroll { padding: 0 2; height: 1fr; }
     EndScreen Horizontal { height: 3; padding: 0 2; }
-    EndScreen Button { margin-right: 2; }
+    EndScreen Button { margin-right: 1; min-width: 0; width: auto; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("n", "app.new_game", "New game"),
         Binding("s", "app.save_game", "Save"),
         Binding("p", "sheet", "Sheet"),
         Binding("r", "review", "Review"),
+        Binding("u", "undo", "Undo"),
         Binding("q", "app.quit_game", "Quit"),
     ]
 
-    def __init__(self, state: GameState, *, note: str = "", record: Record | None = None) -> None:
+    def __init__(
+        self,
+        state: GameState,
+        *,
+        note: str = "",
+        record: Record | None = None,
+        can_undo: bool = False,
+    ) -> None:
+        """``can_undo``: a real table, where the last entry (a winning throw typed wrong)
+        is taken back as any other, and the game goes on."""
         super().__init__()
         self.state = state
         self.note = note
         self.record = record
+        self.can_undo = can_undo
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -248,6 +259,8 @@ class EndScreen(Screen[None]):
             yield Button("Save (s)", action="app.save_game", id="save")
             if self.record is not None:
                 yield Button("Review (r)", action="screen.review", id="review")
+            if self.can_undo:
+                yield Button("Undo (u)", action="screen.undo", id="undo")
             yield Button("Quit (q)", action="app.quit_game", id="quit")
         yield Footer()
 
@@ -257,10 +270,17 @@ class EndScreen(Screen[None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "review":
             return self.record is not None
+        if action == "undo":
+            return self.can_undo
         return True
 
     def action_sheet(self) -> None:
         self.app.push_screen(SheetScreen(self.state, {}))
+
+    async def action_undo(self) -> None:
+        """Back to the table, where the last entry is taken back (the table's undo)."""
+        await self.app.pop_screen()
+        await self.app.run_action("screen.undo")
 
     def action_review(self) -> None:
         """Grade every decision of the game: accuracy and biggest mistakes per player."""

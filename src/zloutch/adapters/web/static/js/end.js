@@ -98,10 +98,21 @@ function endActions(table) {
     { type: "button", id: "check-dice", onclick: () => checkDice(table) },
     t("Check the dice"),
   );
+  // At a real table a winning throw typed wrong is taken back as any entry (until the
+  // rematch exists): the game goes on from before it.
+  const undo =
+    held.length && s.refusals && "undo" in s.refusals && s.refusals.undo === null
+      ? h(
+          "button",
+          { type: "button", id: "end-undo", onclick: () => table.send("undo", { token: table.anyToken() }) },
+          t("Undo the last entry"),
+        )
+      : null;
   return h(
     "div",
     { class: "actions" },
     held.length ? rematch : null, // a watcher holds no seat: nothing to rematch with
+    undo,
     h(
       "a",
       { class: "button", id: "download", href: `/api/games/${s.game}/record`, download: `zloutch-${s.game}.json` },
