@@ -387,6 +387,30 @@ def test_table_mode_undo_after_the_end_takes_back_the_winning_entry() -> None:
     run(computer_dice)
 
 
+def test_names_with_brackets_are_shown_as_written_not_read_as_markup() -> None:
+    """``Mum [/]`` stopped the app (a closing tag with nothing to close) and ``Bob [kid]``
+    lost its word: a name is text, in the caption, the status, the log, the hint, the
+    sheet, the notices and the end screen."""
+    app = make_app("dix-mille(target=1000)", "Mum [/],Bob [kid]", "2 3 4 6 6;1 1 1 2 3")
+
+    async def play() -> None:
+        async with app.run_test(size=SIZE) as pilot:
+            await press(pilot, "t", "h", "b")  # Mum farkles; Bob asks a hint, banks nothing
+            screen = game_screen(pilot)
+            caption = str(screen.query_one("#caption", Static).render())
+            assert "Mum [/] threw 2 3 4 6 6" in caption and "Bob [kid] to play" in caption
+            assert "Bob [kid] banks 0? No" in "\n".join(log_lines(app))
+            await press(pilot, "t")
+            await keep(pilot, "1 1 1")
+            await press(pilot, "b")
+            await pilot.pause()
+            assert isinstance(app.screen, EndScreen)
+            winner = str(app.screen.query_one("#winner", Static).render())
+            assert winner == "Game over: Bob [kid] won!"
+
+    run(play)
+
+
 def test_help_screen_shows_keys_and_the_rules_of_the_game() -> None:
     app = make_app("dix-mille(joker)", "Ana,Bob")
 

@@ -10,6 +10,7 @@ from typing import ClassVar
 
 from textual.app import App
 from textual.binding import Binding, BindingType
+from textual.notifications import SeverityLevel
 
 from zloutch.adapters.tui.newgame import NewGameScreen
 from zloutch.adapters.tui.screens import EndScreen, QuitScreen, SaveScreen
@@ -58,6 +59,7 @@ class ZloutchApp(App[int]):
     def __init__(self, config: AppConfig) -> None:
         super().__init__()
         self.config = config
+
         self.session: Session | None = config.session
         self.record_path = config.record_path
         """Where this game's record goes: ``--record``, the file it was resumed from, or the
@@ -76,6 +78,19 @@ class ZloutchApp(App[int]):
         if config.session is not None and config.resume_path is not None:
             self.saved_at = len(config.session.record.actions)  # as it stands in that file
         self.sub_title = "a real table" if config.table_mode else "10,000 and its family"
+
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = False,
+    ) -> None:
+        """A notice, its words as written: a player's name or a file's may hold brackets,
+        which Textual would read as markup (``Mum [/]`` stopped the app)."""
+        super().notify(message, title=title, severity=severity, timeout=timeout, markup=markup)
 
     def on_mount(self) -> None:
         self._catch_signals()

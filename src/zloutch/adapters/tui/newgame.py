@@ -107,7 +107,7 @@ class NewGameScreen(Screen[None]):
                     allow_blank=False,
                     id="preset",
                 )
-                yield Static(self.rules.summary, id="summary")
+                yield Static(Text(self.rules.summary), id="summary")
             with Horizontal(classes="row"):
                 yield Label("or a rule file / spec")
                 yield Input(placeholder="my-table.toml, or dix-mille(joker,bump=any)", id="spec")
@@ -188,7 +188,7 @@ class NewGameScreen(Screen[None]):
         select_id = event.select.id or ""
         if select_id == "preset" and isinstance(event.value, str):
             self.rules = load_rules(event.value)
-            self.query_one("#summary", Static).update(self.rules.summary)
+            self.query_one("#summary", Static).update(Text(self.rules.summary))
             for name in OPTIONS:
                 self.set_option(name, self.rules.option(name))
         elif select_id.startswith("kind-"):
@@ -211,7 +211,7 @@ class NewGameScreen(Screen[None]):
         summary = self.query_one("#summary", Static)
         typed = event.value.strip()
         if not typed:
-            summary.update(self.rules.summary)
+            summary.update(Text(self.rules.summary))
             return
         try:
             # read as the start reads it, less the check that its games can end (a keystroke
@@ -314,7 +314,7 @@ class NewGameScreen(Screen[None]):
             dice = self.dice or choose_dice(dice_file=None, seed=None, table_mode=self.table_mode)
             session = Session.new(spec, players, table_mode=self.table_mode, dice=dice)
         except (ZloutchError, ValueError) as exc:
-            error.update(f"error: {exc}")  # under the players: at 80x24 out of sight, so
+            error.update(Text(f"error: {exc}"))  # under the players: at 80x24 out of sight, so
             self.notify(str(exc), title="Cannot start", severity="error", timeout=10)
             return
         error.update("")

@@ -189,7 +189,7 @@ class QuitScreen(ModalScreen[str]):
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Label(self.question)
+            yield Label(Text(self.question))
             with Horizontal():
                 if self.can_save:
                     yield Button("Save and quit (s)", action="screen.choose('save')", id="save")
@@ -248,12 +248,12 @@ class EndScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         yield Header()
         names = [self.state.sheets[w].name for w in self.state.winners]
-        yield Static(f"Game over: {' and '.join(names)} won!", id="winner")
+        yield Static(Text(f"Game over: {' and '.join(names)} won!"), id="winner")
         with VerticalScroll():
             yield Static(ranking_table(self.state), id="ranking")
             yield Static(sheet_table(self.state, title="Final sheet"), id="sheet")
             if self.note:
-                yield Static(self.note, id="note")
+                yield Static(Text(self.note), id="note")
         with Horizontal():
             yield Button("New game (n)", action="app.new_game", variant="primary", id="new")
             yield Button("Save (s)", action="app.save_game", id="save")

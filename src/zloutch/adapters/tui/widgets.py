@@ -105,7 +105,7 @@ class DiceTray(Widget):
         self.dim = False
 
     def compose(self) -> ComposeResult:
-        yield Static(self.caption, id="caption")
+        yield Static(Text(self.caption), id="caption")
         yield Horizontal(id="dice")
 
     def show(
@@ -117,7 +117,7 @@ class DiceTray(Widget):
         dim: bool = False,
     ) -> None:
         """Draw these dice (only what changed, so a click is not lost to a redraw)."""
-        self.query_one("#caption", Static).update(caption)
+        self.query_one("#caption", Static).update(Text(caption))  # names: no markup
         self.caption = caption
         if (faces, selected, dim) == (self.faces, self.selected, self.dim):
             return
