@@ -53,6 +53,36 @@ def test_six_dice_fit_an_80x24_screen() -> None:
     run(test)
 
 
+@pytest.mark.parametrize("size", [(60, 20), (42, 24), (30, 16)])
+def test_a_narrow_terminal_puts_the_side_under_the_dice_and_stops_nothing(
+    size: tuple[int, int],
+) -> None:
+    """Under 75 columns the side (sheet, log) goes under the dice, the whole width: at 60
+    the six dice are all in view (beside the side, four were); at 42 and 30 the buttons
+    wrap to the rows they need (a grid of four buttons 0 columns wide stopped the app)."""
+    app = make_app("dix-mille-6", "Ana,Bob", "1 2 3 4 6 6")
+
+    async def test() -> None:
+        async with app.run_test(size=size) as pilot:
+            await press(pilot, "t", "1", "k")
+            await pilot.pause()
+            screen = game_screen(pilot)
+            assert screen.has_class("narrow")
+            side = screen.query_one("#side").region
+            assert side.y >= screen.query_one("#actions").region.bottom
+            assert side.width >= size[0] - 1
+            for button in screen.query("#actions Button"):
+                if button.display:
+                    assert button.region.width >= 8, button
+            if size[0] >= 60:
+                for die in screen.query(Die):
+                    assert fully_shown(pilot, die.region), die.region
+            assert app.session is not None and app.session.state.turn.total == 100
+        assert app.return_code in (None, 0)
+
+    run(test)
+
+
 @pytest.mark.parametrize("size", [SMALL, (80, 20)])
 def test_the_hint_stays_in_view_when_the_sheet_is_long(size: tuple[int, int]) -> None:
     spec = "dix-mille(bump=off,target=100000)"

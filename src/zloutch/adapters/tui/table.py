@@ -100,6 +100,11 @@ SCREEN_FRAME = 2
 """The rows of the screen that are not the play or the side: the header and the footer."""
 PLAY_MIN_WIDTH = 49
 """Six dice of seven columns, their gaps and the padding."""
+BUTTON_MIN_WIDTH = 8
+"""The narrowest a button under the dice is drawn."""
+BUTTON_ROOM = 11
+"""The columns a button under the dice takes to say its label on one line ("Bank (b)", its
+padding and the gutter): the buttons take as many columns of the grid as fit."""
 
 
 class GameScreen(Screen[None]):
@@ -125,7 +130,7 @@ class GameScreen(Screen[None]):
     GameScreen #actions {
         layout: grid; grid-size: 4; grid-gutter: 0 1; height: auto;
     }
-    GameScreen #actions Button { width: 1fr; min-width: 8; }
+    GameScreen #actions Button { width: 1fr; min-width: {BUTTON_MIN_WIDTH}; }
     GameScreen #reasons { height: auto; color: $text-muted; }
     GameScreen #typed { height: auto; margin-top: 1; }
     GameScreen #typed Input { width: 1fr; max-width: 48; }
@@ -137,9 +142,18 @@ class GameScreen(Screen[None]):
         height: 1fr; min-height: 3; border-top: solid $foreground 30%;
         scrollbar-size-vertical: 1;
     }
-    """.replace("{SHEET_SHARE}", str(SHEET_SHARE)).replace(
-        "{SHEET_SHARE_HINTING}", str(SHEET_SHARE_HINTING)
-    )
+    GameScreen.narrow #main { layout: vertical; }
+    GameScreen.narrow #play { height: auto; }
+    GameScreen.narrow #keeps-scroll { height: auto; max-height: 6; }
+    GameScreen.narrow #side { width: 1fr; max-width: 100%; height: 1fr; min-width: 0; }
+    """
+    for _name, _value in (
+        ("SHEET_SHARE_HINTING", SHEET_SHARE_HINTING),
+        ("SHEET_SHARE", SHEET_SHARE),
+        ("BUTTON_MIN_WIDTH", BUTTON_MIN_WIDTH),
+    ):
+        DEFAULT_CSS = DEFAULT_CSS.replace("{" + _name + "}", str(_value))
+    del _name, _value
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("t", "throw", "Throw"),
@@ -500,10 +514,19 @@ class GameScreen(Screen[None]):
 
     def fit_side(self, state: GameState) -> None:
         """The sheet, and the side as wide as it needs (three players fit at 80 columns),
-        leaving the dice their room; where its columns do not fit, a row a player."""
+        leaving the dice their room; where its columns do not fit, a row a player. On a
+        terminal too narrow for the dice and the side together, the side goes under the
+        dice, as wide as the screen, and the buttons take as many columns as fit."""
+        narrow = self.size.width < PLAY_MIN_WIDTH + SIDE_MIN_WIDTH
+        self.set_class(narrow, "narrow")
+        play = self.size.width if narrow else self.size.width - SIDE_MIN_WIDTH
+        actions = self.query_one("#actions", Horizontal)
+        columns = max(1, min(4, (play - 2 + 1) // BUTTON_ROOM))
+        if actions.styles.grid_size_columns != columns:
+            actions.styles.grid_size_columns = columns
         sheet = self.query_one("#sheet", SheetView)
         changes = self.changes()
-        room = self.size.width - PLAY_MIN_WIDTH
+        room = self.size.width if narrow else self.size.width - PLAY_MIN_WIDTH
         # The levels there is room for, under the names: the side's share for the sheet
         # (the CSS's max-height) less the title, the names, the scores and their rules.
         hinting = self.query_one("#side", Vertical).has_class("hinting")
@@ -517,8 +540,11 @@ class GameScreen(Screen[None]):
             wanted = sheet.get_content_width(self.size, self.app.size) + SIDE_FRAME
         # The log shares the side: a wide terminal gives it a third of its columns.
         wanted = max(wanted, self.size.width * SIDE_SHARE // 100)
-        width = max(SIDE_MIN_WIDTH, min(wanted, room, SIDE_MAX_WIDTH))
         side = self.query_one("#side", Vertical)
+        if narrow:
+            side.styles.width = None  # the CSS's: the screen's width
+            return
+        width = max(SIDE_MIN_WIDTH, min(wanted, room, SIDE_MAX_WIDTH))
         if side.styles.width is None or side.styles.width.value != width:
             side.styles.width = width
 
