@@ -342,6 +342,27 @@ def test_table_mode_typed_faces_off_and_undo() -> None:
     run(play)
 
 
+def test_table_mode_a_die_off_the_table_before_the_faces_loses_the_turn() -> None:
+    """Right after the throw, the faces not given yet: o (or the Off button) loses the turn
+    (V-1), as the line mode's off does; the button was disabled as "not your move"."""
+    app = make_app("dix-mille", "Ana,Bob", table=True)
+
+    async def play() -> None:
+        async with app.run_test(size=SIZE) as pilot:
+            await press(pilot, "t")
+            assert app.session is not None and app.session.need() is Need.TYPED_DICE
+            button = game_screen(pilot).query_one("#do-off")
+            assert not button.disabled and button.tooltip is None
+            await press(pilot, "o")
+            assert app.session.state.turn.player == 1
+            assert app.session.record.actions == ("throw", "off")
+            await press(pilot, "t")
+            await pilot.click("#do-off")
+            assert app.session.state.turn.player == 0
+
+    run(play)
+
+
 def test_table_mode_undo_after_the_end_takes_back_the_winning_entry() -> None:
     """A winning throw typed wrong at a real table: u on the end screen goes back to the
     table with the last entry taken back, and the game goes on; the end of a game with
@@ -684,6 +705,13 @@ def test_table_mode_faces_of_the_wrong_size_throw_nothing() -> None:
             assert app.session.state.phase is Phase.START  # not thrown, then refused
             assert app.session.record.actions == ()
             assert log_lines(app)[-1] == "Ana throws 1 2 3? No: 5 dice are thrown, not 3"
+            assert faces.value == "123"  # kept, to be put right, not typed again
+            await pilot.press("9")
+            await pilot.pause()
+            assert faces.value == "123"
+            assert "A die has no 9: its faces are 1 to 6" in [n.message for n in app._notifications]
+            await pilot.press("4", "5", "enter")
+            assert app.session.state.turn.throw == (1, 2, 3, 4, 5) and faces.value == ""
 
     run(play)
 

@@ -303,6 +303,13 @@ class GameScreen(Screen[None]):
     def person_to_move(self) -> bool:
         return self.session.need() is Need.PERSON and not self.stopped
 
+    def may_act(self, name: str) -> bool:
+        """Whether a person may play this now: a person's move, or, while real dice are in
+        the air, a die off the table (V-1: the turn is lost before any face is given)."""
+        if name == "off" and self.session.need() is Need.TYPED_DICE:
+            return not self.stopped
+        return self.person_to_move()
+
     # -- actions
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
@@ -320,7 +327,7 @@ class GameScreen(Screen[None]):
         if action == "joker" and not self.session.state.rules.variants.joker:
             return False
         if action in (*GAME_ACTIONS, "keep", "joker", "pick", "default", "absent"):
-            return True if self.person_to_move() else None
+            return True if self.may_act(action) else None
         return True
 
     def _phase(self) -> Phase:
@@ -430,18 +437,21 @@ class GameScreen(Screen[None]):
         if event.input.id != "faces":
             return
         text = event.value.strip()
-        event.input.value = ""
         if not text:
             return
         try:
             command = self.session.read(text)
         except ZloutchError as exc:
             self.notify(_capital(str(exc)), severity="warning")
-            return
+            return  # the faces stay in the field, to be put right
+        played = len(self.session.record.actions)
         if command.word:
             self.run_word(command.word)
         else:
             self.play(command)
+        if len(self.session.record.actions) == played and not command.word:
+            return  # refused: the faces stay in the field, to be put right
+        event.input.value = ""
         if self.session.need() is not Need.TYPED_DICE:
             self.set_focus(None)
 
@@ -562,7 +572,7 @@ class GameScreen(Screen[None]):
             if not button.display:
                 continue
             if name in GAME_ACTIONS:
-                reason = s.refusal(GAME_ACTIONS[name]) if person else "not your move"
+                reason = s.refusal(GAME_ACTIONS[name]) if self.may_act(name) else "not your move"
             elif name == "keep":
                 reason = None if self._phase() is Phase.KEEP else "no throw to keep from"
                 if person and reason is None and self.selection():
@@ -573,7 +583,7 @@ class GameScreen(Screen[None]):
                     reason = s.refusal(Joker(self.selection()))
             else:
                 reason = None
-            if not person and name != "undo":
+            if not self.may_act(name) and name != "undo":
                 reason = reason or "not your move"
             button.disabled = reason is not None
             button.tooltip = reason
@@ -615,6 +625,8 @@ class FacesInput(Input):
         # Textual runs Input's own handler after this one unless the default is prevented.
         if event.is_printable and event.character not in self.FACE_KEYS:
             event.prevent_default()
+            if event.character is not None and event.character.isdigit():
+                self.notify(f"A die has no {event.character}: its faces are 1 to 6")
 
 
 def _capital(text: str) -> str:
