@@ -201,8 +201,10 @@ def options_table(rules: RuleSet, section: str, title: str) -> OptionsTable:
     return OptionsTable(rules, section, title)
 
 
-def rules_renderables(rules: RuleSet) -> list[RenderableType]:
-    """Everything ``zloutch rules show`` prints about a rule set, in order."""
+def summary_text(rules: RuleSet) -> Text:
+    """A rule set's name and summary, with what the summary's words leave out: the options
+    a spec switches after them, or that they are another rule set's (``zloutch rules
+    show``'s first line, the new-game screen's)."""
     summary = escape(rules.summary)
     left_out = summary_switches(rules)  # the summary is the rule file's words, before options
     if summary and left_out is None:  # (a rule file without a summary has no words to note)
@@ -213,9 +215,14 @@ def rules_renderables(rules: RuleSet) -> list[RenderableType]:
             "the spec switches" if left_out.preset is None else f"these rules are {rules.name} with"
         )
         summary += f" [dim](as written; {these} {escape(switched)})[/]"
+    # a rule file without a summary: its name alone, no colon left hanging
+    return Text.from_markup(f"[bold]{escape(rules.name)}[/]" + (f": {summary}" if summary else ""))
+
+
+def rules_renderables(rules: RuleSet) -> list[RenderableType]:
+    """Everything ``zloutch rules show`` prints about a rule set, in order."""
     parts: list[RenderableType] = [
-        # a rule file without a summary: its name alone, no colon left hanging
-        Text.from_markup(f"[bold]{escape(rules.name)}[/]" + (f": {summary}" if summary else "")),
+        summary_text(rules),
         Text(f"dice: {rules.dice}    target: {format_target(rules)}"),
         Text(f"spec: {rules.spec}"),
         Text(""),

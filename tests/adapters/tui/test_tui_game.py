@@ -285,8 +285,10 @@ def test_new_game_screen_options_players_and_errors() -> None:
             summary = screen.query_one("#summary")
             typed.value = "greed(target=300)"
             await pilot.pause()
-            assert str(summary.render()).startswith("greed: ")
-            assert "the preset and options are not used" in str(summary.render())
+            shown = str(summary.render())
+            assert shown.startswith("target 300 or more · greed: ")  # the spec's, not the words'
+            assert "(as written; the spec switches target=300)" in shown
+            assert "the preset and options above are not used" in shown
             typed.value = "greed(target=-3)"
             await pilot.pause()
             assert str(summary.render()).startswith("not a rule set yet: target: must be")

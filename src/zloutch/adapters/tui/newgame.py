@@ -29,6 +29,7 @@ from zloutch.adapters.tui.screens import QuitScreen
 from zloutch.app.dice import DiceSource, choose_dice
 from zloutch.app.match import BOT_PREFIX
 from zloutch.app.session import BOT_LEVELS, PLAY_PLAYERS, TABLE_PLAYERS, Session
+from zloutch.console.render import format_target, summary_text
 from zloutch.engine.endings import load_rules
 from zloutch.rules import COMMON_OPTIONS, OPTIONS, PRESETS, RuleSet, ZloutchError
 from zloutch.rules import load_rules as parse_spec
@@ -220,8 +221,14 @@ class NewGameScreen(Screen[None]):
         except ZloutchError as exc:
             summary.update(Text(f"not a rule set yet: {exc}", style="italic"))
             return
-        words = f"{rules.name}: {rules.summary}" if rules.summary else rules.name
-        summary.update(Text(f"{words} (the spec typed; the preset and options are not used)"))
+        summary.update(
+            Text.assemble(
+                (f"target {format_target(rules)}", "bold"),
+                " · ",
+                summary_text(rules),
+                " (typed: the preset and options above are not used)",
+            )
+        )
 
     def set_option(self, name: str, value: OptionValue) -> None:
         control = self.query_one(f"#opt-{name}")

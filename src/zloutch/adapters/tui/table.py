@@ -36,7 +36,7 @@ from zloutch.app.session import (
     Session,
     short_reason,
 )
-from zloutch.console.render import Change, sheet_changes
+from zloutch.console.render import Change, format_target, sheet_changes
 from zloutch.engine import (
     Action,
     Bank,
@@ -490,7 +490,7 @@ class GameScreen(Screen[None]):
         state = s.state
         seat = state.turn.player
         name = s.names[seat]
-        self.title = f"Zloutch: {state.rules.spec}"
+        self.title = f"Zloutch: {state.rules.spec}, target {format_target(state.rules)}"
         self.sub_title = f"{name} to play" if state.phase is not Phase.OVER else "game over"
         self.query_one("#status", Static).update(status_text(s, self.stopped))
         self.draw_tray()
