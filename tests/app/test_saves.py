@@ -9,19 +9,29 @@ import os
 import subprocess
 import sys
 import tempfile
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from typer.testing import CliRunner
 
+from zloutch.adapters.cli import app
 from zloutch.app import files
 from zloutch.app.dice import ScriptedDice, SeededDice
 from zloutch.app.files import UnwritableFileError, check_writable, write_atomically
 from zloutch.app.match import Need
-from zloutch.app.session import Session, SessionError, check_record_path
+from zloutch.app.session import (
+    NEW_GAME,
+    Session,
+    SessionError,
+    check_record_path,
+    free_record_path,
+    same_game,
+)
 from zloutch.engine import Keep, Throw
-from zloutch.engine.record import dump_record, load_record
+from zloutch.engine.record import Record, dump_record, load_record
 
 SRC = Path(__file__).resolve().parents[2] / "src"
 
@@ -246,3 +256,55 @@ def test_a_failed_write_mid_game_is_noted_once_and_keeps_the_last_good_record(
     assert session.record_error is None
     assert json.loads(path.read_text())["actions"][-1] == "throw"
     assert len(json.loads(path.read_text())["actions"]) == 4
+
+
+# ---------------------------------------------------------------------------- another game's
+
+
+def test_a_save_never_overwrites_another_games_record(tmp_path: Path) -> None:
+    """A record on disk is another game's unless it is this one's at another moment (an
+    earlier save, a later one before an undo): that one is overwritten, another is not
+    (``zloutch-game.json`` saved from two games held the second alone)."""
+    first = Session.new("dix-mille", "Ana,Bob", dice=SeededDice(1))
+    first.play(first.read("throw"))
+    first.roll()
+    path = tmp_path / "zloutch-game.json"
+    first.save(str(path))
+    first.play(first.read(str(first.moves()[0])))
+    first.save(str(path))  # this game, later: written
+    kept = path.read_text()
+    second = Session.new("farkle", "Zed,Kim", dice=SeededDice(2))
+    second.play(second.read("throw"))
+    second.roll()
+    with pytest.raises(SessionError, match=r"holds another game \(dix-mille; Ana, Bob; "):
+        second.save(str(path))
+    assert path.read_text() == kept
+    with pytest.raises(SessionError, match=r"zloutch play --resume "):
+        check_record_path(str(path), new_game=True)  # a new game's --record: refused too
+    check_record_path(str(path))  # a resumed game's: its own file, later
+    assert free_record_path(str(path), second.record) == str(tmp_path / "zloutch-game-2.json")
+    assert free_record_path(str(path), first.record) == str(path)
+
+
+def test_the_same_game_is_the_same_rules_players_and_the_start_of_the_moves() -> None:
+    game = Record("dix-mille", ("Ana", "Bob"), ("throw", "roll 1 2 3 4 6", "keep 1"))
+    assert same_game(replace(game, actions=game.actions[:1]), game)
+    assert same_game(game, replace(game, actions=game.actions[:2]))  # an undo since
+    assert same_game(replace(game, actions=()), replace(game, rules="farkle"))
+    assert not same_game(replace(game, actions=("throw", "roll 1 1 3 4 6")), game)
+    assert not same_game(replace(game, players=("Ana", "Cy")), game)
+    assert not same_game(game, NEW_GAME)
+
+
+def test_a_new_games_record_may_not_overwrite_a_game_on_the_command_line(tmp_path: Path) -> None:
+    saved = tmp_path / "game.json"
+    dice = tmp_path / "dice.txt"
+    dice.write_text("6 6 6 4 2\n")
+    args = ["play", "--plain", "-p", "Ana,Bob", "--record", str(saved), "--dice", str(dice)]
+    result = CliRunner().invoke(app, args, input="throw\nkeep 6 6 6\nbank\n")
+    assert result.exit_code == 0, result.output
+    before = saved.read_text()
+    again = CliRunner().invoke(app, args, input="throw\n")
+    assert again.exit_code == 2
+    assert "holds another game (dix-mille; Ana, Bob; 4 moves)" in again.output
+    assert saved.read_text() == before

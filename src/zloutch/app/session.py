@@ -372,15 +372,49 @@ RECORD_SIZE_LIMIT = 64 * 1024 * 1024
 """A file larger than this is not a game record (one holds a few kilobytes per game)."""
 
 
-def check_record_path(path: str, option: str = "--record") -> None:
+def check_record_path(path: str, option: str = "--record", *, new_game: bool = False) -> None:
     """Refuse a ``--record`` path that could not be written, before the game starts, and an
-    existing file that is not a game record (it would be overwritten)."""
+    existing file that is not a game record (it would be overwritten); for a ``new_game``,
+    a record with moves too (another game's)."""
     check_writable(path, option)
-    refuse_non_record(path, f"{option} {shown(path)}")
+    refuse_non_record(path, f"{option} {shown(path)}", NEW_GAME if new_game else None)
 
 
-def refuse_non_record(path: str, where: str) -> None:
-    """Raise unless ``path`` is missing, empty, or a game record (something to overwrite)."""
+NEW_GAME = Record(rules="", players=())
+"""``refuse_non_record``'s game for a game not begun: every record with moves is another's."""
+
+
+def same_game(saved: Record, game: Record) -> bool:
+    """Whether a saved record is this game's, at another moment (an earlier save, or a later
+    one before an undo): the same rules and players, one's moves the start of the other's."""
+    if not saved.actions:
+        return True
+    if (saved.rules, saved.players) != (game.rules, game.players):
+        return False
+    shorter = min(len(saved.actions), len(game.actions))
+    return saved.actions[:shorter] == game.actions[:shorter]
+
+
+def free_record_path(base: str, game: Record) -> str:
+    """``base``, or ``base`` numbered (``zloutch-game-2.json``...), the first that is free or
+    this game's own record: what a save dialog offers (nothing else's to overwrite)."""
+    stem, dot, suffix = base.rpartition(".")
+    if not dot:
+        stem, suffix = base, ""
+    for n in range(1, 1000):
+        path = base if n == 1 else f"{stem}-{n}{dot}{suffix}"
+        try:
+            refuse_non_record(path, path, game)
+        except SessionError:
+            continue
+        return path
+    return base  # a thousand taken: the save says what is there
+
+
+def refuse_non_record(path: str, where: str, game: Record | None = None) -> None:
+    """Raise unless ``path`` is missing, empty, or a game record (something to overwrite);
+    with ``game``, a record of this game only: another game's record is not to be lost
+    (``zloutch-game.json`` saved twice held the second game alone)."""
     target = Path(path)
     try:
         info = target.stat()
@@ -399,11 +433,18 @@ def refuse_non_record(path: str, where: str) -> None:
     if info.st_size > RECORD_SIZE_LIMIT:
         raise SessionError(refusal)
     try:
-        read_record(target.read_text(encoding="utf-8"))
+        saved, _ = read_record(target.read_text(encoding="utf-8"))
     except OSError:
         return
     except (UnicodeDecodeError, InvalidRecordError):
         raise SessionError(refusal) from None
+    if game is not None and not same_game(saved, game):
+        moves = len(saved.actions)
+        raise SessionError(
+            f"{where}: the file holds another game ({saved.rules}; {', '.join(saved.players)}; "
+            f"{moves:,} move{'s' if moves != 1 else ''}), which would be lost: give another "
+            f"name, or go on with that game: zloutch play --resume {shown(path)}"
+        )
 
 
 # ---------------------------------------------------------------------------- commands
@@ -737,7 +778,7 @@ class Session:
         written the session is closed (``close``)."""
         text = dump_record(self._revealed() if closing else self.record, self.state)
         if path != self._written:
-            refuse_non_record(path, f"cannot write {shown(path)}")
+            refuse_non_record(path, f"cannot write {shown(path)}", self.record)
         try:
             write_atomically(path, text)
         except ZloutchError as exc:

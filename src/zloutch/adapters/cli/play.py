@@ -202,7 +202,7 @@ def run_game(
                 "--seed draws the dice from a seed (a file of throws here: --dice FILE)"
             )
         if record_path is not None:  # found now, not when the game ends
-            check_record_path(record_path)
+            check_record_path(record_path, new_game=resume is None)
         dice = None
         if dice_file is not None or seed is not None:
             dice = choose_dice(dice_file=dice_file, seed=seed, table_mode=table_mode)

@@ -16,7 +16,7 @@ from zloutch.adapters.tui.newgame import NewGameScreen
 from zloutch.adapters.tui.screens import EndScreen, QuitScreen, SaveScreen
 from zloutch.adapters.tui.table import GameScreen
 from zloutch.app.dice import DiceSource
-from zloutch.app.session import DEFAULT_PACE, Session
+from zloutch.app.session import DEFAULT_PACE, Session, free_record_path
 from zloutch.rules import ZloutchError
 
 DEFAULT_RECORD = "zloutch-game.json"
@@ -197,7 +197,11 @@ class ZloutchApp(App[int]):
             if then_quit:
                 self.exit(self.exit_code)
 
-        default = self.record_path or self.resume_path or DEFAULT_RECORD
+        default = (
+            self.record_path
+            or self.resume_path
+            or free_record_path(DEFAULT_RECORD, session.record)  # never another game's
+        )
         self.push_screen(SaveScreen(default), write)
 
     def action_new_game(self) -> None:
