@@ -15,6 +15,7 @@ Run: ``python benchmarks/heavy_rules.py`` (about 30 s).
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import socket
@@ -127,6 +128,10 @@ def serve_times(folder: Path) -> None:
 
 
 def main() -> None:
+    # No option: --help says what it measures (it once started the benchmark instead).
+    argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0], epilog="Takes about 30 s."
+    ).parse_args()
     with tempfile.TemporaryDirectory() as folder:
         show_times(Path(folder))
         serve_times(Path(folder))

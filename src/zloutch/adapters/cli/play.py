@@ -53,7 +53,7 @@ PlainOption = Annotated[
         help=(
             "Line mode, for screen readers, pipes and scripts: the game in plain text, "
             "one command per line (keep 1 1 5, throw, bank, take, fresh, joker 5 5, off, "
-            "undo, hint, sheet, save FILE, help, quit). The default when the input or the "
+            "undo, hint, sheet, rules, save FILE, help, quit). The default when the input or the "
             "output is not a terminal."
         ),
     ),
@@ -190,7 +190,7 @@ def run_game(
     with user_errors():
         why = None if pace is None else pace_refusal(pace)
         if why is not None:
-            raise SessionError(f"--pace {pace}: {why}")
+            raise SessionError(f"--pace {pace:g}: {why}")
         if dice_file is not None and seed is not None:
             raise SessionError(
                 "--dice and --seed: the throws come from the dice file, so a seed would "

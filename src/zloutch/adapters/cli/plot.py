@@ -334,7 +334,9 @@ def turn_scores(
         ),
     ] = "expert,threshold:300",
     turns: Annotated[int, typer.Option("--turns", "-n", help="Turns simulated per bot.")] = 10000,
-    seed: Annotated[int, typer.Option("--seed", help="The seed: same seed, same picture.")] = 0,
+    seed: Annotated[
+        int, typer.Option("--seed", metavar="N", help="The seed: same seed, same picture.")
+    ] = 0,
     width: Annotated[
         int | None,
         typer.Option("--bin", metavar="POINTS", help="Bin width (default: two score steps)."),

@@ -55,9 +55,11 @@ MAX_EXPIRE_DAYS = 36_500
 def serve(
     host: Annotated[
         str,
-        typer.Option(help="The address to listen on; 0.0.0.0 listens on every network."),
+        typer.Option(
+            metavar="ADDRESS", help="The address to listen on; 0.0.0.0 listens on every network."
+        ),
     ] = "127.0.0.1",
-    port: Annotated[int, typer.Option(help="The port to listen on.")] = 8000,
+    port: Annotated[int, typer.Option(metavar="PORT", help="The port to listen on.")] = 8000,
     db: Annotated[
         str | None,
         typer.Option(
@@ -74,6 +76,7 @@ def serve(
         typer.Option(
             "--expire-days",
             metavar="DAYS",
+            show_default="30",
             help="Unfinished games with no move for this long expire (0: never).",
         ),
     ] = 30.0,
@@ -108,7 +111,7 @@ def serve(
             raise ZloutchError(f"--port {port}: a port is 1 to 65535")
         if not 0 <= expire_days <= MAX_EXPIRE_DAYS:  # NaN too: it compares false
             raise ZloutchError(
-                f"--expire-days is 0 (never) to {MAX_EXPIRE_DAYS:,} days, not {expire_days}"
+                f"--expire-days is 0 (never) to {MAX_EXPIRE_DAYS:,} days, not {expire_days:g}"
             )
         from datetime import timedelta
 

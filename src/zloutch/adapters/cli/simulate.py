@@ -43,13 +43,18 @@ def simulate(
             "strong, best (e.g. expert,threshold:300).",
         ),
     ] = "expert,threshold:300",
-    games: Annotated[int, typer.Option("--games", "-n", help="Number of games.")] = 1000,
-    seed: Annotated[int, typer.Option("--seed", help="The seed: same seed, same result.")] = 0,
+    games: Annotated[
+        int, typer.Option("--games", "-n", metavar="N", help="Number of games.")
+    ] = 1000,
+    seed: Annotated[
+        int, typer.Option("--seed", metavar="N", help="The seed: same seed, same result.")
+    ] = 0,
     jobs: Annotated[
         int | None,
         typer.Option(
             "--jobs",
             "-j",
+            metavar="N",
             help="Processes to use (default and most: the CPUs this process may use).",
         ),
     ] = None,
@@ -79,7 +84,7 @@ def simulate(
             "-m",
             metavar="auto|engine|fast",
             help="engine: every game through the engine; fast: the compiled fast path "
-            "(table bots: cautious, threshold:N, greedy, bold, expert; every preset; not a "
+            "(bots: cautious, threshold:N, greedy, bold, expert, optimal; every preset; not a "
             "penalty where the score changes the turn); auto: fast where it can.",
         ),
     ] = "auto",
@@ -97,7 +102,8 @@ def simulate(
         typer.Option(
             "--address",
             metavar="ADDR",
-            help="With --backend ray: the cluster (auto, ray://HOST:10001); "
+            help="With --backend ray: the cluster (auto, HOST:PORT of its head, or "
+            "ray://HOST:10001); "
             "default: a Ray instance started on this machine for the run.",
         ),
     ] = None,

@@ -55,6 +55,7 @@ def solve(
         typer.Option(
             "--threads",
             min=1,
+            metavar="N",
             help="With --game on the cpu: threads sharing the work (default: one per CPU).",
         ),
     ] = None,
