@@ -526,6 +526,8 @@ def test_a_new_game_never_overwrites_the_last_games_save(tmp_path: Path) -> None
             await press(pilot, "enter")
             await press(pilot, "n")
             assert isinstance(app.screen, NewGameScreen)
+            # The last game's rules (its options switched) and players, offered again.
+            assert (app.screen.spec(), app.screen.players()) == (SHORT, "Ana,Bob")
             await press(pilot, "enter", "t")  # a new game, and a move in it
             assert isinstance(app.screen, GameScreen)
             assert app.session is not None and app.session.record.actions

@@ -126,8 +126,9 @@ class ZloutchApp(App[int]):
             self.autosave(closing=True)
         super()._handle_exception(error)
 
-    def new_game_screen(self) -> NewGameScreen:
-        return NewGameScreen(table_mode=self.config.table_mode, dice=self.config.dice)
+    def new_game_screen(self, last: tuple[str, tuple[str, ...]] | None = None) -> NewGameScreen:
+        """``last``: the rules and players of the game just played, offered again."""
+        return NewGameScreen(table_mode=self.config.table_mode, dice=self.config.dice, last=last)
 
     def start_game(self, session: Session) -> None:
         """Leave the new-game screen for the table."""
@@ -210,16 +211,18 @@ class ZloutchApp(App[int]):
         The new game starts with nothing saved: its record goes to ``--record`` (if given),
         never to the file the last game was saved to.
         """
+        last = None
         if self.session is not None:
             self.autosave(closing=True)  # the last game's file, its secret revealed,
             self.session.record_to(None)  # is left as it is
+            last = (self.session.record.rules, self.session.record.players)
         self.session = None
         self.record_path = self.config.record_path
         self.resume_path = None
         self.saved_at = None
         while len(self.screen_stack) > 2:
             self.pop_screen()
-        self.switch_screen(self.new_game_screen())
+        self.switch_screen(self.new_game_screen(last))
 
     def action_quit_game(self) -> None:
         """Quit; an unsaved game asks first (save and quit, quit, or stay)."""

@@ -80,14 +80,34 @@ class NewGameScreen(Screen[None]):
         Binding("escape", "quit", "Quit"),
     ]
 
-    def __init__(self, *, table_mode: bool = False, dice: DiceSource | None = None) -> None:
+    def __init__(
+        self,
+        *,
+        table_mode: bool = False,
+        dice: DiceSource | None = None,
+        last: tuple[str, tuple[str, ...]] | None = None,
+    ) -> None:
+        """``last``: the rule spec and players of the game just played, offered again (a
+        preset with its options switched, or the spec typed; the same players)."""
         super().__init__()
         self.table_mode = table_mode
         self.dice = dice
         """The dice of --dice or --seed; None: random dice, or typed at a real table."""
         self.defaults = (TABLE_PLAYERS if table_mode else PLAY_PLAYERS).split(",")
-        self.count = len(self.defaults)
         self.rules: RuleSet = load_rules(DEFAULT_RULES)
+        self.typed_spec = ""
+        if last is not None:
+            spec, players = last
+            self.defaults = list(players[:MAX_PLAYERS])
+            base = spec.split("(", 1)[0]
+            try:
+                if base in PRESETS:
+                    self.rules = load_rules(spec)  # the preset, its options as switched
+                else:
+                    self.typed_spec = spec  # a rule file: its spec, as typed
+            except ZloutchError:
+                self.rules = load_rules(DEFAULT_RULES)
+        self.count = len(self.defaults)
 
     @property
     def zapp(self) -> ZloutchApp:
@@ -104,14 +124,18 @@ class NewGameScreen(Screen[None]):
                 yield Label("Rule set")
                 yield Select(
                     [(name, name) for name in PRESETS],
-                    value=DEFAULT_RULES,
+                    value=self.rules.name if self.rules.name in PRESETS else DEFAULT_RULES,
                     allow_blank=False,
                     id="preset",
                 )
                 yield Static(Text(self.rules.summary), id="summary")
             with Horizontal(classes="row"):
                 yield Label("or a rule file / spec")
-                yield Input(placeholder="my-table.toml, or dix-mille(joker,bump=any)", id="spec")
+                yield Input(
+                    self.typed_spec,
+                    placeholder="my-table.toml, or dix-mille(joker,bump=any)",
+                    id="spec",
+                )
             # The options a table changes most in sight (the target was the 25th of 48 under
             # the fold), the others folded.
             for name in COMMON_OPTIONS:
@@ -171,6 +195,8 @@ class NewGameScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self.show_players()
+        if self.typed_spec:
+            self.show_summary(self.typed_spec)
         self.query_one("#start", Button).focus()
 
     def action_quit(self) -> None:
@@ -188,6 +214,8 @@ class NewGameScreen(Screen[None]):
     def on_select_changed(self, event: Select.Changed) -> None:
         select_id = event.select.id or ""
         if select_id == "preset" and isinstance(event.value, str):
+            if event.value == self.rules.name:
+                return  # its first value (the last game's options stay as they were)
             self.rules = load_rules(event.value)
             self.query_one("#summary", Static).update(Text(self.rules.summary))
             for name in OPTIONS:
@@ -207,10 +235,13 @@ class NewGameScreen(Screen[None]):
     def on_input_changed(self, event: Input.Changed) -> None:
         """A rule file or spec typed is the game's rule set: the summary says which (the
         preset and its options above no longer count), or why it is not one yet."""
-        if event.input.id != "spec":
-            return
+        if event.input.id == "spec":
+            self.show_summary(event.value)
+
+    def show_summary(self, typed: str) -> None:
+        """The summary of the rule set: the preset's, or the spec typed's."""
         summary = self.query_one("#summary", Static)
-        typed = event.value.strip()
+        typed = typed.strip()
         if not typed:
             summary.update(Text(self.rules.summary))
             return
