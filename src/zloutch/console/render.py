@@ -94,19 +94,21 @@ def kinds_table(rules: RuleSet) -> Table:
     return table
 
 
-def combinations_table(rules: RuleSet) -> Table:
-    """Every other combination of the rule set, with its points."""
+def combination_rows(rules: RuleSet) -> list[tuple[str, str, str, str]]:
+    """Every combination of the rule set but the n of a kind, as plain words: its name, its
+    dice, its points and a note (empty where none): ``zloutch rules show``'s combinations,
+    the page's rules panel's."""
     s, v = rules.scoring, rules.variants
-    rows: list[tuple[str, ...]] = []
+    rows: list[tuple[str, str, str, str]] = []
 
-    def add(*cells: str) -> None:
-        rows.append(cells)
+    def add(name: str, dice: str, points: str, note: str) -> None:
+        rows.append((name, dice, points, note))
 
     for face, points in s.singles:
         add(f"single {face}", str(face), str(points), "")
     for pattern in s.patterns:
         note = f"only when exactly {pattern.thrown} dice are thrown" if pattern.thrown else ""
-        add(escape(pattern.name), format_dice(pattern.faces), str(pattern.points), note)
+        add(pattern.name, format_dice(pattern.faces), str(pattern.points), note)
     if s.three_pairs:
         also = [
             text
@@ -146,6 +148,12 @@ def combinations_table(rules: RuleSet) -> Table:
         add("", "", "", "V-7: a keep adding to it takes every die of its face")
     if s.no_score_bonus:
         add(NO_SCORE_BONUS, f"all {rules.dice} dice", str(s.no_score_bonus), "F-2: throw again")
+    return rows
+
+
+def combinations_table(rules: RuleSet) -> Table:
+    """Every other combination of the rule set, with its points."""
+    rows = [tuple(Text(cell) for cell in row) for row in combination_rows(rules)]  # no markup
     notes = any(row[-1] for row in rows)
     table = Table(title="Combinations", title_justify="left")
     table.add_column("combination")

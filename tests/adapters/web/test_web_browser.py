@@ -455,6 +455,10 @@ def test_the_french_page_plays_a_turn(new_page: Callable[..., Any], web: Server)
     phone.wait_for_selector("#act-throw:enabled")
     assert phone.inner_text("#status").startswith("À Ana de jouer")
     assert phone.inner_text("#act-throw").startswith("Lancer")
+    phone.click("#rules-panel summary")  # the rules: the straights too, in French
+    assert "suite 1-5" in phone.inner_text("#combinations")
+    assert phone.evaluate("document.documentElement.scrollWidth") == PHONE["width"]
+    phone.click("#rules-panel summary")
     # The engine's words come translated from the server (hello and ?lang=fr).
     assert (
         phone.inner_text("#why-bank") == "vous ne pouvez pas marquer maintenant : rien n'est gardé"
@@ -942,6 +946,22 @@ def test_a_long_name_of_one_word_breaks_and_the_page_stays_a_phones_width(
     # The sheet's other column keeps its words whole.
     first = ana.locator(".sheet th .name").first.bounding_box()
     assert first is not None and first["height"] < 30  # "Ana" on one line
+
+
+def test_eight_players_sheet_scrolls_in_its_card_and_the_page_stays_a_phones_width(
+    new_page: Callable[..., Any], web: Server
+) -> None:
+    """Six players and more pushed the page past a phone's width (the sheet's columns): the
+    sheet scrolls sideways in its card now, its columns narrower."""
+    ana = new_page()
+    people = ("Ana", "Bob", "Chloé", "Dmitri", "Fatoumata", "Gaspard", "Hortense", "Isidore")
+    create_game(ana, web, people=people)
+    ana.click("#go-table")
+    ana.wait_for_selector("#act-throw:enabled")
+    assert ana.evaluate("document.documentElement.scrollWidth") == PHONE["width"]
+    assert ana.locator(".sheet th .name").count() == 8
+    scroll = ana.locator(".sheet-scroll")
+    assert scroll.evaluate("e => e.scrollWidth >= e.clientWidth")
 
 
 def test_a_seat_turned_into_a_bot_shows_the_level_it_will_have(

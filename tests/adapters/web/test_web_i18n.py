@@ -28,7 +28,7 @@ from zloutch.adapters.web.i18n import (
     translate_event,
     ui_catalog,
 )
-from zloutch.adapters.web.protocol import event_json, preset_title
+from zloutch.adapters.web.protocol import event_json, preset_title, rules_json
 from zloutch.app.review import WIN, Review, review_record, situation_words
 from zloutch.app.review_words import game_table, review_header
 from zloutch.engine import (
@@ -263,6 +263,40 @@ def test_every_option_meaning_and_preset_summary_is_translated(lang: str) -> Non
         assert_translated(info.meaning, lang)
     for name in PRESETS:
         assert_translated(load_rules(name).summary, lang)
+
+
+COMBINATION_SPECS = (
+    *PRESETS,
+    "farkle(six_of_a_kind_as_three_pairs,six_of_a_kind_as_two_triplets)",
+    "dix-mille(full_house=sum)",
+    "dix-mille(full_house=times)",
+    "impair(four_two_one)",
+    "dix-mille(straights_over_throws)",
+    "dix-mille(multiples_over_throws)",
+    "dix-mille(multiples_over_throws,late_pair=false)",
+    "dix-mille(multiples_over_throws,multiples_take_all)",
+)
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_the_rules_panels_combinations_are_listed_and_translated(lang: str) -> None:
+    """The rules panel lists the combinations that are no n of a kind (its scores table
+    had none: straights went unsaid), every word of them in the language."""
+    dix = rules_json(load_rules("dix-mille"))["combinations"]
+    assert [(c["name"], c["dice"], c["points"]) for c in dix] == [
+        ("straight 1-5", "1 2 3 4 5", "1500"),
+        ("straight 2-6", "2 3 4 5 6", "1500"),
+    ]
+    for spec in COMBINATION_SPECS:
+        english = rules_json(load_rules(spec))["combinations"]
+        assert english or spec in ("farkle-minimal", "greed"), spec  # n of a kind alone
+        french = rules_json(load_rules(spec), lang)["combinations"]
+        for row, translated in zip(english, french, strict=True):
+            for key in ("name", "note"):
+                if row[key]:
+                    assert_translated(row[key], lang, french=translated[key])
+            if not any(ch.isdigit() for ch in row["dice"]):
+                assert_translated(row["dice"], lang, french=translated["dice"])
 
 
 def test_a_preset_title_is_translated_where_french_says_it_otherwise() -> None:

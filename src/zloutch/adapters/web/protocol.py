@@ -15,6 +15,7 @@ from typing import Any
 from zloutch.adapters.web.i18n import catalog, fill, translate, translate_event
 from zloutch.app.hints import level_plays
 from zloutch.app.match import undone_words
+from zloutch.console.render import combination_rows
 from zloutch.engine import (
     GameState,
     Phase,
@@ -287,7 +288,9 @@ def rules_json(rules: RuleSet, lang: str = "en") -> dict[str, Any]:
     file (its summary says what it is as shipped), ``in_play`` the options that act
     (``RuleSet.acting_options``: on, or a number or choice other than 0 and off, and not
     one that acts only with another that is off), ``off`` the others; ``kinds_best`` the n of a
-    kind that score more split into other combinations (``kinds_outscored``)."""
+    kind that score more split into other combinations (``kinds_outscored``);
+    ``combinations`` the others (``console.render.combination_rows``: name, dice, points,
+    note, in ``lang`` where the catalog knows the words)."""
     values = rules.option_values()
 
     def entry(name: str) -> dict[str, Any]:
@@ -314,6 +317,16 @@ def rules_json(rules: RuleSet, lang: str = "en") -> dict[str, Any]:
         "singles": [[face, points] for face, points in rules.scoring.singles],
         "kinds": kinds,
         "kinds_best": kinds_best,
+        # every other combination (straights, pairs, full house...), singles aside
+        "combinations": [
+            {
+                "name": translate(name, lang),
+                "dice": translate(dice, lang),
+                "points": points,
+                "note": translate(note, lang),
+            }
+            for name, dice, points, note in combination_rows(rules)[len(rules.scoring.singles) :]
+        ],
         "changed": [entry(n) for n, _ in rules.options],
         "in_play": [entry(n) for n in acting],
         "off": [entry(n) for n in OPTIONS if n not in acting],

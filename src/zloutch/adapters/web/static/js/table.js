@@ -1222,8 +1222,8 @@ export class Table {
     const over = s.status === "over";
     const head = players.map((p, seat) => {
       const marks = [];
-      if (s.sheet.winners.includes(p.name)) marks.push(h("span", { class: "mark", title: t("winner") }, " ★"));
-      else if (!over && seat === s.turn_player) marks.push(h("span", { class: "mark", title: t("to play") }, " ◀"));
+      if (s.sheet.winners.includes(p.name)) marks.push(h("span", { class: "mark", title: t("winner") }, "\u00a0★")); // never alone on a line
+      else if (!over && seat === s.turn_player) marks.push(h("span", { class: "mark", title: t("to play") }, "\u00a0◀"));
       const label = s.sheet.winners.includes(p.name) ? t("{name}, winner", { name: p.name }) : !over && seat === s.turn_player ? t("{name}, to play", { name: p.name }) : p.name;
       return h("th", { scope: "col", class: seat === s.turn_player && !over ? "turn" : "", "aria-label": label }, h("span", { class: longWord(p.name) ? "name long" : "name" }, shownName(p.name)), marks);
     });
@@ -1265,12 +1265,18 @@ export class Table {
       "section",
       { class: "card paper", "aria-labelledby": "sheet-title" },
       h("h3", { id: "sheet-title" }, t("The sheet")),
+      // Six players and more: narrower columns, and the sheet scrolls sideways in its card
+      // (it pushed the whole page past a phone's width).
       h(
-        "table",
-        { class: "sheet", id: "sheet" },
-        h("thead", {}, h("tr", {}, head)),
-        h("tbody", {}, body),
-        h("tfoot", {}, h("tr", {}, foot)),
+        "div",
+        { class: "sheet-scroll" },
+        h(
+          "table",
+          { class: players.length >= 5 ? "sheet many" : "sheet", id: "sheet" },
+          h("thead", {}, h("tr", {}, head)),
+          h("tbody", {}, body),
+          h("tfoot", {}, h("tr", {}, foot)),
+        ),
       ),
     );
   }
@@ -1359,8 +1365,29 @@ export class Table {
         r.changed.length
           ? h("p", { class: "changed", id: "rules-changed" }, t("Changed for this game:"), " ", h("code", {}, r.changed.map((o) => `${o.option}=${o.value}`).join(",")))
           : null,
-        scores,
+        h("div", { class: "table-scroll" }, scores),
         outscored.length ? h("p", { class: "note", id: "scores-note" }, outscored.join(" ")) : null,
+        // Straights, pairs, full houses...: every combination that is no n of a kind.
+        (r.combinations ?? []).length
+          ? h(
+              "table",
+              { class: "scores combinations", id: "combinations" },
+              h("thead", {}, h("tr", {}, [t("combination"), t("dice"), t("points")].map((c) => h("th", { scope: "col" }, c)))),
+              h(
+                "tbody",
+                {},
+                r.combinations.map((c) =>
+                  h(
+                    "tr",
+                    {},
+                    h("th", { scope: "row" }, c.name || "", c.note ? h("div", { class: "note" }, c.note) : null),
+                    h("td", {}, c.dice),
+                    h("td", {}, c.points),
+                  ),
+                ),
+              ),
+            )
+          : null,
         h("h4", {}, t("In play")),
         h("ul", { class: "rule-list", id: "rules-in-play" }, r.in_play.map(row)),
         h("details", {}, h("summary", {}, t("Switched off ({n})", { n: r.off.length })), h("ul", { class: "rule-list" }, r.off.map(row))),
