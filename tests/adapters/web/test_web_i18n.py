@@ -492,3 +492,21 @@ def test_the_summary_of_a_file_that_extends_a_preset_is_in_french() -> None:
     assert translate("starts from ../tables/my base.toml", "fr") == (
         "à partir de ../tables/my base.toml"
     )
+
+
+@pytest.mark.parametrize(
+    ("english", "french"),
+    [
+        (
+            "target: expected a whole number, got '1e3'",
+            "target : un nombre entier est attendu, et non '1e3'",
+        ),
+        ("farkle-minimal is played by exactly 2 players, not 3", "farkle-minimal se joue à 2"),
+        ("greed is played by 2 to 8 players, not 9", "greed se joue de 2 à 8 joueurs, et non 9"),
+        ("a bot's pace is a number of seconds from 0 to 60", "l'attente d'un robot est un"),
+    ],
+)
+def test_the_lobbys_refusals_of_a_new_game_are_in_french(english: str, french: str) -> None:
+    """What the lobby is refused with (a number that is no whole number, too many players
+    for the rules, a bot's wait out of range) came in English on a French page."""
+    assert translate(english, "fr").startswith(french)
