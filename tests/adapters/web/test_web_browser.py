@@ -221,10 +221,17 @@ def test_two_people_create_join_and_play_a_whole_game_watched(
     assert f"{throws} of {throws} {words}" in verdict.inner_text()
     assert verdict.inner_text().startswith("✓")
     assert ana.get_attribute("#download", "href") == f"/api/games/{game}/record"
-    # Rematch: the same seats in a new game.
+    # Rematch: the same seats in a new game. Its host is the first game's (new invitations
+    # hers to make), and Bob joining is seen on her page at once (it said "not yet joined").
     ana.click("#rematch")
     ana.wait_for_url(re.compile(r"/g/(?!" + re.escape(game) + r")[^/]+$"))
     ana.wait_for_selector("#act-throw")
+    ana.wait_for_selector("#reissue-1")
+    assert ana.get_attribute("#seat-1", "data-taken") == "false"
+    bob.wait_for_selector("#rematch:has-text('Join the rematch')")
+    bob.click("#rematch")
+    bob.wait_for_url(ana.url)
+    ana.wait_for_selector("#seat-1[data-taken=true]", timeout=5000)
 
 
 def test_a_refused_move_shows_its_reason(new_page: Callable[..., Any], web: Server) -> None:

@@ -438,6 +438,7 @@ def create_app(
         # The process that stored the rematch plays its bots; any other that is asked for it
         # only as a backup (see hub.py).
         hub.kick(joined.game_id, backup=not joined.made)
+        hub.seats_changed(joined.game_id)  # those at the rematch already see this seat taken
         # Said at each ask (the same game each time): a process that did not make it may
         # hold sockets that have not heard of it yet.
         for client in hub.clients.get(game_id, ()):

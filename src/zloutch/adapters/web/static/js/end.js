@@ -1,7 +1,7 @@
 // The end of a game: the ranking and the sailors' kicks (G-9), the review of every decision
 // with the win-probability curve, rematch, the record, and the dice checked in the page.
 
-import { getJSON, holdSeat, postJSON } from "./api.js";
+import { getJSON, holdHost, holdSeat, hostToken, postJSON } from "./api.js";
 import { h, svg } from "./dom.js";
 import { lang, number, percent, shownName, t, withShownNames } from "./i18n.js";
 import { verifyRecord } from "./verify.js";
@@ -88,6 +88,10 @@ function endActions(table) {
           table.render();
           return;
         }
+        // The host of a game is the host of its rematch (the server keeps the same host
+        // token): its seat list and its new invitations come along.
+        const host = hostToken(s.game);
+        if (host) holdHost(game, host);
         location.href = `/g/${game}`;
       },
     },
