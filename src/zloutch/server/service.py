@@ -268,6 +268,14 @@ class Rooms:
 
     # -- seats
 
+    def invited(self, invite: str) -> SeatRow:
+        """The seat an invite code is for, claimed by nothing (a page asks before it takes a
+        second seat of a game it plays); UnknownGameError as ``join``."""
+        row = self.store.seat_by_invite(digest(invite))
+        if row is None:
+            raise UnknownGameError("this invitation is unknown or was reissued")
+        return row
+
     def join(self, invite: str) -> Joined:
         """The seat of an invite code, and its token: the same token each time the code is
         opened (a second device of the same person gets the seat too), until the host

@@ -375,6 +375,32 @@ def test_a_winning_throw_typed_wrong_is_undone_from_the_end(
     assert web.get(f"/api/games/{game}")["status"] == "playing"
 
 
+def test_a_host_who_opens_a_friends_invitation_is_asked_before_taking_the_seat(
+    new_page: Callable[..., Any], web: Server
+) -> None:
+    """Tapping Bob's link on the host's phone (to share it) took Bob's seat without a word:
+    the page asks first, and going back leaves the seat to Bob."""
+    ana = new_page()
+    links = create_game(ana, web)
+    ana.click("#go-table")
+    ana.wait_for_selector("#act-throw")
+    game = ana.url.rsplit("/", 1)[1]
+    ana.goto(links["invite-1"])
+    ana.wait_for_selector("#other-seat")
+    assert "Bob" in ana.inner_text("#other-seat h2")
+    ana.click("#back-to-game")
+    ana.wait_for_url(re.compile(rf"/g/{game}$"))
+    ana.wait_for_selector("#act-throw")
+    assert ana.get_attribute("#seat-1", "data-taken") == "false"
+    ana.goto(links["invite-1"])
+    ana.click("#take-seat")  # both seats on this phone, as asked
+    ana.wait_for_url(re.compile(rf"/g/{game}$"))
+    ana.wait_for_selector("#seat-1[data-taken=true]")
+    bob = new_page()  # a browser with no seat of the game is seated at once, as before
+    bob.goto(links["invite-1"])
+    bob.wait_for_url(re.compile(rf"/g/{game}$"))
+
+
 def expected_loose_ticks(web: Server, game: str) -> list[int]:
     state = web.get(f"/api/games/{game}")
     return [s["loose_ticks"] for s in state["standing"]]

@@ -481,6 +481,10 @@ def test_seats_cannot_be_lost(server: Server) -> None:
     assert not shown[1]["joined"] and shown[1]["invite"]["url"] == f"/join/{codes[1]}"
     assert shown[2]["bot"] == "easy" and shown[2]["joined"] and shown[2]["invite"] is None
 
+    # What an invitation is for, taking nothing: Bob's seat is still free after it.
+    assert server.get(f"/api/join/{codes[1]}") == {"game": game, "seat": 1, "name": "Bob"}
+    listed = server.post(f"/api/games/{game}/seats", {"token": ana["token"]})
+    assert not listed["seats"][1]["joined"]
     first = server.post(f"/api/join/{codes[1]}")  # a chat app's browser
     second = server.post(f"/api/join/{codes[1]}")  # then the real one
     assert (
@@ -515,6 +519,7 @@ def test_seats_cannot_be_lost(server: Server) -> None:
         pass  # the second opening of the invitation told the seats too
     old = server.post(f"/api/join/{codes[1]}")
     assert old == {"status": 404, "error": "this invitation is unknown or was reissued"}
+    assert server.get(f"/api/join/{codes[1]}") == old
     stale = server.post(f"/api/games/{game}/seats", {"token": first["token"]})
     assert stale["status"] == 400
     again = server.post(f"/api/join/{new['code']}")

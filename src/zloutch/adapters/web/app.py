@@ -344,6 +344,13 @@ def create_app(
             hub.kick(created.game_id)
         return created_json(rooms, created, public_url)
 
+    @app.get("/api/join/{code}")
+    async def invitation(code: str) -> dict[str, Any]:
+        # What an invitation is for, taken by nothing: a page that holds another seat of
+        # the game asks before it takes this one too (a host tapping a friend's link).
+        row = await hub.writer.run(rooms.invited, code)  # the store, on its own thread
+        return {"game": row.game_id, "seat": row.seat, "name": row.name}
+
     @app.post("/api/join/{code}")
     async def join(code: str) -> dict[str, Any]:
         joined = await hub.writer.write(rooms.join, code)

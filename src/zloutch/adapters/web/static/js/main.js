@@ -1,9 +1,9 @@
 // The page's routes: / the lobby, /g/{game} the table (?watch to watch), /join/{code} and
 // /g/{game}/open/{code} the invitations (they seat this browser, then go to the table).
 
-import { holdSeat, postJSON } from "./api.js";
+import { getJSON, holdSeat, postJSON, seatsHeld } from "./api.js";
 import { h } from "./dom.js";
-import { LANGUAGES, chooseLanguage, lang, loadLanguage, t } from "./i18n.js";
+import { LANGUAGES, chooseLanguage, lang, loadLanguage, shownName, t } from "./i18n.js";
 import { showLobby } from "./lobby.js";
 import { Table } from "./table.js";
 
@@ -50,6 +50,45 @@ async function seatAndGo(main, path) {
   }
 }
 
+// An invitation opened where another seat of its game is held (a host who tapped a
+// friend's link to share it): asked first, for that seat would be taken from the friend.
+async function joinOrAsk(main, code) {
+  let invite = null;
+  try {
+    invite = await getJSON(`/api/join/${code}`);
+  } catch {
+    invite = null; // the join says what is wrong with the code
+  }
+  const held = invite ? Object.keys(seatsHeld(invite.game)).map(Number) : [];
+  if (!invite || !held.length || held.includes(invite.seat)) {
+    await seatAndGo(main, `/api/join/${code}`);
+    return;
+  }
+  const name = shownName(invite.name);
+  main.replaceChildren(
+    h(
+      "section",
+      { class: "card", id: "other-seat", role: "alert" },
+      h("h2", {}, t("The invitation for {name}", { name })),
+      h(
+        "p",
+        {},
+        t("This browser already plays another seat of this game. Send this link to {name}; take the seat here only to play both seats on this device.", { name }),
+      ),
+      h(
+        "div",
+        { class: "actions" },
+        h("a", { href: `/g/${invite.game}`, class: "button primary", id: "back-to-game" }, t("Back to my game")),
+        h(
+          "button",
+          { type: "button", id: "take-seat", onclick: () => seatAndGo(main, `/api/join/${code}`) },
+          t("Take {name}'s seat here", { name }),
+        ),
+      ),
+    ),
+  );
+}
+
 async function start() {
   await loadLanguage();
   document.title = t("Zloutch");
@@ -58,7 +97,7 @@ async function start() {
   const path = location.pathname;
   let match;
   if ((match = path.match(/^\/join\/([^/]+)$/))) {
-    await seatAndGo(main, `/api/join/${match[1]}`);
+    await joinOrAsk(main, match[1]);
   } else if ((match = path.match(/^\/g\/([^/]+)\/open\/([^/]+)$/))) {
     await seatAndGo(main, `/api/games/${match[1]}/open/${match[2]}`);
   } else if ((match = path.match(/^\/g\/([^/]+)$/))) {
