@@ -407,11 +407,12 @@ def bot_plays(
         )
     if solves.running(rules):
         return (
-            f"plays each turn for the most points until {model.spec} is solved (solving it now)",
+            # the game's words, not its model's spec (a page showed a spec of four options)
+            "plays each turn for the most points until the game is solved (solving it now)",
             True,
         )
     if not solves.ready(rules) and not game_solution_cached(model):
-        return f"plays each turn for the most points: {model.spec} is not solved yet", False
+        return "plays each turn for the most points: the game is not solved yet", False
     field = f", against the most dangerous of the {players - 1} opponents" if players > 2 else ""
     if model == rules:
         return f"plays to win, from the solved game{field}", False
