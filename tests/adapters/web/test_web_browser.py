@@ -953,8 +953,10 @@ def test_a_friend_seated_by_an_invitation_names_their_seat(
     assert bea.input_value("#my-name") == "Béa"
     bea.click("#keep-name")
     bea.wait_for_selector("#naming", state="detached")
-    # The host's own browser, opening the other invitation: not her own name, which is taken.
+    # The host's own browser, opening the other invitation: asked first (it plays a seat of
+    # this game), then not her own name, which is taken.
     ana.goto(links["invite-2"])
+    ana.click("#take-seat")
     ana.wait_for_selector("#naming")
     assert ana.input_value("#my-name") == "Player 3"
     # Two bots of one level stay two names on the page, as in the record.

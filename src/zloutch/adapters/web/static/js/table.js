@@ -812,7 +812,9 @@ export class Table {
       this.seat === null
         ? t("watching")
         : Object.keys(this.held).length > 1
-          ? t("seat {n}", { n: this.seat + 1 })
+          ? t("this device: seats {seats}", {
+              seats: Object.keys(this.held).map((n) => Number(n) + 1).sort((a, b) => a - b).join(", "),
+            })
           : t("you are {name} · seat {n}", { name: this.name(this.seat), n: this.seat + 1 });
     // The last round: the player to move needs to know before choosing to bank.
     const last =
