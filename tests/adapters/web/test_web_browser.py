@@ -232,6 +232,13 @@ def test_two_people_create_join_and_play_a_whole_game_watched(
     bob.click("#rematch")
     bob.wait_for_url(ana.url)
     ana.wait_for_selector("#seat-1[data-taken=true]", timeout=5000)
+    rematch = ana.url.rsplit("/", 1)[1]
+    ana.goto(web.base + "/")  # her games: the rematch says it is one (the same line, else)
+    ana.wait_for_function(
+        f"document.querySelector('#game-{rematch}')?.parentElement"
+        ".querySelector('.rematch-tag')?.textContent === 'rematch'"
+    )
+    assert ana.locator(f"#game-{game} ~ .rematch-tag").inner_text() == ""
 
 
 def test_a_refused_move_shows_its_reason(new_page: Callable[..., Any], web: Server) -> None:
@@ -399,6 +406,24 @@ def test_a_host_who_opens_a_friends_invitation_is_asked_before_taking_the_seat(
     bob = new_page()  # a browser with no seat of the game is seated at once, as before
     bob.goto(links["invite-1"])
     bob.wait_for_url(re.compile(rf"/g/{game}$"))
+
+
+def test_the_open_link_of_a_full_game_offers_to_watch_it(
+    new_page: Callable[..., Any], web: Server
+) -> None:
+    ana = new_page()
+    create_game(ana, web, people=("Ana", "", ""))
+    link = ana.input_value("#open-link")
+    for _ in range(2):
+        friend = new_page()
+        friend.goto(link)
+        friend.wait_for_selector("#status")
+    late = new_page()
+    late.goto(link)
+    late.wait_for_selector("#watch-game")
+    assert late.inner_text("[role=alert]") == "Every seat of this game is taken"
+    late.click("#watch-game")
+    late.wait_for_function("document.querySelector('#status')?.innerText.includes('watching')")
 
 
 def expected_loose_ticks(web: Server, game: str) -> list[int]:

@@ -444,12 +444,16 @@ class Lobby {
   gamesPanel() {
     const games = knownGames();
     if (!games.length) return "";
-    // Each game named by its rules, its players and whose turn it is, as the server says.
+    // Each game named by its rules, its players and whose turn it is, as the server says; a
+    // rematch says so (it had the same rules and players as its first game: the same line).
+    const tags = {};
     const items = games.map((g) => {
       const link = h("a", { href: `/g/${g}`, id: `game-${g}` }, t("a game ({id})", { id: g }));
       const about = h("span", { class: "about" });
+      tags[g] = h("span", { class: "tag rematch-tag" });
       getJSON(`/api/games/${g}`).then(
         (s) => {
+          if (s.rematch && tags[s.rematch]) tags[s.rematch].textContent = t("rematch");
           const names = s.seats.map((seat) => shownName(seat.name)).join(", ");
           link.textContent = `${s.rules} · ${names}`;
           about.textContent =
@@ -463,7 +467,7 @@ class Lobby {
         },
         () => (about.textContent = t("no longer on this server")),
       );
-      return h("li", {}, link, " ", about);
+      return h("li", {}, link, " ", tags[g], " ", about);
     });
     return h("section", { class: "card your-games" }, h("h2", {}, t("Your games")), h("ul", {}, items));
   }

@@ -43,9 +43,17 @@ async function seatAndGo(main, path) {
     }
     location.replace(`/g/${joined.game}`);
   } catch (error) {
+    // A game's open link names its game: with every seat taken, it can still be watched.
+    const game = path.match(/^\/api\/games\/([^/]+)\/open\//);
+    const said = String(error.message);
     main.replaceChildren(
-      h("p", { class: "error", role: "alert" }, error.message),
-      h("a", { href: "/", class: "button" }, t("Back to the lobby")),
+      h("p", { class: "error", role: "alert" }, said.charAt(0).toUpperCase() + said.slice(1)),
+      h(
+        "div",
+        { class: "actions" },
+        game ? h("a", { href: `/g/${game[1]}?watch`, class: "button primary", id: "watch-game" }, t("Watch")) : null,
+        h("a", { href: "/", class: "button" }, t("Back to the lobby")),
+      ),
     );
   }
 }
