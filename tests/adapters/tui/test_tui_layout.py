@@ -164,7 +164,11 @@ def test_a_dice_file_that_stops_matching_exits_2(tmp_path: Path) -> None:
             await keep(pilot, "1 1")
             await press(pilot, "t")
             await pilot.pause()
-            assert game_screen(pilot).stopped.startswith("error: test dice line 2")
+            screen = game_screen(pilot)
+            assert screen.stopped.startswith("error: test dice line 2")
+            # said once above the dice (the caption under it said it again)
+            caption = str(screen.query_one("#caption", Static).render())
+            assert caption == "The game stops here: s saves it, q quits"
             await press(pilot, "q")
             await pilot.pause()
 

@@ -87,8 +87,8 @@ def tray_view(session: Session, stopped: str) -> tuple[Dice, str, bool]:
     faces = tray_faces(state)
     dim = False
     bot = s.is_bot(t.player)
-    if stopped:
-        caption = stopped
+    if stopped:  # why: in the status line above, once
+        caption = "The game stops here: s saves it, q quits"
     elif phase is Phase.KEEP and bot:  # nothing for the person to select: the bot chooses
         caption = f"{name}'s throw: the bot chooses its keep"
     elif phase is Phase.KEEP:
