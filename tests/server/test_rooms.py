@@ -834,3 +834,41 @@ def test_an_entry_worded_with_old_names_is_worded_again() -> None:
     rooms.rename(game_id, tokens[0], "Anabel")
     room.entry_memo[(played.entry.seq, "en")] = stale  # made meanwhile, with the old names
     assert "Anabel throws" in entry_text(room, played)
+
+
+def test_an_undo_and_a_rematch_of_a_game_over_never_both_stand(
+    new_store: Callable[[], GameStore],
+) -> None:
+    """At a real table an undo reopens a game over until its rematch exists. Two processes
+    (or two requests) at once: the store orders them, whatever each one's memory says: an
+    undo after the rematch is refused, a rematch of a game played again waits for its end."""
+    one = Rooms(new_store())
+    game_id, tokens = seated(one, NewGame(ANA_BOB, rules="dix-mille(target=1000)", table_mode=True))
+    for action in ("throw", "roll 1 1 1 2 3", "keep 1 1 1", "bank"):
+        room = one.room(game_id)
+        assert isinstance(one.intent(game_id, tokens[0], room.version, action, action), Accepted)
+    two = Rooms(new_store())
+    stale = two.room(game_id)  # read before the rematch: no rematch in its memory
+    assert stale.over and stale.game.rematch is None
+    one.rematch(game_id, tokens[0])
+    answer = two.intent(game_id, tokens[1], stale.version, "u1", "undo")
+    assert isinstance(answer, Refused) and answer.code == "stale"
+    answer = two.intent(game_id, tokens[1], two.room(game_id).version, "u2", "undo")
+    assert isinstance(answer, Refused)
+    assert answer.reason == "the rematch has started: this game's result stands"
+    stored = two.store.game(game_id)
+    assert stored is not None and stored.status == "over"
+
+    # The other order: an undo plays the game again, then a rematch is asked for.
+    game_id, tokens = seated(one, NewGame(ANA_BOB, rules="dix-mille(target=1000)", table_mode=True))
+    for action in ("throw", "roll 1 1 1 2 3", "keep 1 1 1", "bank"):
+        room = one.room(game_id)
+        assert isinstance(one.intent(game_id, tokens[0], room.version, action, action), Accepted)
+    stale = two.room(game_id)
+    assert stale.over
+    room = one.room(game_id)
+    assert isinstance(one.intent(game_id, tokens[0], room.version, "u", "undo"), Accepted)
+    with pytest.raises(RoomError, match="the rematch waits for its end"):
+        two.rematch(game_id, tokens[1])
+    stored = one.store.game(game_id)
+    assert stored is not None and stored.status == "playing" and stored.rematch is None

@@ -137,7 +137,7 @@ def test_a_game_over_at_a_real_table_reopens_with_an_undo() -> None:
     assert again.state == room.state
 
 
-def test_a_game_over_stays_over_once_its_rematch_exists_or_with_computer_dice() -> None:
+def test_a_game_over_stays_over_once_its_rematch_exists() -> None:
     rooms = Rooms(MemoryStore())
     created = rooms.create(NewGame(ANA_BOB, rules="dix-mille(target=1000)", table_mode=True))
     tokens = {seat: rooms.join(code).token for seat, code in created.invites}

@@ -45,6 +45,7 @@ from zloutch.server import (
     name_clash,
     taken_name,
 )
+from zloutch.server.rows import REOPENED
 
 CHANNEL = "zloutch_log"
 GAMES_CHANNEL = "zloutch_games"
@@ -252,8 +253,8 @@ class SqlStore:
         if not entries:
             return
         changes: dict[str, Any] = {"updated_at": _utc(at)}
-        if over or reopens:
-            changes["status"] = "over" if over else "playing"
+        if over:
+            changes["status"] = "over"
         try:
             with self.engine.begin() as conn:
                 last = conn.execute(
@@ -262,6 +263,8 @@ class SqlStore:
                 if (last or 0) + 1 != entries[0].seq:
                     self._raise_duplicate(conn, game_id, entries)
                     raise StoreConflict()
+                if reopens and not over and not self._reopen(conn, game_id):
+                    raise StoreConflict()  # its rematch was stored first: its result stands
                 conn.execute(actions.insert(), [_entry_values(game_id, e) for e in entries])
                 conn.execute(games.update().where(games.c.id == game_id).values(**changes))
                 if self.postgres:
@@ -271,6 +274,18 @@ class SqlStore:
             with self.engine.connect() as conn:
                 self._raise_duplicate(conn, game_id, entries)
             raise StoreConflict() from None
+
+    @staticmethod
+    def _reopen(conn: Connection, game_id: str) -> bool:
+        """A game over played again (an undo at a real table), unless its rematch exists:
+        the row's lock orders this with ``create_rematch``'s claim, which wants it over.
+        Whether it was reopened."""
+        reopened = conn.execute(
+            games.update()
+            .where(games.c.id == game_id, games.c.rematch.is_(None))
+            .values(status="playing")
+        ).rowcount
+        return bool(reopened == 1)
 
     def append_many(self, batch: Sequence[Append]) -> list[Exception | None]:
         """Group commit: every game's entries in one transaction, so one write to disk
@@ -302,7 +317,6 @@ class SqlStore:
         rows: list[dict[str, Any]] = []
         notes: dict[str, int] = {}
         over: set[str] = set()
-        reopened: set[str] = set()
         for item in batch:
             if not item.entries:
                 outcomes.append(None)
@@ -322,6 +336,9 @@ class SqlStore:
             if last[game] + 1 != item.entries[0].seq:
                 outcomes.append(StoreConflict())
                 continue
+            if item.reopens and not item.over and not self._reopen(conn, game):
+                outcomes.append(StoreConflict())  # its rematch was stored first
+                continue
             outcomes.append(None)
             last[game] = notes[game] = item.entries[-1].seq
             for e in item.entries:
@@ -330,10 +347,8 @@ class SqlStore:
                     seen[(game, e.client_id)] = e.seq
             if item.over:
                 over.add(game)
-                reopened.discard(game)
             elif item.reopens:
-                reopened.add(game)
-                over.discard(game)
+                over.discard(game)  # played again (``_reopen``), after an end in this batch
         if not rows:
             return outcomes
         for start in range(0, len(rows), ROWS_A_STATEMENT):
@@ -341,10 +356,8 @@ class SqlStore:
         moment = _utc(max(item.at for item in items))
         written = sorted(notes)
         conn.execute(games.update().where(games.c.id.in_(written)).values(updated_at=moment))
-        for status, ids in (("over", over), ("playing", reopened)):
-            if ids:
-                where = games.c.id.in_(sorted(ids))
-                conn.execute(games.update().where(where).values(status=status))
+        if over:
+            conn.execute(games.update().where(games.c.id.in_(sorted(over))).values(status="over"))
         if self.postgres:
             conn.execute(
                 sa.text(
@@ -475,7 +488,11 @@ class SqlStore:
             with self.engine.begin() as conn:
                 claimed = conn.execute(
                     games.update()
-                    .where(games.c.id == old_id, games.c.rematch.is_(None))
+                    .where(
+                        games.c.id == old_id,
+                        games.c.rematch.is_(None),
+                        games.c.status == "over",  # not while an undo plays it again
+                    )
                     .values(rematch=game.id)
                 ).rowcount
                 if claimed == 1:
@@ -486,6 +503,8 @@ class SqlStore:
         except IntegrityError:
             pass  # the rematch_of constraint: another one was stored first
         stored = self.game(old_id)
+        if stored is not None and stored.rematch is None and stored.status == "playing":
+            raise RoomError(REOPENED)
         if stored is None or stored.rematch is None:
             raise RoomError(f"the rematch of {old_id} could not be stored")
         return stored.rematch

@@ -7,6 +7,7 @@ from dataclasses import replace
 from datetime import datetime
 
 from zloutch.server.rows import (
+    REOPENED,
     Append,
     DuplicateIntent,
     GameRow,
@@ -60,6 +61,8 @@ class MemoryStore:
                         raise DuplicateIntent(old.seq)
         if entries and entries[0].seq != len(log) + 1:
             raise StoreConflict()
+        if entries and reopens and not over and self.games[game_id].rematch is not None:
+            raise StoreConflict()  # its rematch was stored first: its result stands
         log.extend(entries)
         changes: dict[str, object] = {"updated_at": at}
         if over or reopens:
@@ -85,6 +88,8 @@ class MemoryStore:
         stored = self.games[old_id].rematch
         if stored is not None:
             return stored
+        if self.games[old_id].status != "over":
+            raise RoomError(REOPENED)
         self.create(game, seats, ())
         self.update_game(old_id, rematch=game.id)
         return game.id

@@ -65,6 +65,10 @@ class StoreUnavailableError(ZloutchError):
     """The database did not take a write (read-only, full, gone): nothing of it is stored."""
 
 
+REOPENED = "this game is played again (an undo took back its end): the rematch waits for its end"
+"""Why no rematch is made of a game an undo reopened (``GameStore.create_rematch``)."""
+
+
 class StoreConflict(Exception):
     """The next sequence number is taken: another process appended first."""
 
