@@ -31,7 +31,7 @@ from zloutch.app.session import (
     same_game,
 )
 from zloutch.engine import Keep, Throw
-from zloutch.engine.record import Record, dump_record, load_record
+from zloutch.engine.record import DiceCommitment, Record, dump_record, load_record
 
 SRC = Path(__file__).resolve().parents[2] / "src"
 
@@ -283,17 +283,45 @@ def test_a_save_never_overwrites_another_games_record(tmp_path: Path) -> None:
         check_record_path(str(path), new_game=True)  # a new game's --record: refused too
     check_record_path(str(path))  # a resumed game's: its own file, later
     assert free_record_path(str(path), second.record) == str(tmp_path / "zloutch-game-2.json")
-    assert free_record_path(str(path), first.record) == str(path)
+    assert free_record_path(str(path), first.record, first.own_files) == str(path)
+    # The same rules and players, begun alike: a second game is still another game.
+    third = Session.new("dix-mille", "Ana,Bob", dice=SeededDice(1))
+    third.play(third.read("throw"))
+    third.roll()
+    with pytest.raises(SessionError, match="holds another game"):
+        third.save(str(path))
+    resumed = Session.resume(path.read_text(), source=str(path))  # read from it: its own
+    resumed.save(str(path))
 
 
-def test_the_same_game_is_the_same_rules_players_and_the_start_of_the_moves() -> None:
-    game = Record("dix-mille", ("Ana", "Bob"), ("throw", "roll 1 2 3 4 6", "keep 1"))
+def test_computer_dice_tell_a_game_apart_by_their_commitment() -> None:
+    """Only a game's dice commitment (a random secret's) tells two games of the same rules
+    and players apart: without one, another record is never this game's."""
+    segment = DiceCommitment(commitment="ab" * 32, secret=None, seeds=(), first_throw=0)
+    game = Record(
+        "dix-mille", ("Ana", "Bob"), ("throw", "roll 1 2 3 4 6", "keep 1"), dice=(segment,)
+    )
     assert same_game(replace(game, actions=game.actions[:1]), game)
     assert same_game(game, replace(game, actions=game.actions[:2]))  # an undo since
-    assert same_game(replace(game, actions=()), replace(game, rules="farkle"))
+    assert same_game(replace(game, actions=()), replace(game, rules="farkle"))  # no move
+    other = replace(segment, commitment="cd" * 32)
+    assert not same_game(replace(game, dice=(other,)), game)  # begun alike, another game
+    assert not same_game(replace(game, dice=()), replace(game, dice=()))  # typed or seeded
     assert not same_game(replace(game, actions=("throw", "roll 1 1 3 4 6")), game)
     assert not same_game(replace(game, players=("Ana", "Cy")), game)
     assert not same_game(game, NEW_GAME)
+
+
+def test_a_free_record_name_is_numbered_before_its_suffix(tmp_path: Path) -> None:
+    game = Record("dix-mille", ("Ana", "Bob"))
+    taken = Record("dix-mille", ("Ana", "Bob"), ("throw",))
+    folder = tmp_path / "dir.v2"
+    folder.mkdir()
+    for name in ("game", "game.zl", "zloutch-game.json"):
+        (folder / name).write_text(dump_record(taken, taken.replay()))
+    assert free_record_path(str(folder / "game"), game) == str(folder / "game-2")
+    assert free_record_path(str(folder / "game.zl"), game) == str(folder / "game-2.zl")
+    assert free_record_path(str(folder / "new.json"), game) == str(folder / "new.json")
 
 
 def test_a_new_games_record_may_not_overwrite_a_game_on_the_command_line(tmp_path: Path) -> None:

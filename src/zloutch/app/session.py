@@ -10,6 +10,7 @@ the log ("Bob banks 650? No: a total ending in 50 cannot be banked (T-6)").
 
 from __future__ import annotations
 
+import os
 import random
 import stat
 import unicodedata
@@ -385,24 +386,45 @@ NEW_GAME = Record(rules="", players=())
 
 
 def same_game(saved: Record, game: Record) -> bool:
-    """Whether a saved record is this game's, at another moment (an earlier save, or a later
-    one before an undo): the same rules and players, one's moves the start of the other's."""
+    """Whether a saved record that no session of this game wrote or was read from is this
+    game's all the same (``Session.own_files`` are, whatever they hold): a record with no
+    move loses nothing; else only computer dice tell a game apart, by the commitment of
+    their secret (random, one a game), with the same rules and players and one's moves the
+    start of the other's. Two games of the same rules and players begin alike (``throw``,
+    often the same faces typed): with typed or seeded dice another record is never this
+    game's."""
     if not saved.actions:
         return True
     if (saved.rules, saved.players) != (game.rules, game.players):
+        return False
+    commitments = [
+        next((seg.commitment for seg in record.dice if isinstance(seg, DiceCommitment)), None)
+        for record in (saved, game)
+    ]
+    if commitments[0] is None or commitments[0] != commitments[1]:
         return False
     shorter = min(len(saved.actions), len(game.actions))
     return saved.actions[:shorter] == game.actions[:shorter]
 
 
-def free_record_path(base: str, game: Record) -> str:
+def own_key(path: str) -> str:
+    """How ``Session.own_files`` knows a file, however it is named (a link, ``./``)."""
+    try:
+        return os.path.realpath(path)
+    except ValueError:  # a NUL byte: no file has this name (the write says so)
+        return path
+
+
+def free_record_path(base: str, game: Record, own: set[str] | frozenset[str] = frozenset()) -> str:
     """``base``, or ``base`` numbered (``zloutch-game-2.json``...), the first that is free or
-    this game's own record: what a save dialog offers (nothing else's to overwrite)."""
-    stem, dot, suffix = base.rpartition(".")
-    if not dot:
-        stem, suffix = base, ""
+    this game's own record (``own``: ``Session.own_files``): what a save dialog offers
+    (nothing else's to overwrite)."""
+    folder, name = os.path.split(base)
+    stem, suffix = Path(name).stem, Path(name).suffix
     for n in range(1, 1000):
-        path = base if n == 1 else f"{stem}-{n}{dot}{suffix}"
+        path = base if n == 1 else os.path.join(folder, f"{stem}-{n}{suffix}")
+        if own_key(path) in own:
+            return path
         try:
             refuse_non_record(path, path, game)
         except SessionError:
@@ -494,8 +516,9 @@ class Session:
         """Where the record is kept on disk after every action (``record_to``); None: nowhere."""
         self.record_error: str | None = None
         """Why the last write to ``record_path`` failed (None: it did not)."""
-        self._written: str | None = None
-        """The file this session last wrote its record to (a record: written again freely)."""
+        self.own_files: set[str] = set()
+        """The files (real paths) this game's record was read from or written to by this
+        session: written again freely, whatever they hold now (``same_game`` judges others)."""
         self.closed = False
         """The game stopped here (``close``): its dice secret is in the record, no more moves."""
         self._reveal_if_over()
@@ -556,14 +579,17 @@ class Session:
         return session
 
     @classmethod
-    def resume(cls, text: str, *, dice: DiceSource | None = None) -> Session:
+    def resume(
+        cls, text: str, *, dice: DiceSource | None = None, source: str | None = None
+    ) -> Session:
         """A saved game, replayed through the engine, that goes on from its next throw.
 
         Its dice: ``dice`` when given (``--dice``, ``--seed``); real dice at a table; the
         record's seed when it was asked for (``--seed``, record version 4); else computer
         dice from a new secret, nobody can know them. A change of dice starts a new segment
         of the record's dice at the next throw. A record of a rule file that does not keep
-        its text (version 3 and before) keeps it from now on.
+        its text (version 3 and before) keeps it from now on. ``source``: the file the text
+        was read from (the game's own, ``own_files``).
         """
         record, state = load_record(text)
         if record.rules_toml is None:
@@ -581,6 +607,8 @@ class Session:
         if state.phase is not Phase.OVER:  # an ended game throws no more: its dice stay
             record = replace(record, dice=_segments_from(record, dice.segment(throws), throws))
         session = cls(record, state, dice)
+        if source is not None:  # the file it was read from is its own to write back to
+            session.own_files.add(own_key(source))
         session.log.append(
             LogEntry(f"game resumed after {len(record.actions)} actions", kind="note")
         )
@@ -777,13 +805,13 @@ class Session:
         before the program stops playing the game, with the dice secret; once it is
         written the session is closed (``close``)."""
         text = dump_record(self._revealed() if closing else self.record, self.state)
-        if path != self._written:
+        if own_key(path) not in self.own_files:
             refuse_non_record(path, f"cannot write {shown(path)}", self.record)
         try:
             write_atomically(path, text)
         except ZloutchError as exc:
             raise SessionError(str(exc)) from None
-        self._written = path
+        self.own_files.add(own_key(path))
         if closing:
             self.close()
 

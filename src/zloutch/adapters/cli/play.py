@@ -151,7 +151,7 @@ def open_session(
                 "--resume goes on with the saved game, its rules and its players: "
                 "leave out --rules and --players"
             )
-        session = Session.resume(read_text(resume, "record"), dice=dice)
+        session = Session.resume(read_text(resume, "record"), dice=dice, source=resume)
         if table_mode and not session.state.table_mode:
             raise SessionError(
                 f"--resume {shown(resume)}: this game is played with computer dice; it cannot "
@@ -185,7 +185,14 @@ def run_game(
 ) -> None:
     """``zloutch play`` and ``zloutch table``: check every flag, then start the game."""
     from zloutch.app.dice import choose_dice
-    from zloutch.app.session import DEFAULT_PACE, SessionError, check_record_path, pace_refusal
+    from zloutch.app.files import shown
+    from zloutch.app.session import (
+        DEFAULT_PACE,
+        SessionError,
+        check_record_path,
+        pace_refusal,
+        refuse_non_record,
+    )
 
     with user_errors():
         why = None if pace is None else pace_refusal(pace)
@@ -218,6 +225,9 @@ def run_game(
             resume=resume,
             ask=not plain,
         )
+        if session is not None and resume is not None and record_path is not None:
+            # --record FILE of a resumed game: refused now if it holds another game
+            refuse_non_record(record_path, f"--record {shown(record_path)}", session.record)
     if piped:  # said once every flag and file is known to be good
         typer.echo("note: not a terminal: the game goes on in lines of text (--plain)", err=True)
     if plain:

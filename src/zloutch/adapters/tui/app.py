@@ -16,7 +16,7 @@ from zloutch.adapters.tui.newgame import NewGameScreen
 from zloutch.adapters.tui.screens import EndScreen, QuitScreen, SaveScreen
 from zloutch.adapters.tui.table import GameScreen
 from zloutch.app.dice import DiceSource
-from zloutch.app.session import DEFAULT_PACE, Session, free_record_path
+from zloutch.app.session import DEFAULT_PACE, Session, free_record_path, own_key
 from zloutch.rules import ZloutchError
 
 DEFAULT_RECORD = "zloutch-game.json"
@@ -66,6 +66,8 @@ class ZloutchApp(App[int]):
         file it was last saved to. The session writes it there after every move."""
         if config.session is not None and self.record_path is None:
             self.record_path = config.resume_path  # a resumed game saves back where it was
+        if config.session is not None and config.resume_path is not None:
+            config.session.own_files.add(own_key(config.resume_path))  # its own file
         self.resume_path = config.resume_path
         """The file this game was resumed from (the save dialog offers it first)."""
         self.exit_code = 0
@@ -133,6 +135,11 @@ class ZloutchApp(App[int]):
     def start_game(self, session: Session) -> None:
         """Leave the new-game screen for the table."""
         self.session = session
+        if self.record_path is not None:  # --record holding the last game: kept beside it
+            kept = free_record_path(self.record_path, session.record, session.own_files)
+            if kept != self.record_path:
+                self.notify(f"{self.record_path} keeps the last game: this one goes to {kept}")
+                self.record_path = kept
         session.record_to(self.record_path)
         if self.config.background_solves:
             session.solve_in_background()
@@ -171,8 +178,10 @@ class ZloutchApp(App[int]):
     def unsaved(self) -> bool:
         """Whether quitting now would lose moves (``--record`` writes them by itself)."""
         session = self.session
-        if session is None or self.record_path is not None:
+        if session is None:
             return False
+        if self.record_path is not None and session.record_error is None:
+            return False  # on disk after every move
         return bool(session.record.actions) and self.saved_at != len(session.record.actions)
 
     def action_save_game(self, then_quit: bool = False) -> None:
@@ -201,7 +210,7 @@ class ZloutchApp(App[int]):
         default = (
             self.record_path
             or self.resume_path
-            or free_record_path(DEFAULT_RECORD, session.record)  # never another game's
+            or free_record_path(DEFAULT_RECORD, session.record, session.own_files)
         )
         self.push_screen(SaveScreen(default), write)
 
