@@ -540,11 +540,54 @@ def test_a_new_game_never_overwrites_the_last_games_save(tmp_path: Path) -> None
     assert state.names == ("Ana", "Bob") and state.phase is Phase.OVER
 
 
+@pytest.mark.slow  # a long app run (2 to 5 s): .ci/run runs it with -m slow
+def test_a_new_games_record_goes_beside_the_last_games_record(tmp_path: Path) -> None:
+    """With --record, a new game from the end screen (the same rules and players, offered
+    again) wrote over the last game's record; it is kept beside it now, and said."""
+    record = tmp_path / "rec.json"
+    app = make_app(SHORT, "Ana,Bob", "1 1 1 2 3", record_path=str(record))
+
+    async def play() -> None:
+        async with app.run_test(size=SIZE) as pilot:
+            await press(pilot, "t")
+            await keep(pilot, "1 1 1")
+            await press(pilot, "b")
+            assert isinstance(app.screen, EndScreen)
+            await press(pilot, "n", "enter", "t")
+            assert isinstance(app.screen, GameScreen)
+            assert app.record_path == str(tmp_path / "rec-2.json")
+            assert "rec.json keeps the last game" in " ".join(n.message for n in app._notifications)
+            assert not app.unsaved()
+
+    run(play)
+    _, first = load_record(record.read_text())
+    assert first.phase is Phase.OVER
+    second, _ = load_record((tmp_path / "rec-2.json").read_text())
+    assert second.actions[:1] == ("throw",)
+
+
+def test_a_new_game_offers_the_last_games_bots_by_name_too() -> None:
+    """bot:greedy is no level of the new-game screen's list: offering it again stopped the
+    app (a value its list did not hold)."""
+    app = make_app(SHORT, "Ana,bot:greedy,bot:threshold:300")
+
+    async def play() -> None:
+        async with app.run_test(size=SIZE) as pilot:
+            app.action_new_game()
+            await pilot.pause()
+            assert isinstance(app.screen, NewGameScreen)
+            assert app.screen.players() == "Ana,bot:greedy,bot:threshold:300"
+            assert app.screen.spec() == SHORT
+
+    run(play)
+
+
 def resumed_app(tmp_path: Path) -> ZloutchApp:
     record = tmp_path / "game.json"
     session = Session.new("dix-mille", "Ana,Bob", dice=ScriptedDice.from_text("6 6 6 4 2", "d"))
     session.act(Throw())
     session.roll()
+    record.unlink(missing_ok=True)  # a game of its own each time (not a save of the last)
     session.save(str(record))
     resumed = Session.resume(record.read_text())
     return ZloutchApp(AppConfig(session=resumed, pace=0, resume_path=str(record)))
@@ -713,7 +756,9 @@ def test_table_mode_faces_of_the_wrong_size_throw_nothing() -> None:
             await pilot.press("9")
             await pilot.pause()
             assert faces.value == "123"
-            assert "A die has no 9: its faces are 1 to 6" in [n.message for n in app._notifications]
+            assert "'9' is not a die face: faces are 1 to 6" in [
+                n.message for n in app._notifications
+            ]
             await pilot.press("4", "5", "enter")
             assert app.session.state.turn.throw == (1, 2, 3, 4, 5) and faces.value == ""
 

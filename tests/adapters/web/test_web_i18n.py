@@ -266,7 +266,7 @@ def test_every_option_meaning_and_preset_summary_is_translated(lang: str) -> Non
 
 
 COMBINATION_SPECS = (
-    *PRESETS,
+    *PRESETS,  # charentaise's full house: three x pair
     "farkle(six_of_a_kind_as_three_pairs,six_of_a_kind_as_two_triplets)",
     "dix-mille(full_house=sum)",
     "dix-mille(full_house=times)",
@@ -295,8 +295,9 @@ def test_the_rules_panels_combinations_are_listed_and_translated(lang: str) -> N
             for key in ("name", "note"):
                 if row[key]:
                     assert_translated(row[key], lang, french=translated[key])
-            if not any(ch.isdigit() for ch in row["dice"]):
-                assert_translated(row["dice"], lang, french=translated["dice"])
+            for key in ("dice", "points"):  # faces and figures as they are, words translated
+                if any(ch.isalpha() for ch in row[key]):
+                    assert_translated(row[key], lang, french=translated[key])
 
 
 def test_a_preset_title_is_translated_where_french_says_it_otherwise() -> None:

@@ -157,7 +157,10 @@ class NewGameScreen(Screen[None]):
                         disabled=kind != PERSON,
                         compact=True,
                     )
-                    yield Select(KINDS, value=kind, allow_blank=False, id=f"kind-{i}", compact=True)
+                    # A bot by name (bot:greedy, bot:threshold:300, from the command line):
+                    # a choice of its own in its row, as the last game had it.
+                    kinds = KINDS if kind in dict(KINDS).values() else (*KINDS, (kind, kind))
+                    yield Select(kinds, value=kind, allow_blank=False, id=f"kind-{i}", compact=True)
             with Horizontal(classes="row"):
                 yield Button("+ player (ctrl+n)", id="add", compact=True)
                 yield Button("- player (ctrl+d)", id="remove", compact=True)

@@ -50,7 +50,7 @@ from zloutch.engine import (
     Throw,
 )
 from zloutch.engine.events import Bumped, Crossed
-from zloutch.rules import ZloutchError
+from zloutch.rules import ZloutchError, parse_dice
 
 if TYPE_CHECKING:
     from zloutch.adapters.tui.app import ZloutchApp
@@ -626,7 +626,10 @@ class FacesInput(Input):
         if event.is_printable and event.character not in self.FACE_KEYS:
             event.prevent_default()
             if event.character is not None and event.character.isdigit():
-                self.notify(f"A die has no {event.character}: its faces are 1 to 6")
+                try:  # the rules' own words for a face no die has
+                    parse_dice([event.character])
+                except ZloutchError as exc:
+                    self.notify(_capital(str(exc)))
 
 
 def _capital(text: str) -> str:

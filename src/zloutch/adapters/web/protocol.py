@@ -322,7 +322,7 @@ def rules_json(rules: RuleSet, lang: str = "en") -> dict[str, Any]:
             {
                 "name": translate(name, lang),
                 "dice": translate(dice, lang),
-                "points": points,
+                "points": translate(points, lang),  # a formula in words too: three x pair
                 "note": translate(note, lang),
             }
             for name, dice, points, note in combination_rows(rules)[len(rules.scoring.singles) :]

@@ -1274,7 +1274,7 @@ export class Table {
         { class: "sheet-scroll" },
         h(
           "table",
-          { class: players.length >= 5 ? "sheet many" : "sheet", id: "sheet" },
+          { class: players.length >= 6 ? "sheet many" : "sheet", id: "sheet" },
           h("thead", {}, h("tr", {}, head)),
           h("tbody", {}, body),
           h("tfoot", {}, h("tr", {}, foot)),
