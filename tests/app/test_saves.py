@@ -336,3 +336,22 @@ def test_a_new_games_record_may_not_overwrite_a_game_on_the_command_line(tmp_pat
     assert again.exit_code == 2
     assert "holds another game (dix-mille; Ana, Bob; 4 moves)" in again.output
     assert saved.read_text() == before
+
+
+def test_a_resumed_games_other_record_file_is_checked_before_the_game(tmp_path: Path) -> None:
+    """--resume A --record B, with B another game's: refused at once (the game was played
+    to its end, then said it could not write its record)."""
+    dice = tmp_path / "dice.txt"
+    dice.write_text("6 6 6 4 2\n")
+    first, second = tmp_path / "a.json", tmp_path / "b.json"
+    for path in (first, second):
+        args = ["play", "--plain", "-p", "Ana,Bob", "--record", str(path), "--dice", str(dice)]
+        assert CliRunner().invoke(app, args, input="throw\n").exit_code == 0
+    before = second.read_text()
+    args = ["play", "--plain", "--resume", str(first), "--record", str(second)]
+    result = CliRunner().invoke(app, args, input="keep 6 6 6\n")
+    assert result.exit_code == 2
+    assert f"--record {second}: the file holds another game" in result.output
+    assert second.read_text() == before
+    again = CliRunner().invoke(app, [*args[:4], "--record", str(first)], input="quit\n")
+    assert again.exit_code == 0  # its own file: written back

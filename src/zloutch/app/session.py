@@ -798,6 +798,13 @@ class Session:
         self._keep_record()
         return removed
 
+    def check_file(self, path: str, where: str) -> None:
+        """Refuse to write this game's record to ``path`` where that would lose something:
+        a file that is no record, or another game's (``refuse_non_record``); this game's
+        own files (``own_files``) are written over freely."""
+        if own_key(path) not in self.own_files:
+            refuse_non_record(path, where, self.record)
+
     def save(self, path: str, *, closing: bool = False) -> None:
         """Write the game record (JSON) to a file, whole or not at all (the file that was
         there stays as it was when the write fails). A file that exists and is not a game
@@ -805,8 +812,7 @@ class Session:
         before the program stops playing the game, with the dice secret; once it is
         written the session is closed (``close``)."""
         text = dump_record(self._revealed() if closing else self.record, self.state)
-        if own_key(path) not in self.own_files:
-            refuse_non_record(path, f"cannot write {shown(path)}", self.record)
+        self.check_file(path, f"cannot write {shown(path)}")
         try:
             write_atomically(path, text)
         except ZloutchError as exc:

@@ -191,7 +191,6 @@ def run_game(
         SessionError,
         check_record_path,
         pace_refusal,
-        refuse_non_record,
     )
 
     with user_errors():
@@ -227,7 +226,7 @@ def run_game(
         )
         if session is not None and resume is not None and record_path is not None:
             # --record FILE of a resumed game: refused now if it holds another game
-            refuse_non_record(record_path, f"--record {shown(record_path)}", session.record)
+            session.check_file(record_path, f"--record {shown(record_path)}")
     if piped:  # said once every flag and file is known to be good
         typer.echo("note: not a terminal: the game goes on in lines of text (--plain)", err=True)
     if plain:
