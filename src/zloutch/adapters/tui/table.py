@@ -136,6 +136,7 @@ class GameScreen(Screen[None]):
     GameScreen #typed Input { width: 1fr; max-width: 48; }
     GameScreen #typed Horizontal { height: auto; }
     GameScreen #typed Button { min-width: 5; margin-right: 1; }
+    GameScreen.narrow #typed Button { min-width: 3; }
     GameScreen #hint { height: auto; max-height: 80%; margin-bottom: 1; display: none; }
     GameScreen #hint.shown { display: block; }
     GameScreen #log {
