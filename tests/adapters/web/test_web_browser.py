@@ -426,6 +426,38 @@ def test_the_open_link_of_a_full_game_offers_to_watch_it(
     late.wait_for_function("document.querySelector('#status')?.innerText.includes('watching')")
 
 
+def test_a_keyboard_alone_plays_and_opens_every_fold_out(
+    new_page: Callable[..., Any], web: Server
+) -> None:
+    """Enter on a fold-out threw the dice (the page's Enter took it); a keep's spoken name
+    dropped its warning; after Throw the focus fell to the page; the language list
+    reloaded the page at the first arrow; a refusal was spoken again at every drawing."""
+    phone = new_page()
+    create_game(phone, web, preset="dix-mille", target=1000, real_dice=True)
+    phone.click("#go-table")
+    phone.wait_for_selector("#act-throw:enabled")
+    before = version(phone)
+    phone.focus("#rules-summary")
+    phone.keyboard.press("Enter")
+    phone.wait_for_selector("#rules-panel[open]")
+    assert version(phone) == before and phone.get_attribute("#status", "data-phase") == "start"
+    phone.focus("#act-throw")
+    phone.keyboard.press("Enter")
+    phone.wait_for_function(f"Number(document.querySelector('#status').dataset.version) > {before}")
+    phone.wait_for_function("document.activeElement && document.activeElement !== document.body")
+    roll_real(phone, 1, 1, 1, 5, 2)  # 1 1 1 5 passes 1000 (T-9), 1 1 1 lands on it
+    names = phone.locator("button.keep").evaluate_all("bs => bs.map(b => b.ariaLabel)")
+    assert "keep 1 1 1 for 1000, lands on 1000: bank it to win" in names
+    assert any(n.startswith("keep 1 1 1 5 for 1050, passes 1000") for n in names), names
+    phone.keyboard.press("b")  # refused: nothing kept
+    phone.wait_for_selector("#notice")
+    assert phone.get_attribute("#notice", "role") is None  # the live log says it, once
+    phone.focus("#language")
+    phone.keyboard.press("ArrowDown")
+    phone.wait_for_timeout(300)
+    assert phone.get_attribute("html", "lang") == "en"  # not reloaded in French
+
+
 def expected_loose_ticks(web: Server, game: str) -> list[int]:
     state = web.get(f"/api/games/{game}")
     return [s["loose_ticks"] for s in state["standing"]]

@@ -10,17 +10,29 @@ import { Table } from "./table.js";
 const NAMES = { en: "English", fr: "Français" };
 
 function header() {
+  const apply = (code) => {
+    if (code === lang()) return;
+    chooseLanguage(code);
+    const url = new URL(location.href);
+    url.searchParams.delete("lang");
+    location.replace(url.toString());
+  };
+  // By the keyboard, an arrow only moves through the languages (it reloaded the page at the
+  // first press): Enter, or leaving the list, applies the one chosen.
+  let byKey = false;
   const select = h(
     "select",
     {
       id: "language",
       "aria-label": t("Language"),
-      onchange: (e) => {
-        chooseLanguage(e.target.value);
-        const url = new URL(location.href);
-        url.searchParams.delete("lang");
-        location.replace(url.toString());
+      onkeydown: (e) => {
+        if (e.key === "Enter") apply(e.target.value);
+        else byKey = true;
       },
+      onchange: (e) => {
+        if (!byKey) apply(e.target.value);
+      },
+      onblur: (e) => apply(e.target.value),
     },
     LANGUAGES.map((code) => h("option", { value: code, selected: code === lang() }, NAMES[code])),
   );

@@ -546,9 +546,11 @@ export class Table {
       return;
     }
     if (e.key === "Enter" || e.key === " ") {
-      // A focused button or link does its own thing, except that Enter on a die keeps.
+      // Enter and Space are the game's only on the page itself (and Enter on a die keeps):
+      // any focused control does its own thing (a fold-out opens; it threw the dice).
       const onDie = target && target.classList && target.classList.contains("die");
-      if (target && (target.tagName === "BUTTON" || target.tagName === "A") && !(onDie && e.key === "Enter")) return;
+      const onPage = !target || target === document.body || target === document.documentElement || target.tagName === "MAIN";
+      if (!onPage && !(onDie && e.key === "Enter")) return;
       e.preventDefault();
       if (typing) this.sendRoll();
       else if (s.phase === "keep") this.keepSelected();
@@ -632,6 +634,13 @@ export class Table {
       if (this.state.version === version) {
         this.hint = hint;
         this.render();
+        // Said once it is in (the panel is drawn again at every move: no live region there).
+        if (this.hintOpen && hint.values && hint.values.length) {
+          const best = hint.values[0];
+          const win = hint.objective === "win probability";
+          const value = win ? percent(best.value, hint.digits ?? 1) : number(best.value, hint.digits ?? 1);
+          announce(t("Hint: {action} is best ({value})", { action: best.words, value }));
+        }
       }
     } catch (error) {
       this.hint = { error: error.message };
@@ -689,10 +698,25 @@ export class Table {
     this.main.replaceChildren(...parts.filter(Boolean));
     const log = document.getElementById("log");
     if (log) log.scrollTop = log.scrollHeight;
-    if (active) {
-      const element = document.getElementById(active);
-      if (element) element.focus({ preventScroll: true });
-      if (element && caret && element.setSelectionRange) element.setSelectionRange(...caret);
+    // The keyboard's place kept: the element focused before, by its id; where it is gone or
+    // disabled (Throw pressed: every button waits for the answer), the first control of the
+    // felt that can act, now or at a later drawing (the focus fell to the page, and a
+    // keyboard user had to find the table again after each move).
+    const wanted = active || (was === document.body ? this.focusWanted : null);
+    if (wanted) {
+      const element = document.getElementById(wanted);
+      if (element && !element.disabled) {
+        element.focus({ preventScroll: true });
+        if (caret && element.setSelectionRange) element.setSelectionRange(...caret);
+        this.focusWanted = null;
+      } else if (element || (was && was.closest && was.closest(".felt")) || this.focusWanted) {
+        this.focusWanted = wanted;
+        const next = this.main.querySelector(".felt button:not(:disabled)");
+        if (next) {
+          next.focus({ preventScroll: true });
+          this.focusWanted = null;
+        }
+      }
     }
   }
 
@@ -825,17 +849,23 @@ export class Table {
       "div",
       { class: "status", id: "status", role: "status", "data-version": s.version, "data-phase": s.phase },
       h("strong", {}, text),
+      " ", // read as words apart ("Your turn, Ana" then "you are Ana"), not run together
       last,
+      last ? " " : null,
       h("span", { class: "role" }, role, s.table_mode ? " · " : "", s.table_mode ? t("real dice") : ""),
     );
   }
 
   noticeBar() {
     if (!this.notice) return null;
+    // Spoken once: a refusal by the live log already ("Refused: ..."), another notice as an
+    // alert the first time it is drawn (the page is drawn again at every move and die).
+    const speak = this.notice.kind !== "refused" && !this.notice.spoken;
+    this.notice.spoken = true;
     return h(
       "p",
-      { class: `notice ${this.notice.kind}`, role: "alert", id: "notice" },
-      this.notice.kind === "refused" ? "✗ " : "",
+      { class: `notice ${this.notice.kind}`, role: speak ? "alert" : null, id: "notice" },
+      this.notice.kind === "refused" ? h("span", { "aria-hidden": "true" }, "✗ ") : "",
       this.notice.text,
     );
   }
@@ -1033,26 +1063,34 @@ export class Table {
               return h(
                 "li",
                 {},
-                h(
-                  "button",
-                  {
-                    type: "button",
-                    id: `keep-${i}`,
-                    class: `keep${exact ? " exact" : ""}`,
-                    disabled: !mine || this.waiting(),
-                    "aria-label": t("keep {dice} for {points}", { dice: k.dice.join(" "), points: k.points }),
-                    onclick: this.tapped(() => this.send(`keep ${k.dice.join(" ")}`)),
-                  },
-                  h("span", { class: "keep-dice" }, k.dice.join(" ")),
-                  h("span", { class: "points" }, k.points),
-                  k.full_hand ? h("span", { class: "tag" }, t("full hand")) : null,
-                  k.lands ? h("span", { class: "tag ok" }, t("lands on {target}: bank it to win", { target: s.target })) : null,
-                  k.passes ? h("span", { class: "tag warn" }, t("passes {target}: the turn is lost", { target: s.target })) : null,
-                  k.strands
-                    ? h("span", { class: "tag warn" }, t("lands on {target} with dice to throw again: any score then passes it", { target: s.target }))
-                    : null,
-                  exact ? h("span", { class: "tag" }, t("your selection")) : null,
-                ),
+                (() => {
+                  // What each tag says is in the button's spoken name too (a screen reader
+                  // heard "keep 1 1 1 for 1000", never "passes 1000: the turn is lost").
+                  const tags = [
+                    k.full_hand ? ["tag", t("full hand")] : null,
+                    k.lands ? ["tag ok", t("lands on {target}: bank it to win", { target: s.target })] : null,
+                    k.passes ? ["tag warn", t("passes {target}: the turn is lost", { target: s.target })] : null,
+                    k.strands
+                      ? ["tag warn", t("lands on {target} with dice to throw again: any score then passes it", { target: s.target })]
+                      : null,
+                    exact ? ["tag", t("your selection")] : null,
+                  ].filter(Boolean);
+                  const name = [t("keep {dice} for {points}", { dice: k.dice.join(" "), points: k.points }), ...tags.map(([, words]) => words)];
+                  return h(
+                    "button",
+                    {
+                      type: "button",
+                      id: `keep-${i}`,
+                      class: `keep${exact ? " exact" : ""}`,
+                      disabled: !mine || this.waiting(),
+                      "aria-label": name.join(", "),
+                      onclick: this.tapped(() => this.send(`keep ${k.dice.join(" ")}`)),
+                    },
+                    h("span", { class: "keep-dice" }, k.dice.join(" ")),
+                    h("span", { class: "points" }, k.points),
+                    tags.map(([cls, words]) => h("span", { class: cls }, words)),
+                  );
+                })(),
               );
             }),
           )
@@ -1188,7 +1226,7 @@ export class Table {
                 h(
                   "tr",
                   { class: i === 0 ? "best" : "", "data-action": v.action },
-                  h("td", {}, v.words, i === 0 ? h("span", { class: "tag" }, t("best")) : null),
+                  h("td", {}, v.words, i === 0 ? [" ", h("span", { class: "tag" }, t("best"))] : null),
                   h("td", { class: "num" }, shown(v.value)),
                 ),
               ),
@@ -1362,7 +1400,7 @@ export class Table {
           this.rulesOpen = e.target.open;
           this.keepPanels();
         } },
-        h("summary", {}, h("h3", { class: "inline" }, t("The rules"))),
+        h("summary", { id: "rules-summary" }, h("h3", { class: "inline" }, t("The rules"))),
         h("p", { class: "summary" }, r.changed.length ? t("As shipped: {summary}", { summary: r.summary }) : r.summary),
         r.changed.length
           ? h("p", { class: "changed", id: "rules-changed" }, t("Changed for this game:"), " ", h("code", {}, r.changed.map((o) => `${o.option}=${o.value}`).join(",")))
@@ -1392,7 +1430,14 @@ export class Table {
           : null,
         h("h4", {}, t("In play")),
         h("ul", { class: "rule-list", id: "rules-in-play" }, r.in_play.map(row)),
-        h("details", {}, h("summary", {}, t("Switched off ({n})", { n: r.off.length })), h("ul", { class: "rule-list" }, r.off.map(row))),
+        // An id for the summary and the open state kept: a redraw (every move) closed it and
+        // took the keyboard's focus off it.
+        h(
+          "details",
+          { id: "rules-off", open: Boolean(this.offOpen), ontoggle: (e) => (this.offOpen = e.target.open) },
+          h("summary", { id: "rules-off-summary" }, t("Switched off ({n})", { n: r.off.length })),
+          h("ul", { class: "rule-list" }, r.off.map(row)),
+        ),
       ),
     );
   }
@@ -1441,7 +1486,15 @@ export class Table {
         const label = mine ? t("Your link, for another device") : t("Invitation for {name}", { name: seat.name });
         const row = h("ul", { class: "links" }, linkRow(`seat-link-${seat.seat}`, label, base + invite.url, { extra: again }));
         // A seat still to take shows its invitation; the others keep theirs folded.
-        links = seat.taken ? h("details", {}, h("summary", {}, t("link")), row) : row;
+        this.linksOpen = this.linksOpen || {};
+        links = seat.taken
+          ? h(
+              "details",
+              { open: Boolean(this.linksOpen[seat.seat]), ontoggle: (e) => (this.linksOpen[seat.seat] = e.target.open) },
+              h("summary", { id: `links-${seat.seat}` }, t("Link for {name}", { name: shownName(seat.name) })),
+              row,
+            )
+          : row;
       }
       return h("li", { class: "seat-row", id: `seat-${seat.seat}`, "data-taken": String(seat.taken) }, parts, links);
     });
