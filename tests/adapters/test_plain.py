@@ -404,8 +404,8 @@ def test_the_end_of_a_real_table_asks_for_an_undo_before_it_ends(tmp_path: Path)
     )  # fmt: skip
     assert code == 0
     assert output.count("Game over: Ana won.") == 1
-    assert "A throw typed wrong? undo takes back the last entry; Enter ends." in output
-    assert "Sorry: the game is over (undo takes back the last entry; Enter ends)." in output
+    assert "A throw typed wrong? undo takes back the last entry." in output
+    assert "Sorry: the game is over; Enter ends." in output
     assert "undone: bank" in output and "Ana banks 500" in output
     saved, state = load_record(record.read_text())
     assert saved.actions[-3:] == ("roll 2 3 5 5 5", "keep 5 5 5", "bank")
@@ -414,14 +414,36 @@ def test_the_end_of_a_real_table_asks_for_an_undo_before_it_ends(tmp_path: Path)
         "table", "--plain", "-r", "dix-mille(target=1000)", "-p", "Ana,Bob",
         stdin="1 1 1 2 3\nkeep 1 1 1\nbank\n",
     )  # fmt: skip
-    assert code == 0 and output.rstrip().endswith("Enter ends.\nundo or Enter>")
+    assert code == 0 and output.rstrip().endswith("undo or save FILE, or Enter to end>")
     dice = tmp_path / "dice.txt"
     dice.write_text("1 1 1 2 3\n")
     code, output = invoke(
         "play", "--plain", "-r", "dix-mille(target=1000)", "-p", "Ana,Bob", "--dice", str(dice),
         stdin="throw\nkeep 1 1 1\nbank\n",
     )  # fmt: skip
-    assert code == 0 and "Game over: Ana won." in output and "undo or Enter" not in output
+    assert (
+        code == 0 and "Game over: Ana won." in output and "undo" not in output.split("Game over")[1]
+    )
+    assert output.rstrip().endswith("save FILE, or Enter to end>")  # kept nowhere: offered
+
+
+def test_a_game_kept_nowhere_can_be_saved_at_its_end_and_reviewed(tmp_path: Path) -> None:
+    """The end of a game saved nowhere offers save FILE (it was gone, and zloutch review
+    could not grade it); a game kept by --record ends at once."""
+    dice = tmp_path / "dice.txt"
+    dice.write_text("1 1 1 2 3\n")
+    saved = tmp_path / "end.json"
+    args = ["play", "--plain", "-r", "dix-mille(target=1000)", "-p", "Ana,Bob", "--dice", str(dice)]
+    code, output = invoke(*args, stdin=f"throw\nkeep 1 1 1\nbank\nsave {saved}\n")
+    assert code == 0 and f"Record written to {saved}." in output
+    assert "The game is not saved: save FILE keeps it" in output
+    _, state = load_record(saved.read_text())
+    assert state.phase is Phase.OVER
+    code, output = invoke("review", str(saved))
+    assert code == 0 and "Ana" in output
+    kept = tmp_path / "kept.json"
+    code, output = invoke(*args, "--record", str(kept), stdin="throw\nkeep 1 1 1\nbank\n")
+    assert code == 0 and "save FILE" not in output.split("Game over")[1]
 
 
 def test_faces_alone_mean_a_keep_or_a_throw_of_real_dice() -> None:

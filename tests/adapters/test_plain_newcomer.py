@@ -134,6 +134,11 @@ def test_rules_prints_the_rules_with_their_ids() -> None:
     out, _, _ = play("rules\nq\n")
     assert "Combinations" in out and "T-7" in out and "entry" in out
     assert "Sorry" not in out
+    # In sentences, a line each: no box drawing read aloud, no meaning cut mid-line.
+    assert not any(ch in out for ch in "┏━│└─┃")
+    assert "  straight 1-5 (1 2 3 4 5): 1500." in out
+    assert "  3 of a kind: 1s 1000, 2s 200, 3s 300, 4s 400, 5s 500, 6s 600." in out
+    assert "  T-7 entry = 500: " in out
 
 
 def test_a_throw_that_wins_at_once_says_why() -> None:
@@ -159,7 +164,7 @@ def test_each_turn_says_the_others_scores_and_the_game_its_target() -> None:
     out, _, _ = play("throw\nq\n", throws="2 3 4 6 6")
     lines = out.splitlines()
     assert lines[1] == "The target: exactly 10,000 (G-2). Type help for the commands."
-    assert "The others: Bob 0." in lines
+    assert "The others: Bob: 0." in lines
 
 
 def test_after_a_hint_or_the_sheet_what_to_do_is_said_again() -> None:

@@ -20,8 +20,6 @@ from collections.abc import Callable, Iterator
 from types import FrameType
 from typing import TextIO
 
-from rich.console import Console
-
 from zloutch.app.dice import DiceExhaustedError, DiceFileError, count_dice
 from zloutch.app.hints import SOLVING_NOTE, hint_digits, hint_heading, shown_value
 from zloutch.app.match import Need
@@ -40,7 +38,13 @@ from zloutch.app.session import (
     standing_words,
     ticks_words,
 )
-from zloutch.console.render import format_target, ranking_rows, rules_renderables
+from zloutch.console.render import (
+    combination_rows,
+    format_target,
+    format_value,
+    ranking_rows,
+    summary_text,
+)
 from zloutch.engine import (
     Action,
     Bank,
@@ -54,7 +58,7 @@ from zloutch.engine import (
 from zloutch.engine.actions import WORDS as ACTION_WORDS
 from zloutch.engine.events import Thrown
 from zloutch.engine.game import takeover_busts
-from zloutch.rules import ZloutchError, format_dice
+from zloutch.rules import OPTIONS, ZloutchError, format_dice
 
 EXIT_OK = 0
 EXIT_ERROR = 2
@@ -223,13 +227,32 @@ def ending_lines(session: Session) -> list[str]:
 
 
 def rules_lines(state: GameState) -> list[str]:
-    """The rules of the game as ``zloutch rules show`` prints them (the full-screen app's
-    help), as plain lines."""
-    out = io.StringIO()
-    console = Console(file=out, width=100, color_system=None, highlight=False)
-    for renderable in rules_renderables(state.rules):
-        console.print(renderable)
-    return [line.rstrip() for line in out.getvalue().splitlines()]
+    """The rules of the game in sentences, a line each (what ``zloutch rules show`` draws
+    in tables: read aloud, its box drawing was noise and its meanings cut mid-line)."""
+    rules = state.rules
+    values = rules.option_values()
+    lines = [
+        f"{summary_text(rules).plain}.",
+        f"Dice: {rules.dice}. Target: {format_target(rules)} (G-2). Spec: {rules.spec}.",
+        "Combinations:",
+    ]
+    for name, dice, points, note in combination_rows(rules):
+        what = name if not dice or dice in name else f"{name} ({dice})"
+        lines.append(f"  {what}: {points}{'; ' + note if note else ''}.")
+    by_count: dict[int, list[str]] = {}
+    for (count, face), value in sorted(rules.kinds_values().items()):
+        shown = "wins at once (G-5)" if value == "win" else str(value)
+        by_count.setdefault(count, []).append(f"{face}s {shown}")
+    for count, faces in by_count.items():
+        lines.append(f"  {count} of a kind: {', '.join(faces)}.")
+    lines.append("Rules in play:")
+    acting = rules.acting_options()
+    for name in acting:
+        info = OPTIONS[name]
+        lines.append(f"  {info.rule} {name} = {format_value(values[name])}: {info.meaning}")
+    off = [name for name in OPTIONS if name not in acting]
+    lines.append(f"Switched off: {', '.join(off)}." if off else "Nothing switched off.")
+    return lines
 
 
 def entry_line(entry: LogEntry) -> str:
@@ -407,15 +430,25 @@ class PlainGame:
             self.show_log()
             need = s.need()
             if need is Need.OVER:
+                # The end: at a real table an undo (a winning throw typed wrong), and a game
+                # kept nowhere a save (else it is gone, and zloutch review cannot grade it).
+                can_undo = s.match.undo_refusal() is None
+                unsaved = self.record_path is None and self._saved != len(s.record.actions)
+                offers = [w for w, on in (("undo", can_undo), ("save FILE", unsaved)) if on]
                 if self._ended is not s.state:
                     self._ended = s.state
                     for line in ending_lines(s):
                         self.say(line)
-                    if s.match.undo_refusal() is None:  # a real table: typed wrong?
-                        self.say("A throw typed wrong? undo takes back the last entry; Enter ends.")
-                if s.match.undo_refusal() is not None:
+                    if can_undo:
+                        self.say("A throw typed wrong? undo takes back the last entry.")
+                    if unsaved:
+                        self.say(
+                            "The game is not saved: save FILE keeps it "
+                            "(zloutch review FILE grades every decision)."
+                        )
+                if not offers:
                     return self.finish(EXIT_OK)
-                typed = self.ask(s, "undo or Enter> ")
+                typed = self.ask(s, f"{' or '.join(offers)}, or Enter to end> ")
                 if typed is None or not typed.strip():
                     return self.finish(EXIT_OK)
                 done = self.handle(typed)
@@ -492,8 +525,8 @@ class PlainGame:
         try:
             command = s.read(expand_alias(line))
         except ZloutchError as exc:
-            if s.match.over and s.match.undo_refusal() is None:
-                self.say(f"Sorry: {exc} (undo takes back the last entry; Enter ends).")
+            if s.match.over:
+                self.say(f"Sorry: {exc}; Enter ends.")
                 return None
             self.say(f"Sorry, {line.strip()!r} is not a command I can read: {exc}.")
             self.say("Type help for the commands.")

@@ -275,9 +275,10 @@ def standing_words(state: GameState, seat: int) -> list[str]:
 
 def others_words(state: GameState, seat: int) -> str:
     """The other players' scores at the start of a seat's turn, or in a last turn (F-4) the
-    score it must beat: ``the others: Bob 8200``, ``a last turn (F-4): the score to beat is
-    3050 (Bob 3050)``; empty alone at the table. (The target is said as the game opens.)"""
-    others = [f"{s.name} {s.score}" for i, s in enumerate(state.sheets) if i != seat]
+    score it must beat: ``the others: Bob: 8200``, ``a last turn (F-4): the score to beat is
+    3050 (Bob: 3050)``; empty alone at the table. (The target is said as the game opens.) A
+    colon between a name and its score: "Player 2 0" read aloud was one number too many."""
+    others = [f"{s.name}: {s.score}" for i, s in enumerate(state.sheets) if i != seat]
     lead = last_turn_lead(state)
     if lead is not None:
         return f"a last turn (F-4): the score to beat is {lead} ({', '.join(others)})"
