@@ -452,6 +452,11 @@ def test_a_keyboard_alone_plays_and_opens_every_fold_out(
     phone.keyboard.press("b")  # refused: nothing kept
     phone.wait_for_selector("#notice")
     assert phone.get_attribute("#notice", "role") is None  # the live log says it, once
+    phone.locator("body").focus()
+    phone.keyboard.press("1")  # a die picked by its key is said (no focus tells it)
+    phone.wait_for_function(
+        "document.querySelector('#live').innerText.includes('die 1: 1, selected')"
+    )
     phone.focus("#language")
     phone.keyboard.press("ArrowDown")
     phone.wait_for_timeout(300)

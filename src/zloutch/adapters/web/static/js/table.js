@@ -536,7 +536,10 @@ export class Table {
     if (/^[1-6]$/.test(e.key)) {
       e.preventDefault();
       if (typing) this.addFace(Number(e.key));
-      else this.toggle(Number(e.key) - 1);
+      else {
+        this.toggle(Number(e.key) - 1);
+        this.sayDie(Number(e.key) - 1);
+      }
       return;
     }
     if (e.key === "Backspace" && typing) {
@@ -585,6 +588,17 @@ export class Table {
     if (this.selected.has(index)) this.selected.delete(index);
     else this.selected.add(index);
     this.render();
+  }
+
+  /** A die picked by its digit key has no focus to tell it (a focused die's state is read). */
+  sayDie(index) {
+    const face = this.state.turn.throw[index];
+    if (this.state.phase !== "keep" || face === undefined) return;
+    announce(
+      this.selected.has(index)
+        ? t("die {n}: {face}, selected", { n: index + 1, face })
+        : t("die {n}: {face}", { n: index + 1, face }),
+    );
   }
 
   selectedDice() {
@@ -1297,7 +1311,9 @@ export class Table {
         "td",
         {},
         h("strong", {}, p.score),
-        loose ? h("span", { class: "ticks" }, " ", "/".repeat(loose)) : null,
+        loose
+          ? h("span", { class: "ticks", role: "img", "aria-label": t("{n} ticks", { n: loose }) }, " ", "/".repeat(loose))
+          : null,
         p.entered || !s.entry ? null : h("div", { class: "not-entered" }, t("not entered")),
       );
     });
@@ -1463,6 +1479,7 @@ export class Table {
         h("span", { class: "seat-name" }, shownName(seat.name)),
         " ",
         h("span", { class: `tag seat-state${seat.taken ? "" : " warn"}` }, state),
+        mine ? " " : null, // words apart when read ("joined you", not "joinedyou")
         mine ? h("span", { class: "tag" }, t("you")) : null,
         mine && !seat.bot && this.held[seat.seat] && s.status === "playing"
           ? h(
