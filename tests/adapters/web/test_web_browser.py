@@ -461,6 +461,22 @@ def test_a_keyboard_alone_plays_and_opens_every_fold_out(
     phone.keyboard.press("ArrowDown")
     phone.wait_for_timeout(300)
     assert phone.get_attribute("html", "lang") == "en"  # not reloaded in French
+    # The keys are listed on the page, and one switch turns the one-key shortcuts off.
+    phone.click("#keys-summary")
+    assert "pick dice" in phone.inner_text("#keys-list")
+    phone.uncheck("#keys-on")
+    phone.locator("body").focus()
+    before = version(phone)
+    phone.keyboard.press("u")  # would undo the faces: off, nothing happens
+    phone.wait_for_timeout(300)
+    assert version(phone) == before
+    phone.reload()
+    phone.wait_for_selector("#keys-on", state="attached")
+    assert not phone.is_checked("#keys-on")  # kept by the browser
+    phone.focus("#language")
+    phone.keyboard.press("ArrowDown")
+    phone.keyboard.press("Enter")  # the language chosen, applied
+    phone.wait_for_function("document.documentElement.lang === 'fr'")
 
 
 def expected_loose_ticks(web: Server, game: str) -> list[int]:

@@ -18,7 +18,7 @@ function header() {
     location.replace(url.toString());
   };
   // By the keyboard, an arrow only moves through the languages (it reloaded the page at the
-  // first press): Enter, or leaving the list, applies the one chosen.
+  // first press): Enter applies the one chosen; leaving the list leaves the language as it was.
   let byKey = false;
   const select = h(
     "select",
@@ -32,7 +32,10 @@ function header() {
       onchange: (e) => {
         if (!byKey) apply(e.target.value);
       },
-      onblur: (e) => apply(e.target.value),
+      onblur: (e) => {
+        e.target.value = lang();
+        byKey = false;
+      },
     },
     LANGUAGES.map((code) => h("option", { value: code, selected: code === lang() }, NAMES[code])),
   );

@@ -97,6 +97,9 @@ export class Table {
     this.connectionBadge = h("p", { class: "connection", id: "connection", role: "status", "aria-live": "polite" });
     this.renderConnection();
     this.main.replaceChildren(this.connectionBadge, h("p", { class: "loading" }, t("Connecting…")));
+    // The page's one-key shortcuts, which a person may turn off (a screen reader's browse
+    // mode has letters of its own): kept by the browser.
+    this.keysOn = localStorage.getItem("zloutch:keys") !== "off";
     document.addEventListener("keydown", (e) => this.key(e));
     setInterval(() => this.heartbeat(), PING_EVERY / 2);
     this.connect();
@@ -528,7 +531,7 @@ export class Table {
   // -- what the player does
 
   key(e) {
-    if (!this.state || e.ctrlKey || e.metaKey || e.altKey) return;
+    if (!this.state || !this.keysOn || e.ctrlKey || e.metaKey || e.altKey) return;
     const target = e.target;
     if (target && (target.tagName === "INPUT" || target.tagName === "SELECT" || target.tagName === "TEXTAREA")) return;
     const s = this.state;
@@ -703,13 +706,22 @@ export class Table {
           over ? null : this.hintPanel(),
           this.sheet(),
           this.rulesPanel(),
+          this.keysPanel(),
           this.seatsPanel(),
           this.logPanel(),
         ),
       ),
     ];
     if (over) parts.splice(2, 0, this.endSection());
+    this.main.classList.toggle("keys-off", !this.keysOn);
+    // A fold-out stays as the person left it, whatever its toggle event has told so far (a
+    // drawing between a click and that event closed it again).
+    const folds = new Map([...this.main.querySelectorAll("details[id]")].map((d) => [d.id, d.open]));
     this.main.replaceChildren(...parts.filter(Boolean));
+    for (const [id, open] of folds) {
+      const fold = document.getElementById(id);
+      if (fold && fold.open !== open) fold.open = open;
+    }
     const log = document.getElementById("log");
     if (log) log.scrollTop = log.scrollHeight;
     // The keyboard's place kept: the element focused before, by its id; where it is gone or
@@ -1454,6 +1466,48 @@ export class Table {
           h("summary", { id: "rules-off-summary" }, t("Switched off ({n})", { n: r.off.length })),
           h("ul", { class: "rule-list" }, r.off.map(row)),
         ),
+      ),
+    );
+  }
+
+  /** The keys of the page, listed, and a switch that turns them off (WCAG 2.1.4). */
+  keysPanel() {
+    const keys = [
+      ["T", t("throw")],
+      ["1–6", t("pick dice (at a real table: type the faces)")],
+      ["K", t("keep the dice picked")],
+      ["Enter", t("keep the dice picked, or throw")],
+      ["B", t("bank")],
+      ["X / F", t("take over / start fresh (G-8)")],
+      ["J", t("jokers (V-2)")],
+      ["O", t("a die off the table")],
+      ["U", t("undo the last entry (real dice)")],
+      ["H", t("the hint")],
+    ];
+    return h(
+      "section",
+      { class: "card keys-card" },
+      h(
+        "details",
+        { id: "keys-panel", open: Boolean(this.keysOpen), ontoggle: (e) => (this.keysOpen = e.target.open) },
+        h("summary", { id: "keys-summary" }, h("h3", { class: "inline" }, t("Keys"))),
+        h(
+          "label",
+          { class: "keys-switch" },
+          h("input", {
+            type: "checkbox",
+            id: "keys-on",
+            checked: this.keysOn,
+            onchange: (e) => {
+              this.keysOn = e.target.checked;
+              localStorage.setItem("zloutch:keys", this.keysOn ? "on" : "off");
+              this.render();
+            },
+          }),
+          " ",
+          t("One-key shortcuts (off: only Tab, Enter and Space, as on any page)"),
+        ),
+        h("ul", { class: "rule-list", id: "keys-list" }, keys.map(([key, what]) => h("li", {}, h("kbd", {}, key), " ", what))),
       ),
     );
   }
