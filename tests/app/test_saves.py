@@ -355,3 +355,22 @@ def test_a_resumed_games_other_record_file_is_checked_before_the_game(tmp_path: 
     assert second.read_text() == before
     again = CliRunner().invoke(app, [*args[:4], "--record", str(first)], input="quit\n")
     assert again.exit_code == 0  # its own file: written back
+
+
+def test_a_session_knows_whether_a_file_holds_its_last_move(tmp_path: Path) -> None:
+    """``Session.unsaved``: what the line mode's quit and end and the terminal app's quit
+    ask about (each adapter kept a count of its own)."""
+    path = tmp_path / "game.json"
+    session = Session.new("dix-mille", "Ana,Bob", dice=SeededDice(1))
+    assert not session.unsaved()  # no move: nothing to lose
+    session.play(session.read("throw"))
+    session.roll()
+    assert session.unsaved()
+    session.save(str(path))
+    assert not session.unsaved()
+    session.play(session.read(str(session.moves()[0])))
+    assert session.unsaved()
+    resumed = Session.resume(path.read_text(), source=str(path))
+    assert not resumed.unsaved()  # as the file holds it
+    session.record_to(str(path))  # its own file: written after every move from now on
+    assert not session.unsaved()

@@ -358,8 +358,6 @@ class PlainGame:
         self._ended: GameState | None = None  # the end last said (said once, asked again)
         self._prompted = False
         """A prompt waits on the line (Ctrl-C there starts a new line first)."""
-        self._saved: int | None = None
-        """The actions the game had when ``save`` last wrote it (None: never)."""
         self.signals = StopSignals()
 
     def say(self, text: str = "") -> None:
@@ -433,7 +431,7 @@ class PlainGame:
                 # The end: at a real table an undo (a winning throw typed wrong), and a game
                 # kept nowhere a save (else it is gone, and zloutch review cannot grade it).
                 can_undo = s.match.undo_refusal() is None
-                unsaved = self.record_path is None and self._saved != len(s.record.actions)
+                unsaved = s.unsaved()
                 offers = [w for w, on in (("undo", can_undo), ("save FILE", unsaved)) if on]
                 if self._ended is not s.state:
                     self._ended = s.state
@@ -560,7 +558,6 @@ class PlainGame:
                     )
                 else:
                     s.save(target)
-                    self._saved = len(s.record.actions)
                     self.say(f"Record written to {target}.")
             else:
                 s.play(command)
@@ -572,10 +569,9 @@ class PlainGame:
         return None
 
     def say_unsaved(self) -> None:
-        """What quitting loses, said where moves were played, nothing keeps the record (no
-        --record) and it was not saved since the last move."""
-        s = self.session
-        if self.record_path is None and s.record.actions and self._saved != len(s.record.actions):
+        """What quitting loses, said where moves were played since a file last held the
+        record (``Session.unsaved``)."""
+        if self.session.unsaved():
             self.say("The game is not saved (save FILE keeps it; --record FILE keeps every move).")
 
     def show_log(self) -> None:

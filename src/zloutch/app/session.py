@@ -520,6 +520,9 @@ class Session:
         self.own_files: set[str] = set()
         """The files (real paths) this game's record was read from or written to by this
         session: written again freely, whatever they hold now (``same_game`` judges others)."""
+        self.saved_at: int | None = None
+        """How many actions the record had when a file last held it (read or written; None:
+        never): ``unsaved`` compares it with the actions now."""
         self.closed = False
         """The game stopped here (``close``): its dice secret is in the record, no more moves."""
         self._reveal_if_over()
@@ -608,8 +611,8 @@ class Session:
         if state.phase is not Phase.OVER:  # an ended game throws no more: its dice stay
             record = replace(record, dice=_segments_from(record, dice.segment(throws), throws))
         session = cls(record, state, dice)
-        if source is not None:  # the file it was read from is its own to write back to
-            session.own_files.add(own_key(source))
+        if source is not None:
+            session.adopt_file(source)
         session.log.append(
             LogEntry(f"game resumed after {len(record.actions)} actions", kind="note")
         )
@@ -799,6 +802,17 @@ class Session:
         self._keep_record()
         return removed
 
+    def adopt_file(self, path: str) -> None:
+        """The file this game was read from: its own to write back to, and saved as read."""
+        self.own_files.add(own_key(path))
+        self.saved_at = len(self.record.actions)
+
+    def unsaved(self) -> bool:
+        """Whether stopping now would lose moves: some were played since a file last held
+        the record (``--record`` writes it after every move; a write that failed leaves it
+        unsaved). What the line mode's quit and end, and the terminal app's quit, ask about."""
+        return bool(self.record.actions) and self.saved_at != len(self.record.actions)
+
     def check_file(self, path: str, where: str) -> None:
         """Refuse to write this game's record to ``path`` where that would lose something:
         a file that is no record, or another game's (``refuse_non_record``); this game's
@@ -819,6 +833,7 @@ class Session:
         except ZloutchError as exc:
             raise SessionError(str(exc)) from None
         self.own_files.add(own_key(path))
+        self.saved_at = len(self.record.actions)
         if closing:
             self.close()
 

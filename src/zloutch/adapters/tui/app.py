@@ -16,7 +16,7 @@ from zloutch.adapters.tui.newgame import NewGameScreen
 from zloutch.adapters.tui.screens import EndScreen, QuitScreen, SaveScreen
 from zloutch.adapters.tui.table import GameScreen
 from zloutch.app.dice import DiceSource
-from zloutch.app.session import DEFAULT_PACE, Session, free_record_path, own_key
+from zloutch.app.session import DEFAULT_PACE, Session, free_record_path
 from zloutch.rules import ZloutchError
 
 DEFAULT_RECORD = "zloutch-game.json"
@@ -59,7 +59,6 @@ class ZloutchApp(App[int]):
     def __init__(self, config: AppConfig) -> None:
         super().__init__()
         self.config = config
-
         self.session: Session | None = config.session
         self.record_path = config.record_path
         """Where this game's record goes: ``--record``, the file it was resumed from, or the
@@ -67,18 +66,14 @@ class ZloutchApp(App[int]):
         if config.session is not None and self.record_path is None:
             self.record_path = config.resume_path  # a resumed game saves back where it was
         if config.session is not None and config.resume_path is not None:
-            config.session.own_files.add(own_key(config.resume_path))  # its own file
+            config.session.adopt_file(config.resume_path)  # its own file, as it stands
         self.resume_path = config.resume_path
         """The file this game was resumed from (the save dialog offers it first)."""
         self.exit_code = 0
         """What ``zloutch play`` exits with: 2 once a dice file stopped matching the game."""
-        self.saved_at: int | None = None
-        """How many actions the game had when it was last saved (None: never)."""
         self.written: dict[str, None] = {}
         """The files a game's record was written to, in order (``zloutch play`` names them
         when the app has ended, as line mode does)."""
-        if config.session is not None and config.resume_path is not None:
-            self.saved_at = len(config.session.record.actions)  # as it stands in that file
         self.sub_title = "a real table" if config.table_mode else "10,000 and its family"
 
     def notify(
@@ -171,18 +166,12 @@ class ZloutchApp(App[int]):
         except ZloutchError as exc:
             self.notify(str(exc), severity="error", timeout=10)
             return False
-        self.saved_at = len(self.session.record.actions)
         self.written[path] = None
         return True
 
     def unsaved(self) -> bool:
         """Whether quitting now would lose moves (``--record`` writes them by itself)."""
-        session = self.session
-        if session is None:
-            return False
-        if self.record_path is not None and session.record_error is None:
-            return False  # on disk after every move
-        return bool(session.record.actions) and self.saved_at != len(session.record.actions)
+        return self.session is not None and self.session.unsaved()
 
     def action_save_game(self, then_quit: bool = False) -> None:
         session = self.session
@@ -197,7 +186,6 @@ class ZloutchApp(App[int]):
             except ZloutchError as exc:
                 self.notify(str(exc), severity="error", timeout=10)
                 return
-            self.saved_at = len(session.record.actions)
             self.written[path] = None
             if self.record_path is None:  # from now on the game is kept there
                 self.record_path = path
@@ -228,7 +216,6 @@ class ZloutchApp(App[int]):
         self.session = None
         self.record_path = self.config.record_path
         self.resume_path = None
-        self.saved_at = None
         while len(self.screen_stack) > 2:
             self.pop_screen()
         self.switch_screen(self.new_game_screen(last))
