@@ -148,13 +148,11 @@ class GameScreen(Screen[None]):
     GameScreen.narrow #keeps-scroll { height: auto; max-height: 6; }
     GameScreen.narrow #side { width: 1fr; max-width: 100%; height: 1fr; min-width: 0; }
     """
-    for _name, _value in (
-        ("SHEET_SHARE_HINTING", SHEET_SHARE_HINTING),
-        ("SHEET_SHARE", SHEET_SHARE),
-        ("BUTTON_MIN_WIDTH", BUTTON_MIN_WIDTH),
-    ):
-        DEFAULT_CSS = DEFAULT_CSS.replace("{" + _name + "}", str(_value))
-    del _name, _value
+    DEFAULT_CSS = (
+        DEFAULT_CSS.replace("{SHEET_SHARE_HINTING}", str(SHEET_SHARE_HINTING))
+        .replace("{SHEET_SHARE}", str(SHEET_SHARE))
+        .replace("{BUTTON_MIN_WIDTH}", str(BUTTON_MIN_WIDTH))
+    )
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("t", "throw", "Throw"),
@@ -306,9 +304,10 @@ class GameScreen(Screen[None]):
 
     def may_act(self, name: str) -> bool:
         """Whether a person may play this now: a person's move, or, while real dice are in
-        the air, a die off the table (V-1: the turn is lost before any face is given)."""
-        if name == "off" and self.session.need() is Need.TYPED_DICE:
-            return not self.stopped
+        the air, what the match allows besides their faces (a die off the table, V-1)."""
+        if self.session.need() is Need.TYPED_DICE:
+            action = GAME_ACTIONS.get(name)
+            return not self.stopped and action is not None and action in self.session.moves()
         return self.person_to_move()
 
     # -- actions
