@@ -1458,11 +1458,11 @@ export class Table {
           : null,
         h("h4", {}, t("In play")),
         h("ul", { class: "rule-list", id: "rules-in-play" }, r.in_play.map(row)),
-        // An id for the summary and the open state kept: a redraw (every move) closed it and
-        // took the keyboard's focus off it.
+        // Ids for the fold-out and its summary: a drawing (every move) closed it and took the
+        // keyboard's focus off it (``render`` keeps both by their ids).
         h(
           "details",
-          { id: "rules-off", open: Boolean(this.offOpen), ontoggle: (e) => (this.offOpen = e.target.open) },
+          { id: "rules-off" },
           h("summary", { id: "rules-off-summary" }, t("Switched off ({n})", { n: r.off.length })),
           h("ul", { class: "rule-list" }, r.off.map(row)),
         ),
@@ -1489,7 +1489,7 @@ export class Table {
       { class: "card keys-card" },
       h(
         "details",
-        { id: "keys-panel", open: Boolean(this.keysOpen), ontoggle: (e) => (this.keysOpen = e.target.open) },
+        { id: "keys-panel" },
         h("summary", { id: "keys-summary" }, h("h3", { class: "inline" }, t("Keys"))),
         h(
           "label",
@@ -1557,11 +1557,10 @@ export class Table {
         const label = mine ? t("Your link, for another device") : t("Invitation for {name}", { name: seat.name });
         const row = h("ul", { class: "links" }, linkRow(`seat-link-${seat.seat}`, label, base + invite.url, { extra: again }));
         // A seat still to take shows its invitation; the others keep theirs folded.
-        this.linksOpen = this.linksOpen || {};
         links = seat.taken
           ? h(
               "details",
-              { open: Boolean(this.linksOpen[seat.seat]), ontoggle: (e) => (this.linksOpen[seat.seat] = e.target.open) },
+              { id: `links-fold-${seat.seat}` },
               h("summary", { id: `links-${seat.seat}` }, t("Link for {name}", { name: shownName(seat.name) })),
               row,
             )
