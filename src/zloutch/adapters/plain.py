@@ -56,7 +56,7 @@ from zloutch.engine import (
     throw_score,
 )
 from zloutch.engine.actions import WORDS as ACTION_WORDS
-from zloutch.engine.events import Thrown
+from zloutch.engine.events import Thrown, Won
 from zloutch.engine.game import takeover_busts
 from zloutch.rules import OPTIONS, ZloutchError, format_dice
 
@@ -577,6 +577,8 @@ class PlainGame:
     def show_log(self) -> None:
         log = self.session.log
         for entry in log[self._shown :]:
+            if isinstance(entry.event, Won):
+                continue  # the ending says who won, with why and the ranking
             self.say(entry_line(entry))
         self._shown = len(log)
 
