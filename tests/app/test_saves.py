@@ -374,3 +374,29 @@ def test_a_session_knows_whether_a_file_holds_its_last_move(tmp_path: Path) -> N
     assert not resumed.unsaved()  # as the file holds it
     session.record_to(str(path))  # its own file: written after every move from now on
     assert not session.unsaved()
+
+
+# ---------------------------------------------------------------------------- a resumed log
+
+
+def test_a_resumed_game_shows_each_players_last_turn_as_it_was_played() -> None:
+    """The log of a resumed game starts where everyone stands: the events of each player's
+    last turn, word for word as the game said them, then the resumption (it was empty but
+    for "game resumed", and nobody could see what the last player had just done)."""
+    session = Session.new("farkle", "bot:easy,bot:strong,bot:medium", dice=SeededDice(7))
+    for _ in range(60):
+        while session.need() is Need.DICE:
+            session.roll()
+        session.bot_step()
+    played = [entry.text for entry in session.log if entry.kind == "event"]
+    resumed = Session.resume(dump_record(session.record))
+    said = [entry.text for entry in resumed.log]
+    note = f"game resumed after {len(session.record.actions)} actions"
+    assert note in said
+    before = said[: said.index(note)]
+    assert sum(text.endswith(" to play") for text in before) == 3  # a turn of each player
+    assert before[0].endswith(" to play")
+    # the end of the game's own log (less a turn just started: said after the resumption)
+    tail = played[:-1] if played[-1].endswith(" to play") else played
+    assert tail[-len(before) :] == before
+    assert len(before) < len(played)

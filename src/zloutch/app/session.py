@@ -613,6 +613,8 @@ class Session:
         session = cls(record, state, dice)
         if source is not None:
             session.adopt_file(source)
+        for event in last_round(record.events(), len(state.sheets)):
+            session._write(event)  # where everyone stands: each player's last turn
         session.log.append(
             LogEntry(f"game resumed after {len(record.actions)} actions", kind="note")
         )
@@ -907,6 +909,17 @@ class Session:
 
     def _write(self, event: Event) -> None:
         self.log.append(LogEntry(event.describe(self.names), event=event))
+
+
+def last_round(events: tuple[Event, ...], players: int) -> tuple[Event, ...]:
+    """The events of each player's last turn: from the start of the ``players``-th turn
+    from the end (the first turn starts with the game, before any event)."""
+    if events and isinstance(events[-1], TurnStarted):
+        events = events[:-1]  # the turn to come: said after the resumption
+    starts = [i for i, event in enumerate(events) if isinstance(event, TurnStarted)]
+    if len(starts) < players:
+        return events
+    return events[starts[-players] :]
 
 
 # ---------------------------------------------------------------------------- dice segments

@@ -35,7 +35,8 @@ from zloutch.engine.actions import (
     parse_action,
 )
 from zloutch.engine.endings import load_preset, load_rules, parse_rules_text
-from zloutch.engine.game import apply_legal, is_terminal, new_game, why_illegal
+from zloutch.engine.events import Event
+from zloutch.engine.game import apply_legal, is_terminal, new_game, step, why_illegal
 from zloutch.engine.state import GameState
 from zloutch.rules.dice import sort_dice
 from zloutch.rules.errors import InvalidRulesError, ZloutchError, excerpt
@@ -173,6 +174,16 @@ class Record:
         for i, text in enumerate(self.actions, start=1):
             state = _replay_one(state, i, text)
         return state
+
+    def events(self) -> tuple[Event, ...]:
+        """What every action said, in order (the game's log, rebuilt): each action's events
+        as the engine gives them when it is played. The record is one that replays."""
+        state = self.start()
+        said: list[Event] = []
+        for text in self.actions:
+            state, events = step(state, parse_action(text))
+            said.extend(events)
+        return tuple(said)
 
     def extended(self, actions: Iterable[Action | str], times: Iterable[str | None] = ()) -> Record:
         """The record with more actions; ``times`` (when kept) says when each was played."""

@@ -57,7 +57,7 @@ class NewGameScreen(Screen[None]):
     NewGameScreen .row Label { width: 24; padding-top: 0; }
     NewGameScreen #preset { width: 30; }
     NewGameScreen #summary { width: 1fr; padding-left: 2; color: $text-muted; }
-    NewGameScreen #spec { width: 60; }
+    NewGameScreen #spec { width: 1fr; max-width: 60; }  /* 80 columns: inside the scrollbar */
     NewGameScreen .option {
         layout: grid; grid-size: 3; grid-columns: 14 1fr 22; height: auto; margin-bottom: 1;
     }
