@@ -75,9 +75,11 @@ def test_help_is_still_drawn_by_typer() -> None:
 
 @pytest.mark.parametrize("command", COMMANDS, ids=" ".join)
 def test_help_has_no_type_label_on_flags_nor_braces(command: tuple[str, ...]) -> None:
+    """Nor on a text argument: its name (RECORD, FACES) says what it is, ``<str>`` nothing."""
     result = runner.invoke(app, [*command, "--help"], env=WIDE)
     assert result.exit_code == 0, result.output
     assert "<bool>" not in result.stdout
+    assert "<str>" not in result.stdout
     usage = next(line for line in result.stdout.splitlines() if "Usage:" in line)
     assert "{" not in usage, usage
 

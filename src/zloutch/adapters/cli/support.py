@@ -14,6 +14,7 @@ without the solvers (``tests/adapters/cli/test_startup.py``).
 
 from __future__ import annotations
 
+import functools
 import inspect
 import sys
 from collections.abc import Callable, Iterator, Sequence
@@ -123,11 +124,27 @@ NO_ARGS_IS_HELP: Any = getattr(click_errors, "NoArgsIsHelpError", ())
 """Click 8.2+ says "no arguments: the help" with an error; older ones exit by themselves."""
 
 
+@functools.cache
+def _words(text: type[Any]) -> type[Any]:
+    """A text argument's type whose name says what it is (``RECORD``, ``FACES``): no
+    ``<str>`` beside it in the help, which Typer draws for an argument's type. Made from the
+    text type Typer gives (its own copy of Click's, or Click's)."""
+
+    class Words(text):  # type: ignore[misc]
+        def get_metavar(self, param: Any, ctx: Any = None) -> str | None:
+            return ""
+
+    return Words
+
+
 def _quiet_flags(params: list[Any]) -> list[Any]:
-    """Flags (``--json``, ``--help``) take no value: no type label beside them in the help."""
+    """Flags (``--json``, ``--help``) take no value: no type label beside them in the help;
+    nor a text argument (``_words``)."""
     for param in params:
         if getattr(param, "is_flag", False) and param.metavar is None:
             param.metavar = ""
+        if isinstance(param, TyperArgument) and type(param.type).__name__ == "StringParamType":
+            param.type = _words(type(param.type))()  # type: ignore[arg-type]
     return params
 
 
