@@ -239,10 +239,10 @@ def test_six_of_a_kind_as_two_triplets() -> None:
     assert result.points == 2500
     assert result.best is not None and result.best.dice == (4,) * 6
     assert score_throw(rules, (2, 2, 2, 3, 3, 3)).points == 2500  # still two triplets
-    # Without two_triplets the switch has nothing to count six of a kind as.
-    dix6 = load_rules("dix-mille-6(six_of_a_kind_as_two_triplets)")
-    plain6 = load_rules("dix-mille-6")
-    assert score_throw(dix6, (4,) * 6).points == score_throw(plain6, (4,) * 6).points
+    # Without two_triplets the switch has nothing to count six of a kind as: it is refused
+    # as a mistake, not taken and ignored.
+    with pytest.raises(InvalidRulesError, match="needs two_triplets"):
+        load_rules("dix-mille-6(six_of_a_kind_as_two_triplets)")
 
 
 def test_five_ones_win() -> None:
@@ -672,6 +672,13 @@ FILE_ERRORS = [
         "scoring.full_house_pair: a pair worth 0 x its face counts for nothing: give a "
         "multiple of at least 1 (full_house = sum, S-13; V-7's later pair), or switch them off",
     ),
+    (  # written without three_pairs it scored nothing and passed silently
+        '[rules]\nname = "x"\ndice = 6\n[game]\ntarget = 1000\n[scoring]\n'
+        "singles = { 1 = 100 }\nfour_and_pair_as_three_pairs = true\n",
+        "scoring.four_and_pair_as_three_pairs: four_and_pair_as_three_pairs needs three_pairs, "
+        "which this rule set does not have: it would change nothing (set that too, or leave "
+        "this out)",
+    ),
     (
         '[rules]\nname = "x"\ndice = 5\n[game]\ntarget = 1000\n'
         "final_round = true\nfinal_turns = true\n",
@@ -734,6 +741,11 @@ SPEC_ERRORS = [
         "dix-mille(target=400)",
         "with these options: turn.entry: the entry 500 (T-7) is above the exact target 400 "
         "(T-9): the first bank would always pass the target, so no player could ever enter",
+    ),
+    (
+        "farkle(joker_keeps_points)",
+        "with these options: variants.joker_keeps_points: joker_keeps_points needs joker, which "
+        "this rule set does not have: it would change nothing (set that too, or leave this out)",
     ),
     (
         "dix-mille(entry_by=throw,entry=5000)",

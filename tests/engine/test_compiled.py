@@ -60,7 +60,11 @@ from zloutch.rules.ruleset import OptionValue, option_choices, option_kind
 
 
 def checked_options(rules: RuleSet, values: Any) -> RuleSet:
-    """Options switched, the result proven to end (as ``load_rules`` of its spec does)."""
+    """Options switched, the result proven to end (as ``load_rules`` of its spec does); an
+    option drawn that cannot act with the others (``fallback_bumps`` without bumps, which
+    the loader refuses as a mistake) left out."""
+    inert = rules.replace_options(dict(values)).inert_options()
+    values = {name: value for name, value in dict(values).items() if name not in inert}
     return checked(with_options(rules, values))
 
 

@@ -145,6 +145,27 @@ class Drawn:
     """The switches no preset would take, whatever the other options."""
 
 
+ENABLERS: dict[str, dict[str, OptionValue]] = {
+    "four_and_pair_as_three_pairs": {"three_pairs": 1500},
+    "six_of_a_kind_as_three_pairs": {"three_pairs": 1500},
+    "six_of_a_kind_as_two_triplets": {"two_triplets": 2500},
+    "full_house_pair": {"full_house": "sum"},
+    "entry_by": {"entry": 500},
+    "full_hand_win_from": {"full_hand_win": True, "exact_target": True},
+    "farkle_penalty_after": {"farkle_penalty": 500},
+    "overshoot": {"exact_target": True},
+    "ticks_restart": {"ticks_to_cross": 3},
+    "fallback_bumps": {"bump": "any"},
+    "take_back_counts_for_entry": {"take_back": True, "entry": 500},
+    "reentry": {"entry": 500, "ticks_to_cross": 3},
+    "joker_keeps_points": {"joker": True},
+    "late_pair": {"multiples_over_throws": True},
+    "multiples_take_all": {"multiples_over_throws": True},
+}
+"""What an option that acts only with another needs switched on with it (the loader refuses
+it written where it cannot act, ``RuleSet.idle_options``)."""
+
+
 def draw_combinations() -> Drawn:
     """For each value of each option, a preset it changes and other options: the first set
     that loads is kept; each refusal is noted, and the next preset tried."""
@@ -166,6 +187,11 @@ def draw_combinations() -> Drawn:
                 others = [n for n in names if n != name]
                 for other in rng.sample(others, rng.randint(0, COMPANIONS)):
                     options[other] = draw_value(rng, other, base)
+                if name in base.replace_options(options).inert_options():
+                    options.update(ENABLERS[name])  # what it acts with, on
+                # a companion that cannot act with the others would be refused as a mistake
+                inert = base.replace_options(options).inert_options()
+                options = {n: v for n, v in options.items() if n == name or n not in inert}
                 try:
                     rules = checked_options(base, options)
                     load_rules(rules.spec)

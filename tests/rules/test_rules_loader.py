@@ -815,7 +815,7 @@ def test_a_rule_file_named_without_toml_is_pointed_to(
 
 
 def test_switching_the_exact_target_off_says_what_else_to_switch_off() -> None:
-    with pytest.raises(InvalidRulesError, match="exact_target=false,overshoot=lost"):
+    with pytest.raises(InvalidRulesError, match="overshoot=throw_on needs exact_target"):
         load_rules("dix-mille(overshoot=throw_on,exact_target=false)")
     assert not load_rules("dix-mille(exact_target=false)").game.exact_target
 

@@ -14,6 +14,7 @@ import pytest
 from zloutch.rules import (
     NO_CONTEXT,
     HandContext,
+    InvalidRulesError,
     RuleSet,
     ScoredKeep,
     is_farkle,
@@ -468,20 +469,22 @@ def test_V7_without_its_pair_rule() -> None:
     assert is_farkle(rules, [4, 4], context)
     assert keeps(rules, [6, 3], context) == {(6,): 600}
     assert keeps(rules, [5, 5], context) == {(5,): 50, (5, 5): 100}  # singles still count
-    # Without the pair rule full_house_pair counts nowhere, so 0 is no longer refused.
-    assert load_rules("dix-mille(multiples_over_throws,late_pair=false,full_house_pair=0)")
+    # Without the pair rule full_house_pair counts nowhere: written, it is a mistake to say
+    with pytest.raises(InvalidRulesError, match="full_house_pair=0 needs"):
+        load_rules("dix-mille(multiples_over_throws,late_pair=false,full_house_pair=0)")
 
 
 def test_V7_without_its_pair_counts_no_pair_toward_an_entry_by_one_throw() -> None:
     """The entry check (T-7 by one throw) reads the same V-7 as the game: without its pair
     rule the best throw is five 1s (4000), so an entry of 5000 is refused; with it, a pair
     worth 1000 x face reaches it."""
-    from zloutch.rules import InvalidRulesError
-
-    pair = "multiples_over_throws,full_house_pair=1000,entry_by=throw,entry=5000"
-    assert load_rules(f"dix-mille({pair})")
+    entry = "multiples_over_throws,entry_by=throw,entry=5000"
+    assert load_rules(f"dix-mille({entry},full_house_pair=1000)")
     with pytest.raises(InvalidRulesError, match="no player could ever enter"):
-        load_rules(f"dix-mille({pair},late_pair=false)")
+        load_rules(f"dix-mille({entry},late_pair=false)")
+    # and a pair's value written beside late_pair=false is a pair rule it does not play
+    with pytest.raises(InvalidRulesError, match="full_house_pair=1000 needs"):
+        load_rules(f"dix-mille({entry},full_house_pair=1000,late_pair=false)")
 
 
 def test_V7_a_multiple_extended_takes_every_matching_die() -> None:

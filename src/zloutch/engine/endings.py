@@ -106,10 +106,16 @@ def load_preset(spec: str | RuleSet) -> RuleSet:
 
 
 def parse_rules_text(
-    text: str, *, source: str = "<text>", load_base: Callable[[str], RuleSet] | None = None
+    text: str,
+    *,
+    source: str = "<text>",
+    load_base: Callable[[str], RuleSet] | None = None,
+    stored: bool = False,
 ) -> RuleSet:
     """``zloutch.rules.parse_rules_text``, checked (its bases are ``load_base``'s to check)."""
-    return loader.parse_rules_text(text, source=source, load_base=load_base, check=check_endings)
+    return loader.parse_rules_text(
+        text, source=source, load_base=load_base, check=check_endings, stored=stored
+    )
 
 
 def checked(rules: RuleSet) -> RuleSet:

@@ -162,7 +162,7 @@ class Record:
         """The rule set of the game: from ``rules_toml`` when the record keeps it (named as
         ``rules`` names it, the file it was read from is never read again), else ``rules``."""
         if self.rules_toml is not None:
-            return as_loaded_from(rules_from_text(self.rules_toml), self.rules)
+            return as_loaded_from(rules_from_text(self.rules_toml, stored=True), self.rules)
         return load_rules(self.rules)
 
     def start(self) -> GameState:
@@ -207,12 +207,14 @@ def kept_rules(rules: RuleSet) -> tuple[RuleSet, str | None]:
     if rules.source in PRESETS:
         return rules, None
     text = to_toml(rules)
-    return as_loaded_from(rules_from_text(text), rules.spec), text
+    return as_loaded_from(rules_from_text(text, stored=True), rules.spec), text
 
 
-def rules_from_text(text: str) -> RuleSet:
+def rules_from_text(text: str, *, stored: bool = False) -> RuleSet:
     """A rule set from the text of a rule file that may extend a preset, and nothing else: a
-    file from elsewhere (an upload, a record) never names a file on this machine."""
+    file from elsewhere (an upload, a record) never names a file on this machine.
+    ``stored``: a text this program wrote, a record's or a stored game's (see
+    ``parse_rules_text``)."""
 
     def preset_only(name: str) -> RuleSet:
         if name not in PRESETS:
@@ -221,7 +223,7 @@ def rules_from_text(text: str) -> RuleSet:
             )
         return load_rules(name)
 
-    return parse_rules_text(text, source="<rule file>", load_base=preset_only)
+    return parse_rules_text(text, source="<rule file>", load_base=preset_only, stored=stored)
 
 
 def _quote(text: str, limit: int = 40) -> str:

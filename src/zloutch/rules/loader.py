@@ -36,7 +36,7 @@ from zloutch.rules.spec import (
     parse_option_value,
     split_spec,
 )
-from zloutch.rules.validate import validate
+from zloutch.rules.validate import settle_idle, validate
 from zloutch.rules.values import (
     FILE_ONLY_KEYS,
     MAX_DEPTH,
@@ -111,10 +111,11 @@ def _parse_data(
     *,
     source: str,
     load_base: Callable[[str], RuleSet] | None,
+    stored: bool = False,
 ) -> RuleSet:
     """``parse_rules``, the file named in its errors."""
     try:
-        return _parse_rules(data, source=source, load_base=load_base)
+        return _parse_rules(data, source=source, load_base=load_base, stored=stored)
     except InvalidRulesError as exc:
         if exc.file is None:
             exc.file = source  # the mistake is in this file's own text
@@ -183,6 +184,7 @@ def _parse_rules(
     *,
     source: str,
     load_base: Callable[[str], RuleSet] | None,
+    stored: bool = False,
 ) -> RuleSet:
     for section in data:
         if section != "rules" and section not in SECTIONS:
@@ -241,6 +243,7 @@ def _parse_rules(
 
     start = base or RuleSet(name=name, summary=summary, dice=dice)
     sections: dict[str, object] = {}
+    written: set[str] = set()
     for section in SECTIONS:
         table: Mapping[str, Any] = data.get(section, {})
         current = getattr(start, section)
@@ -256,6 +259,7 @@ def _parse_rules(
             else:
                 changes[key] = _convert_option(key, value, full)
         sections[section] = dataclasses.replace(current, **changes)
+        written.update(changes)
     rules = dataclasses.replace(
         start,
         name=name,
@@ -265,6 +269,7 @@ def _parse_rules(
         options=(),
         **sections,  # type: ignore[arg-type]
     )
+    rules = settle_idle(rules, written, refuse=not stored)
     validate(rules)
     return rules
 
@@ -308,11 +313,15 @@ def parse_rules_text(
     source: str = "",
     load_base: Callable[[str], RuleSet] | None = None,
     check: RuleCheck | None = None,
+    stored: bool = False,
 ) -> RuleSet:
     """Parse the text of a rule file; TOML syntax errors become InvalidRulesError. An error
-    in this text says on which line its key is written (``key_line``)."""
+    in this text says on which line its key is written (``key_line``). ``stored``: a text
+    this program wrote (a record's, a game's in the store), read back as it was played: an
+    option it holds that cannot act is reset, not refused (``settle_idle``)."""
     try:
-        return _checked(_parse_text(text, source=source, load_base=load_base), check, source)
+        parsed = _parse_text(text, source=source, load_base=load_base, stored=stored)
+        return _checked(parsed, check, source)
     except InvalidRulesError as exc:
         if exc.line is None and not exc.chain and exc.key and exc.file == source:
             exc.line = key_line(text, exc.key)  # the mistake is in this text: where
@@ -324,6 +333,7 @@ def _parse_text(
     *,
     source: str,
     load_base: Callable[[str], RuleSet] | None,
+    stored: bool = False,
 ) -> RuleSet:
     """``parse_rules_text``."""
     if len(text) > MAX_FILE_BYTES:
@@ -347,7 +357,7 @@ def _parse_text(
             source or None,
         ) from None
     _check_depth(data, source)
-    return _parse_data(data, source=source, load_base=load_base)
+    return _parse_data(data, source=source, load_base=load_base, stored=stored)
 
 
 _BARE = r"[A-Za-z0-9_-]+"
@@ -593,6 +603,7 @@ def with_options(
     recorded = tuple(sorted((n, v) for n, v in merged.items() if base_values[n] != v))
     changed = dataclasses.replace(changed, options=recorded)
     try:
+        changed = settle_idle(changed, checked)
         validate(changed)
         if check is not None:
             check(changed)

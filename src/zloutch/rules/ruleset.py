@@ -427,26 +427,53 @@ def _crossable(v: Mapping[str, OptionValue]) -> bool:
     return bool(v["ticks_to_cross"]) or v["bump"] != "off" or bool(v["final_round"])
 
 
-_ACTS_WITH: Mapping[str, Callable[[Mapping[str, OptionValue]], bool]] = MappingProxyType(
-    {
-        "four_and_pair_as_three_pairs": lambda v: bool(v["three_pairs"]),
-        "six_of_a_kind_as_three_pairs": lambda v: bool(v["three_pairs"]),
-        "six_of_a_kind_as_two_triplets": lambda v: bool(v["two_triplets"]),
-        "full_house_pair": lambda v: v["full_house"] != "off" or bool(v["multiples_over_throws"]),
-        "entry_by": lambda v: bool(v["entry"]),
-        "full_hand_win_from": lambda v: bool(v["full_hand_win"]),
-        "farkle_penalty_after": lambda v: bool(v["farkle_penalty"]),
-        "overshoot": lambda v: bool(v["exact_target"]),
-        "ticks_restart": lambda v: bool(v["ticks_to_cross"]),
-        "fallback_bumps": lambda v: v["bump"] != "off",
-        "take_back_counts_for_entry": lambda v: bool(v["take_back"]) and bool(v["entry"]),
-        "reentry": lambda v: bool(v["entry"]) and _crossable(v),
-        "joker_keeps_points": lambda v: bool(v["joker"]),
-        "late_pair": lambda v: bool(v["multiples_over_throws"]),
-        "multiples_take_all": lambda v: bool(v["multiples_over_throws"]),
-    }
+_ACTS_WITH: Mapping[str, tuple[Callable[[Mapping[str, OptionValue]], bool], str]] = (
+    MappingProxyType(
+        {
+            "four_and_pair_as_three_pairs": (lambda v: bool(v["three_pairs"]), "three_pairs"),
+            "six_of_a_kind_as_three_pairs": (lambda v: bool(v["three_pairs"]), "three_pairs"),
+            "six_of_a_kind_as_two_triplets": (lambda v: bool(v["two_triplets"]), "two_triplets"),
+            "full_house_pair": (
+                lambda v: (
+                    v["full_house"] == "sum"
+                    or (bool(v["multiples_over_throws"]) and bool(v["late_pair"]))
+                ),
+                'full_house = "sum", or multiples_over_throws with late_pair',
+            ),
+            "entry_by": (lambda v: bool(v["entry"]), "an entry (entry above 0)"),
+            "full_hand_win_from": (lambda v: bool(v["full_hand_win"]), "full_hand_win"),
+            "farkle_penalty_after": (
+                lambda v: bool(v["farkle_penalty"]),
+                "a penalty (farkle_penalty above 0)",
+            ),
+            "overshoot": (lambda v: bool(v["exact_target"]), "exact_target"),
+            "ticks_restart": (lambda v: bool(v["ticks_to_cross"]), "ticks (ticks_to_cross)"),
+            "fallback_bumps": (lambda v: v["bump"] != "off", "bumps (bump = current or any)"),
+            "take_back_counts_for_entry": (
+                lambda v: bool(v["take_back"]) and bool(v["entry"]),
+                "take_back and an entry",
+            ),
+            "reentry": (
+                lambda v: bool(v["entry"]) and _crossable(v),
+                "an entry and levels that can be crossed (ticks_to_cross, bump or final_round)",
+            ),
+            "joker_keeps_points": (lambda v: bool(v["joker"]), "joker"),
+            "late_pair": (lambda v: bool(v["multiples_over_throws"]), "multiples_over_throws"),
+            "multiples_take_all": (
+                lambda v: bool(v["multiples_over_throws"]),
+                "multiples_over_throws",
+            ),
+        }
+    )
 )
-"""An option that acts only with another, by name: whether it acts at these values."""
+"""An option that acts only with another, by name: whether it acts at these values, and
+what it needs, in words (``RuleSet.idle_options``; the loader refuses one written off its
+default where it cannot act)."""
+
+
+def needs_words(name: str) -> str:
+    """What an option that acts only with another needs, in words (``_ACTS_WITH``)."""
+    return _ACTS_WITH[name][1]
 
 
 def format_option(name: str, value: OptionValue) -> str:
@@ -557,8 +584,28 @@ class RuleSet:
             for name, value in values.items()
             if value not in (False, 0, "off", None)
             and name not in _SEATS
-            and _ACTS_WITH.get(name, _always)(values)
+            and _ACTS_WITH.get(name, (_always, ""))[0](values)
         )
+
+    def inert_options(self) -> frozenset[str]:
+        """The options that cannot act at this rule set's values, whatever their own: each
+        acts only with another (``_ACTS_WITH``), which is off (``fallback_bumps`` without
+        bumps)."""
+        values = self.option_values()
+        return frozenset(name for name, (acts, _) in _ACTS_WITH.items() if not acts(values))
+
+    def idle_options(self) -> tuple[str, ...]:
+        """The inert options off their default. The loader resets those a rule set inherits
+        (a spec that switches the bumps off: ``settled``) and refuses those written with
+        it."""
+        inert = self.inert_options()
+        return tuple(n for n in OPTIONS if n in inert and self.option(n) != OPTIONS[n].default)
+
+    def settled(self) -> RuleSet:
+        """The rule set with its idle options at their defaults: the same game, one way to
+        write it (a rule set the loader gives is settled)."""
+        idle = self.idle_options()
+        return self.replace_options({n: OPTIONS[n].default for n in idle}) if idle else self
 
     @property
     def unit(self) -> int:

@@ -82,7 +82,11 @@ def _options_over(base: RuleSet, rules: RuleSet) -> tuple[tuple[str, OptionValue
     """The options that make ``base`` into ``rules``, or None when options cannot."""
     values = rules.option_values()
     changed = {name: value for name, value in values.items() if base.option(name) != value}
-    candidate = base.replace_options(changed)
+    # an option of the base that cannot act here is back at its default by itself
+    # (``zilch(three_pairs=0)``: not ``four_and_pair_as_three_pairs=false`` too)
+    inert = rules.inert_options()
+    changed = {n: v for n, v in changed.items() if n not in inert or v != OPTIONS[n].default}
+    candidate = base.replace_options(changed).settled()
     if dataclasses.replace(candidate, source=rules.source, options=rules.options) != rules:
         return None
     return tuple(sorted(changed.items()))

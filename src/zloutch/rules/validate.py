@@ -7,10 +7,18 @@ names the key and the reason of the first contradiction it finds.
 from __future__ import annotations
 
 import math
+from collections.abc import Collection
 
 from zloutch.rules.dice import Dice, format_dice
 from zloutch.rules.errors import InvalidRulesError, excerpt
-from zloutch.rules.ruleset import KIND_WORDS, RuleSet, resolve_kinds
+from zloutch.rules.ruleset import (
+    KIND_WORDS,
+    OPTIONS,
+    RuleSet,
+    format_option,
+    needs_words,
+    resolve_kinds,
+)
 from zloutch.rules.scoring import throw_extremes
 from zloutch.rules.values import MAX_POINTS
 
@@ -180,6 +188,30 @@ def validate(rules: RuleSet) -> None:
             "would end the game",
             "turn.min_bank",
         )
+
+
+def settle_idle(rules: RuleSet, written: Collection[str], *, refuse: bool = True) -> RuleSet:
+    """The rule set with every option that cannot act here back at its default (an option
+    that acts only with another, which is off: ``RuleSet.idle_options``).
+
+    One of them that was written here (``written``: the option names of a file's own text
+    or of a spec) is refused instead, unless ``refuse`` is false (a record's text, written
+    by a version that kept them): written, it says a rule the table does not play, and the
+    person who wrote ``four_and_pair_as_three_pairs = true`` without ``three_pairs`` should
+    hear so. One that came with a base (``zilch(three_pairs=0)``) goes quietly."""
+    idle = rules.idle_options()
+    if not idle:
+        return rules
+    for name in idle:
+        if refuse and name in written:
+            section = OPTIONS[name].section
+            raise InvalidRulesError(
+                f"{format_option(name, rules.option(name))} needs {needs_words(name)}, which "
+                "this rule set does not have: it would change nothing (set that too, or leave "
+                "this out)",
+                f"{section}.{name}",
+            )
+    return rules.settled()
 
 
 def _anything_scores(rules: RuleSet) -> bool:

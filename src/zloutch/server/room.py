@@ -74,7 +74,11 @@ class Room:
         # A stored row is the server's own: a new game names a preset or keeps its rule text
         # (a client's path is refused when the game is made, ``load_preset``); a game stored
         # before that may name a rule file of the server, read as it was then.
-        rules = rules_from_text(game.rules_toml) if game.rules_toml else load_rules(game.rules)
+        rules = (
+            rules_from_text(game.rules_toml, stored=True)
+            if game.rules_toml
+            else load_rules(game.rules)
+        )
         record = Record(rules.spec, game.players, table_mode=game.table_mode)
         record = replace(record, rules_toml=game.rules_toml)
         dice: DiceSource = (
