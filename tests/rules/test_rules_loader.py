@@ -848,3 +848,44 @@ def test_what_a_files_singles_and_patterns_drop_of_its_base_is_said(tmp_path: Pa
     child = write(tmp_path / "sub" / "child.toml", '[rules]\nextends = "added.toml"\n')
     assert dropped_from_base(load_rules(child)) == ()
     assert dropped_from_base(load_rules("farkle")) == ()
+
+
+@pytest.mark.parametrize(
+    ("table", "key", "words", "not_words"),
+    [
+        (
+            "[scoring]\nfull_house_points = 1500",
+            "full_house_points",
+            "[[scoring.patterns]]",
+            "full_house_pair",
+        ),
+        ("[scoring]\nhot_dice_bonus = 1000", "hot_dice_bonus", "cannot be written", "did you mean"),
+        ("[turn]\nmin_keep = 300", "min_keep", "a least keep cannot be written", "did you mean"),
+        ("[scoring]\nstraight = 1500", "straight", "faces = [1, 2, 3, 4, 5, 6]", "did you mean"),
+        ("[scoring]\nfour_of_a_kind = 1000", "four_of_a_kind", "[scoring.kinds]", "did you mean"),
+        ("[game]\nexact = true", "exact", "exact_target", "did you mean"),
+        ("[turn]\nhot_dice = 'forced'", "hot_dice", 'full_hand = "forced"', "did you mean"),
+        ("[turn]\nopening_score = 500", "opening_score", "entry (T-7)", "did you mean"),
+        (
+            "[[scoring.patterns]]\nfaces = [1, 2, 3, 4, 5, 6]\npoints = 1500\nfirst_throw = true",
+            "first_throw",
+            "thrown = the number of dice",
+            "did you mean",
+        ),
+    ],
+)
+def test_a_key_of_another_tables_rules_says_what_this_format_writes(
+    tmp_path: Path, table: str, key: str, words: str, not_words: str
+) -> None:
+    """Keys other tables' rules use: the key nearest in spelling misled (full_house_points
+    suggested full_house_pair, a pair's multiple; hot_dice_bonus no_score_bonus, which pays
+    for the opposite), so each says what this format writes instead, or that it cannot."""
+    path = write(tmp_path / "house.toml", f'[rules]\nextends = "farkle"\nname = "house"\n{table}\n')
+    message = str(error_of(path))
+    assert key in message and "unknown key" in message
+    assert words in message and not_words not in message
+
+
+def test_an_option_of_another_tables_rules_in_a_spec_says_what_to_write() -> None:
+    assert "exact_target (T-9)" in str(error_of("farkle(exact)"))
+    assert "did you mean 'joker'" in str(error_of("farkle(jokr)"))

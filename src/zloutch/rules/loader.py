@@ -50,6 +50,7 @@ from zloutch.rules.values import (
     _parse_patterns,
     _parse_singles,
     _suggest,
+    foreign_hint,
     unknown_option,
 )
 from zloutch.rules.writing import _toml_string, to_toml
@@ -286,7 +287,7 @@ def _unknown_key(section: str, key: str, names: list[str]) -> InvalidRulesError:
         ),
         None,
     )
-    hint = f" (it belongs in [{other}])" if other else _suggest(key, names)
+    hint = f" (it belongs in [{other}])" if other else foreign_hint(key) or _suggest(key, names)
     return InvalidRulesError(f"unknown key{hint}", f"{section}.{key}")
 
 
@@ -399,9 +400,11 @@ def key_line(text: str, key: str) -> int | None:
                 quote = None
             continue
         header = _HEADER.match(line)
+        array: list[str] = []
         if header:
             table = _toml_path(header.group(2))
             if header.group(1) == "[[":  # an array of tables: the n-th is [n]
+                array = table  # the array itself (scoring.pattern: an unknown key)
                 at = tuple(table)
                 table = [*table, str(seen.get(at, 0))]
                 seen[at] = seen.get(at, 0) + 1
@@ -418,6 +421,8 @@ def key_line(text: str, key: str) -> int | None:
         size = len(path)
         if size > best_len and wanted[:size] == path:
             best, best_len = number, size
+        elif array and wanted == array and best_len < len(array):
+            best, best_len = number, len(array)  # the first table of the array
     return best
 
 
@@ -600,7 +605,16 @@ def with_options(
     merged = dict(rules.options)
     merged.update(checked)
     changed = rules.replace_options(dict(merged))
-    recorded = tuple(sorted((n, v) for n, v in merged.items() if base_values[n] != v))
+    # an option that cannot act, at its default, says nothing: the spec leaves it out
+    # (``dix-mille-6(entry=0,entry_by=turn)`` is ``dix-mille-6(entry=0)``)
+    inert = changed.inert_options()
+    recorded = tuple(
+        sorted(
+            (n, v)
+            for n, v in merged.items()
+            if base_values[n] != v and (n not in inert or v != OPTIONS[n].default)
+        )
+    )
     changed = dataclasses.replace(changed, options=recorded)
     try:
         changed = settle_idle(changed, checked)

@@ -147,12 +147,14 @@ def validate(rules: RuleSet) -> None:
             "winning on a full hand that lands exactly on the target (T-10) needs exact_target",
             "turn.full_hand_win",
         )
-    if t.fresh_farkle_penalty % rules.unit:
-        raise InvalidRulesError(
-            f"{t.fresh_farkle_penalty} is off the rule set's step of {rules.unit} points: "
-            "a penalty must keep the scores on it",
-            "turn.fresh_farkle_penalty",
-        )
+    for key in ("farkle_penalty", "fresh_farkle_penalty"):
+        penalty = getattr(t, key)
+        if penalty % rules.unit:
+            raise InvalidRulesError(
+                f"{penalty} is off the rule set's step of {rules.unit} points: a penalty "
+                "must keep the scores on it",
+                f"turn.{key}",
+            )
     if t.farkle_penalty and t.farkle_penalty_after < 1:
         raise InvalidRulesError("must be at least 1", "turn.farkle_penalty_after")
     if v.four_two_one and dice < 3:

@@ -95,6 +95,60 @@ FILE_ONLY_KEYS = {
 """The keys of a rule file that are no option: a spec cannot switch them."""
 
 
+_FULL_HOUSE = (
+    "a full house of fixed points is written as [[scoring.patterns]], one per three and pair; "
+    'full_house = "sum" or "times" scores it from its three of a kind ' + _CANNOT
+)
+_STRAIGHT = (
+    "a straight is written as a [[scoring.patterns]] table: faces = [1, 2, 3, 4, 5, 6], "
+    "points = 1500"
+)
+_KINDS = 'multiples are written in [scoring.kinds], by their count: 4 = 1000, 3 = "100 x face"'
+_ENTRY = "entry (T-7) is the least total of a player's first bank; min_bank (F-3) of every bank"
+FOREIGN_KEYS: dict[str, str] = {
+    "full_house_points": _FULL_HOUSE,
+    "full_house_value": _FULL_HOUSE,
+    "full_house_score": _FULL_HOUSE,
+    "hot_dice": 'a full hand (hot dice) is turn.full_hand = "forced" or "optional" (T-5)',
+    "hot_dice_bonus": "a bonus for a full hand cannot be written " + _CANNOT + "; no_score_bonus "
+    "is the points of a throw of every die where nothing scores (F-2)",
+    "min_keep": "a least keep cannot be written " + _CANNOT + "; " + _ENTRY,
+    "minimum_keep": "a least keep cannot be written " + _CANNOT + "; " + _ENTRY,
+    "opening_score": _ENTRY,
+    "opening": _ENTRY,
+    "min_entry": _ENTRY,
+    "entry_score": _ENTRY,
+    "min_score": _ENTRY,
+    "straight": _STRAIGHT,
+    "large_straight": _STRAIGHT,
+    "small_straight": _STRAIGHT,
+    "three_of_a_kind": _KINDS,
+    "four_of_a_kind": _KINDS,
+    "five_of_a_kind": _KINDS,
+    "six_of_a_kind": _KINDS,
+    "exact": "the key is exact_target (T-9)",
+    "winning_score": "the key is target (G-2)",
+    "score_to_win": "the key is target (G-2)",
+    "goal": "the key is target (G-2)",
+    "first_throw": "a combination that counts only on a throw of all the dice is written with "
+    "thrown = the number of dice, in its pattern or its count's table in [scoring.kinds]; one "
+    "that counts only on a turn's first throw cannot be written " + _CANNOT,
+    "three_farkles": "farkle_penalty (the points) and farkle_penalty_after (how many farkles "
+    "in a row, F-1)",
+    "farkle_limit": "farkle_penalty (the points) and farkle_penalty_after (how many farkles "
+    "in a row, F-1)",
+}
+"""Keys other tables' rules use, with what this format writes instead: the key nearest in
+spelling misled (``full_house_points`` is not ``full_house_pair``; ``hot_dice_bonus`` not
+``no_score_bonus``, which pays for the opposite)."""
+
+
+def foreign_hint(word: str) -> str:
+    """`` (what to write instead)`` for a key of another table's rules, or ``""``."""
+    hint = FOREIGN_KEYS.get(word.casefold())
+    return f" ({hint})" if hint else ""
+
+
 def unknown_option(name: str, options: list[str]) -> str:
     """Why ``name`` is not an option of a spec, and what to write instead."""
     if name in FILE_ONLY_KEYS:
@@ -107,7 +161,7 @@ def unknown_option(name: str, options: list[str]) -> str:
             "not an option: a spec's numbers take no thousands separator "
             "(target=5000, not target=5,000)"
         )
-    return f"unknown option{_suggest(name, options)}"
+    return f"unknown option{foreign_hint(name) or _suggest(name, options)}"
 
 
 # ---------------------------------------------------------------------------- values
@@ -256,6 +310,11 @@ _KIND_KEYS = ("default", "thrown")
 """The words of a count's table in ``[scoring.kinds]``, beside its faces."""
 
 
+def _face_text(value: object) -> str:
+    """A face of a pattern's list as the file spells it: ``true``, not Python's ``True``."""
+    return excerpt(value) if isinstance(value, bool) else str(value)
+
+
 def _parse_face(text: str, key: str) -> int:
     if not _is_number(text) or len(text) > 1 or int(text) not in FACES:
         raise InvalidRulesError(f"{excerpt(text)} is not a face: faces are 1 to 6", key)
@@ -344,8 +403,10 @@ def _parse_patterns(data: object, dice: int) -> tuple[Pattern, ...]:
         unknown = set(item) - {"name", "faces", "points", "thrown"}
         if unknown:
             word = sorted(unknown)[0]
-            hint = _belongs(word, "the [[scoring.patterns]] tables") or _suggest(
-                word, ["name", "faces", "points", "thrown"]
+            hint = (
+                _belongs(word, "the [[scoring.patterns]] tables")
+                or foreign_hint(word)
+                or _suggest(word, ["name", "faces", "points", "thrown"])
             )
             raise InvalidRulesError(
                 f"unknown key{hint}: a pattern holds name, faces, points and thrown",
@@ -359,7 +420,7 @@ def _parse_patterns(data: object, dice: int) -> tuple[Pattern, ...]:
             raise InvalidRulesError(
                 "expected a list of faces such as [1, 2, 3, 4, 5]", f"{key}.faces"
             )
-        faces = tuple(sorted(_parse_face(str(f), f"{key}.faces") for f in faces_value))
+        faces = tuple(sorted(_parse_face(_face_text(f), f"{key}.faces") for f in faces_value))
         if len(faces) < 2:
             raise InvalidRulesError(
                 "a pattern needs at least two dice (use singles for one)", f"{key}.faces"
