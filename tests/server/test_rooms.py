@@ -872,3 +872,49 @@ def test_an_undo_and_a_rematch_of_a_game_over_never_both_stand(
         two.rematch(game_id, tokens[1])
     stored = one.store.game(game_id)
     assert stored is not None and stored.status == "playing" and stored.rematch is None
+
+
+def test_an_upgrade_that_rebuilds_a_table_keeps_its_seats_and_moves(tmp_path: Path) -> None:
+    """A database at 0003 with a game, its seats and its moves: the store (which switches
+    SQLite's foreign keys on) upgrades it. Rebuilding ``games`` (0004, by copy on SQLite)
+    failed on the references of ``seats`` and ``actions`` ("FOREIGN KEY constraint
+    failed"), left ``_alembic_tmp_games`` behind, and every later start failed on it: the
+    games were out of reach until the file was mended by hand."""
+    import sqlalchemy as sa
+    from alembic import command
+    from alembic.config import Config
+
+    from zloutch.server import gamedb
+    from zloutch.server.gamedb import SqlStore
+
+    url = f"sqlite:///{tmp_path / 'old.sqlite'}"
+    store = SqlStore(url)
+    rooms = Rooms(store)
+    game_id, tokens = seated(rooms, NewGame(ANA_BOB))
+    rooms.intent(game_id, tokens[0], 0, "first", "throw")
+    version = rooms.room(game_id).version
+    log = store.log(game_id)
+    assert log and len(store.seats(game_id)) == 2
+    store.close()
+    config = Config()
+    config.set_main_option("script_location", str(Path(gamedb.__file__).with_name("migrations")))
+    engine = sa.create_engine(url)  # as an older server left it: at 0003
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.downgrade(config, "0003")
+    engine.dispose()
+    # an upgrade stopped halfway by an older version left its copy behind
+    with sa.create_engine(url).begin() as connection:
+        connection.exec_driver_sql("CREATE TABLE _alembic_tmp_games (id VARCHAR)")
+    again = SqlStore(url)
+    assert again.log(game_id) == log
+    assert len(again.seats(game_id)) == 2
+    game = again.game(game_id)
+    assert game is not None and game.hints is True
+    with again.engine.connect() as conn:
+        names = sa.inspect(conn).get_table_names()
+        assert not [n for n in names if n.startswith("_alembic_tmp")]
+        assert conn.exec_driver_sql("PRAGMA foreign_keys").scalar() == 1
+        assert conn.exec_driver_sql("PRAGMA foreign_key_check").fetchall() == []
+    assert Rooms(again).room(game_id).version == version
+    again.close()

@@ -134,6 +134,16 @@ def hidden_password(url: str) -> str:
     return f"{scheme}://{user}:***@{rest[at + 1 :]}"
 
 
+def _in_memory(url: str) -> bool:
+    """A SQLite URL of a database in memory: ``sqlite://``, ``sqlite:///:memory:``, or a
+    URI of ``mode=memory``."""
+    try:
+        parsed = sa.engine.make_url(url)
+    except (sa.exc.ArgumentError, ValueError):
+        return False
+    return parsed.database in (None, "", ":memory:") or parsed.query.get("mode") == "memory"
+
+
 def engine_url(url: str) -> str:
     """``postgresql://`` goes through psycopg 3 (the driver the web extra installs)."""
     for prefix in ("postgresql://", "postgres://"):
@@ -153,9 +163,62 @@ def migrate(engine: Engine) -> None:
 
     config = Config()
     config.set_main_option("script_location", str(Path(__file__).with_name("migrations")))
-    with engine.begin() as connection:
-        config.attributes["connection"] = connection
-        command.upgrade(config, "head")
+    if engine.dialect.name != "sqlite":
+        with engine.begin() as connection:
+            config.attributes["connection"] = connection
+            command.upgrade(config, "head")
+        return
+    # SQLite alters a table by copying it (Alembic's batch mode: _alembic_tmp_games, then
+    # the old one dropped), which the references of seats and actions refuse while the
+    # store's connections check foreign keys: they are off for the upgrade (a pragma that
+    # acts only outside a transaction), and checked whole after it. The upgrade is one
+    # transaction begun by hand (SQLite's driver would run each table's creation outside
+    # any), taken at once for writing: a second server starting on the file waits for it.
+    with engine.connect() as connection:
+        connection.exec_driver_sql("PRAGMA foreign_keys=OFF")
+        connection.commit()
+        try:
+            connection.exec_driver_sql("BEGIN IMMEDIATE")
+            try:
+                _drop_copies_left(connection)
+                config.attributes["connection"] = connection
+                command.upgrade(config, "head")
+                broken = connection.exec_driver_sql("PRAGMA foreign_key_check").fetchall()
+                if broken:
+                    raise sa.exc.DatabaseError(
+                        "PRAGMA foreign_key_check",
+                        None,
+                        Exception(f"rows whose game is missing after the upgrade: {broken[:3]}"),
+                    )
+            except BaseException:
+                connection.rollback()
+                raise
+            connection.commit()
+        finally:
+            connection.exec_driver_sql("PRAGMA foreign_keys=ON")
+            connection.commit()
+
+
+def _drop_copies_left(connection: Connection) -> None:
+    """The copies an upgrade stopped halfway left (an older version's, whose upgrade was not
+    one transaction): ``_alembic_tmp_games`` beside ``games`` is dropped, the upgrade makes
+    it again. A copy without its table holds the only rows: nothing is dropped, and the
+    store says what to do."""
+    names = set(sa.inspect(connection).get_table_names())
+    for name in sorted(names):
+        if name.startswith("_alembic_tmp_"):
+            table = name.removeprefix("_alembic_tmp_")
+            if table not in names:
+                raise sa.exc.DatabaseError(
+                    name,
+                    None,
+                    Exception(
+                        f"an upgrade stopped halfway: the table {table} is missing and its "
+                        f"rows are in {name}; back the file up, then rename it with "
+                        f"sqlite3 FILE 'ALTER TABLE {name} RENAME TO {table}'"
+                    ),
+                )
+            connection.exec_driver_sql(f'DROP TABLE "{name}"')
 
 
 class SqlStore:
@@ -168,12 +231,28 @@ class SqlStore:
                 "games in that file, postgresql://USER:PASSWORD@HOST/NAME in PostgreSQL"
             )
         self.url = engine_url(url or default_url())
+        self._shown = hidden_password(url or default_url())
+        """The URL as the operator gave it, its password hidden (SQLAlchemy's reading of
+        a password holding an "@" or a "/" showed a piece of it, under another scheme)."""
         scheme = self.url.split("://", 1)[0].split("+", 1)[0]
         if scheme not in ("sqlite", "postgresql"):
             shown = hidden_password(url or "")
             raise RoomError(
                 f"--db {shown}: Zloutch keeps its games in SQLite (sqlite:///PATH) or "
                 f"PostgreSQL (postgresql://USER:PASSWORD@HOST/NAME), not {scheme}"
+            )
+        rest = (url or "").partition("://")[2].partition("?")[0]  # a query may hold anything
+        if "@" in rest and ("@" in rest[: rest.rfind("@")] or "/" in rest[: rest.rfind("@")]):
+            raise RoomError(
+                f"--db {hidden_password(url or '')}: the user or the password holds an '@' "
+                "or a '/', which a URL reads as the end of the password or of the address: "
+                "write them %40 and %2F (or give the password in PGPASSWORD)"
+            )
+        if scheme == "sqlite" and _in_memory(self.url):
+            raise RoomError(
+                f"--db {url}: a SQLite database in memory keeps nothing (each connection of "
+                "the server would see its own, empty, and every game would be lost when it "
+                "stops): give a file, sqlite:///PATH"
             )
         if self.url.startswith("sqlite:///"):
             folder = Path(self.url.removeprefix("sqlite:///")).parent
@@ -204,8 +283,8 @@ class SqlStore:
 
     @property
     def safe_url(self) -> str:
-        """The URL without its password, to print."""
-        return self.engine.url.render_as_string(hide_password=True)
+        """The URL without its password, to print, as the operator wrote it."""
+        return self._shown
 
     def close(self) -> None:
         self.engine.dispose()

@@ -175,3 +175,70 @@ def test_a_database_url_is_shown_without_any_of_its_password() -> None:
         ("sqlite:///x.db", "sqlite:///x.db"),
     ]:
         assert hidden_password(url) == shown
+
+
+def test_a_database_in_memory_is_refused_it_would_keep_nothing() -> None:
+    """sqlite:// started, answered /api/health, then every new game was a 503 ("no such
+    table: games": each connection had a database of its own) with tracebacks."""
+    for url in ("sqlite://", "sqlite:///:memory:", "sqlite:///file:x?mode=memory&uri=true"):
+        code, out, err = serve("--port", str(free_port()), "--db", url)
+        assert (code, out) == (2, ""), url
+        assert err == (
+            f"error: --db {url}: a SQLite database in memory keeps nothing (each connection of "
+            "the server would see its own, empty, and every game would be lost when it "
+            "stops): give a file, sqlite:///PATH\n"
+        )
+
+
+def test_a_password_with_an_at_or_a_slash_is_refused_before_any_of_it_is_shown() -> None:
+    """SQLAlchemy read 'hunter@2/secret@host' as the host 2: the driver's error named
+    0.0.0.2, a piece of the password, and the URL shown held another."""
+    url = "postgresql://zlop:hunter@2/secret@127.0.0.1/zlop"
+    code, out, err = serve("--port", str(free_port()), "--db", url)
+    assert (code, out) == (2, "")
+    assert "hunter" not in err and "secret" not in err and "0.0.0.2" not in err
+    assert err.startswith("error: --db postgresql://zlop:***@127.0.0.1/zlop: the user or the ")
+    assert "%40 and %2F" in err
+
+
+def test_a_second_server_is_refused_before_it_opens_the_file(tmp_path: Path) -> None:
+    """The file was held only once the store had opened (and upgraded) it: a newer version
+    started beside a running server changed the schema under it. The file is held first."""
+    import sqlalchemy as sa
+
+    from zloutch.adapters.cli.serve import hold_sqlite
+
+    path = tmp_path / "games.sqlite"
+    path.write_bytes(b"")  # an empty file: any opening by a store would make its tables
+    held = hold_sqlite(f"sqlite:///{path}", "shown")
+    assert held is not None
+    try:
+        code, out, err = serve("--port", str(free_port()), "--db", f"sqlite:///{path}")
+        assert (code, out) == (2, "")
+        assert "another zloutch serve uses this SQLite file" in err
+    finally:
+        held.close()
+    with sa.create_engine(f"sqlite:///{path}").connect() as conn:
+        assert sa.inspect(conn).get_table_names() == []  # untouched
+
+
+def test_a_hang_up_stops_the_server_as_sigterm_does(tmp_path: Path) -> None:
+    """SIGHUP (the shell of an SSH session closed) ended the server at once, without its
+    stop: it now stops as on SIGTERM (the moves waiting written, the "stopped" line), then
+    ends with SIGHUP's status, as before."""
+    import signal
+
+    from served import Server
+
+    server = Server(f"sqlite:///{tmp_path / 'games.sqlite'}", log=tmp_path / "server.log")
+    server.start()
+    try:
+        created, _ = server.new_game()
+        assert server.process is not None
+        server.process.send_signal(signal.SIGHUP)
+        assert server.process.wait(20) == -signal.SIGHUP
+        assert "zloutch.serve stopped: " in server.read_log()
+        server.start()  # the file free again, the game there
+        assert server.get(f"/api/games/{created['game']}")["game"] == created["game"]
+    finally:
+        server.stop()

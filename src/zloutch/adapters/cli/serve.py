@@ -9,7 +9,7 @@ from __future__ import annotations
 import io
 import socket
 from pathlib import Path
-from typing import IO, Annotated
+from typing import IO, Annotated, Any
 
 import typer
 
@@ -46,6 +46,27 @@ def hold_sqlite(url: str, shown: str) -> IO[bytes] | None:
             "a SQLite file (several share a PostgreSQL database: docs/server.md)"
         ) from None
     return handle
+
+
+def held_first(db: str | None) -> IO[bytes] | None:
+    """``hold_sqlite`` of the file ``--db`` names, when it is a SQLite file that exists,
+    before the store opens it; None otherwise (the store says what is wrong with the URL,
+    and a new file is held once made)."""
+    from sqlalchemy.exc import ArgumentError
+
+    from zloutch.server.gamedb import default_url, hidden_password
+
+    url = db or default_url()
+    if "://" not in url:
+        return None
+    try:
+        return hold_sqlite(url, hidden_password(url))
+    except (ArgumentError, ValueError) as exc:  # not a URL SQLAlchemy reads: the store says
+        from zloutch.rules import ZloutchError
+
+        if isinstance(exc, ZloutchError):
+            raise
+        return None
 
 
 MAX_EXPIRE_DAYS = 36_500
@@ -120,9 +141,12 @@ def serve(
         shared = checked_public_url(public_url) if public_url else urls[0]
         listening = listen(host, port)  # before the database: a port taken is said at once
         try:
+            # A SQLite file is held before anything opens it: a second server (a newer
+            # version started by mistake) upgraded the file under the one serving it.
+            held = held_first(db)
             application = create_app(db, expire_after=expire, public_url=shared)
             store = application.state.rooms.store
-            application.state.sqlite_hold = hold_sqlite(store.url, store.safe_url)
+            application.state.sqlite_hold = held or hold_sqlite(store.url, store.safe_url)
         except BaseException:
             for sock in listening:
                 sock.close()
@@ -140,7 +164,38 @@ def serve(
         ws="auto",
         ws_per_message_deflate=False,
     )
-    uvicorn.Server(config).run(sockets=listening)
+    _hang_up_stops()(config).run(sockets=listening)
+
+
+def _hang_up_stops() -> type[Any]:
+    """uvicorn's server, which stops cleanly on SIGINT and SIGTERM, stopping so on SIGHUP
+    too: the hang-up of a shell closed (an SSH session) ended it at once, its moves waiting
+    to be written refused. The process still ends with the signal's status (129)."""
+    import contextlib
+    import signal
+    import threading
+    from collections.abc import Iterator
+
+    import uvicorn
+
+    class Server(uvicorn.Server):
+        @contextlib.contextmanager
+        def capture_signals(self) -> Iterator[None]:
+            with super().capture_signals():
+                if threading.current_thread() is not threading.main_thread() or not hasattr(
+                    signal, "SIGHUP"
+                ):
+                    yield
+                    return
+                # restored before uvicorn's own, which raises the signals it caught again
+                # once the server has stopped: SIGHUP then ends the process as it would have
+                original = signal.signal(signal.SIGHUP, self.handle_exit)
+                try:
+                    yield
+                finally:
+                    signal.signal(signal.SIGHUP, original)
+
+    return Server
 
 
 def listen(host: str, port: int) -> list[socket.socket]:
