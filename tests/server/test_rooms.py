@@ -918,3 +918,36 @@ def test_an_upgrade_that_rebuilds_a_table_keeps_its_seats_and_moves(tmp_path: Pa
         assert conn.exec_driver_sql("PRAGMA foreign_key_check").fetchall() == []
     assert Rooms(again).room(game_id).version == version
     again.close()
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "postgres"])
+def test_two_servers_starting_at_once_on_a_new_database_both_open_it(
+    kind: str, tmp_path: Path, fresh_schema: Callable[[str], AbstractContextManager[str]]
+) -> None:
+    """Both made the tables: the second failed with "table games already exists" (SQLite)
+    or "duplicate key value violates unique constraint" (PostgreSQL). One upgrade runs at a
+    time; the other waits, then finds the schema done."""
+    import threading
+
+    from zloutch.server.gamedb import SqlStore
+
+    with database(kind, tmp_path, fresh_schema) as url:
+        go = threading.Barrier(4)
+        opened: list[SqlStore] = []
+        failed: list[BaseException] = []
+
+        def start() -> None:
+            go.wait()
+            try:
+                opened.append(SqlStore(url))
+            except BaseException as exc:  # each failure is the finding
+                failed.append(exc)
+
+        threads = [threading.Thread(target=start, daemon=True) for _ in range(4)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(60)
+        for store in opened:
+            store.close()
+        assert failed == [] and len(opened) == 4

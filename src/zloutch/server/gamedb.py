@@ -156,6 +156,10 @@ def _utc(moment: datetime) -> datetime:
     return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
 
 
+MIGRATION_LOCK = 0x7A6C6F7574636801
+"""PostgreSQL's advisory lock of the schema's upgrade (a number of this program's own)."""
+
+
 def migrate(engine: Engine) -> None:
     """Bring the schema to the newest migration (Alembic, shipped in the package)."""
     from alembic import command
@@ -165,6 +169,10 @@ def migrate(engine: Engine) -> None:
     config.set_main_option("script_location", str(Path(__file__).with_name("migrations")))
     if engine.dialect.name != "sqlite":
         with engine.begin() as connection:
+            # one upgrade at a time: two servers started at once on a new database both
+            # made the tables ("duplicate key value violates unique constraint"); the
+            # second now waits for the first's transaction, then finds the schema done
+            connection.exec_driver_sql(f"SELECT pg_advisory_xact_lock({MIGRATION_LOCK})")
             config.attributes["connection"] = connection
             command.upgrade(config, "head")
         return
