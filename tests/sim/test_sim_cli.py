@@ -214,7 +214,7 @@ def test_optimal_alone_plays_expert_s_games_and_solves_nothing(
 def test_optimal_is_refused_in_one_line_where_it_cannot_play_its_policy(
     rules: str, players: str, words: str
 ) -> None:
-    result = runner.invoke(app, ["simulate", "-r", rules, "-p", players, "-n", "5", "-q"])
+    result = runner.invoke(app, ["simulate", "-r", rules, "-p", players, "-n", "5"])
     assert result.exit_code == 2, result.output
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error: optimal") and words in lines[0]
@@ -266,3 +266,20 @@ def test_the_tables_say_which_bot_each_level_asked_for_is() -> None:
     assert "The levels: medium is the bold bot; easy is the cautious bot." in text
     plain = runner.invoke(app, [*args[:4], "-p", "greedy,expert", "-n", "20"]).stdout
     assert "The levels" not in plain
+
+
+def test_quiet_with_nowhere_to_write_and_one_file_for_two_documents_are_refused(
+    tmp_path: Path,
+) -> None:
+    """``-q`` without --json or --csv played every game and showed nothing (exit 0); --json
+    and --csv naming one file wrote the CSV over the JSON. Both are said before a game."""
+    quiet = runner.invoke(app, ["simulate", "-r", "greed", "-n", "5", "-q"])
+    assert quiet.exit_code == 2
+    assert quiet.stderr == (
+        "error: --quiet leaves nothing to show: add --json FILE or --csv FILE\n"
+    )
+    same = str(tmp_path / "out")
+    both = runner.invoke(app, ["simulate", "-r", "greed", "-n", "5", "--json", same, "--csv", same])
+    assert both.exit_code == 2
+    assert "one file, the second would replace the first" in both.stderr
+    assert not (tmp_path / "out").exists()

@@ -120,6 +120,17 @@ def simulate(
             from zloutch.rules import ZloutchError
 
             raise ZloutchError("--json - and --csv - both print to standard output: choose one")
+        if json_file is not None and json_file != "-" and json_file == csv_file:
+            from zloutch.rules import ZloutchError
+
+            raise ZloutchError(
+                f"--json {json_file} and --csv {csv_file}: one file, the second would replace "
+                "the first: give each its own"
+            )
+        if quiet and json_file is None and csv_file is None:
+            from zloutch.rules import ZloutchError
+
+            raise ZloutchError("--quiet leaves nothing to show: add --json FILE or --csv FILE")
     printed = "-" in (json_file, csv_file)  # the document on stdout, in place of the tables
 
     from zloutch.app.store import cached_fast_games, load_game_solution
