@@ -512,6 +512,8 @@ def first_player_figure(documents: list[dict[str, Any]], *, title: str, caption:
     lowest, highest = min(float(low.min()), fair), max(float(high.max()), fair)
     span = highest - lowest
     ax.set_xlim(lowest - 0.1 * span, highest + 0.35 * span)
+    # a free row below the last for the legend: in the corner it hid that row's figure
+    ax.set_ylim(-1.1, len(documents) - 0.4)
     ax.legend(fontsize=8, loc="lower right")
     ax.grid(axis="x", alpha=0.3)
     return picture
@@ -542,7 +544,10 @@ def _rate_bars(
             zorder=3,
         )
     ax.axhline(100 / n, color="0.3", linestyle="--", linewidth=1, label=f"fair share 1/{n}")
-    ax.set_xticks(where, labels, rotation=20 if max(map(len, labels)) > 10 else 0)
+    # tilted where they would run into each other: a long name, or many players (eight
+    # short names, "expert #1expert #2...", were one unreadable line)
+    crowded = max(map(len, labels)) > 10 or sum(len(label) + 2 for label in labels) > 60
+    ax.set_xticks(where, labels, rotation=25 if crowded else 0, ha="right" if crowded else "center")
     ax.set_ylabel("win rate (%), 95% interval")
     ax.set_ylim(0, min(100, max(float(high.max()), 100 / n) * 1.15 + 2))
     ax.legend(fontsize=8, loc="upper right")
