@@ -889,3 +889,11 @@ def test_a_key_of_another_tables_rules_says_what_this_format_writes(
 def test_an_option_of_another_tables_rules_in_a_spec_says_what_to_write() -> None:
     assert "exact_target (T-9)" in str(error_of("farkle(exact)"))
     assert "did you mean 'joker'" in str(error_of("farkle(jokr)"))
+
+
+def test_a_penalty_off_the_rule_sets_step_is_refused_for_either_penalty() -> None:
+    """fresh_farkle_penalty = 75 was refused, farkle_penalty = 75 taken (and the fast path
+    then refused to play it): both keep the scores on the step."""
+    for option in ("farkle_penalty", "fresh_farkle_penalty"):
+        message = str(error_of(f"zilch({option}=520)"))
+        assert f"turn.{option}: 520 is off the rule set's step of 50 points" in message

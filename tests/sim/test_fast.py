@@ -841,7 +841,6 @@ def test_games_stopped_at_the_turn_limit_are_counted_unfinished() -> None:
     ("spec", "words"),
     [
         ("zilch(exact_target)", "(F-1) where the score changes the turn"),
-        ("zilch(farkle_penalty=520)", "penalty (F-1) of 520, off the rule set's step of 50"),
         (
             "cinq-mille(joker,exact_target,overshoot=throw_on,target=2000)",
             "jokers (V-2) with throws past an exact target (T-9, overshoot = throw_on) where",

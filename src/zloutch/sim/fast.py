@@ -103,8 +103,12 @@ _COUNTED = len(SHEET_COUNTS)
 BUMP_OFF, BUMP_CURRENT, BUMP_ANY = 0, 1, 2
 """G-4, as the kernel reads ``bump``."""
 BATCH = 20_000
-"""Games of the first kernel call of ``simulate_fast`` (the progress bar moves once per
-call), and of each chunk a cluster plays; later calls grow toward ``BATCH_SECONDS``."""
+"""Games of each chunk a cluster plays (``zloutch.sim.cluster``)."""
+FIRST_BATCH = 1_000
+"""Games of the first kernel call of ``simulate_fast``, and the fewest of any later one
+(the progress bar moves once per call); later calls grow toward ``BATCH_SECONDS``. Small:
+a line-up with ``optimal`` plays a few hundred games a second, and a first call of 20,000
+held the bar at "loading" for a minute after the kernel was loaded."""
 
 BATCH_SECONDS = 0.25
 """About how long ``simulate_fast`` makes each kernel call after the first: long enough that
@@ -149,11 +153,6 @@ def fast_unsupported(rules: RuleSet) -> str | None:
         reasons.append(
             f"{' and '.join(penalties)} where the score changes the turn (its tables start "
             "at a score of 0, and a penalty takes the score below it)"
-        )
-    elif t.farkle_penalty % rules.unit:
-        reasons.append(
-            f"a consecutive-farkle penalty (F-1) of {t.farkle_penalty}, off the rule set's "
-            f"step of {rules.unit} points"
         )
     g = rules.game
     throw_on = g.exact_target and g.overshoot == "throw_on"
@@ -2424,7 +2423,7 @@ def simulate_fast(
     seed: int,
     *,
     progress: Callable[[int], None] | None = None,
-    batch: int = BATCH,
+    batch: int = FIRST_BATCH,
     max_turns: int = MAX_TURNS,
     jobs: int | None = None,
     solutions: SolutionSource | None = None,
@@ -2479,7 +2478,7 @@ def simulate_fast(
         size = max(batch, min(4 * size, int((b - a) * BATCH_SECONDS / max(took, 1e-6))))
         a = b
         if progress is not None:
-            progress(b)
+            progress(b)  # (the rate, in place of FIRST_CALL's words once the kernel is in)
     assert total is not None  # check_setup refuses fewer than one game
     return sim.tally(total)
 
