@@ -897,3 +897,33 @@ def test_a_penalty_off_the_rule_sets_step_is_refused_for_either_penalty() -> Non
     for option in ("farkle_penalty", "fresh_farkle_penalty"):
         message = str(error_of(f"zilch({option}=520)"))
         assert f"turn.{option}: 520 is off the rule set's step of 50 points" in message
+
+
+def test_a_per_face_kind_table_without_default_says_what_it_drops(tmp_path: Path) -> None:
+    """``3 = { 1 = 1000 }`` in a file that extends farkle (three 1s worth 1000) leaves three
+    2s to 6s worth nothing, as documented, and nothing said it: rules show and score do."""
+    from typer.testing import CliRunner
+
+    from zloutch.adapters.cli import app
+    from zloutch.rules.loader import dropped_from_base
+
+    path = write(
+        tmp_path / "ones.toml",
+        '[rules]\nextends = "farkle"\nname = "ones"\n[scoring.kinds]\n3 = { 1 = 1000 }\n',
+    )
+    notes = dropped_from_base(load_rules(path))
+    assert notes == (
+        "[scoring.kinds] 3 replaces farkle's three of a kind whole: without a default, three "
+        '2/3/4/5/6s score nothing here (farkle: 100 x face; write default = "100 x face" in '
+        "the table to keep it)",
+    )
+    kept = write(
+        tmp_path / "kept.toml",
+        '[rules]\nextends = "farkle"\nname = "kept"\n[scoring.kinds]\n'
+        '3 = { 1 = 1000, default = "100 x face" }\n',
+    )
+    assert dropped_from_base(load_rules(kept)) == ()
+    result = CliRunner().invoke(app, ["score", "-r", path, "2", "2", "2", "3", "4", "6"])
+    assert result.exit_code == 0
+    assert "scores nothing" in result.stdout
+    assert result.stderr.startswith("note: [scoring.kinds] 3 replaces farkle's three of a kind")

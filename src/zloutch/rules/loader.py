@@ -27,7 +27,7 @@ from zloutch.rules.errors import (
     is_unloadable_spec,
     looks_like_file,
 )
-from zloutch.rules.ruleset import OPTIONS, SECTIONS, OptionValue, RuleSet, option_kind
+from zloutch.rules.ruleset import KIND_WORDS, OPTIONS, SECTIONS, OptionValue, RuleSet, option_kind
 from zloutch.rules.spec import (
     _FALSE,
     _TRUE,
@@ -504,10 +504,11 @@ def _base(path: Path, name: str, chain: tuple[str, ...], check: RuleCheck | None
 
 
 def dropped_from_base(rules: RuleSet) -> tuple[str, ...]:
-    """What a rule file's own ``singles`` and ``[[scoring.patterns]]`` leave out of its
-    base's, one line each: those replace the base's table or list whole, and a file that
-    extends farkle to add one pattern loses farkle's straight and three pairs unless it
-    repeats them (``rules show`` says so). Empty for a preset, a file that extends nothing
+    """What a rule file's own ``singles``, ``[[scoring.patterns]]`` and per-face tables of
+    ``[scoring.kinds]`` leave out of its base's, one line each: those replace the base's
+    whole, and a file that extends farkle to add one pattern loses farkle's straight and
+    three pairs unless it repeats them; ``3 = { 1 = 1000 }`` leaves three 2s to 6s worth
+    nothing (``rules show`` and ``score`` say so). Empty for a preset, a file that extends nothing
     or drops nothing."""
     source = rules.source
     if not source or source in PRESETS or not looks_like_file(source):
@@ -540,6 +541,23 @@ def dropped_from_base(rules: RuleSet) -> tuple[str, ...]:
                 f"{', '.join(lost)} {'scores' if len(lost) == 1 else 'score'} nothing here "
                 "(repeat those the table keeps)"
             )
+    kinds = written.get("kinds")
+    if isinstance(kinds, Mapping):
+        own_kinds = {k.count: k for k in rules.scoring.kinds}
+        for k in base.scoring.kinds:
+            table = kinds.get(str(k.count))
+            if not isinstance(table, Mapping) or "default" in table or k.default == "none":
+                continue
+            mine = own_kinds.get(k.count)
+            named = {face for face, _ in mine.faces} if mine is not None else set()
+            dropped = [str(face) for face in range(1, 7) if face not in named]
+            if dropped:
+                notes.append(
+                    f"[scoring.kinds] {k.count} replaces {base.name}'s {KIND_WORDS[k.count]} "
+                    f"of a kind whole: without a default, {KIND_WORDS[k.count]} "
+                    f"{'/'.join(dropped)}s score nothing here ({base.name}: "
+                    f'{k.default}; write default = "{k.default}" in the table to keep it)'
+                )
     return tuple(notes)
 
 

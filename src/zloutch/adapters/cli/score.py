@@ -284,6 +284,10 @@ def score(
             render_advice(advice)
             if advice.note:
                 console().print(f"Note: {advice.note}")
+        from zloutch.rules.loader import dropped_from_base
+
+        for note in dropped_from_base(rules):  # a table that dropped its base's: said here too
+            typer.echo(f"note: {note}", err=True)
 
 
 def advice_json(advice: ThrowAdvice) -> dict[str, Any]:
