@@ -672,6 +672,13 @@ FILE_ERRORS = [
         "scoring.full_house_pair: a pair worth 0 x its face counts for nothing: give a "
         "multiple of at least 1 (full_house = sum, S-13; V-7's later pair), or switch them off",
     ),
+    (  # the kind's 200 always won: the pattern was never counted, and nothing said so
+        '[rules]\nextends = "farkle"\nname = "x"\n[[scoring.patterns]]\nname = "three twos"\n'
+        "faces = [2, 2, 2]\npoints = 100\n",
+        "scoring.patterns[0]: 'three twos' (2 2 2, 100) can never count: [scoring.kinds] values "
+        "three 2s at 200, and a throw is read at its best; to give three 2s another value, "
+        "write it in [scoring.kinds] (3 = { 2 = 100, default = ... })",
+    ),
     (  # written without three_pairs it scored nothing and passed silently
         '[rules]\nname = "x"\ndice = 6\n[game]\ntarget = 1000\n[scoring]\n'
         "singles = { 1 = 100 }\nfour_and_pair_as_three_pairs = true\n",

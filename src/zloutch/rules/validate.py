@@ -66,6 +66,24 @@ def validate(rules: RuleSet) -> None:
                 "only one pattern, with one value",
                 f"scoring.patterns[{j}]",
             )
+    values = _kinds_or_none(rules)
+    thrown_of = {kind.count: kind.thrown for kind in s.kinds}
+    for j, pattern in enumerate(s.patterns):
+        count, face = len(pattern.faces), pattern.faces[0]
+        worth = values.get((count, face))
+        if len(set(pattern.faces)) != 1 or not isinstance(worth, int) or worth <= 0:
+            continue
+        if thrown_of.get(count, 0) in (0, pattern.thrown) and pattern.points <= worth:
+            # a throw is read at its best: the multiple's value always won, the pattern
+            # was never counted, and nothing said so
+            raise InvalidRulesError(
+                f"{excerpt(pattern.name)} ({format_dice(pattern.faces)}, {pattern.points}) can "
+                f"never count: [scoring.kinds] values {KIND_WORDS[count]} {face}s at {worth}, "
+                f"and a throw is read at its best; to give {KIND_WORDS[count]} {face}s "
+                f"another value, write it in [scoring.kinds] ({count} = {{ {face} = "
+                f"{pattern.points}, default = ... }})",
+                f"scoring.patterns[{j}]",
+            )
     for kind in s.kinds:
         if kind.thrown and not kind.count <= kind.thrown <= dice:
             raise InvalidRulesError(
