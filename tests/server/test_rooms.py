@@ -529,6 +529,30 @@ def test_unfinished_games_expire_and_finished_ones_are_kept(
     assert rooms.room(done).game.status == "over"
 
 
+def test_an_expired_games_record_reveals_its_secret_and_verifies(
+    new_store: Callable[[], GameStore],
+) -> None:
+    """An expired game plays no more, but its secret stayed hidden: ``zloutch verify``
+    could not check the throws it had made. Its record now carries it, as a finished one's."""
+    moment = [datetime(2000, 1, 1, tzinfo=UTC)]
+    rooms = Rooms(new_store(), clock=lambda: moment[0])
+    game_id, tokens = seated(rooms, NewGame(ANA_BOB))
+    for n in range(3):
+        room = rooms.room(game_id)
+        (seat,) = room.acting_seats()
+        rooms.intent(
+            game_id, tokens[seat], room.version, f"e{n}", str(legal_actions(room.state)[0])
+        )
+    record, _ = load_record(rooms.room(game_id).record_text())
+    assert record.dice[0].secret is None  # playing: hidden
+    moment[0] += timedelta(days=31)
+    assert rooms.expire(timedelta(days=30)) == (game_id,)
+    text = rooms.room(game_id).record_text()
+    record, _ = load_record(text)
+    assert record.dice[0].secret is not None
+    assert verify_record(record, text).verdict is Verdict.VERIFIED
+
+
 def test_an_uploaded_record_goes_on_as_a_new_game() -> None:
     rooms = Rooms(MemoryStore())
     game_id, tokens = seated(rooms, NewGame(ANA_BOB))

@@ -61,6 +61,8 @@ def one_line(exc: BaseException) -> str:
 QUEUE_LIMIT = 1000
 """Messages waiting for one socket; a client this far behind is dropped (it can reconnect)."""
 
+EXPIRED_NAMED = 50
+"""How many of the games one sweep expired the log names (the count says how many)."""
 TAKEOVER_AFTER = 5.0
 """Seconds past a bot's pace after which a process plays a bot that another process was to
 play (with PostgreSQL, where other processes serve the same games)."""
@@ -449,12 +451,17 @@ class Hub:
         task.add_done_callback(self.tasks.discard)
 
     async def expire_forever(self, every: float = 3600.0) -> None:
+        """Expire the games past ``expire_after`` now and every ``every`` seconds, their ids
+        in the log (the first ``EXPIRED_NAMED``)."""
         if self.expire_after is None:
             return
         while True:
             gone = self.rooms.expire(self.expire_after)
-            if gone:
-                log.info("%d unfinished games expired", len(gone))
+            if gone:  # each named: an operator asked about one finds it
+                shown = ", ".join(gone[:EXPIRED_NAMED]) + (
+                    ", ..." if len(gone) > EXPIRED_NAMED else ""
+                )
+                log.info("%d unfinished games expired: %s", len(gone), shown)
             await asyncio.sleep(every)
 
     async def tidy_forever(self, freeze_every: float = 5.0, collect_every: int = 120) -> None:

@@ -227,8 +227,9 @@ class Room:
         return None
 
     def dice(self) -> DiceCommitment:
-        """The commitment and the seeds; the secret once the game is over."""
-        secret = self.game.secret if self.over else None
+        """The commitment and the seeds; the secret once the game is over or expired (it
+        plays no more: its throws may be checked, ``zloutch verify``)."""
+        secret = self.game.secret if self.over or self.game.status == "expired" else None
         return DiceCommitment(self.game.commitment, secret, self.seeds, self.game.first_throw)
 
     def full_record(self) -> Record:
