@@ -114,6 +114,14 @@ def serve(
             show_default=False,
         ),
     ] = None,
+    access_log: Annotated[
+        bool,
+        typer.Option(
+            "--access-log",
+            help="Log every HTTP request and WebSocket opened (client, path, status), as "
+            "uvicorn writes them; off: the games made, refused writes, expiries, the stop.",
+        ),
+    ] = False,
 ) -> None:
     """Serve games over the network: players join by link, the server throws the dice.
 
@@ -160,7 +168,9 @@ def serve(
         application,
         host=host,
         port=port,
-        log_level="warning",
+        log_level="info" if access_log else "warning",
+        access_log=access_log,
+        log_config=None,  # uvicorn's lines in the server's own format, with their time
         ws="auto",
         ws_per_message_deflate=False,
     )
