@@ -166,8 +166,15 @@ def render_turn(document: dict[str, Any], rules: RuleSet, score: int = 0) -> Non
     from rich.table import Table
 
     out = console()
+    situation = document.get("situation", {})
+    whose = []  # the situation the turn was solved in, where it changes the value
+    if not situation.get("entered", True):
+        whose.append("not entered")
+    if situation.get("score"):
+        whose.append(f"with {situation['score']:,} banked")
+    who = f" for a player {' and '.join(whose)}" if whose else ""
     out.print(
-        f"[bold]{escape(document['rules'])}[/bold]: a fresh turn is worth "
+        f"[bold]{escape(document['rules'])}[/bold]: a fresh turn{who} is worth "
         f"{document['expected_turn']:.3f} points on average, played optimally."
     )
     if "long_run_average" in document:
