@@ -242,6 +242,11 @@ def threshold(
             "to throw (the scale stops at the 95th percentile: an arrow); grey: throwing "
             "on is always better, or banking is never allowed."
         )
+        if solution.counts is not None:  # F-1: the thresholds move with the farkles in a row
+            caption += (
+                " Both players with no farkle in a row (F-1: a penalty after "
+                f"{rules.turn.farkle_penalty_after} in a row)."
+            )
         plots.threshold_figure(tmap, title=title, caption=caption).save(path)
     typer.echo(f"wrote {path}")
 
