@@ -595,10 +595,16 @@ def review_figure(review: Review) -> Picture:
 
     from zloutch.app.review import WIN
 
+    model = (  # the text review's header says it; the picture alone said nothing
+        " through the game's sheet-blind model (its ticks, bumps and take-backs valued one "
+        "turn ahead)"
+        if review.sheet_blind
+        else ""
+    )
     picture = new_picture(
         f"{review.curve_measure.capitalize()} before each move",
         f"rules: {review.rules}. Players: {', '.join(review.players)}. Graded in "
-        f"{review.objective}; x marks a mistake.",
+        f"{review.objective}{model}; x marks a mistake.",
         9,
         4.8,
     )
