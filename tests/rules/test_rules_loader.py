@@ -927,3 +927,22 @@ def test_a_per_face_kind_table_without_default_says_what_it_drops(tmp_path: Path
     assert result.exit_code == 0
     assert "scores nothing" in result.stdout
     assert result.stderr.startswith("note: [scoring.kinds] 3 replaces farkle's three of a kind")
+
+
+def test_thrown_written_for_every_count_or_as_a_word_says_where_and_what(tmp_path: Path) -> None:
+    """``thrown = 6`` under [scoring.kinds] answered "the count of a kind must be 3, 4, 5 or
+    6"; ``thrown = "first"`` answered "expected a whole number", neither saying what to do."""
+    head = '[rules]\nextends = "farkle"\nname = "x"\n'
+    for_all = str(error_of(write(tmp_path / "a.toml", head + "[scoring.kinds]\nthrown = 6\n")))
+    assert "scoring.kinds.thrown: unknown key: thrown is written in a count's table" in for_all
+    word = str(
+        error_of(
+            write(
+                tmp_path / "b.toml",
+                head + "[[scoring.patterns]]\nfaces = [1, 2, 3, 4, 5, 6]\npoints = 1500\n"
+                'thrown = "first"\n',
+            )
+        )
+    )
+    assert "expected a whole number of dice thrown (0: any throw), got 'first'" in word
+    assert "turn's first throw cannot be written" in word

@@ -315,6 +315,17 @@ def _face_text(value: object) -> str:
     return excerpt(value) if isinstance(value, bool) else str(value)
 
 
+def _as_thrown(value: object, key: str) -> int:
+    """``thrown``: how many dice the throw must hold (0: any), a whole number."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise InvalidRulesError(
+            f"expected a whole number of dice thrown (0: any throw), got {excerpt(value)}; a "
+            f"combination that counts only on a turn's first throw cannot be written {_CANNOT}",
+            key,
+        )
+    return _as_int(value, key)
+
+
 def _parse_face(text: str, key: str) -> int:
     if not _is_number(text) or len(text) > 1 or int(text) not in FACES:
         raise InvalidRulesError(f"{excerpt(text)} is not a face: faces are 1 to 6", key)
@@ -334,6 +345,13 @@ def _parse_kinds(data: object, dice: int, base: tuple[KindRule, ...]) -> tuple[K
             belongs = _belongs(count_text, "[scoring.kinds]")
             if belongs:
                 raise InvalidRulesError(f"unknown key{belongs}", key)
+            if count_text.strip() in _KIND_KEYS:  # a count's own key, written for them all
+                raise InvalidRulesError(
+                    f"unknown key: {count_text} is written in a count's table, for that count "
+                    f'(3 = {{ default = "100 x face", {count_text} = ... }}), not under '
+                    "[scoring.kinds] for them all",
+                    key,
+                )
             if count_text.strip() in ("1", "2"):
                 raise InvalidRulesError(
                     "the count of a kind must be 3, 4, 5 or 6: a single die's points are "
@@ -355,7 +373,7 @@ def _parse_kinds(data: object, dice: int, base: tuple[KindRule, ...]) -> tuple[K
                 if face_text == "default":
                     default = _normalise_kind_rule(face_rule, f"{key}.default")
                 elif face_text == "thrown":
-                    thrown = _as_int(face_rule, f"{key}.thrown")
+                    thrown = _as_thrown(face_rule, f"{key}.thrown")
                     if thrown and not count <= thrown <= dice:
                         raise InvalidRulesError(
                             _thrown_words(count, dice),
@@ -430,7 +448,7 @@ def _parse_patterns(data: object, dice: int) -> tuple[Pattern, ...]:
                 f"{len(faces)} faces cannot be thrown with {dice} dice", f"{key}.faces"
             )
         points = _as_int(item["points"], f"{key}.points", minimum=1, maximum=MAX_POINTS)
-        thrown = _as_int(item.get("thrown", 0), f"{key}.thrown")
+        thrown = _as_thrown(item.get("thrown", 0), f"{key}.thrown")
         if thrown and not len(faces) <= thrown <= dice:
             raise InvalidRulesError(_thrown_words(len(faces), dice), f"{key}.thrown")
         run = len(set(faces)) == len(faces) and faces[-1] - faces[0] == len(faces) - 1
