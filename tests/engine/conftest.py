@@ -520,8 +520,16 @@ def check_outcome(state: GameState, last_events: tuple[ev.Event, ...]) -> None:
         better = sum(1 for q in range(n) if key(q) > key(seat))
         assert rank == 1 + better, f"seat {seat} ranked {rank}, {better} seats are ahead"
     assert [r for _, r in result.ranking] == sorted(r for _, r in result.ranking), "not sorted"
-    # G-9: the n-th of N players gives N - n kicks and takes n - 1
-    assert result.kicks == tuple((s, n - r, r - 1) for s, r in result.ranking), result.kicks
+    # G-9: the n-th of N players gives N - n kicks and takes n - 1; tied players kick
+    # neither way: each gives to the seats ranked below, takes from those above, and as
+    # many kicks are given as taken
+    ranks = [r for _, r in result.ranking]
+    assert result.kicks == tuple(
+        (s, sum(o > r for o in ranks), sum(o < r for o in ranks)) for s, r in result.ranking
+    ), result.kicks
+    assert sum(g for _, g, _ in result.kicks) == sum(t for _, _, t in result.kicks)
+    if len(set(ranks)) == n:  # no tie: the seed's table as written
+        assert result.kicks == tuple((s, n - r, r - 1) for s, r in result.ranking)
 
     g = state.rules.game
     scores = [s.score for s in state.sheets]

@@ -514,7 +514,15 @@ def outcome(state: GameState) -> Outcome | None:
             ranking.append((p, ranking[-1][1]))
         else:
             ranking.append((p, i + 1))
-    kicks = tuple((p, n - rank, rank - 1) for p, rank in ranking)
+    # written apart from the engine's: kicks given to those ranked below, taken from above
+    kicks = tuple(
+        (
+            p,
+            len([q for q, other in ranking if other > rank]),
+            len([q for q, other in ranking if other < rank]),
+        )
+        for p, rank in ranking
+    )
     return Outcome(state.winners, tuple(ranking), kicks)
 
 

@@ -521,6 +521,20 @@ def test_G9_ranking_and_kicks() -> None:
     assert result.kicks == ((2, 2, 0), (0, 1, 1), (1, 0, 2))
 
 
+def test_G9_tied_players_kick_neither_way() -> None:
+    """Each player kicks every player ranked below and is kicked by every one above (the
+    seed: first of 6 gives 5, second gives 4 and takes 1...): as many kicks given as taken.
+    Five 1s on the first throw leave three players tied at 0: ``N - rank`` told each to
+    give two kicks, to nobody (9 given, 3 taken)."""
+    s = start("dix-mille(take_back=false,five_ones_win)", "Ana,Bob,Cid,Dan")
+    s = play(s, "throw; roll 1 1 1 1 1")
+    result = outcome(s)
+    assert result is not None
+    assert result.ranking == ((0, 1), (1, 2), (2, 2), (3, 2))
+    assert result.kicks == ((0, 3, 0), (1, 0, 1), (2, 0, 1), (3, 0, 1))
+    assert sum(g for _, g, _ in result.kicks) == sum(t for _, _, t in result.kicks)
+
+
 def test_bumps_and_bank_are_refused_with_reasons_a_player_understands() -> None:
     s = start("dix-mille")
     with pytest.raises(IllegalActionError, match="nothing kept"):

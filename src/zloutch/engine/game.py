@@ -719,7 +719,13 @@ def outcome(state: GameState) -> Outcome | None:
             ranking.append((p, ranking[-1][1]))
         else:
             ranking.append((p, i + 1))
-    kicks = tuple((p, n - rank, rank - 1) for p, rank in ranking)
+    # Each player kicks every player ranked below and is kicked by every one above: the
+    # n-th of N gives N - n and takes n - 1. Tied players kick neither way (n - rank gave a
+    # tie of three at the bottom two kicks each, to nobody).
+    ranks = [rank for _, rank in ranking]
+    kicks = tuple(
+        (p, sum(r > rank for r in ranks), sum(r < rank for r in ranks)) for p, rank in ranking
+    )
     return Outcome(state.winners, tuple(ranking), kicks)
 
 

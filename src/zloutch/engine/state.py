@@ -477,4 +477,5 @@ class Outcome:
     ranking: tuple[tuple[int, int], ...]
     """(seat, rank) pairs, best first; tied scores share a rank."""
     kicks: tuple[tuple[int, int, int], ...]
-    """(seat, kicks given, kicks taken): the n-th of N gives N - n and takes n - 1."""
+    """(seat, kicks given, kicks taken): the n-th of N gives N - n and takes n - 1; tied
+    players kick neither way (each kicks those ranked below, is kicked by those above)."""
