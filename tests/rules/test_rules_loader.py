@@ -946,3 +946,31 @@ def test_thrown_written_for_every_count_or_as_a_word_says_where_and_what(tmp_pat
     )
     assert "expected a whole number of dice thrown (0: any throw), got 'first'" in word
     assert "turn's first throw cannot be written" in word
+
+
+def test_what_an_earlier_version_stored_with_an_option_that_cannot_act_still_loads() -> None:
+    """A record or a stored game names its rule set by the spec it was played with; an
+    earlier version took ``dix-mille(joker_keeps_points)`` (no joker: it changed nothing),
+    which is now refused as written by a person. Read back as stored, it is the rule set it
+    was played with, and the mistakes a person is told of are not asked again of it."""
+    from zloutch.rules.loader import with_options
+
+    stored = load_rules("dix-mille(joker_keeps_points)", stored=True)
+    assert stored == load_rules("dix-mille") and stored.spec == "dix-mille"
+    with pytest.raises(InvalidRulesError, match="needs joker"):
+        load_rules("dix-mille(joker_keeps_points)")
+    assert load_rules("zilch(farkle_penalty=520)", stored=True).turn.farkle_penalty == 520
+    # an option switched off under one inherited: the spec says what is in force, and loads
+    layered = with_options(load_rules("farkle(joker,joker_keeps_points)"), {"joker": False})
+    assert layered.spec == "farkle" and load_rules(layered.spec) == layered
+
+
+def test_the_canonical_file_of_a_rule_set_built_in_code_loads_back() -> None:
+    """``to_toml`` of a rule set changed in code with an option that cannot act wrote it,
+    and the loader refused the file: it writes the rule set as the loader gives it."""
+    from zloutch.rules import to_toml
+
+    built = load_rules("farkle").replace_options({"fallback_bumps": True})
+    back = parse_rules_text(to_toml(built))
+    assert back.game.fallback_bumps is False
+    assert dataclasses.replace(back, source="farkle") == built.settled()

@@ -716,9 +716,10 @@ def test_a_batch_stores_what_appending_one_by_one_would(
     memory = MemoryStore()
     ids = [secrets.token_hex(8) for _ in range(3)]
     for game_id in ids:
-        # Expired: its log is made up, and no server on the database is to resume it.
+        # Over: its log is made up, and no server on the database is to resume it (an
+        # expired game takes no move at all)
         game = GameRow(game_id, "dix-mille", ("A", "B"), "0" * 64, "0" * 64, moment, moment)
-        game = replace(game, status="expired")
+        game = replace(game, status="over")
         rows = [SeatRow(game_id, 0, "A"), SeatRow(game_id, 1, "B")]
         for store in (memory, sql_store):
             store.create(game, rows, ())
@@ -975,3 +976,45 @@ def test_two_servers_starting_at_once_on_a_new_database_both_open_it(
         for store in opened:
             store.close()
         assert failed == [] and len(opened) == 4
+
+
+def test_a_game_stored_with_an_option_that_cannot_act_is_rebuilt_and_its_record_loads() -> None:
+    """An earlier server stored ``dix-mille(joker_keeps_points)`` (joker off: it changed
+    nothing), which the loader now refuses from a person: the game was out of reach, and
+    its record would not load. Both read it as stored."""
+    store = MemoryStore()
+    rooms = Rooms(store)
+    game_id, tokens = seated(rooms, NewGame(ANA_BOB))
+    rooms.intent(game_id, tokens[0], 0, "first", "throw")
+    store.update_game(game_id, rules="dix-mille(joker_keeps_points)")
+    again = Rooms(store).room(game_id)
+    assert again.state.rules == load_record(rooms.room(game_id).record_text())[1].rules
+    text = again.record_text().replace('"dix-mille"', '"dix-mille(joker_keeps_points)"', 1)
+    assert '"dix-mille(joker_keeps_points)"' in text
+    record, state = load_record(text)
+    assert state.rules.spec == "dix-mille" and len(record.actions) == 2
+
+
+def test_a_game_expired_by_another_process_takes_no_move_there(
+    new_store: Callable[[], GameStore],
+) -> None:
+    """Two processes over one database: one expires a game the other holds as playing.
+    The other accepted moves on it, while a record read from the store revealed the dice
+    secret (an expired game's record reveals it): every later throw could be known. The
+    store now refuses a move on an expired game, and the process says it expired."""
+    moment = [datetime(2000, 1, 1, tzinfo=UTC)]
+    here = Rooms(new_store(), clock=lambda: moment[0])
+    there = Rooms(new_store(), clock=lambda: moment[0])
+    game_id, tokens = seated(here, NewGame(ANA_BOB))
+    here.intent(game_id, tokens[0], 0, "one", "throw")
+    held = there.room(game_id)  # held in memory there, playing
+    assert held.game.status == "playing"
+    moment[0] += timedelta(days=31)
+    assert here.expire(timedelta(days=30)) == (game_id,)
+    (seat,) = held.acting_seats()
+    action = str(legal_actions(held.state)[0])
+    answer = there.intent(game_id, tokens[seat], held.version, "late", action)
+    assert isinstance(answer, Refused) and answer.code == "expired", answer
+    assert there.room(game_id).game.status == "expired"
+    record, _ = load_record(Rooms(new_store()).room(game_id).record_text())
+    assert len(record.actions) == 2  # the throw and its roll, nothing after

@@ -88,14 +88,14 @@ def check_endings(rules: RuleSet) -> None:
 # ---------------------------------------------------------------------------- loading
 
 
-def load_rules(spec: str | RuleSet) -> RuleSet:
+def load_rules(spec: str | RuleSet, *, stored: bool = False) -> RuleSet:
     """``zloutch.rules.load_rules``, and refused unless every game can end
     (``check_endings``): a spec, a preset with options, a rule file and every file it extends.
     A preset as shipped is not walked: ``tests/rules/test_rules_limits.py`` proves its games
     end."""
     if isinstance(spec, RuleSet):
         return checked(spec)
-    return loader.load_rules(spec, check=check_endings)
+    return loader.load_rules(spec, check=check_endings, stored=stored)
 
 
 def load_preset(spec: str | RuleSet) -> RuleSet:

@@ -163,7 +163,7 @@ class Record:
         ``rules`` names it, the file it was read from is never read again), else ``rules``."""
         if self.rules_toml is not None:
             return as_loaded_from(rules_from_text(self.rules_toml, stored=True), self.rules)
-        return load_rules(self.rules)
+        return load_rules(self.rules, stored=True)
 
     def start(self) -> GameState:
         return new_game(self.rule_set(), self.players, table_mode=self.table_mode)

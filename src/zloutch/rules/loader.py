@@ -36,7 +36,7 @@ from zloutch.rules.spec import (
     parse_option_value,
     split_spec,
 )
-from zloutch.rules.validate import settle_idle, validate
+from zloutch.rules.validate import refuse_mistakes, settle_idle, validate
 from zloutch.rules.values import (
     FILE_ONLY_KEYS,
     MAX_DEPTH,
@@ -272,6 +272,8 @@ def _parse_rules(
     )
     rules = settle_idle(rules, written, refuse=not stored)
     validate(rules)
+    if not stored:
+        refuse_mistakes(rules)
     return rules
 
 
@@ -602,10 +604,15 @@ def _preset(name: str) -> RuleSet:
 
 
 def with_options(
-    rules: RuleSet, values: Mapping[str, OptionValue], *, check: RuleCheck | None = None
+    rules: RuleSet,
+    values: Mapping[str, OptionValue],
+    *,
+    check: RuleCheck | None = None,
+    stored: bool = False,
 ) -> RuleSet:
     """Switch options on a rule set, validate the result (and ``check`` it), and record them
-    canonically."""
+    canonically. ``stored``: a spec this program stored (a record's, a game's in the
+    server's store), read back as it was played (``settle_idle``)."""
     checked: dict[str, OptionValue] = {}
     for name, value in values.items():
         if name not in OPTIONS:
@@ -623,20 +630,18 @@ def with_options(
     merged = dict(rules.options)
     merged.update(checked)
     changed = rules.replace_options(dict(merged))
-    # an option that cannot act, at its default, says nothing: the spec leaves it out
-    # (``dix-mille-6(entry=0,entry_by=turn)`` is ``dix-mille-6(entry=0)``)
-    inert = changed.inert_options()
-    recorded = tuple(
-        sorted(
-            (n, v)
-            for n, v in merged.items()
-            if base_values[n] != v and (n not in inert or v != OPTIONS[n].default)
-        )
-    )
-    changed = dataclasses.replace(changed, options=recorded)
     try:
-        changed = settle_idle(changed, checked)
+        changed = settle_idle(changed, checked, refuse=not stored)
+        # an option that cannot act says nothing: the spec leaves it out, whatever it was
+        # given (``dix-mille-6(entry=0,entry_by=turn)`` is ``dix-mille-6(entry=0)``)
+        inert = changed.inert_options()
+        recorded = tuple(
+            sorted((n, v) for n, v in merged.items() if base_values[n] != v and n not in inert)
+        )
+        changed = dataclasses.replace(changed, options=recorded)
         validate(changed)
+        if not stored:
+            refuse_mistakes(changed)
         if check is not None:
             check(changed)
     except InvalidRulesError as exc:
@@ -644,10 +649,13 @@ def with_options(
     return changed
 
 
-def load_rules(spec: str | RuleSet, *, check: RuleCheck | None = None) -> RuleSet:
+def load_rules(
+    spec: str | RuleSet, *, check: RuleCheck | None = None, stored: bool = False
+) -> RuleSet:
     """Load a rule set from a spec: ``dix-mille``, ``my-table.toml(entry=800,joker)``.
 
-    ``load_rules(rules.spec) == rules`` for every rule set loaded here.
+    ``load_rules(rules.spec) == rules`` for every rule set loaded here. ``stored``: a spec
+    this program stored (``with_options``).
     """
     if isinstance(spec, RuleSet):
         return spec
@@ -655,7 +663,7 @@ def load_rules(spec: str | RuleSet, *, check: RuleCheck | None = None) -> RuleSe
     rules = _load_source(source, check=check)
     if not raw_options:
         return rules
-    return with_options(rules, _option_values(raw_options), check=check)
+    return with_options(rules, _option_values(raw_options), check=check, stored=stored)
 
 
 def load_preset(spec: str | RuleSet, *, check: RuleCheck | None = None) -> RuleSet:
@@ -705,6 +713,8 @@ def as_loaded_from(rules: RuleSet, spec: str) -> RuleSet:
     if source in PRESETS or not looks_like_file(source):
         return rules
     options = _option_values(raw_options)
+    inert = rules.inert_options()  # the text was settled: what cannot act is at its default
+    options = {name: value for name, value in options.items() if name not in inert}
     for name, value in options.items():
         if rules.option(name) != value:
             raise InvalidRulesError(

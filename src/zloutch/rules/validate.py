@@ -66,24 +66,6 @@ def validate(rules: RuleSet) -> None:
                 "only one pattern, with one value",
                 f"scoring.patterns[{j}]",
             )
-    values = _kinds_or_none(rules)
-    thrown_of = {kind.count: kind.thrown for kind in s.kinds}
-    for j, pattern in enumerate(s.patterns):
-        count, face = len(pattern.faces), pattern.faces[0]
-        worth = values.get((count, face))
-        if len(set(pattern.faces)) != 1 or not isinstance(worth, int) or worth <= 0:
-            continue
-        if thrown_of.get(count, 0) in (0, pattern.thrown) and pattern.points <= worth:
-            # a throw is read at its best: the multiple's value always won, the pattern
-            # was never counted, and nothing said so
-            raise InvalidRulesError(
-                f"{excerpt(pattern.name)} ({format_dice(pattern.faces)}, {pattern.points}) can "
-                f"never count: [scoring.kinds] values {KIND_WORDS[count]} {face}s at {worth}, "
-                f"and a throw is read at its best; to give {KIND_WORDS[count]} {face}s "
-                f"another value, write it in [scoring.kinds] ({count} = {{ {face} = "
-                f"{pattern.points}, default = ... }})",
-                f"scoring.patterns[{j}]",
-            )
     for kind in s.kinds:
         if kind.thrown and not kind.count <= kind.thrown <= dice:
             raise InvalidRulesError(
@@ -165,14 +147,12 @@ def validate(rules: RuleSet) -> None:
             "winning on a full hand that lands exactly on the target (T-10) needs exact_target",
             "turn.full_hand_win",
         )
-    for key in ("farkle_penalty", "fresh_farkle_penalty"):
-        penalty = getattr(t, key)
-        if penalty % rules.unit:
-            raise InvalidRulesError(
-                f"{penalty} is off the rule set's step of {rules.unit} points: a penalty "
-                "must keep the scores on it",
-                f"turn.{key}",
-            )
+    if t.fresh_farkle_penalty % rules.unit:
+        raise InvalidRulesError(
+            f"{t.fresh_farkle_penalty} is off the rule set's step of {rules.unit} points: "
+            "a penalty must keep the scores on it",
+            "turn.fresh_farkle_penalty",
+        )
     if t.farkle_penalty and t.farkle_penalty_after < 1:
         raise InvalidRulesError("must be at least 1", "turn.farkle_penalty_after")
     if v.four_two_one and dice < 3:
@@ -212,26 +192,66 @@ def validate(rules: RuleSet) -> None:
 
 def settle_idle(rules: RuleSet, written: Collection[str], *, refuse: bool = True) -> RuleSet:
     """The rule set with every option that cannot act here back at its default (an option
-    that acts only with another, which is off: ``RuleSet.idle_options``).
+    that acts only with another, which is off: ``RuleSet.idle_options``), once the mistakes
+    of a person's own text are refused (``refuse``).
 
-    One of them that was written here (``written``: the option names of a file's own text
-    or of a spec) is refused instead, unless ``refuse`` is false (a record's text, written
-    by a version that kept them): written, it says a rule the table does not play, and the
-    person who wrote ``four_and_pair_as_three_pairs = true`` without ``three_pairs`` should
-    hear so. One that came with a base (``zilch(three_pairs=0)``) goes quietly."""
-    idle = rules.idle_options()
-    if not idle:
-        return rules
-    for name in idle:
-        if refuse and name in written:
-            section = OPTIONS[name].section
-            raise InvalidRulesError(
-                f"{format_option(name, rules.option(name))} needs {needs_words(name)}, which "
-                "this rule set does not have: it would change nothing (set that too, or leave "
-                "this out)",
-                f"{section}.{name}",
-            )
+    Refused: one of those options that was written here (``written``: the option names of
+    a file's own text or of a spec): written, it says a rule the table does not play, and
+    the person who wrote ``four_and_pair_as_three_pairs = true`` without ``three_pairs``
+    should hear so (one that came with a base, ``zilch(three_pairs=0)``, goes quietly); a
+    pattern that can never count; a consecutive-farkle penalty off the rule set's step.
+    ``refuse`` is false for a text or a spec this program stored (a record's, a game's in
+    the server's store), written by a version that took them: read back as it was played.
+    """
+    if refuse:
+        for name in rules.idle_options():
+            if name in written:
+                section = OPTIONS[name].section
+                raise InvalidRulesError(
+                    f"{format_option(name, rules.option(name))} needs {needs_words(name)}, "
+                    "which this rule set does not have: it would change nothing (set that "
+                    "too, or leave this out)",
+                    f"{section}.{name}",
+                )
     return rules.settled()
+
+
+def refuse_mistakes(rules: RuleSet) -> None:
+    """What a person's own text may say that the rule set cannot mean, checked once it is
+    valid (``validate``) and not for a text this program stored (``settle_idle``): a
+    pattern that can never count; a consecutive-farkle penalty off the rule set's step."""
+    _refuse_dead_patterns(rules)
+    penalty = rules.turn.farkle_penalty
+    if penalty % rules.unit:
+        raise InvalidRulesError(
+            f"{penalty} is off the rule set's step of {rules.unit} points: a penalty must "
+            "keep the scores on it",
+            "turn.farkle_penalty",
+        )
+
+
+def _refuse_dead_patterns(rules: RuleSet) -> None:
+    """A pattern of one face worth no more than the multiple ``[scoring.kinds]`` gives the
+    same dice, wherever the pattern counts: it can never count."""
+    s = rules.scoring
+    values = _kinds_or_none(rules)
+    thrown_of = {kind.count: kind.thrown for kind in s.kinds}
+    for j, pattern in enumerate(s.patterns):
+        count, face = len(pattern.faces), pattern.faces[0]
+        worth = values.get((count, face))
+        if len(set(pattern.faces)) != 1 or not isinstance(worth, int) or worth <= 0:
+            continue
+        if thrown_of.get(count, 0) in (0, pattern.thrown) and pattern.points <= worth:
+            # a throw is read at its best: the multiple's value always won, the pattern
+            # was never counted, and nothing said so
+            raise InvalidRulesError(
+                f"{excerpt(pattern.name)} ({format_dice(pattern.faces)}, {pattern.points}) can "
+                f"never count: [scoring.kinds] values {KIND_WORDS[count]} {face}s at {worth}, "
+                f"and a throw is read at its best; to give {KIND_WORDS[count]} {face}s "
+                f"another value, write it in [scoring.kinds] ({count} = {{ {face} = "
+                f"{pattern.points}, default = ... }})",
+                f"scoring.patterns[{j}]",
+            )
 
 
 def _anything_scores(rules: RuleSet) -> bool:

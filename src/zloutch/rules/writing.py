@@ -33,7 +33,10 @@ def _kind_value(rule: str) -> str:
 
 
 def to_toml(rules: RuleSet) -> str:
-    """The canonical rule file of a rule set: every key written, loads back equal."""
+    """The canonical rule file of a rule set: every key written, loads back equal (a rule
+    set built in code as the loader would give it: ``settled``, an option that cannot act at
+    its default, which the loader would refuse written otherwise)."""
+    rules = rules.settled()
     lines = [
         "[rules]",
         f"name = {_toml_value(rules.name)}",

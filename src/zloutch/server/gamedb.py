@@ -190,8 +190,15 @@ def migrate(engine: Engine) -> None:
             try:
                 _drop_copies_left(connection)
                 config.attributes["connection"] = connection
+                before = _revision(connection)
                 command.upgrade(config, "head")
-                broken = connection.exec_driver_sql("PRAGMA foreign_key_check").fetchall()
+                upgraded = _revision(connection) != before
+                # checked after an upgrade only: a scan of every seat and move at each start
+                broken = (
+                    connection.exec_driver_sql("PRAGMA foreign_key_check").fetchall()
+                    if upgraded
+                    else []
+                )
                 if broken:
                     raise sa.exc.DatabaseError(
                         "PRAGMA foreign_key_check",
@@ -205,6 +212,13 @@ def migrate(engine: Engine) -> None:
         finally:
             connection.exec_driver_sql("PRAGMA foreign_keys=ON")
             connection.commit()
+
+
+def _revision(connection: Connection) -> str | None:
+    """The schema's Alembic revision (None: no schema yet)."""
+    from alembic.migration import MigrationContext
+
+    return MigrationContext.configure(connection).get_current_revision()
 
 
 def _drop_copies_left(connection: Connection) -> None:
@@ -250,7 +264,11 @@ class SqlStore:
                 f"PostgreSQL (postgresql://USER:PASSWORD@HOST/NAME), not {scheme}"
             )
         rest = (url or "").partition("://")[2].partition("?")[0]  # a query may hold anything
-        if "@" in rest and ("@" in rest[: rest.rfind("@")] or "/" in rest[: rest.rfind("@")]):
+        if (
+            scheme == "postgresql"
+            and "@" in rest
+            and ("@" in rest[: rest.rfind("@")] or "/" in rest[: rest.rfind("@")])
+        ):
             raise RoomError(
                 f"--db {hidden_password(url or '')}: the user or the password holds an '@' "
                 "or a '/', which a URL reads as the end of the password or of the address: "
@@ -344,6 +362,15 @@ class SqlStore:
             changes["status"] = "over"
         try:
             with self.engine.begin() as conn:
+                # the row first, and only a game not expired (``_append_batch``)
+                live = conn.execute(
+                    games.update()
+                    .where(games.c.id == game_id, games.c.status != "expired")
+                    .values(**changes)
+                    .returning(games.c.id)
+                ).first()
+                if live is None:
+                    raise StoreConflict()
                 last = conn.execute(
                     sa.select(sa.func.max(actions.c.seq)).where(actions.c.game_id == game_id)
                 ).scalar()
@@ -353,7 +380,6 @@ class SqlStore:
                 if reopens and not over and not self._reopen(conn, game_id):
                     raise StoreConflict()  # its rematch was stored first: its result stands
                 conn.execute(actions.insert(), [_entry_values(game_id, e) for e in entries])
-                conn.execute(games.update().where(games.c.id == game_id).values(**changes))
                 if self.postgres:
                     payload = f"{game_id} {entries[-1].seq}"
                     conn.execute(sa.select(sa.func.pg_notify(CHANNEL, payload)))
@@ -398,6 +424,18 @@ class SqlStore:
         first: dict[str, int] = {}
         for item in items:
             first.setdefault(item.game_id, item.entries[0].seq)
+        # The games' rows first, and only those still playing or over: a game another
+        # process expired takes no move (its record reveals its dice secret), and the row
+        # locked here orders this with ``expire``, which then finds the game played
+        moment = _utc(max((item.at for item in items), default=datetime.now(UTC)))
+        live = set(
+            conn.execute(
+                games.update()
+                .where(games.c.id.in_(sorted(first)), games.c.status != "expired")
+                .values(updated_at=moment)
+                .returning(games.c.id)
+            ).scalars()
+        )
         last = self._last_seqs(conn, first)
         seen = self._client_ids(conn, items)
         outcomes: list[Exception | None] = []
@@ -420,6 +458,9 @@ class SqlStore:
             if dup is not None:
                 outcomes.append(DuplicateIntent(dup))
                 continue
+            if game not in live:
+                outcomes.append(StoreConflict())  # expired elsewhere: read again, refused
+                continue
             if last[game] + 1 != item.entries[0].seq:
                 outcomes.append(StoreConflict())
                 continue
@@ -440,9 +481,7 @@ class SqlStore:
             return outcomes
         for start in range(0, len(rows), ROWS_A_STATEMENT):
             conn.execute(actions.insert().values(rows[start : start + ROWS_A_STATEMENT]))
-        moment = _utc(max(item.at for item in items))
         written = sorted(notes)
-        conn.execute(games.update().where(games.c.id.in_(written)).values(updated_at=moment))
         if over:
             conn.execute(games.update().where(games.c.id.in_(sorted(over))).values(status="over"))
         if self.postgres:
@@ -615,11 +654,15 @@ class SqlStore:
     def expire(self, before: datetime) -> tuple[str, ...]:
         stale = sa.and_(games.c.status == "playing", games.c.updated_at < _utc(before))
         with self.engine.begin() as conn:
-            ids = tuple(conn.execute(sa.select(games.c.id).where(stale)).scalars())
-            if ids:
+            # the rows it expires, as the update finds them (a move committed meanwhile
+            # made its game fresh again), each told to the other processes
+            ids = tuple(
                 conn.execute(
-                    games.update().where(stale, games.c.id.in_(ids)).values(status="expired")
-                )
+                    games.update().where(stale).values(status="expired").returning(games.c.id)
+                ).scalars()
+            )
+            for game_id in ids:
+                self._note(conn, game_id, "game")
         return ids
 
     def playing(self) -> tuple[str, ...]:

@@ -54,6 +54,8 @@ class MemoryStore:
         reopens: bool = False,
     ) -> None:
         log = self.logs[game_id]
+        if entries and self.games[game_id].status == "expired":
+            raise StoreConflict()  # it takes no move (``SqlStore.append``)
         for entry in entries:
             if entry.client_id is not None:
                 for old in log:

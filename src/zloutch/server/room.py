@@ -77,7 +77,7 @@ class Room:
         rules = (
             rules_from_text(game.rules_toml, stored=True)
             if game.rules_toml
-            else load_rules(game.rules)
+            else load_rules(game.rules, stored=True)
         )
         record = Record(rules.spec, game.players, table_mode=game.table_mode)
         record = replace(record, rules_toml=game.rules_toml)

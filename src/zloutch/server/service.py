@@ -655,6 +655,11 @@ class Rooms:
                 caught_up=tuple(now.played[pending.base :]),
             )
         if isinstance(outcome, StoreConflict):
+            stored = self.store.game(game_id)
+            if stored is not None and stored.status == "expired":  # by another process
+                held = self.room(game_id)
+                held.set_game(replace(held.game, status="expired"))
+                return Refused("expired", "this game expired without a move", version=held.version)
             self.refresh(game_id)  # another process appended first: what the client saw is old
             now = self.room(game_id)
             return Refused(

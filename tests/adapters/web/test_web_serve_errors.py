@@ -285,3 +285,39 @@ def test_the_access_log_names_each_request_with_its_status(tmp_path: Path) -> No
             "uvicorn.access 127.0.0.1:" in text and '"GET /api/no-such-thing HTTP/1.1" 404' in text
         ) is expected, text
         assert "zloutch.serve stopped: " in text
+
+
+def test_a_server_whose_hang_up_is_ignored_keeps_serving(tmp_path: Path) -> None:
+    """Under nohup (SIGHUP ignored) the server went on serving after a hang-up; catching
+    SIGHUP to stop cleanly must not undo what nohup asked."""
+    import signal
+
+    from served import Server
+
+    server = Server(f"sqlite:///{tmp_path / 'games.sqlite'}", log=tmp_path / "server.log")
+    old = signal.signal(signal.SIGHUP, signal.SIG_IGN)  # inherited by the child, as nohup does
+    try:
+        server.start()
+    finally:
+        signal.signal(signal.SIGHUP, old)
+    try:
+        assert server.process is not None
+        server.process.send_signal(signal.SIGHUP)
+        import time
+
+        time.sleep(1.0)
+        assert server.process.poll() is None
+        assert server.get("/api/health")["ok"] is True
+    finally:
+        server.stop()
+
+
+def test_a_sqlite_path_with_an_at_sign_is_a_path(tmp_path: Path) -> None:
+    """The check of a PostgreSQL password holding an '@' refused a SQLite folder named so."""
+    from zloutch.server.gamedb import SqlStore
+
+    folder = tmp_path / "club@home"
+    folder.mkdir()
+    store = SqlStore(f"sqlite:///{folder / 'games.sqlite'}")
+    store.close()
+    assert (folder / "games.sqlite").exists()

@@ -192,9 +192,11 @@ def _hang_up_stops() -> type[Any]:
         @contextlib.contextmanager
         def capture_signals(self) -> Iterator[None]:
             with super().capture_signals():
-                if threading.current_thread() is not threading.main_thread() or not hasattr(
-                    signal, "SIGHUP"
-                ):
+                if (
+                    threading.current_thread() is not threading.main_thread()
+                    or not hasattr(signal, "SIGHUP")
+                    or signal.getsignal(signal.SIGHUP) is signal.SIG_IGN
+                ):  # nohup, or a supervisor that ignores it: it keeps serving, as asked
                     yield
                     return
                 # restored before uvicorn's own, which raises the signals it caught again
