@@ -276,6 +276,13 @@ def test_G4_bump_any_crosses_an_older_level() -> None:
     s, events = play_events(start("dix-mille(bump=any)"), script)
     assert Bumped(1, 0, 600) in events
     assert levels(s, 0) == [(600, True), (1100, False)] and s.sheets[0].score == 1100
+    # Ana's older level is crossed, and she stays where she was: not "back to 1100"
+    (crossed,) = [e for e in events if isinstance(e, Crossed)]
+    words = crossed.describe(("Ana", "Bob"))
+    assert words == "Ana's level 600 is crossed (bump); still at 1100"
+    from zloutch.adapters.web.i18n import translate
+
+    assert translate(words, "fr") == "Le palier 600 de Ana est barré (rejoint, G-4) ; reste à 1100"
     s = play(start("dix-mille(bump=current)"), script)
     assert levels(s, 0) == [(600, False), (1100, False)]
 

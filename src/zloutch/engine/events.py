@@ -134,10 +134,11 @@ class Crossed(Event):
     """``ticks`` (G-3), ``bump`` (G-4) or ``final_round`` (G-6)."""
 
     def describe(self, names: tuple[str, ...]) -> str:
-        return (
-            f"{names[self.player]}'s level {self.level} is crossed ({self.reason}); "
-            f"back to {self.back_to}"
+        # a level below the current one (a bump of any level, G-4) moves nobody back
+        where = (
+            f"still at {self.back_to}" if self.back_to > self.level else f"back to {self.back_to}"
         )
+        return f"{names[self.player]}'s level {self.level} is crossed ({self.reason}); {where}"
 
 
 @dataclass(frozen=True)
