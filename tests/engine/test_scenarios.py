@@ -95,6 +95,20 @@ def test_G8_take_back_600_then_700() -> None:
     assert levels(s, 1) == [(700, False)]
 
 
+def test_G8_a_taken_back_total_that_does_not_count_for_entry_says_so() -> None:
+    """``take_back_counts_for_entry=false``: Bob's 700 is 600 taken back and 100 of his own;
+    the refusal said "you need 500 to enter the game", as if he had 700 that did not reach
+    500. It says which points count."""
+    s = start("dix-mille(take_back_counts_for_entry=false)")
+    s = play(s, "throw; roll 6 6 6 4 2; keep 6 6 6; bank; take; roll 1 3; keep 1")
+    assert s.turn.total == 700
+    with pytest.raises(
+        IllegalActionError,
+        match=r"you need 500 of your own to enter the game; the 600 taken back do not count",
+    ):
+        apply(s, Bank())
+
+
 def test_G8_take_back_farkle_loses_the_inherited_total() -> None:
     s = start("dix-mille")
     s = play(s, "throw; roll 6 6 6 4 2; keep 6 6 6; bank; take")

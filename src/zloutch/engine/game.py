@@ -457,6 +457,11 @@ def _refusal_words(rules: RuleSet, t: TurnState, rule: str) -> str:
                 f"you cannot bank {total}: to enter you need one throw worth {entry} "
                 f"(best throw this turn: {t.best_throw}) (T-7)"
             )
+        if t.inherited and not rules.game.take_back_counts_for_entry:
+            return (
+                f"you cannot bank {total}: you need {entry} of your own to enter the game; "
+                f"the {t.inherited} taken back do not count toward it (T-7, G-8)"
+            )
         return f"you cannot bank {total}: you need {entry} to enter the game (T-7)"
     if rule == "T-6":
         if total % 100 == 50:
