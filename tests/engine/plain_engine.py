@@ -278,6 +278,12 @@ def bank_refusal_of(
                 )
         else:
             counted = total if rules.game.take_back_counts_for_entry else total - t.inherited
+            if counted < entry and counted < total:  # the taken-back points do not count
+                return BankRefusal(
+                    "T-7",
+                    f"you cannot bank {total}: you need {entry} of your own to enter the game; "
+                    f"the {t.inherited} taken back do not count toward it (T-7, G-8)",
+                )
             if counted < entry:
                 return BankRefusal(
                     "T-7", f"you cannot bank {total}: you need {entry} to enter the game (T-7)"
