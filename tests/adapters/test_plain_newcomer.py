@@ -172,3 +172,18 @@ def test_after_a_hint_or_the_sheet_what_to_do_is_said_again() -> None:
     out, _, _ = play("throw\nsheet\nq\n", throws="1 1 4 4 3")
     after = out.split("Sheet, dix-mille:", 1)[1]
     assert "Keep one of: keep 1 1 (200), keep 1 (100)." in after
+
+
+def test_rules_say_switched_off_only_of_what_is_off() -> None:
+    """The line mode's rules listed full_house_pair (50), late_pair (on) and the numbers of
+    players under "Switched off": they are in force, or act only with a rule that is off."""
+    from zloutch.adapters.plain import rules_lines
+    from zloutch.app.session import Session
+
+    lines = rules_lines(Session.new("dix-mille", "Ana,Bob").state)
+    off = next(line for line in lines if line.startswith("Switched off: "))
+    idle = next(line for line in lines if line.startswith("Acting only with another, off here: "))
+    for name in ("full_house_pair", "late_pair", "farkle_penalty_after", "min_players"):
+        assert name not in off.removeprefix("Switched off: ").rstrip(".").split(", ")
+    assert "full_house_pair" in idle and "late_pair" in idle
+    assert "joker" in off and "Players: 1 to 8 (G-1)." in lines

@@ -59,6 +59,7 @@ from zloutch.engine.actions import WORDS as ACTION_WORDS
 from zloutch.engine.events import Thrown, Won
 from zloutch.engine.game import takeover_busts
 from zloutch.rules import OPTIONS, ZloutchError, format_dice
+from zloutch.rules.ruleset import SEAT_OPTIONS
 
 EXIT_OK = 0
 EXIT_ERROR = 2
@@ -250,8 +251,15 @@ def rules_lines(state: GameState) -> list[str]:
     for name in acting:
         info = OPTIONS[name]
         lines.append(f"  {info.rule} {name} = {format_value(values[name])}: {info.meaning}")
-    off = [name for name in OPTIONS if name not in acting]
+    # what is off, apart from what cannot act here (an option of another that is off) and
+    # who sits: the pair's value of a full house is not "switched off" where there is none
+    inert = rules.inert_options()
+    off = [n for n in OPTIONS if n not in acting and n not in inert and n not in SEAT_OPTIONS]
     lines.append(f"Switched off: {', '.join(off)}." if off else "Nothing switched off.")
+    idle = [n for n in OPTIONS if n in inert and n not in acting]
+    if idle:
+        lines.append(f"Acting only with another, off here: {', '.join(idle)}.")
+    lines.append(f"Players: {rules.game.min_players} to {rules.game.max_players} (G-1).")
     return lines
 
 

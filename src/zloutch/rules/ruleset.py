@@ -414,7 +414,7 @@ def option_choices(name: str) -> tuple[str, ...]:
     return OPTIONS[name].choices
 
 
-_SEATS = frozenset({"min_players", "max_players"})
+SEAT_OPTIONS = frozenset({"min_players", "max_players"})
 """Options of who sits, not of how a game plays (``RuleSet.acting_options``)."""
 
 
@@ -583,7 +583,7 @@ class RuleSet:
             name
             for name, value in values.items()
             if value not in (False, 0, "off", None)
-            and name not in _SEATS
+            and name not in SEAT_OPTIONS
             and _ACTS_WITH.get(name, (_always, ""))[0](values)
         )
 
