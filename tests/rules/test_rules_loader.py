@@ -974,3 +974,18 @@ def test_the_canonical_file_of_a_rule_set_built_in_code_loads_back() -> None:
     back = parse_rules_text(to_toml(built))
     assert back.game.fallback_bumps is False
     assert dataclasses.replace(back, source="farkle") == built.settled()
+
+
+def test_the_sheet_blind_model_keeps_what_a_taken_back_turn_reads() -> None:
+    """The model of a game with take-back is the game without it, and values a turn of the
+    full game taken back: ``take_back_counts_for_entry`` is dormant there but read, so it is
+    not reset with the options nothing reads (the optimal bot then valued a taken-back turn
+    as if its points counted toward entry, and chose other keeps than the fast path)."""
+    from zloutch.strategy.game_solver import sheet_blind
+
+    rules = load_rules("dix-mille(take_back_counts_for_entry=false,target=2000)")
+    model = sheet_blind(rules)
+    assert model is not None and not model.game.take_back
+    assert model.game.take_back_counts_for_entry is False
+    assert load_rules(model.spec) == model
+    assert "take_back_counts_for_entry" in model.dormant_options() - model.inert_options()

@@ -253,7 +253,7 @@ def rules_lines(state: GameState) -> list[str]:
         lines.append(f"  {info.rule} {name} = {format_value(values[name])}: {info.meaning}")
     # what is off, apart from what cannot act here (an option of another that is off) and
     # who sits: the pair's value of a full house is not "switched off" where there is none
-    inert = rules.inert_options()
+    inert = rules.dormant_options()
     off = [n for n in OPTIONS if n not in acting and n not in inert and n not in SEAT_OPTIONS]
     lines.append(f"Switched off: {', '.join(off)}." if off else "Nothing switched off.")
     idle = [n for n in OPTIONS if n in inert and n not in acting]

@@ -471,6 +471,10 @@ what it needs, in words (``RuleSet.idle_options``; the loader refuses one writte
 default where it cannot act)."""
 
 
+_READ_DORMANT = frozenset({"take_back_counts_for_entry"})
+"""Dormant options a solver still reads (``RuleSet.inert_options``)."""
+
+
 def needs_words(name: str) -> str:
     """What an option that acts only with another needs, in words (``_ACTS_WITH``)."""
     return _ACTS_WITH[name][1]
@@ -587,12 +591,19 @@ class RuleSet:
             and _ACTS_WITH.get(name, (_always, ""))[0](values)
         )
 
-    def inert_options(self) -> frozenset[str]:
-        """The options that cannot act at this rule set's values, whatever their own: each
+    def dormant_options(self) -> frozenset[str]:
+        """The options that do not act at this rule set's values, whatever their own: each
         acts only with another (``_ACTS_WITH``), which is off (``fallback_bumps`` without
-        bumps)."""
+        bumps). What a front end shows apart from the rules in play."""
         values = self.option_values()
         return frozenset(name for name, (acts, _) in _ACTS_WITH.items() if not acts(values))
+
+    def inert_options(self) -> frozenset[str]:
+        """The dormant options that nothing reads at all here: the loader resets them to
+        their default (``settled``). ``take_back_counts_for_entry`` is dormant without
+        take-back, but the sheet-blind model (``strategy.game_solver.sheet_blind``: the
+        rules without take-back) keeps it to value a turn of the full game taken back."""
+        return self.dormant_options() - _READ_DORMANT
 
     def idle_options(self) -> tuple[str, ...]:
         """The inert options off their default. The loader resets those a rule set inherits
