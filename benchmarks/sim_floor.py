@@ -173,7 +173,8 @@ def main() -> None:
         )
         rows.append((threads, floors, fast))
     command = [sys.executable, "-m", "zloutch", "simulate", "-r", args.rules, "-p"]
-    command += [",".join(players), "--method", "fast", "-q", "-n"]
+    # quiet, its document thrown away: -q alone is refused (it would show nothing)
+    command += [",".join(players), "--method", "fast", "-q", "--json", os.devnull, "-n"]
     walls: dict[int, list[float]] = {}
     for n in (1000, 1000, 1000, args.games):
         begin = time.perf_counter()
