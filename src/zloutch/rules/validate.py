@@ -192,14 +192,13 @@ def validate(rules: RuleSet) -> None:
 
 def settle_idle(rules: RuleSet, written: Collection[str], *, refuse: bool = True) -> RuleSet:
     """The rule set with every option that cannot act here back at its default (an option
-    that acts only with another, which is off: ``RuleSet.idle_options``), once the mistakes
-    of a person's own text are refused (``refuse``).
+    that acts only with another, which is off: ``RuleSet.idle_options``).
 
-    Refused: one of those options that was written here (``written``: the option names of
-    a file's own text or of a spec): written, it says a rule the table does not play, and
-    the person who wrote ``four_and_pair_as_three_pairs = true`` without ``three_pairs``
-    should hear so (one that came with a base, ``zilch(three_pairs=0)``, goes quietly); a
-    pattern that can never count; a consecutive-farkle penalty off the rule set's step.
+    Refused instead (``refuse``): one of those options that was written here (``written``:
+    the option names of a file's own text or of a spec): written, it says a rule the table
+    does not play, and the person who wrote ``four_and_pair_as_three_pairs = true`` without
+    ``three_pairs`` should hear so (one that came with a base, ``zilch(three_pairs=0)``,
+    goes quietly; the other mistakes of a person's text: ``refuse_mistakes``).
     ``refuse`` is false for a text or a spec this program stored (a record's, a game's in
     the server's store), written by a version that took them: read back as it was played.
     """

@@ -82,6 +82,8 @@ class Server:
     """The server's solver cache (``ZLOUTCH_CACHE``); None: the test's, from its environment."""
     started: bool = False
     """Whether it has answered once (its port is then its own: a restart keeps it)."""
+    args: tuple[str, ...] = ()
+    """More options of ``zloutch serve`` (``--access-log``)."""
 
     @property
     def base(self) -> str:
@@ -110,7 +112,7 @@ class Server:
         since = self.log.stat().st_size if self.log and self.log.exists() else 0
         out = open(self.log, "ab") if self.log else subprocess.DEVNULL  # noqa: SIM115
         self.process = subprocess.Popen(
-            [*command, "--db", self.db], env=env, stdout=out, stderr=subprocess.STDOUT
+            [*command, "--db", self.db, *self.args], env=env, stdout=out, stderr=subprocess.STDOUT
         )
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:

@@ -247,43 +247,19 @@ def test_a_hang_up_stops_the_server_as_sigterm_does(tmp_path: Path) -> None:
 def test_the_access_log_names_each_request_with_its_status(tmp_path: Path) -> None:
     """--access-log: a line a request (client, method, path, status) in the server's own
     format; without it, none (the log was silent on every request, a bad one too)."""
-    import os
-    import subprocess
-    import sys
-    import time
-    import urllib.error
-    import urllib.request
+    from served import Server
 
-    src = Path(__file__).resolve().parents[3] / "src"
-    env = {**os.environ, "PYTHONPATH": f"{src}{os.pathsep}{os.environ.get('PYTHONPATH', '')}"}
-    for flag, expected in ((["--access-log"], True), ([], False)):
-        port = free_port()
-        db = f"sqlite:///{tmp_path / f'g{port}.sqlite'}"
-        command = [sys.executable, "-m", "zloutch", "serve", "--port", str(port), "--db", db]
-        out = tmp_path / f"out{port}.txt"
-        with out.open("wb") as sink:
-            server = subprocess.Popen(
-                [*command, *flag], env=env, stdout=sink, stderr=subprocess.STDOUT
-            )
-            try:
-                base = f"http://127.0.0.1:{port}"
-                for _ in range(300):
-                    try:
-                        urllib.request.urlopen(base + "/api/health", timeout=1).close()
-                        break
-                    except OSError:
-                        time.sleep(0.1)
-                try:
-                    urllib.request.urlopen(base + "/api/no-such-thing", timeout=5)
-                except urllib.error.HTTPError as exc:
-                    assert exc.code == 404
-            finally:
-                server.terminate()
-                server.wait(20)
-        text = out.read_text()
-        assert (
-            "uvicorn.access 127.0.0.1:" in text and '"GET /api/no-such-thing HTTP/1.1" 404' in text
-        ) is expected, text
+    for args, expected in ((("--access-log",), True), ((), False)):
+        log = tmp_path / f"server{len(args)}.log"
+        server = Server(f"sqlite:///{tmp_path / f'g{len(args)}.sqlite'}", log=log, args=args)
+        server.start()
+        try:
+            assert server.get("/api/no-such-thing")["status"] == 404
+        finally:
+            server.stop()
+        text = server.read_log()
+        line = '"GET /api/no-such-thing HTTP/1.1" 404'
+        assert ("uvicorn.access 127.0.0.1:" in text and line in text) is expected, text
         assert "zloutch.serve stopped: " in text
 
 
