@@ -40,6 +40,7 @@ from zloutch.sim.fast import (
     TRACE_ROLL,
     TRACE_TAKE,
     TRACE_THROW,
+    FastGames,
     FastPathUnsupported,
     FastSimulator,
     Tally,
@@ -789,6 +790,112 @@ def test_a_keep_read_in_one_row_plays_the_general_paths_games(
     assert (picked.sums == general.sums).all() and (picked.banks == general.banks).all()
     assert (picked.turns, picked.finished) == (general.turns, general.finished)
     assert traces == [sim.games.trace_game(3, game) for game in range(20)]
+
+
+PLAIN = [
+    ("farkle", ["threshold:300", "threshold:300"]),  # F-4's last turns
+    ("farkle", ["greedy", "cautious", "threshold:1000", "threshold:350"]),
+    ("greed", ["threshold:300"]),  # one player alone
+    ("cinq-mille", ["threshold:350", "greedy"]),  # G-2: the winning keep and bank; G-5
+    ("impair(target=3000)", ["cautious", "threshold:500", "greedy"]),
+    ("zilch(target=3000)", ["threshold:300", "cautious"]),  # F-1's counts and penalty
+    ("facebook-farkle(target=3000)", ["greedy", "threshold:1000"]),
+    ("farkle(joker,target=3000)", ["threshold:350", "greedy"]),  # V-2: jokers set aside
+    ("cinq-mille(joker,entry=0)", ["threshold:300", "cautious", "greedy"]),
+    ("farkle(fresh_farkle_penalty=500,target=3000)", ["threshold:300", "greedy"]),
+]
+"""Plain games (``FastGames.plain``): every rule the plain loop reads, each somewhere."""
+
+
+def same_games(games: FastGames, seed: int, n: int, **options: int) -> None:
+    """Both loops play ``n`` games of ``games`` to the same counts, and 20 to the same moves."""
+    plain = games.play_sums(seed, 0, n, threads=1, plain=True, **options)
+    general = games.play_sums(seed, 0, n, threads=1, plain=False, **options)
+    assert (plain.sums == general.sums).all() and (plain.banks == general.banks).all()
+    assert (plain.turns, plain.finished) == (general.turns, general.finished)
+    assert plain.unfinished_games == general.unfinished_games
+    for game in range(20):
+        assert games.trace_game(seed, game, plain=True) == games.trace_game(
+            seed, game, plain=False
+        ), game
+
+
+@pytest.mark.parametrize(("spec", "players"), PLAIN)
+def test_plain_games_play_the_general_loops_games_move_for_move(
+    spec: str, players: list[str]
+) -> None:
+    """The plain loop (``_play_plain_games``) against the general one (``_play_games``):
+    the same moves, the same counts (wins, ties, scores, farkles, penalties, banks)."""
+    games = FastSimulator(load_rules(spec), players).games
+    assert games.plain
+    same_games(games, 11, 1500)
+    totals = games.play(11, 0, 1500, threads=1)
+    assert totals.finished == 1500 and sum(p.wins for p in totals.per_player) == 1500
+    if "zilch" in spec or "facebook" in spec or "fresh" in spec:
+        assert sum(p.penalties for p in totals.per_player) > 0  # a penalty was played
+
+
+def test_plain_games_stopped_at_the_turn_limit_are_the_general_loops() -> None:
+    games = FastSimulator(load_rules("farkle"), ["cautious", "threshold:300"]).games
+    same_games(games, 4, 300, max_turns=12)
+    assert games.play_sums(4, 0, 300, max_turns=12).finished < 300
+
+
+@pytest.mark.parametrize(
+    ("spec", "players"),
+    [
+        ("dix-mille", ["threshold:300", "greedy"]),  # the sheet: levels crossed, take-back
+        (f"dix-mille({NO_SHEET})", ["threshold:300", "greedy"]),  # T-9: a turn lost past it
+        (f"dix-mille({NO_SHEET},exact_target=false,last_thousand)", ["greedy", "greedy"]),
+        ("farkle", ["threshold:300", "expert"]),  # the expert keeps by the score
+        ("farkle(ticks_to_cross=3)", ["greedy", "greedy"]),
+        ("farkle(take_back,target=3000)", ["greedy", "cautious"]),
+    ],
+)
+def test_games_the_plain_loop_cannot_play_take_the_general_one(
+    spec: str, players: list[str]
+) -> None:
+    games = FastSimulator(load_rules(spec), players).games
+    assert not games.plain
+    with pytest.raises(ValueError, match="not plain"):
+        games.play_sums(1, 0, 10, plain=True)
+    with pytest.raises(ValueError, match="not plain"):
+        games.trace_game(1, 0, plain=True)
+
+
+@pytest.mark.parametrize(
+    "seed", [*range(3), *(pytest.param(s, marks=pytest.mark.slow) for s in range(3, 40))]
+)
+def test_random_plain_option_sets_play_the_general_loops_games(seed: int) -> None:
+    """Random game ends, entries, jokers and penalties on the bases of plain games, and
+    random line-ups of the bots that keep by the roll: where the games are plain, both
+    loops play them move for move."""
+    rng = random.Random(seed)
+    options = {
+        "entry": (0, 300, 500, 1000),
+        "reentry": (True, False),
+        "final_turns": (True, False),
+        "target": (1500, 3000, 5000),
+        "joker": (True, False),
+        "farkle_penalty": (0, 0, 500),
+        "fresh_farkle_penalty": (0, 0, 500),
+    }
+    while True:
+        base = rng.choice(("farkle", "cinq-mille", "greed", "zilch", "impair", "farkle-minimal"))
+        chosen = {name: rng.choice(values) for name, values in options.items()}
+        spec = f"{base}({','.join(f'{n}={str(v).lower()}' for n, v in sorted(chosen.items()))})"
+        try:
+            rules = load_rules(spec)
+        except ZloutchError:
+            continue  # options that do not go together: another draw
+        if fast_unsupported(rules) is not None:
+            continue
+        count = min(rng.choice((2, 3, 4)), rules.game.max_players)
+        bots = ("greedy", "cautious", "threshold:300", "threshold:350", "threshold:1000")
+        games = FastSimulator(rules, [rng.choice(bots) for _ in range(count)]).games
+        if games.plain:
+            break
+    same_games(games, seed, 800)
 
 
 def reference_dice(seed: int, game: int) -> Iterator[int]:

@@ -36,7 +36,10 @@ bots' ties there break another way), with policies that can be written as tables
   score where the rule set makes it matter, and the points taken back where they count
   apart toward the entry). Where a policy keeps by the roll alone (one situation, one
   turn total), its keep of every roll is also one row (``FastSimulator._picks``): the
-  option, its points, its column and the hand that column is, read in one step.
+  option, its points, its column and the hand that column is, read in one step. Where every
+  seat's policy keeps so and the sheet holds one score a seat, with no take-back, G-7 cut
+  nor T-9 loss (``FastGames.plain``), the games are played by a loop of their own
+  (``_play_plain_games``), the same games move for move, a fifth faster.
 
 The bots that tabulate give their own tables (``zloutch.strategy.tables``): ``cautious``,
 ``threshold:N``, ``greedy`` (``zloutch.strategy.bots``), ``expert`` (the turn solver's
@@ -120,6 +123,7 @@ SUMS = ("score", "turns", "farkles", "wins", "seat_wins")
 sheet's counts (``SHEET_COUNTS``) after them: what a tally reads, not a row a game."""
 _SCORE, _TURNS, _FARKLES, _WINS, _SEAT_WINS = range(len(SUMS))
 _SHEET_AT = len(SUMS)
+_PENALTIES = SHEET_COUNTS.index("penalties")
 
 
 class FastPathUnsupported(SimulationError):
@@ -1821,6 +1825,208 @@ _play_games: Any = njit(cache=True, nogil=True, inline="always")(_play_games_py)
 """Inlined into ``_play_chunks``, its one caller: compiled once, there."""
 
 
+def _play_plain_games_py(
+    key: Any,
+    first: int,
+    lo: int,
+    hi: int,
+    players: int,
+    pol_of: Ints,
+    turn: Any,
+    policy: Any,
+    game_rules: Any,
+    sheet: Any,
+    max_turns: int,
+    win_unit: int,
+    sums: Ints,
+    begun: Ints,
+    hist: Ints,
+    trace: Ints,
+) -> None:  # pragma: no cover - compiled
+    """``_play_games`` where the games are plain (``FastGames.plain``): every bot keeps by
+    the roll alone (``pick``), no level is ever crossed (a seat's score is one number), and
+    nothing of the sheet's history, G-7's cut, T-9's lost turn nor ``optimal`` plays. The
+    same games, move for move (its traces and sums are checked against ``_play_games``'s),
+    in a loop that carries only what they read: a throw, a keep's row, a bank's read, with
+    G-2's winning keep and bank, F-4's last turns and F-1's penalties. About a third
+    faster than the general loop on farkle's ``threshold:300`` (``benchmarks/sim_floor.py``):
+    the general loop's state (the stacks, the offers, ``optimal``'s values) and its
+    branches cost every throw, taken or not."""
+    start_col, cols, code_local, opt_start, opts, _, _, _ = turn
+    sit_of, _, _, _, _, _, bank_base, rows, hands, bank_flat, _, _, pick_base, pick = policy
+    final_turns, _, cut, _, reaches, _, cuts, _, grabs, allowed, keep_rank, roll_top, twin = (
+        game_rules  # (``cuts``: False here, passed typed as the general loop passes it: one compile)
+    )
+    penalty, penalty_after, blank = sheet[6], sheet[7], sheet[8]
+    counts = sit_of.shape[2]
+    last_a, last_x, last_s = cut.shape[0] - 1, reaches.shape[0] - 1, sit_of.shape[0] - 1
+    start_k = cols[start_col, 1]
+    bins = hist.shape[1]
+    score = np.zeros(players, dtype=np.int64)
+    ever = np.zeros(players, dtype=np.bool_)
+    in_row = np.zeros(players, dtype=np.int64)
+    penalised = np.zeros(players, dtype=np.int64)  # F-1's and a blank throw's penalties
+    for i in range(lo, hi):
+        game = first + i
+        state = _mix(key ^ (np.uint64(game) * _GOLDEN))
+        shift = game % players
+        n_trace = 0
+        score[:] = 0
+        ever[:] = False
+        in_row[:] = 0
+        penalised[:] = 0
+        zero: Any = np.int64(game) * 0  # typed, not a literal: one compile of each helper
+        mover = zero
+        started = 1
+        holder = zero - 1  # F-4: the seat that reached the target
+        winner = zero - 1
+        while True:
+            if started > max_turns:
+                break
+            player = mover + shift
+            if player >= players:
+                player -= players
+            picks = pick_base[pol_of[player]]
+            a = score[mover]
+            ai = max(min(a, last_a), 0)  # F-1 may take a score below 0
+            z = min(in_row[mover], counts - 1)
+            sit = sit_of[min(ai, last_s), 1 if ever[mover] else 0, z]
+            bank_at = bank_base[pol_of[player]] + sit * rows * hands
+            last_turn = final_turns and holder >= 0 and mover != holder  # F-4
+            lead = zero
+            if last_turn:
+                lead = zero - (2**62)
+                for s in range(players):
+                    if s != mover:
+                        lead = max(lead, score[s])
+            t = zero
+            k = -1
+            col = start_col
+            outcome = 0  # 0 farkle, 1 instant win, 2 bank
+            while True:
+                k = cols[_U(col), 1]
+                state, code = _throw(state, cols[_U(col), 2])
+                r = cols[_U(col), 3] + code_local[_U(code)]
+                if n_trace + 2 <= trace.shape[0]:
+                    trace[n_trace] = 0
+                    trace[n_trace + 1] = r
+                    n_trace += 2
+                p = _U(picks + r)
+                o = pick[p, 0]
+                if (
+                    grabs
+                    and reaches[max(min(a + t + roll_top[r], last_x), 0)]
+                    and opt_start[_U(r + 1)] - opt_start[_U(r)] > 1
+                ):  # G-2: a keep after which a bank wins at once comes first
+                    o = _winning_keep(
+                        o,
+                        opt_start[_U(r)],
+                        opt_start[_U(r + 1)],
+                        a,
+                        t,
+                        ai,
+                        sit,
+                        opts,
+                        keep_rank,
+                        twin,
+                        cols,
+                        cut,
+                        cuts,
+                        reaches,
+                        allowed,
+                        rows,
+                        hands,
+                    )
+                if n_trace + 2 <= trace.shape[0]:
+                    trace[n_trace] = 1
+                    trace[n_trace + 1] = o
+                    n_trace += 2
+                if o == pick[p, 0]:  # the keep's row: its points, column and hand
+                    t += pick[p, 1]
+                    col = pick[p, 2]
+                    h = pick[p, 3]
+                else:
+                    t += opts[_U(o), 0]
+                    col = opts[_U(o), 1]
+                    h = cols[_U(col), 1] if cols[_U(col), 0] == 2 else -1
+                if h < 0:
+                    kind = cols[_U(col), 0]
+                    if kind == 3:  # jokers set aside (V-2): the other dice thrown
+                        continue
+                    outcome = kind
+                    break
+                row = min(t, rows - 1)
+                banks = bank_flat[_U(bank_at + row * hands + h)]
+                if last_turn:  # F-4: bank once level with the best other score
+                    banks = a + t >= lead and allowed[_U((sit * rows + row) * hands + h)]
+                elif grabs and not banks and reaches[max(min(a + t, last_x), 0)]:
+                    banks = allowed[_U((sit * rows + row) * hands + h)]  # G-2: win at once
+                if n_trace + 2 <= trace.shape[0]:
+                    trace[n_trace] = 2 if banks else 3
+                    trace[n_trace + 1] = 0
+                    n_trace += 2
+                if banks:
+                    outcome = 2
+                    break
+                col = cols[_U(col), 2]
+            if outcome == 1:  # G-5: an instant win
+                winner = mover
+                break
+            sums[player, _TURNS] += 1
+            if outcome == 0:
+                sums[player, _FARKLES] += 1
+                if penalty > 0:  # F-1: the farkles in a row, and their penalty
+                    in_row[mover] += 1
+                    if in_row[mover] >= penalty_after:
+                        in_row[mover] = 0
+                        score[mover] -= penalty
+                        penalised[mover] += 1
+                if blank > 0 and t == 0 and k == start_k:  # a blank first throw
+                    score[mover] -= blank
+                    penalised[mover] += 1
+            else:
+                value = a + t
+                in_row[mover] = 0
+                if value != a:
+                    score[mover] = value
+                    ever[mover] = True
+                hist[player, min(t, bins - 1)] += 1
+                if reaches[max(min(value, last_x), 0)]:
+                    if not final_turns:
+                        winner = mover
+                        break
+                    if holder < 0:
+                        holder = mover  # F-4: every other player has one last turn
+            mover = mover + 1 if mover + 1 < players else zero
+            if holder >= 0 and mover == holder:
+                break
+            started += 1
+        best = -(2**62)
+        for s in range(players):
+            sums[(s + shift) % players, _SCORE] += score[s]
+            sums[(s + shift) % players, _SHEET_AT + _PENALTIES] += penalised[s]
+            best = max(best, score[s])
+        if started > max_turns:
+            begun[i] = -1  # stopped unfinished: scores count, no winner
+            continue
+        if winner >= 0:
+            sums[(winner + shift) % players, _WINS] += win_unit
+            sums[winner, _SEAT_WINS] += win_unit
+        else:
+            tied = 0
+            for s in range(players):
+                if score[s] == best:
+                    tied += 1
+            for s in range(players):
+                if score[s] == best:
+                    sums[(s + shift) % players, _WINS] += win_unit // tied
+                    sums[s, _SEAT_WINS] += win_unit // tied
+        begun[i] = started
+
+
+_play_plain_games: Any = njit(cache=True, nogil=True)(_play_plain_games_py)
+
+
 def _play_chunks_py(  # pragma: no cover - compiled
     key: Any,
     first: int,
@@ -1841,11 +2047,34 @@ def _play_chunks_py(  # pragma: no cover - compiled
     started: Ints,
     hist: Ints,
     trace: Ints,
+    plain: bool,
 ) -> None:
     """One thread's share of a batch of ``n_games`` games from game ``first``, cut into
     ``chunks``: chunks ``mine``, ``mine + step``, ... (each chunk's sums and banks into its
     row of ``sums`` and ``hist``). ``FastGames.play`` gives each of its threads a share;
-    ``trace_game`` plays one game, its ``trace`` (empty: no trace) filled."""
+    ``trace_game`` plays one game, its ``trace`` (empty: no trace) filled. ``plain``: the
+    games are plain (``FastGames.plain``), played by ``_play_plain_games``."""
+    if plain:
+        for c in range(mine, chunks, step):
+            _play_plain_games(
+                key,
+                first,
+                c * n_games // chunks,
+                (c + 1) * n_games // chunks,
+                players,
+                pol_of,
+                turn,
+                policy,
+                game_rules,
+                sheet,
+                max_turns,
+                win_unit,
+                sums[c],
+                started,
+                hist[c],
+                trace,
+            )
+        return
     work = _work(players, sheet[5])
     # an ``optimal`` seat's solved turns (``_optimal_start``): two tables (a turn taken back
     # apart), each its rows and columns, and what it reads of the table and the sheet
@@ -1890,7 +2119,8 @@ _play_chunks: Any = njit(cache=True, nogil=True)(_play_chunks_py)
 """Serial, without the GIL: ``FastGames.play`` runs one call a thread on a pool of Python
 threads. (A ``prange`` over the chunks played the same games at the same rate, but Numba's
 parallel compile cost a fresh install about 2.4 s of CPU more: ``benchmarks/kernel_compile.py``.)
-It is the one kernel compiled (``_play_games`` inlined into it), for play and for traces."""
+It is the one kernel called (``_play_games`` inlined into it, ``_play_plain_games`` called
+by it for plain games), for play and for traces."""
 _NO_TRACE = np.zeros(0, dtype=np.int64)
 
 
@@ -1974,6 +2204,34 @@ class FastGames:
             return self.depth + 2 * (max_turns // self.players + 2)
         return self.depth
 
+    @property
+    def plain(self) -> bool:
+        """Whether the games are plain, played by a loop of their own
+        (``_play_plain_games``): every seat's bot keeps by the roll alone (``pick``), no
+        level is ever crossed (no ticks, bumps nor final round), no take-back is offered
+        (G-8), and neither G-7's cut nor T-9's lost turn applies (``optimal``, ``expert``
+        and the sheet's games take the general loop)."""
+        hand_take_col, pick_base = self.turn[7], self.policy[12]
+        cuts, loses = self.game_rules[6], self.game_rules[7]
+        return bool(
+            self.sheet[_SHEET_FLAT]
+            and not cuts
+            and not loses
+            and (pick_base[self.pol_of] >= 0).all()
+            and not np.asarray(self.solved.solves).any()
+            and (self.players == 1 or (hand_take_col < 0).all())
+        )
+
+    def _loop(self, plain: bool | None) -> bool:
+        """The loop that plays: ``plain`` (None: the plain one where the games are plain)."""
+        if plain is None:
+            return self.plain
+        if plain and not self.plain:
+            raise ValueError(
+                "these games are not plain (FastGames.plain): the general loop plays them"
+            )
+        return plain
+
     def arguments(self, max_turns: int = MAX_TURNS) -> tuple[Any, Any, Any, Any, Any]:
         """The kernel's inputs as five tuples: the turn graph, the players' tables, the end
         of the game, the sheet (its stacks as deep as ``max_turns`` turns may need), and what
@@ -1991,11 +2249,15 @@ class FastGames:
         max_turns: int = MAX_TURNS,
         chunks: int = 64,
         threads: int | None = None,
+        plain: bool | None = None,
     ) -> Tally:
         """Play games ``start`` to ``stop - 1`` on ``threads`` threads (default: every core,
-        ``most_threads``); the same tally for any ``chunks`` and any ``threads``."""
+        ``most_threads``); the same tally for any ``chunks`` and any ``threads``, and from
+        either loop where the games are plain (``plain``: None, the plain loop there)."""
         return self.tally(
-            self.play_sums(seed, start, stop, max_turns=max_turns, chunks=chunks, threads=threads)
+            self.play_sums(
+                seed, start, stop, max_turns=max_turns, chunks=chunks, threads=threads, plain=plain
+            )
         )
 
     def play_sums(
@@ -2007,6 +2269,7 @@ class FastGames:
         max_turns: int = MAX_TURNS,
         chunks: int = 64,
         threads: int | None = None,
+        plain: bool | None = None,
     ) -> FastSums:
         """``play``'s counts before its tally: whole numbers, so that ranges merged in game
         order (``FastSums.merge``) give the tally of one call to the last bit, however the
@@ -2018,6 +2281,7 @@ class FastGames:
         hist = np.zeros((chunks, players, self.bins), dtype=np.int64)
         arguments = self.arguments(max_turns)
         key = seed_key(seed)
+        loop = self._loop(plain)
 
         threads = min(most_threads() if threads is None else max(threads, 1), chunks)
 
@@ -2038,6 +2302,7 @@ class FastGames:
                 started,
                 hist,
                 _NO_TRACE,
+                loop,
             )
 
         if threads == 1:
@@ -2080,8 +2345,11 @@ class FastGames:
             tally.seat_games[s] = tally.games
         return tally
 
-    def trace_game(self, seed: int, game: int, *, length: int = 100_000) -> list[tuple[int, int]]:
-        """One game's rolls (by index), keeps (by option), banks and throws, in order."""
+    def trace_game(
+        self, seed: int, game: int, *, length: int = 100_000, plain: bool | None = None
+    ) -> list[tuple[int, int]]:
+        """One game's rolls (by index), keeps (by option), banks and throws, in order (from
+        either loop where the games are plain: ``play``)."""
         players = self.players
         trace = np.full(length, -1, dtype=np.int64)
         _play_chunks(
@@ -2100,6 +2368,7 @@ class FastGames:
             np.zeros(1, dtype=np.int64),
             np.zeros((1, players, self.bins), dtype=np.int64),
             trace,
+            self._loop(plain),
         )
         used = int(np.argmax(trace < 0)) if (trace < 0).any() else length
         return [(int(trace[i]), int(trace[i + 1])) for i in range(0, used, 2)]
@@ -2144,6 +2413,7 @@ class FastGames:
 
 
 _SHEET_DEPTH = 5
+_SHEET_FLAT = 9
 """The index of the stacks' depth in the kernel's ``sheet`` tuple."""
 _GAMES_NUMBERS = ("players", "unit", "win_unit", "bins", "depth", "penalised")
 _GAMES_TUPLES = ("turn", "policy", "game_rules", "sheet", "solved")
