@@ -1854,8 +1854,10 @@ def _play_plain_games_py(
     branches cost every throw, taken or not."""
     start_col, cols, code_local, opt_start, opts, _, _, _ = turn
     sit_of, _, _, _, _, _, bank_base, rows, hands, bank_flat, _, _, pick_base, pick = policy
+    # ``cuts``: False here, passed to ``_winning_keep`` typed as the general loop passes it
+    # (a literal False would compile it twice)
     final_turns, _, cut, _, reaches, _, cuts, _, grabs, allowed, keep_rank, roll_top, twin = (
-        game_rules  # (``cuts``: False here, passed typed as the general loop passes it: one compile)
+        game_rules
     )
     penalty, penalty_after, blank = sheet[6], sheet[7], sheet[8]
     counts = sit_of.shape[2]
