@@ -8,6 +8,8 @@ import time
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from rich.table import Table
+from rich.text import Text
 
 from zloutch.adapters.plain import hint_lines
 from zloutch.app.dice import ScriptedDice
@@ -20,6 +22,7 @@ from zloutch.app.hints import (
 )
 from zloutch.app.match import Need
 from zloutch.app.session import Session
+from zloutch.app.shown import percent
 from zloutch.engine import Bank, Throw, new_game, step
 from zloutch.rules import load_rules
 from zloutch.strategy.expert import LONG_RUN, POINTS, WIN_PROBABILITY, Advice
@@ -186,3 +189,66 @@ def test_a_hint_of_two_close_moves_says_which_is_best() -> None:
     assert shown_value(Advice(((Throw(), 431.26),), POINTS), 431.26) == "431.3"
     heading = hint_heading(Advice(((Throw(), 431.26),), LONG_RUN), "Ana")
     assert heading.startswith("Hint for Ana, each move's worth in long-run points per turn")
+
+
+@pytest.mark.parametrize(
+    ("share", "digits", "shown"),
+    [
+        (1.0, 1, "100.0%"),  # a certain win, and only it, says 100
+        (0.9999949, 1, ">99.9%"),
+        (0.9999949, 3, "99.999%"),
+        (0.99999951, 3, ">99.999%"),
+        (0.5, 1, "50.0%"),
+        (0.0, 1, "0.0%"),
+        (0.0004, 1, "<0.1%"),
+        (0.00004, 2, "<0.01%"),
+        (0.998, 0, ">99%"),
+    ],
+)
+def test_a_chance_is_never_rounded_to_a_certainty_it_is_not(
+    share: float, digits: int, shown: str
+) -> None:
+    assert percent(share, digits) == shown
+
+
+def at_9700_with(faces: tuple[int, ...]) -> Session:
+    """Ana to keep at 9700 of dix-mille's exact 10,000, ``faces`` thrown."""
+    from dataclasses import replace
+
+    from zloutch.engine import Roll
+    from zloutch.engine.game import apply_legal
+    from zloutch.engine.state import Level
+
+    session = Session.new("dix-mille", "Ana,Bob")
+    state = session.state
+    sheet = replace(state.sheets[0], levels=(Level(9700),))
+    state = replace(state, sheets=(sheet, *state.sheets[1:]))
+    session.match.state = apply_legal(apply_legal(state, Throw()), Roll(faces))
+    return session
+
+
+def test_a_keep_that_passes_the_exact_target_is_marked_in_the_hint() -> None:
+    """At 9700, keeping 1 2 3 4 5 (1500) passes 10,000 and loses the turn (T-9): the hint
+    says so beside it, as the keep list does, whatever its value (a chance to win near 100%
+    where the opponent is far behind); the other keeps carry no mark."""
+    from zloutch.adapters.tui.widgets import advice_table
+    from zloutch.app.session import action_warning
+
+    session = at_9700_with((1, 2, 3, 4, 5))
+    lines = hint_lines(session)
+    passing = [line for line in lines if line.strip().startswith("keep 1 2 3 4 5:")]
+    assert passing and passing[0].endswith("(passes 10000: the turn is lost)")
+    others = [line for line in lines if line.strip().startswith("keep ") and line not in passing]
+    assert others and not any("passes" in line for line in others)
+    advice = session.advice()
+    assert advice is not None
+    warnings = [action_warning(session.state, a) for a, _ in advice.values]
+    assert sum(1 for w in warnings if w) == 1
+    drawn = advice_table(advice, "Ana", warnings=warnings)
+    (table,) = [r for r in drawn.renderables if isinstance(r, Table)]  # type: ignore[attr-defined]
+    marks = table.columns[2]._cells
+    assert [m for m, w in zip(marks, warnings, strict=True) if w] == [
+        m for m in marks if "T-9" in m
+    ]
+    said = [str(r) for r in drawn.renderables if isinstance(r, Text)]
+    assert "T-9: passes 10000: the turn is lost" in said

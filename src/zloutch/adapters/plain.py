@@ -27,6 +27,7 @@ from zloutch.app.session import (
     META_WORDS,
     LogEntry,
     Session,
+    action_warning,
     busts_words,
     hand_words,
     instant_win_words,
@@ -206,7 +207,9 @@ def hint_lines(session: Session) -> list[str]:
     digits = hint_digits(advice)
     for i, (action, value) in enumerate(advice.values):
         best = " (best)" if i == 0 else ""
-        lines.append(f"  {action}: {shown_value(advice, value, digits)}{best}")
+        warning = action_warning(session.state, action)
+        said = f" ({warning})" if warning else ""
+        lines.append(f"  {action}: {shown_value(advice, value, digits)}{best}{said}")
     if advice.note:
         lines.append(f"({advice.note})")
     if session.solving():

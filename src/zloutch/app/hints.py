@@ -21,6 +21,7 @@ from collections.abc import Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from contextlib import contextmanager
 
+from zloutch.app.shown import percent
 from zloutch.app.store import game_solution_cached, load_game_solution
 from zloutch.engine import Bank, GameState, Keep, Phase, current_player
 from zloutch.engine.game import apply_legal, banked_score, legal_actions, reaches_target
@@ -169,11 +170,11 @@ def hint_digits(advice: Advice) -> int:
 
 
 def shown_value(advice: Advice, value: float, digits: int | None = None) -> str:
-    """A hint's value as people read it: ``67.6%`` of a chance to win, or ``1243.8`` points,
-    with ``hint_digits`` decimals unless told."""
+    """A hint's value as people read it: ``67.6%`` of a chance to win (``percent``), or
+    ``1243.8`` points, with ``hint_digits`` decimals unless told."""
     digits = hint_digits(advice) if digits is None else digits
     if advice.objective == WIN_PROBABILITY:
-        return f"{100 * value:.{digits}f}%"
+        return percent(value, digits)
     return f"{value:.{digits}f}"
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from zloutch.app.review import WIN, Review, model_words, win_probability_reason
+from zloutch.app.shown import percent
 from zloutch.app.solve import solved_game
 from zloutch.app.store import load_game_solution
 from zloutch.rules import RuleSet
@@ -48,11 +49,13 @@ def game_table(
 
 def format_value(review: Review, value: float) -> str:
     """A value in the review's objective: ``54.2%`` to win, or ``412.3`` points."""
-    return f"{100 * value:.1f}%" if review.objective == WIN else f"{value:,.1f}"
+    return percent(value, 1) if review.objective == WIN else f"{value:,.1f}"
 
 
 def format_cost(review: Review, cost: float) -> str:
-    return f"{100 * cost:.2f}%" if review.objective == WIN else f"{cost:,.1f}"
+    """A move's cost: ``1.25%`` of the chance to win (``<0.01%`` for a cost too small to
+    show, not ``0.00%``), or ``84.0`` points."""
+    return percent(cost, 2) if review.objective == WIN else f"{cost:,.1f}"
 
 
 def format_luck(review: Review, luck: float | None) -> str:

@@ -338,6 +338,23 @@ def keep_warning(state: GameState, keep: ScoredKeep) -> str | None:
     return None
 
 
+def action_keep(state: GameState, action: Action) -> ScoredKeep | None:
+    """The keep of the throw on the table that ``action`` makes (a ``Keep``); None for any
+    other action."""
+    if not isinstance(action, Keep) or not state.turn.throw:
+        return None
+    dice = sorted(action.dice)
+    return next((k for k in throw_score(state).keeps if sorted(k.dice) == dice), None)
+
+
+def action_warning(state: GameState, action: Action) -> str | None:
+    """What a hint says beside an action that loses the turn under an exact target (T-9),
+    as the keep list says it (``keep_warning``): its value alone, a chance to win that the
+    opponents' scores may keep near 100%, would not tell it; None for the others."""
+    keep = action_keep(state, action)
+    return None if keep is None else keep_warning(state, keep)
+
+
 def busts_words(state: GameState) -> str:
     """What taking over an offer certain to bust does (``engine.game.takeover_busts``)."""
     target = state.rules.game.target
@@ -350,8 +367,12 @@ def hand_words(state: GameState, *, aside: bool = True) -> list[str]:
 
     The line mode and the table both word the turn with this. A throw to keep from has no
     dice in hand yet: its faces are on the table, which each front end shows its own way.
+    A turn that starts with a take-back offer (G-8) has nothing to say yet: the offer says
+    what each answer leaves (a total of 0 and every die was the fresh start alone).
     """
     t = state.turn
+    if state.phase is Phase.START and state.offer is not None:
+        return []
     words = [f"turn total {t.total}"]
     if aside and t.set_aside:
         words.append(f"set aside {format_dice(t.set_aside)}")

@@ -81,6 +81,13 @@ def test_g8_take_back_of_600_with_two_dice_scores_700() -> None:
             assert app.session.state.offer is not None
             screen = game_screen(pilot)
             assert not screen.query_one("#do-take").disabled
+            # a throw answers it as fresh does, and says so; the status does not word the
+            # fresh start as the turn's (turn total 0, every die in hand)
+            assert screen.query_one("#do-fresh").display
+            throw = screen.query_one("#do-throw")
+            assert not throw.disabled and "starts fresh" in str(throw.tooltip)
+            status = str(screen.query_one("#status").render())
+            assert "Bob to play" in status and "turn total" not in status, status
             await press(pilot, "x")
             await keep(pilot, "1")
             await press(pilot, "b")

@@ -113,6 +113,7 @@ def test_the_hint_and_the_review(server: Server) -> None:
     assert hint["player"] == 0 and hint["objective"] == "expected points"
     assert [v["action"] for v in hint["values"]] == ["throw"] and hint["values"][0]["value"] > 0
     assert hint["digits"] == 1  # one move: nothing to stand apart from
+    assert (hint["values"][0]["passes"], hint["values"][0]["strands"]) == (False, False)
     assert server.get(f"/api/games/{game}/hint?lang=fr")["values"][0]["words"] == "lancer"
     early = server.get(f"/api/games/{game}/review")
     assert early["status"] == 400 and "over" in early["error"]

@@ -306,6 +306,7 @@ def advice_json(advice: ThrowAdvice) -> dict[str, Any]:
 def render_advice(throw_advice: ThrowAdvice) -> None:
     from rich.table import Table
 
+    from zloutch.app.shown import percent
     from zloutch.rules import format_dice
     from zloutch.strategy.expert import POINTS, WIN_PROBABILITY
 
@@ -332,7 +333,7 @@ def render_advice(throw_advice: ThrowAdvice) -> None:
             "win": "the game is won",
         }[k.then]
         points = "wins" if k.then == "win" else str(k.points)
-        value = f"{100 * k.value:.2f}%" if win else f"{k.value:.1f}"
+        value = percent(k.value, 2) if win else f"{k.value:.1f}"
         table.add_row(mark + format_dice(k.dice), points, value, then)
     out.print(table)
     best = advice[0]

@@ -34,6 +34,7 @@ from zloutch.app.match import Need
 from zloutch.app.session import (
     Command,
     Session,
+    action_warning,
     short_reason,
 )
 from zloutch.console.render import Change, format_target, sheet_changes
@@ -505,7 +506,8 @@ class GameScreen(Screen[None]):
         hint = self.query_one("#hint", HintPanel)
         if hint.has_class("shown"):
             advice = s.advice() if self.person_to_move() else None
-            hint.show(advice, name, solving=s.solving())
+            warnings = [action_warning(state, a) for a, _ in advice.values] if advice else []
+            hint.show(advice, name, solving=s.solving(), warnings=warnings)
         self.write_log()
         typed = self.query("#typed")
         if typed:  # the faces' field only while real dice are in the air
@@ -587,6 +589,9 @@ class GameScreen(Screen[None]):
                 reason = reason or "not your move"
             button.disabled = reason is not None
             button.tooltip = reason
+            if name == "throw" and reason is None and s.state.offer is not None:
+                # G-8: a throw answers an offer as fresh does (t keeps starting a turn)
+                button.tooltip = "starts fresh, as f does: x takes the offer over"
             if reason is not None and person and worth_saying(s.state, name):
                 reasons.append(f"{name}: {short_reason(reason)}")
         self.query_one("#reasons", Static).update(Text("\n".join(reasons)))

@@ -7,6 +7,7 @@ the session and the engine.
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Sequence
 
 from rich import box
 from rich.console import Group, RenderableType
@@ -181,9 +182,16 @@ class SheetView(Static):
             self.update(sheet_table(state, changes, title="Sheet", compact=True, last=self.last))
 
 
-def advice_table(advice: Advice | None, who: str, *, solving: bool = False) -> RenderableType:
+def advice_table(
+    advice: Advice | None,
+    who: str,
+    *,
+    solving: bool = False,
+    warnings: Sequence[str | None] = (),
+) -> RenderableType:
     """Each legal action with its value, the recommended one first and marked; ``solving``:
-    the game is being solved in the background (said under the table)."""
+    the game is being solved in the background (said under the table); ``warnings``: by
+    action, what loses the turn (``session.action_warning``), marked T-9 and said under."""
     if advice is None:
         return Text("Hint: no decision to make right now.")
     # The title and the notes above and under the table, as wide as the panel (a table's title
@@ -200,9 +208,13 @@ def advice_table(advice: Advice | None, who: str, *, solving: bool = False) -> R
     digits = hint_digits(advice)
     for i, (action, value) in enumerate(advice.values):
         mark = "*" if i == 0 else ""  # one column: "best" was cut at 80 columns
+        if i < len(warnings) and warnings[i]:
+            mark += "T-9"
         style = "bold green" if i == 0 else ""
         table.add_row(str(action), shown_value(advice, value, digits), mark, style=style)
-    notes = [Text(n, style="italic") for n in (SOLVING_NOTE if solving else "", advice.note) if n]
+    lost = next((w for w in warnings if w), "")
+    said = (SOLVING_NOTE if solving else "", f"T-9: {lost}" if lost else "", advice.note)
+    notes = [Text(n, style="italic") for n in said if n]
     return Group(title, table, *notes)
 
 
@@ -213,6 +225,13 @@ class HintPanel(Static):
         super().__init__(id=id)
         self.advice: Advice | None = None
 
-    def show(self, advice: Advice | None, who: str, *, solving: bool = False) -> None:
+    def show(
+        self,
+        advice: Advice | None,
+        who: str,
+        *,
+        solving: bool = False,
+        warnings: Sequence[str | None] = (),
+    ) -> None:
         self.advice = advice
-        self.update(advice_table(advice, who, solving=solving))
+        self.update(advice_table(advice, who, solving=solving, warnings=warnings))

@@ -66,6 +66,8 @@ from zloutch.app.hints import (
 )
 from zloutch.app.review import review_record
 from zloutch.app.review_words import format_value, game_table, review_header
+from zloutch.app.session import action_keep
+from zloutch.engine.game import keep_passes, keep_strands
 from zloutch.rules import InvalidRulesError, ZloutchError
 from zloutch.server import (
     DEFAULT_LEAVE_BOT,
@@ -472,8 +474,16 @@ def create_app(
             "values": []
             if advice is None
             else [
-                {"action": str(a), "words": translate(str(a), lang), "value": v}
+                {
+                    "action": str(a),
+                    "words": translate(str(a), lang),
+                    "value": v,
+                    # what loses the turn past an exact target (T-9), as the keeps say it
+                    "passes": keep is not None and keep_passes(state, keep),
+                    "strands": keep is not None and keep_strands(state, keep),
+                }
                 for a, v in advice.values
+                for keep in [action_keep(state, a)]
             ],
         }
 

@@ -98,8 +98,22 @@ export function number(value, digits) {
   });
 }
 
-/** A share as a percentage in the page's language: 67,6 % in French, 67.6% in English. */
+/**
+ * A share as a percentage in the page's language: 67,6 % in French, 67.6% in English; never
+ * rounded to a certainty it is not (>99.9% for a chance below 1 that would show 100.0%,
+ * <0.1% for one above 0 that would show 0.0%), as the terminal says it (app/hints.py).
+ */
 export function percent(share, digits) {
-  const shown = number(100 * share, digits);
+  const step = 10 ** -digits;
+  let value = 100 * share;
+  let mark = "";
+  if (share < 1 && value >= 100 - step / 2) {
+    value = 100 - step;
+    mark = ">";
+  } else if (share > 0 && value < step / 2) {
+    value = step;
+    mark = "<";
+  }
+  const shown = mark + number(value, digits);
   return lang() === "fr" ? `${shown}\u00a0%` : `${shown}%`;
 }

@@ -1252,7 +1252,17 @@ export class Table {
                 h(
                   "tr",
                   { class: i === 0 ? "best" : "", "data-action": v.action },
-                  h("td", {}, v.words, i === 0 ? [" ", h("span", { class: "tag" }, t("best"))] : null),
+                  h(
+                    "td",
+                    {},
+                    v.words,
+                    i === 0 ? [" ", h("span", { class: "tag" }, t("best"))] : null,
+                    // a keep that loses the turn past an exact target (T-9), as the keeps say it
+                    v.passes ? [" ", h("span", { class: "tag warn" }, t("passes {target}: the turn is lost", { target: this.state.target }))] : null,
+                    v.strands
+                      ? [" ", h("span", { class: "tag warn" }, t("lands on {target} with dice to throw again: any score then passes it", { target: this.state.target }))]
+                      : null,
+                  ),
                   h("td", { class: "num" }, shown(v.value)),
                 ),
               ),
