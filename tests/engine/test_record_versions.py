@@ -111,7 +111,7 @@ def test_a_record_without_its_sheet_is_refused_in_every_version(version: int) ->
             lambda s: s["players"][1]["levels"].append(
                 {"value": 500, "crossed": False, "pp": False, "ticks": 0}
             ),
-            "writes 1 levels for Bob; its actions give 0",
+            "writes 1 level for Bob; its actions give 0",
         ),
         (
             lambda s: s["players"][1].update(entered=True),
@@ -120,7 +120,7 @@ def test_a_record_without_its_sheet_is_refused_in_every_version(version: int) ->
         (lambda s: s.update(finished=True), "says the game is over; by its actions it is not"),
         (lambda s: s.update(winners=["Bob"]), "says the winners are Bob; its actions give nobody"),
         (lambda s: s.update(rules="greed"), "is of the rules 'greed'; its actions are played"),
-        (lambda s: s["players"].pop(), "has 1 players; its actions are played by 2"),
+        (lambda s: s["players"].append(17), "has 3 players; its actions are played by 2"),
     ],
 )
 def test_a_sheet_that_differs_names_the_player_and_the_level(change: Any, words: str) -> None:
@@ -131,6 +131,31 @@ def test_a_sheet_that_differs_names_the_player_and_the_level(change: Any, words:
     message = str(info.value)
     assert message.startswith("corrupt record: its sheet does not match its actions: ")
     assert words in message and "\n" not in message
+
+
+@pytest.mark.parametrize(
+    ("players", "listed"),
+    [
+        (["Ana", "Carl"], "Ana, Carl"),  # a name changed
+        (["Bob", "Ana"], "Bob, Ana"),  # the order
+        (["Ana", "Bob", "Cy"], "Ana, Bob, Cy"),  # one more: Cy never played
+        (["Ana"], "Ana"),  # one less: Bob threw
+    ],
+)
+def test_a_player_list_changed_after_the_game_is_named_as_such(
+    players: list[str], listed: str
+) -> None:
+    """The record's ``players`` and its sheet are written together: where they differ the
+    message names both lists (it blamed the actions, which name nobody, and said a game of
+    two was "played by 3")."""
+    data = small_record()
+    data["players"] = players
+    with pytest.raises(InvalidRecordError) as info:
+        load_record(json.dumps(data))
+    assert str(info.value) == (
+        f"corrupt record: its 'players' ({listed}) are not the players of its sheet "
+        "(Ana, Bob): both are written together, so one was changed after the game"
+    )
 
 
 @settings(max_examples=60, deadline=None)

@@ -479,6 +479,13 @@ def load_record(text: str, *, files: bool = True) -> tuple[Record, GameState]:
             "corrupt record: it has no 'sheet' (every version of the record format writes "
             "the final sheet, which is checked against the actions)"
         )
+    written = _sheet_names(recorded)
+    if written is not None and written != list(record.players):
+        raise InvalidRecordError(
+            f"corrupt record: its 'players' ({_names(list(record.players))}) are not the "
+            f"players of its sheet ({_names(written)}): both are written together, so one was "
+            "changed after the game"
+        )
     replayed = sheet_json(state)
     if version < 2:
         recorded, replayed = _without_ticks(recorded), _without_ticks(replayed)
@@ -488,6 +495,15 @@ def load_record(text: str, *, files: bool = True) -> tuple[Record, GameState]:
             + sheet_difference(recorded, replayed)
         )
     return record, state
+
+
+def _sheet_names(sheet: object) -> list[str] | None:
+    """The players a record's sheet names, in order; None where it names them not as every
+    version writes them (``sheet_difference`` then says what is wrong)."""
+    if not isinstance(sheet, dict) or not isinstance(sheet.get("players"), list):
+        return None
+    names = [p.get("name") if isinstance(p, dict) else None for p in sheet["players"]]
+    return [str(n) for n in names] if all(isinstance(n, str) for n in names) else None
 
 
 def _without_ticks(sheet: Any) -> Any:
@@ -543,8 +559,10 @@ def sheet_difference(recorded: object, replayed: dict[str, Any]) -> str:
     players = recorded.get("players")
     names = [p["name"] for p in replayed["players"]]
     if not isinstance(players, list) or len(players) != len(names):
-        count = len(players) if isinstance(players, list) else "no list of"
-        return f"{says} has {count} players; its actions are played by {len(names)}"
+        if not isinstance(players, list):
+            return f"{says} has no list of players; its actions are played by {len(names)}"
+        counted = f"{len(players)} player" + ("" if len(players) == 1 else "s")
+        return f"{says} has {counted}; its actions are played by {len(names)}"
     for seat, (mine, theirs) in enumerate(zip(players, replayed["players"], strict=True)):
         name = theirs["name"]
         if not isinstance(mine, dict):
@@ -573,7 +591,8 @@ def sheet_difference(recorded: object, replayed: dict[str, Any]) -> str:
                 )
         if len(levels) != len(wanted):
             return (
-                f"{says} writes {len(levels)} levels for {name}; its actions give "
+                f"{says} writes {len(levels)} level{'' if len(levels) == 1 else 's'} for "
+                f"{name}; its actions give "
                 f"{len(wanted)} (the last: {_level_words(wanted[-1]) if wanted else 'none'})"
             )
     if recorded.get("finished") != replayed["finished"]:
