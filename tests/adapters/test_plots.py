@@ -169,6 +169,20 @@ def test_png_carries_title_and_caption(tmp_path: Path) -> None:
     assert "turn total (points)" in texts and "expected points banked by the turn" in texts
 
 
+@pytest.mark.parametrize(("entered", "allowed"), [(True, 100), (False, 500)])
+def test_the_values_plot_draws_a_bank_only_where_one_is_allowed(
+    entered: bool, allowed: int
+) -> None:
+    """Dix-mille banks multiples of 100 (T-6), and 500 or more to enter (T-7): the bank's
+    line is drawn there alone (it read "bank now" at 250, where no bank is allowed)."""
+    picture = turn_values_figure(turn_solution(load_rules("dix-mille"), entered), max_total=1000)
+    (axes,) = picture.figure.axes
+    (bank,) = [line for line in axes.get_lines() if line.get_label().startswith("bank now")]
+    shown = {int(x) for x, y in zip(bank.get_xdata(), bank.get_ydata(), strict=True) if y == y}
+    assert shown == set(range(allowed, 1001, 100))
+    assert bank.get_label() == "bank now (gaps: no bank allowed)"
+
+
 def test_policy_figure_labels_each_row_with_its_threshold() -> None:
     rules = load_rules("farkle")
     grid = policy_grid(turn_solution(rules))

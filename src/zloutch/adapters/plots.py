@@ -267,11 +267,23 @@ def turn_values_figure(
     ax = picture.figure.subplots()
     top = min(max_total // unit, solution.rows - 1)
     totals = [t * unit for t in range(top + 1)]
-    for n in range(1, rules.dice + 1):
-        throw = solution.model.throw_of(hand_of(rules, n))
+    hands = [hand_of(rules, n) for n in range(1, rules.dice + 1)]
+    for n, hand in enumerate(hands, start=1):
+        throw = solution.model.throw_of(hand)
         values = [solution.value(t, throw) for t in totals]
         ax.plot(totals, values, label=f"throw {dice_label(n, rules)}")
-    ax.plot(totals, totals, "k--", linewidth=1, label="bank now")
+    # Banking is drawn only where the rules allow it (T-6's multiples, T-7's entry...): a
+    # gap elsewhere, as the policy map greys those totals (it read "bank now" at 250 of
+    # dix-mille, where no bank is allowed)
+    banks = [
+        float(t)
+        if any(solution.can_bank(t, h) for h in hands if h in solution.model.column)
+        else float("nan")
+        for t in totals
+    ]
+    forbidden = any(math.isnan(b) for b in banks)
+    label = "bank now (gaps: no bank allowed)" if forbidden else "bank now"
+    ax.plot(totals, banks, "k--", linewidth=1, marker=".", markersize=4, label=label)
     ax.set_xlabel("turn total (points)")
     ax.set_ylabel("expected points banked by the turn")
     ax.legend(fontsize=8)

@@ -190,7 +190,8 @@ def values(
         caption = (
             f"rules: {rules.spec}. Turn solver (expected points), "
             f"{who(not not_entered, score)}. A line: what the turn is worth if the "
-            "dice in hand are thrown now and the rest is played optimally; dashed: banking now."
+            "dice in hand are thrown now and the rest is played optimally; dots: banking now, "
+            "where the rules allow it."
         )
         picture = plots.turn_values_figure(turn, max_total=max_total, caption=caption)
         picture.save(path)
