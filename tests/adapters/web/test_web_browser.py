@@ -636,6 +636,14 @@ def test_a_keep_that_passes_an_exact_target_is_marked(
     assert "passes" not in rows["1 1 1"]
     assert "lands on 1000: bank it to win" in rows["1 1 1"]
     assert "lands" not in rows["1 1 1 5"] and "lands" not in rows["1"]
+    # The hint marks it too, whatever its value says (a chance to win near 100% where the
+    # other player is far behind would not)
+    phone.click("#hint-toggle")
+    passing = ".hint-table tr[data-action='keep 1 1 1 5']"
+    phone.wait_for_selector(passing)
+    assert "passes 1000: the turn is lost" in phone.inner_text(passing)
+    assert "passes" not in phone.inner_text(".hint-table tr[data-action='keep 1 1 1']")
+    assert phone.evaluate("document.documentElement.scrollWidth") == PHONE["width"]
     phone.screenshot(path=str(tmp_path / "passes.png"), full_page=True)
 
 
