@@ -796,12 +796,17 @@ PLAIN = [
     ("farkle", ["threshold:300", "threshold:300"]),  # F-4's last turns
     ("farkle", ["greedy", "cautious", "threshold:1000", "threshold:350"]),
     ("greed", ["threshold:300"]),  # one player alone
-    ("cinq-mille", ["threshold:350", "greedy"]),  # G-2: the winning keep and bank; G-5
+    ("cinq-mille", ["threshold:350", "greedy"]),  # G-2: the bank that wins at once; G-5
+    # G-2: a keep after which a bank wins at once, where the bot's own keep falls short (it
+    # never does in the presets above: their bots' keeps already reach the target there)
+    (f"dix-mille({NO_SHEET},exact_target=false)", ["threshold:300", "threshold:300"]),
     ("impair(target=3000)", ["cautious", "threshold:500", "greedy"]),
     ("zilch(target=3000)", ["threshold:300", "cautious"]),  # F-1's counts and penalty
     ("facebook-farkle(target=3000)", ["greedy", "threshold:1000"]),
-    ("farkle(joker,target=3000)", ["threshold:350", "greedy"]),  # V-2: jokers set aside
+    # V-2 in the rules (these bots never set jokers aside: the games are the same all the same)
+    ("farkle(joker,target=3000)", ["threshold:350", "greedy"]),
     ("cinq-mille(joker,entry=0)", ["threshold:300", "cautious", "greedy"]),
+    ("greed(take_back,target=3000)", ["greedy"]),  # one player alone: no offer to make
     ("farkle(fresh_farkle_penalty=500,target=3000)", ["threshold:300", "greedy"]),
 ]
 """Plain games (``FastGames.plain``): every rule the plain loop reads, each somewhere."""
@@ -880,6 +885,7 @@ def test_random_plain_option_sets_play_the_general_loops_games(seed: int) -> Non
         "farkle_penalty": (0, 0, 500),
         "fresh_farkle_penalty": (0, 0, 500),
     }
+    options["farkle_penalty_after"] = (1, 2, 3)
     while True:
         base = rng.choice(("farkle", "cinq-mille", "greed", "zilch", "impair", "farkle-minimal"))
         chosen = {name: rng.choice(values) for name, values in options.items()}
@@ -890,7 +896,7 @@ def test_random_plain_option_sets_play_the_general_loops_games(seed: int) -> Non
             continue  # options that do not go together: another draw
         if fast_unsupported(rules) is not None:
             continue
-        count = min(rng.choice((2, 3, 4)), rules.game.max_players)
+        count = min(max(rng.randint(1, 8), rules.game.min_players), rules.game.max_players)
         bots = ("greedy", "cautious", "threshold:300", "threshold:350", "threshold:1000")
         games = FastSimulator(rules, [rng.choice(bots) for _ in range(count)]).games
         if games.plain:

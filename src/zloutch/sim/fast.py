@@ -1848,10 +1848,11 @@ def _play_plain_games_py(
     nothing of the sheet's history, G-7's cut, T-9's lost turn nor ``optimal`` plays. The
     same games, move for move (its traces and sums are checked against ``_play_games``'s),
     in a loop that carries only what they read: a throw, a keep's row, a bank's read, with
-    G-2's winning keep and bank, F-4's last turns and F-1's penalties. About a third
-    faster than the general loop on farkle's ``threshold:300`` (``benchmarks/sim_floor.py``):
-    the general loop's state (the stacks, the offers, ``optimal``'s values) and its
-    branches cost every throw, taken or not."""
+    G-2's winning keep and bank, F-4's last turns and F-1's penalties. About a fifth
+    faster than the general loop on farkle's, zilch's, greed's and cinq-mille's simple bots
+    (docs/performance.md): the general loop's state (the stacks, the offers, ``optimal``'s
+    values) and its branches cost every throw, taken or not. (These bots never set jokers
+    aside, V-2: the loop follows a keep to a throw as the general one does all the same.)"""
     start_col, cols, code_local, opt_start, opts, _, _, _ = turn
     sit_of, _, _, _, _, _, bank_base, rows, hands, bank_flat, _, _, pick_base, pick = policy
     # ``cuts``: False here, passed to ``_winning_keep`` typed as the general loop passes it
@@ -2415,8 +2416,9 @@ class FastGames:
 
 
 _SHEET_DEPTH = 5
-_SHEET_FLAT = 9
 """The index of the stacks' depth in the kernel's ``sheet`` tuple."""
+_SHEET_FLAT = 9
+"""The index in the kernel's ``sheet`` tuple of whether no level is ever crossed."""
 _GAMES_NUMBERS = ("players", "unit", "win_unit", "bins", "depth", "penalised")
 _GAMES_TUPLES = ("turn", "policy", "game_rules", "sheet", "solved")
 
