@@ -183,6 +183,13 @@ def test_the_values_plot_draws_a_bank_only_where_one_is_allowed(
     assert bank.get_label() == "bank now (gaps: no bank allowed)"
 
 
+def test_the_values_plot_of_rules_that_allow_every_bank_says_no_gaps() -> None:
+    """Farkle banks any total once entered: no gap but 0 (which no rule set banks)."""
+    picture = turn_values_figure(turn_solution(load_rules("farkle")), max_total=1000)
+    labels = [line.get_label() for line in picture.figure.axes[0].get_lines()]
+    assert "bank now" in labels
+
+
 def test_policy_figure_labels_each_row_with_its_threshold() -> None:
     rules = load_rules("farkle")
     grid = policy_grid(turn_solution(rules))

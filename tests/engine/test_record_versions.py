@@ -158,6 +158,27 @@ def test_a_player_list_changed_after_the_game_is_named_as_such(
     )
 
 
+@pytest.mark.parametrize("name", sorted(p.name for p in RECORDS.glob("*.json")))
+def test_a_player_added_to_or_dropped_from_a_records_list_is_named_before_its_replay(
+    name: str,
+) -> None:
+    """With another player list the turns go round another way: the replay failed first on
+    a move ("action 35 ('bank') is not legal...") that said nothing of the names. A name
+    with spaces around it is the name a game seats (as a game's own list strips it)."""
+    data = json.loads((RECORDS / name).read_text())
+    sheet = ", ".join(data["players"])
+    for players in ([*data["players"], "Cy"], data["players"][:-1]):
+        edited = {**data, "players": players}
+        with pytest.raises(InvalidRecordError) as info:
+            load_record(json.dumps(edited))
+        assert str(info.value).startswith(
+            f"corrupt record: its 'players' ({', '.join(players)}) are not the players of its "
+            f"sheet ({sheet})"
+        )
+    spaced = {**data, "players": [f" {data['players'][0]} ", *data["players"][1:]]}
+    load_record(json.dumps(spaced))
+
+
 @settings(max_examples=60, deadline=None)
 @given(
     seat=st.integers(0, 1),

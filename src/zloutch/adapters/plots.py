@@ -281,7 +281,7 @@ def turn_values_figure(
         else float("nan")
         for t in totals
     ]
-    forbidden = any(math.isnan(b) for b in banks)
+    forbidden = any(math.isnan(b) for t, b in zip(totals, banks, strict=True) if t > 0)
     label = "bank now (gaps: no bank allowed)" if forbidden else "bank now"
     ax.plot(totals, banks, "k--", linewidth=1, marker=".", markersize=4, label=label)
     ax.set_xlabel("turn total (points)")

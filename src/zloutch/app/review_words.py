@@ -59,11 +59,12 @@ def format_cost(review: Review, cost: float) -> str:
 
 
 def format_luck(review: Review, luck: float | None) -> str:
-    """A player's luck, signed ("+12.00%", "-320.5"); "-" where it is not measured."""
+    """A player's luck, signed ("+12.00%", "-<0.01%", "-320.5"); "-" where it is not
+    measured."""
     if luck is None:
         return "-"
     if review.objective == WIN:
-        return f"{100 * luck:+.2f}%"
+        return ("+" if luck >= 0 else "-") + percent(abs(luck), 2)
     return f"{luck:+,.1f}"
 
 

@@ -21,6 +21,7 @@ from zloutch.app.review_words import (
     format_luck,
     review_header,
 )
+from zloutch.app.shown import percent
 
 
 def _table(title: str) -> Table:
@@ -44,7 +45,7 @@ def summary_table(review: Review) -> Table:
             escape(s.player),
             str(s.decisions),
             str(s.accurate),
-            "-" if s.accuracy is None else f"{s.accuracy:.0%}",
+            "-" if s.accuracy is None else percent(s.accuracy, 0),
             format_cost(review, s.total_cost),
             "-" if s.average_cost is None else format_cost(review, s.average_cost),
             str(s.forced),

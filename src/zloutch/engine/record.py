@@ -465,6 +465,16 @@ def load_record(text: str, *, files: bool = True) -> tuple[Record, GameState]:
     """
     record, data = read_record(text)
     version = data["version"]
+    # Before the replay: with another player list the turns go round another way, and the
+    # replay would fail first on a move that says nothing of the names
+    written = _sheet_names(data.get("sheet"))
+    players = [name.strip() for name in record.players]  # as a game seats them
+    if written is not None and written != players:
+        raise InvalidRecordError(
+            f"corrupt record: its 'players' ({_names(players)}) are not the players of its "
+            f"sheet ({_names(written)}): both are written together, so one was changed after "
+            "the game"
+        )
     try:
         if not files and record.rules_toml is None:
             load_preset(record.rules)
@@ -478,13 +488,6 @@ def load_record(text: str, *, files: bool = True) -> tuple[Record, GameState]:
         raise InvalidRecordError(
             "corrupt record: it has no 'sheet' (every version of the record format writes "
             "the final sheet, which is checked against the actions)"
-        )
-    written = _sheet_names(recorded)
-    if written is not None and written != list(record.players):
-        raise InvalidRecordError(
-            f"corrupt record: its 'players' ({_names(list(record.players))}) are not the "
-            f"players of its sheet ({_names(written)}): both are written together, so one was "
-            "changed after the game"
         )
     replayed = sheet_json(state)
     if version < 2:

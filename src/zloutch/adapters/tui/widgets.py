@@ -191,7 +191,7 @@ def advice_table(
 ) -> RenderableType:
     """Each legal action with its value, the recommended one first and marked; ``solving``:
     the game is being solved in the background (said under the table); ``warnings``: by
-    action, what loses the turn (``session.action_warning``), marked T-9 and said under."""
+    action, what loses the turn (``session.action_warning``), marked ! and said under."""
     if advice is None:
         return Text("Hint: no decision to make right now.")
     # The title and the notes above and under the table, as wide as the panel (a table's title
@@ -209,11 +209,11 @@ def advice_table(
     for i, (action, value) in enumerate(advice.values):
         mark = "*" if i == 0 else ""  # one column: "best" was cut at 80 columns
         if i < len(warnings) and warnings[i]:
-            mark += "T-9"
+            mark += "!"  # one character: the panel is 26 columns wide at 80
         style = "bold green" if i == 0 else ""
         table.add_row(str(action), shown_value(advice, value, digits), mark, style=style)
     lost = next((w for w in warnings if w), "")
-    said = (SOLVING_NOTE if solving else "", f"T-9: {lost}" if lost else "", advice.note)
+    said = (SOLVING_NOTE if solving else "", f"! {lost} (T-9)" if lost else "", advice.note)
     notes = [Text(n, style="italic") for n in said if n]
     return Group(title, table, *notes)
 
