@@ -88,6 +88,7 @@ def test_the_pages_are_served_and_the_invitations_point_at_them(server: Server) 
 def test_the_state_says_why_each_action_cannot_be_played(server: Server) -> None:
     state = server.post("/api/games", {"seats": [{"name": "Ana"}, {"name": "Bob"}]})["state"]
     assert state["entry"] == 500  # dix-mille's T-7: the page says "not entered" only then
+    assert state["overshoot"] == "lost"  # T-9: a keep past 10,000 loses the turn
     seats = [{"name": "Ana"}, {"name": "Bob"}]
     farkle = server.post("/api/games", {"rules": "zilch", "seats": seats})["state"]
     assert farkle["entry"] == load_rules("zilch").turn.entry

@@ -95,6 +95,8 @@ def state_json(room: Room, lang: str = "en") -> dict[str, Any]:
         "entry": state.rules.turn.entry,
         "target": state.rules.game.target,
         "exact_target": state.rules.game.exact_target,
+        # past an exact target: "lost" (the turn is lost) or "throw_on" (no bank any more)
+        "overshoot": state.rules.game.overshoot,
         "phase": state.phase.value,
         "to_move": who if who >= 0 else None,
         "turn_player": turn_player(state) if state.phase is not Phase.OVER else None,

@@ -25,6 +25,14 @@ function longWord(name) {
   return String(name).split(/\s+/).some((word) => word.length > 12);
 }
 
+/** What a keep past an exact target does (T-9), as the terminal says it: the turn is lost,
+ * or, with `overshoot = "throw_on"`, no bank any more (the turn ends with a farkle). */
+function passesWords(state) {
+  return state.overshoot === "throw_on"
+    ? t("passes {target}: no bank any more, the turn ends with a farkle", { target: state.target })
+    : t("passes {target}: the turn is lost", { target: state.target });
+}
+
 /** The seat this tab was just seated at through a link (main.js), asked once for a name. */
 function takeAskName(game) {
   try {
@@ -1095,7 +1103,7 @@ export class Table {
                   const tags = [
                     k.full_hand ? ["tag", t("full hand")] : null,
                     k.lands ? ["tag ok", t("lands on {target}: bank it to win", { target: s.target })] : null,
-                    k.passes ? ["tag warn", t("passes {target}: the turn is lost", { target: s.target })] : null,
+                    k.passes ? ["tag warn", passesWords(s)] : null,
                     k.strands
                       ? ["tag warn", t("lands on {target} with dice to throw again: any score then passes it", { target: s.target })]
                       : null,
@@ -1258,7 +1266,7 @@ export class Table {
                     v.words,
                     i === 0 ? [" ", h("span", { class: "tag" }, t("best"))] : null,
                     // a keep that loses the turn past an exact target (T-9), as the keeps say it
-                    v.passes ? [" ", h("span", { class: "tag warn" }, t("passes {target}: the turn is lost", { target: this.state.target }))] : null,
+                    v.passes ? [" ", h("span", { class: "tag warn" }, passesWords(this.state))] : null,
                     v.strands
                       ? [" ", h("span", { class: "tag warn" }, t("lands on {target} with dice to throw again: any score then passes it", { target: this.state.target }))]
                       : null,
