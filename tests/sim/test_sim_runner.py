@@ -185,7 +185,8 @@ def test_wilson_interval() -> None:
     low, high = wilson(50, 100)
     assert math.isclose(low + high, 1.0)
     assert math.isclose(low, 0.4038, abs_tol=1e-4)  # the textbook value for 50/100
-    assert wilson(0, 10)[0] == 0.0 and math.isclose(wilson(10, 10)[1], 1.0)
+    assert wilson(0, 10)[0] == 0.0 and wilson(10, 10)[1] == 1.0  # exactly: not 0.9999999999999999
+    assert all(wilson(n, n)[1] == 1.0 for n in range(1, 200))
     assert wilson(0, 0) == (0.0, 1.0)
 
 

@@ -434,6 +434,26 @@ def test_the_simulation_table_fits_80_columns_with_every_figure_whole() -> None:
         assert all(cell.replace(".", "").replace(",", "").isdigit() for cell in row[-4:]), row
 
 
+def test_eight_players_names_and_intervals_stay_whole_at_80_columns() -> None:
+    """Eight bots at dix-mille: "threshold:1000" folded read as a bot "threshold:100" over
+    a line "0", and an interval's "%" fell on a line of its own."""
+    bots = "cautious,greedy,threshold:300,threshold:500,greedy,cautious,"
+    bots += "threshold:1000,threshold:200"
+    args = ["simulate", "-p", bots, "-n", "40", "-j", "1", "-m", "engine", "--seed", "1"]
+    result = runner.invoke(app, args, env={"COLUMNS": "80"}, terminal_width=80)
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("Player"))
+    rows = lines[start + 2 : start + 10]
+    names = ["cautious #1", "greedy #1", "threshold:300", "threshold:500", "greedy #2"]
+    names += ["cautious #2", "threshold:1000", "threshold:200"]
+    assert [row.split()[0] if "#" not in row else " ".join(row.split()[:2]) for row in rows] == (
+        names
+    )
+    assert all(len(line) <= 80 and len(line.split()) in (10, 11) for line in rows), rows
+    assert "Tick, Bump, Take: per game" in " ".join(lines)
+
+
 def test_reflow_keeps_lists_and_unwrapped_blocks() -> None:
     text = "\n\n".join(
         [

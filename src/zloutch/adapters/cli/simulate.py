@@ -370,7 +370,7 @@ def render_simulation(document: dict[str, Any], asked: Sequence[str] = ()) -> No
     ]
     caption = "Score: average final score; Bank: average bank; Farkle: farkled turns"
     if extras:
-        caption += "; " + ", ".join(t.lower() + "s" for _, t in extras) + ": per game"
+        caption += "; " + ", ".join(t for _, t in extras) + ": per game"  # as headed
     table = Table(
         title="Players",
         caption=caption,
@@ -378,7 +378,7 @@ def render_simulation(document: dict[str, Any], asked: Sequence[str] = ()) -> No
         box=box.SIMPLE_HEAD,
         pad_edge=False,
         show_edge=False,  # two columns more: at 80 the last figure was cut ("12.…")
-        padding=(0, 0, 0, 1),
+        padding=0,  # the box puts a space between columns: one more each cost 10 at 80
     )
     rows = []
     for p in document["players"]:
@@ -396,7 +396,9 @@ def render_simulation(document: dict[str, Any], asked: Sequence[str] = ()) -> No
         )
     # Under 80 columns the widest cells fold onto a second line (a long name first): a
     # figure is never cut ("12.…") nor a column cropped.
-    table.add_column("Player", min_width=8, overflow="fold")
+    # A name whole, never folded: "threshold:1000" folded read as a bot "threshold:100"
+    longest = max((len(p["name"]) for p in document["players"]), default=8)
+    table.add_column("Player", min_width=max(8, longest), no_wrap=True)
     for name in ("Wins", "95% CI", "Score", "Turns", "Farkle", "Bank", *(t for _, t in extras)):
         table.add_column(name, justify="right", overflow="fold")
     for p, row in zip(document["players"], rows, strict=True):
