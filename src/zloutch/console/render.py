@@ -49,10 +49,13 @@ def presets_table() -> Table:
     table.add_column("name", no_wrap=True)
     table.add_column("dice", justify="right")
     table.add_column("target", no_wrap=True)
+    table.add_column("players", justify="right", no_wrap=True)  # G-1: two alone, for some
     table.add_column("summary")
     for name in PRESETS:
         rules = load_rules(name)
-        table.add_row(name, str(rules.dice), format_target(rules), escape(rules.summary))
+        low, high = rules.game.min_players, rules.game.max_players
+        players = str(low) if low == high else f"{low}-{high}"
+        table.add_row(name, str(rules.dice), format_target(rules), players, escape(rules.summary))
     return table
 
 

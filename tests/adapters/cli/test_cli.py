@@ -294,6 +294,11 @@ def test_rules_list_has_every_preset() -> None:
     assert "exactly 10,000" in dix_mille
     greed = next(line for line in lines if " greed " in line)
     assert "3,000" in greed and "exactly" not in greed
+    # G-1: how many play, where a preset is for two alone (simulate refused three unannounced)
+    assert " 1-8 " in dix_mille
+    for two in ("facebook-farkle", "farkle-minimal"):
+        assert load_rules(two).game.max_players == 2
+        assert "│       2 │" in next(line for line in lines if f" {two} " in line)
 
 
 def test_rules_show_dix_mille_key_lines() -> None:
