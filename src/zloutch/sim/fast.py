@@ -1354,6 +1354,46 @@ def _optimal_banks_py(
 _optimal_banks: Any = njit(cache=True, nogil=True)(_optimal_banks_py)
 
 
+def _settle_py(
+    sums: Ints,
+    final: Ints,
+    hits: Ints,
+    shift: int,
+    players: int,
+    winner: int,
+    win_unit: int,
+    finished: bool,
+) -> None:  # pragma: no cover - compiled
+    """A game's end in a chunk's ``sums``, for both loops: each seat's ``final`` score and
+    sheet counts (``hits``) by player, and where it ``finished``, the ``winner``'s win (by
+    player and by seat), or with no winner (G-2 not reached at once: F-4, G-6) a share of
+    it to each seat tied at the best score."""
+    best = final[0]
+    for s in range(players):
+        p = (s + shift) % players
+        sums[p, _SCORE] += final[s]
+        best = max(best, final[s])
+        for c in range(hits.shape[1]):
+            sums[p, _SHEET_AT + c] += hits[s, c]
+    if not finished:
+        return
+    if winner >= 0:
+        sums[(winner + shift) % players, _WINS] += win_unit
+        sums[winner, _SEAT_WINS] += win_unit
+        return
+    tied = 0
+    for s in range(players):
+        if final[s] == best:
+            tied += 1
+    for s in range(players):
+        if final[s] == best:
+            sums[(s + shift) % players, _WINS] += win_unit // tied
+            sums[s, _SEAT_WINS] += win_unit // tied
+
+
+_settle: Any = njit(cache=True, nogil=True, inline="always")(_settle_py)
+
+
 def _play_games_py(
     key: Any,
     first: int,
@@ -1446,6 +1486,7 @@ def _play_games_py(
     # is written before it is read, so only the counts start again from 0.
     lv_val, lv_tk, lv_n, ever, frames, hits, in_row, lv_pen, banked = work  # hits: by seat
     solvers = solved.solves  # read once (a tuple's array read each turn costs its count)
+    final = np.empty(players, dtype=np.int64)  # each seat's score at the game's end
     for i in range(lo, hi):
         game = first + i
         state = _mix(key ^ (np.uint64(game) * _GOLDEN))
@@ -1778,29 +1819,11 @@ def _play_games_py(
                     winner = holder
                 break
             started += 1
-        best = -(2**62)
         for s in range(players):
-            value = _score(lv_val, lv_n, s)
-            sums[(s + shift) % players, _SCORE] += value
-            best = max(best, value)
-            for c in range(hits.shape[1]):
-                sums[(s + shift) % players, _SHEET_AT + c] += hits[s, c]
-        if started > max_turns:
-            begun[i] = -1  # stopped unfinished: scores count, no winner
-            continue
-        if winner >= 0:
-            sums[(winner + shift) % players, _WINS] += win_unit
-            sums[winner, _SEAT_WINS] += win_unit
-        else:
-            tied = 0
-            for s in range(players):
-                if _score(lv_val, lv_n, s) == best:
-                    tied += 1
-            for s in range(players):
-                if _score(lv_val, lv_n, s) == best:
-                    sums[(s + shift) % players, _WINS] += win_unit // tied
-                    sums[s, _SEAT_WINS] += win_unit // tied
-        begun[i] = started
+            final[s] = _score(lv_val, lv_n, s)
+        finished = started <= max_turns
+        _settle(sums, final, hits, shift, players, winner, win_unit, finished)
+        begun[i] = started if finished else -1  # stopped unfinished: scores count, no winner
 
 
 def _work_py(players: int, depth: int) -> Any:  # pragma: no cover - compiled
@@ -1868,7 +1891,7 @@ def _play_plain_games_py(
     score = np.zeros(players, dtype=np.int64)
     ever = np.zeros(players, dtype=np.bool_)
     in_row = np.zeros(players, dtype=np.int64)
-    penalised = np.zeros(players, dtype=np.int64)  # F-1's and a blank throw's penalties
+    hits = np.zeros((players, _COUNTED), dtype=np.int64)  # the penalties alone, here
     for i in range(lo, hi):
         game = first + i
         state = _mix(key ^ (np.uint64(game) * _GOLDEN))
@@ -1877,7 +1900,7 @@ def _play_plain_games_py(
         score[:] = 0
         ever[:] = False
         in_row[:] = 0
-        penalised[:] = 0
+        hits[:] = 0
         zero: Any = np.int64(game) * 0  # typed, not a literal: one compile of each helper
         mover = zero
         started = 1
@@ -1983,10 +2006,10 @@ def _play_plain_games_py(
                     if in_row[mover] >= penalty_after:
                         in_row[mover] = 0
                         score[mover] -= penalty
-                        penalised[mover] += 1
+                        hits[mover, _PENALTIES] += 1
                 if blank > 0 and t == 0 and k == start_k:  # a blank first throw
                     score[mover] -= blank
-                    penalised[mover] += 1
+                    hits[mover, _PENALTIES] += 1
             else:
                 value = a + t
                 in_row[mover] = 0
@@ -2004,27 +2027,9 @@ def _play_plain_games_py(
             if holder >= 0 and mover == holder:
                 break
             started += 1
-        best = -(2**62)
-        for s in range(players):
-            sums[(s + shift) % players, _SCORE] += score[s]
-            sums[(s + shift) % players, _SHEET_AT + _PENALTIES] += penalised[s]
-            best = max(best, score[s])
-        if started > max_turns:
-            begun[i] = -1  # stopped unfinished: scores count, no winner
-            continue
-        if winner >= 0:
-            sums[(winner + shift) % players, _WINS] += win_unit
-            sums[winner, _SEAT_WINS] += win_unit
-        else:
-            tied = 0
-            for s in range(players):
-                if score[s] == best:
-                    tied += 1
-            for s in range(players):
-                if score[s] == best:
-                    sums[(s + shift) % players, _WINS] += win_unit // tied
-                    sums[s, _SEAT_WINS] += win_unit // tied
-        begun[i] = started
+        finished = started <= max_turns
+        _settle(sums, score, hits, shift, players, winner, win_unit, finished)
+        begun[i] = started if finished else -1  # stopped unfinished: scores count, no winner
 
 
 _play_plain_games: Any = njit(cache=True, nogil=True)(_play_plain_games_py)
